@@ -1,0 +1,14 @@
+"""adcli: derivative values from the command line, by reverse-mode automatic differentiation.
+
+    >>> import adcli
+    >>> f = adcli.parse("x^2*y + sin(y)")
+    >>> f.grad(x=1.0, y=2.0)["x"]
+    array(4.)
+"""
+from .core import Function, Variable, no_grad
+from .errors import AdcliError
+from .expression import Expression
+from .parser import parse
+
+__all__ = ["parse", "Expression", "Variable", "Function", "no_grad", "AdcliError"]
+__version__ = "0.1.0"

@@ -1,0 +1,164 @@
+"""The adcli command line: argument handling only; the work lives in the library."""
+from __future__ import annotations
+
+import re
+import sys
+
+import click
+
+from . import __version__
+from .errors import EXIT_INTERNAL, AdcliError
+
+_OPTION_LIKE = re.compile(r"--[A-Za-z][\w-]*(=.*)?\Z")
+# Expressions may start with "-" (as in "-x^2"): unknown options stay arguments.
+_SETTINGS = {"ignore_unknown_options": True, "max_content_width": 100}
+_state = {"debug": False}
+
+
+@click.group(context_settings={"max_content_width": 100})
+@click.version_option(__version__, prog_name="adcli")
+@click.option("--debug", is_flag=True, help="Show the Python traceback of an internal error.")
+def cli(debug):
+    """Derivative values of a formula, by reverse-mode automatic differentiation.
+
+    \b
+      adcli grad "exp(x^2)^2" --at x=0.5
+      adcli grad "sin(x1)+x1*x2" --at x1=1,x2=2 --format json
+      adcli hessian "x^2*y + sin(y)" --at x=1,y=2
+    """
+    _state["debug"] = debug
+
+
+def points_options(command):
+    """The options every evaluating command shares: where points come from, how to print."""
+    options = [
+        click.option("--at", "at", multiple=True, metavar="NAME=VALUE[,...]",
+                     help="Values of variables, e.g. --at x=1,y=pi/4 (repeatable)."),
+        click.option("--grid", multiple=True, metavar="NAME=START:STOP:N",
+                     help="N evenly spaced values, ends included; several --grid make a product."),
+        click.option("--points", "points_file", type=click.File("r", encoding="utf-8"),
+                     metavar="FILE", help="CSV of points with a header of names ('-' for stdin)."),
+        click.option("--skip-bad-rows", is_flag=True,
+                     help="Skip malformed rows of --points (counted on stderr) instead of stopping."),
+        click.option("--format", "fmt", type=click.Choice(["table", "json", "csv", "plain"]),
+                     default="table", show_default=True, help="Output format."),
+        click.option("--digits", type=click.IntRange(1, 17), metavar="N",
+                     help="Round printed numbers to N significant digits."),
+        click.option("--strict", is_flag=True,
+                     help="Exit 3 on any nan/inf result; make unused --at names errors."),
+    ]
+    for option in reversed(options):
+        command = option(command)
+    return command
+
+
+def _wrt_option(command):
+    return click.option("--wrt", metavar="X,Y", help="Differentiate only with respect to these "
+                        "(the others are parameters that still need values).")(command)
+
+
+@cli.command(context_settings=_SETTINGS)
+@click.argument("expression", nargs=-1, required=True)
+@_wrt_option
+@click.option("--order", type=click.IntRange(1, 64), default=1, show_default=True,
+              help="The N-th derivative in one variable (--wrt names it if there are several).")
+@points_options
+def grad(expression, wrt, order, **options):
+    """Value and gradient of EXPRESSION at the given points."""
+    kind = "grad" if order == 1 else "derivative"
+    _run(kind, _one(expression), wrt, options, order=order)
+
+
+@cli.command("eval", context_settings=_SETTINGS)
+@click.argument("expression", nargs=-1, required=True)
+@points_options
+def eval_(expression, **options):
+    """Value of EXPRESSION only (no derivatives)."""
+    _run("eval", _one(expression), None, options)
+
+
+@cli.command(context_settings=_SETTINGS)
+@click.argument("expression", nargs=-1, required=True)
+@_wrt_option
+@points_options
+def hessian(expression, wrt, **options):
+    """Value, gradient and Hessian matrix of EXPRESSION."""
+    _run("hessian", _one(expression), wrt, options)
+
+
+@cli.command(context_settings=_SETTINGS)
+@click.argument("expressions", nargs=-1, required=True)
+@_wrt_option
+@points_options
+def jacobian(expressions, wrt, **options):
+    """Values and Jacobian of several EXPRESSIONS (one row per expression)."""
+    _reject_option_like(expressions)
+    _run("jacobian", list(expressions), wrt, options)
+
+
+def _one(arguments) -> list[str]:
+    _reject_option_like(arguments)
+    if len(arguments) != 1:
+        raise click.UsageError(f"expected one expression, got {len(arguments)} arguments "
+                               "(quote the expression)")
+    return list(arguments)
+
+
+def _reject_option_like(arguments) -> None:
+    for argument in arguments:
+        if _OPTION_LIKE.match(argument):
+            raise click.UsageError(f"no such option: {argument.split('=')[0]} "
+                                   "(an expression starting with '--' goes after --)")
+
+
+def _run(kind, texts, wrt, options, order=1):
+    from .pipeline import run
+
+    run(kind, texts, wrt, order=order, **options)
+
+
+def main(argv=None) -> int:
+    """Entry point: every failure becomes one message and an exit status, never a traceback."""
+    argv = sys.argv[1:] if argv is None else list(argv)
+    try:
+        return cli.main(args=argv, prog_name="adcli", standalone_mode=False) or 0
+    except click.ClickException as error:
+        error.show()
+        return error.exit_code
+    except click.Abort:
+        click.echo("adcli: aborted", err=True)
+        return 130
+    except AdcliError as error:
+        click.echo(f"adcli: error: {error}", err=True)
+        return error.exit_code
+    except BrokenPipeError:
+        _quiet_stdout()
+        return 0
+    except KeyboardInterrupt:
+        click.echo("adcli: interrupted", err=True)
+        return 130
+    except (MemoryError, RecursionError) as error:
+        click.echo(f"adcli: error: the input is too large to handle ({type(error).__name__})",
+                   err=True)
+        return 2
+    except Exception as error:  # an adcli bug: say so in one line, details with --debug
+        if _state["debug"] or "--debug" in argv:
+            import traceback
+
+            traceback.print_exc()
+        click.echo(f"adcli: internal error: {type(error).__name__}: {error} "
+                   "(please report this; run with --debug for details)", err=True)
+        return EXIT_INTERNAL
+
+
+def _quiet_stdout() -> None:
+    # The reader went away (e.g. `| head`): silence the final flush at interpreter exit.
+    import os
+
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+
+
+def entry() -> None:
+    sys.exit(main())
+

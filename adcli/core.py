@@ -1,0 +1,136 @@
+"""The reverse-mode engine: Variable, Function and the backward pass (DeZero's design).
+
+A Function records its inputs and output when called; ``Variable.backward`` walks the
+recorded graph from the output back to the leaves, newest generation first, and sums the
+gradients of a variable that is used more than once. Nothing here recurses over the graph.
+"""
+from __future__ import annotations
+
+import contextlib
+import heapq
+import itertools
+import weakref
+
+import numpy as np
+
+
+class Config:
+    # Off while evaluating values only, and inside backward unless create_graph is asked for.
+    enable_backprop = True
+
+
+@contextlib.contextmanager
+def using_backprop(enabled: bool):
+    previous, Config.enable_backprop = Config.enable_backprop, enabled
+    try:
+        yield
+    finally:
+        Config.enable_backprop = previous
+
+
+def no_grad():
+    return using_backprop(False)
+
+
+class Variable:
+    """An ndarray of float64 with the bookkeeping reverse mode needs."""
+
+    __slots__ = ("data", "name", "grad", "creator", "generation", "requires_grad", "__weakref__")
+    __array_priority__ = 200  # so ndarray * Variable defers to Variable.__rmul__
+
+    def __init__(self, data, name: str | None = None, requires_grad: bool = True):
+        self.data = np.asarray(data, dtype=np.float64)
+        self.name = name
+        self.grad: Variable | None = None
+        self.creator: Function | None = None
+        self.generation = 0
+        self.requires_grad = requires_grad
+
+    @property
+    def shape(self):
+        return self.data.shape
+
+    def __repr__(self):
+        label = f"{self.name}=" if self.name else ""
+        return f"Variable({label}{self.data!r})"
+
+    def set_creator(self, function: Function) -> None:
+        self.creator = function
+        self.generation = function.generation + 1
+
+    def clear_grad(self) -> None:
+        self.grad = None
+
+    def backward(self, create_graph: bool = False, retain_grad: bool = False, watch=None) -> None:
+        """Accumulate d(self)/d(leaf) into every leaf's ``grad``.
+
+        With ``create_graph`` the gradients are themselves graphs, so they can be
+        differentiated again (double backprop). ``watch(function, input_index, gx)`` is
+        called for every gradient a function hands to an input that wants one.
+        """
+        if self.grad is None:
+            self.grad = Variable(np.ones_like(self.data), requires_grad=False)
+        queue, seen, tie = [], set(), itertools.count()
+
+        def push(function):
+            if function is not None and id(function) not in seen:
+                seen.add(id(function))
+                # Newest generation first: a function runs only after all its users did.
+                heapq.heappush(queue, (-function.generation, next(tie), function))
+
+        push(self.creator)
+        with using_backprop(create_graph):
+            while queue:
+                function = heapq.heappop(queue)[2]
+                output = function.output()
+                gxs = function.backward(output.grad)
+                if not isinstance(gxs, tuple):
+                    gxs = (gxs,)
+                for index, (x, gx) in enumerate(zip(function.inputs, gxs)):
+                    if gx is None or not x.requires_grad:
+                        continue
+                    gx = as_variable(gx)
+                    if watch is not None:
+                        watch(function, index, gx)
+                    # Never in place: Add.backward hands the same gradient to both inputs.
+                    x.grad = gx if x.grad is None else x.grad + gx
+                    push(x.creator)
+                if not retain_grad and output is not self:
+                    output.grad = None
+
+
+def as_variable(value) -> Variable:
+    if isinstance(value, Variable):
+        return value
+    return Variable(value, requires_grad=False)
+
+
+class Function:
+    """One use of an operation in the graph: ``forward`` on ndarrays, ``backward`` on Variables.
+
+    ``backward`` receives the output's gradient as a Variable and returns one gradient per
+    input (a Variable, an array, or None for "no gradient"). Writing it with Functions on
+    Variables is what makes higher derivatives come for free.
+    """
+
+    inputs: tuple[Variable, ...] = ()
+    output = None
+    generation = 0
+
+    def __call__(self, *inputs) -> Variable:
+        inputs = tuple(as_variable(x) for x in inputs)
+        y = Variable(self.forward(*(x.data for x in inputs)), requires_grad=False)
+        if Config.enable_backprop and any(x.requires_grad for x in inputs):
+            self.generation = max(x.generation for x in inputs)
+            self.inputs = inputs
+            # A weak reference: the output owns its creator, not the other way round.
+            self.output = weakref.ref(y)
+            y.requires_grad = True
+            y.set_creator(self)
+        return y
+
+    def forward(self, *xs: np.ndarray) -> np.ndarray:
+        raise NotImplementedError
+
+    def backward(self, gy: Variable):
+        raise NotImplementedError

@@ -1,0 +1,304 @@
+"""Expression: a parsed formula you can evaluate and differentiate at many points at once.
+
+This is the Python API (``adcli.parse(text)`` returns one). Nodes are kept flat in
+evaluation order, so evaluating, printing and differentiating never recurse.
+"""
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .core import Variable, no_grad
+from .errors import ValuesError, did_you_mean
+
+_SYMBOLS = {"add": " + ", "sub": " - ", "mul": "*", "div": "/", "pow": "^"}
+
+
+@dataclass(frozen=True)
+class Node:
+    kind: str                  # number | constant | variable | call | infix | prefix
+    position: int              # where it starts in the text (for error carets)
+    name: str = ""
+    value: float | None = None
+    function: type | None = None
+    args: tuple[int, ...] = ()
+
+
+@dataclass
+class Diagnostics:
+    """Where functions produced nan/inf from finite inputs: data the CLI prints as warnings."""
+
+    counts: dict[tuple[str, str], int] = field(default_factory=dict)
+    points: int = 0
+    unattributed: int = 0      # non-finite results no function is to blame for (inf inputs)
+
+    def add(self, function, what: str, bad: np.ndarray) -> None:
+        count = int(np.count_nonzero(bad))
+        if count:
+            key = (function.name, what)
+            self.counts[key] = self.counts.get(key, 0) + count
+
+    def merge(self, other: Diagnostics) -> None:
+        for key, count in other.counts.items():
+            self.counts[key] = self.counts.get(key, 0) + count
+
+    def messages(self) -> list[str]:
+        lines = []
+        if self.unattributed and not self.counts:
+            lines.append("a result is nan or inf (from a value that is nan or inf)")
+        for (name, what), count in self.counts.items():
+            where = f"{min(count, self.points)} of {self.points} point{'s' * (self.points != 1)}"
+            if what == "value":
+                lines.append(f"{_label(name)} gave nan or inf at {where} "
+                             "(outside its domain, a pole, or overflow)")
+            else:
+                lines.append(f"the derivative of {_label(name)} is nan or inf at {where} "
+                             "(an edge of its domain or a vertical tangent)")
+        return lines
+
+
+def _label(name: str) -> str:
+    symbol = _SYMBOLS.get(name) or {"neg": "-"}.get(name)
+    return f"'{symbol.strip()}'" if symbol else name
+
+
+class Expression:
+    """A parsed expression. Values may be numbers or arrays; arrays broadcast together."""
+
+    def __init__(self, text: str, nodes: list[Node]):
+        self.text = text
+        self.nodes = nodes
+        names = (node.name for node in nodes if node.kind == "variable")
+        self.variables: tuple[str, ...] = tuple(dict.fromkeys(names))
+        self._parsed: str | None = None
+
+    def __repr__(self):
+        return f"Expression({self.text!r})"
+
+    @property
+    def parsed(self) -> str:
+        """The expression as it was read, with every compound operand in parentheses."""
+        if self._parsed is None:
+            self._parsed = _render(self.nodes)
+        return self._parsed
+
+    # ----- the Python API -------------------------------------------------------------
+
+    def value(self, **at) -> np.ndarray:
+        """The value at the given point(s)."""
+        return self.evaluate(self._values(at), backprop=False).output.data
+
+    def grad(self, wrt=None, **at) -> dict[str, np.ndarray]:
+        """Every first partial derivative (or those in ``wrt``), by variable name."""
+        return self.evaluate(self._values(at), wrt=wrt).gradient
+
+    def hessian(self, wrt=None, **at) -> np.ndarray:
+        """Second partials: shape (*points, k, k), rows and columns in ``wrt`` order."""
+        return self.evaluate(self._values(at), wrt=wrt, hessian=True).hessian
+
+    def derivative(self, name: str | None = None, order: int = 1, **at) -> np.ndarray:
+        """The ``order``-th derivative with respect to one variable."""
+        name = name or self._only_variable()
+        return self.evaluate(self._values(at), wrt=[name], order=order).derivative
+
+    # ----- evaluation -----------------------------------------------------------------
+
+    def check_values(self, names) -> None:
+        """Raise ValuesError listing every variable without a value, and every unknown name."""
+        missing = [v for v in self.variables if v not in names]
+        if missing:
+            raise ValuesError(f"no value given for {_listing(missing)}: add --at "
+                              + ",".join(f"{v}=..." for v in missing))
+
+    def unknown_names(self, names) -> list[str]:
+        """Given names the expression does not use, each with a did-you-mean suggestion."""
+        return [f"'{n}' does not appear in the expression{did_you_mean(n, self.variables)}"
+                for n in names if n not in self.variables]
+
+    def evaluate(self, values: dict[str, np.ndarray], *, backprop: bool = True, wrt=None,
+                 hessian: bool = False, order: int | None = None) -> Evaluation:
+        """Run the forward pass at all points and, if asked, the reverse pass(es)."""
+        self.check_values(values)
+        wrt = list(self.variables if wrt is None else wrt)
+        arrays = np.broadcast_arrays(*(np.asarray(values[v], dtype=np.float64)
+                                       for v in self.variables)) if self.variables else []
+        leaves = {v: Variable(a, name=v) for v, a in zip(self.variables, arrays)}
+        shape = arrays[0].shape if arrays else ()
+        result = Evaluation(self, wrt, shape, Diagnostics(points=int(np.prod(shape))))
+        with np.errstate(all="ignore"):
+            if not backprop:
+                with no_grad():
+                    result.output = self._forward(leaves, result.diagnostics)
+                return result
+            result.output = self._forward(leaves, result.diagnostics)
+            if order is not None:
+                result.derivative = _nth_derivative(result, leaves, wrt[0], order)
+            else:
+                result.gradient = _gradient(result, leaves, create_graph=hessian)
+                if hessian:
+                    result.hessian = _hessian(result, leaves)
+        return result
+
+    def _forward(self, leaves: dict[str, Variable], diagnostics: Diagnostics) -> Variable:
+        computed: list[Variable] = []
+        for node in self.nodes:
+            if node.kind == "variable":
+                computed.append(leaves[node.name])
+            elif node.function is None:
+                computed.append(Variable(node.value, requires_grad=False))
+            else:
+                inputs = [computed[i] for i in node.args]
+                y = node.function()(*inputs)
+                if not np.isfinite(y.data).all():
+                    # Blame a function only where its own inputs were finite.
+                    fine = functools.reduce(np.logical_and, (np.isfinite(x.data) for x in inputs))
+                    diagnostics.add(node.function, "value", ~np.isfinite(y.data) & fine)
+                computed.append(y)
+        return computed[-1]
+
+    def _values(self, at: dict) -> dict[str, np.ndarray]:
+        unknown = self.unknown_names(at)
+        if unknown:
+            raise ValuesError("; ".join(unknown))
+        return at
+
+    def _only_variable(self) -> str:
+        if len(self.variables) != 1:
+            raise ValuesError(f"the expression has {len(self.variables)} variables "
+                              f"({_listing(self.variables) or 'none'}); say which one")
+        return self.variables[0]
+
+
+@dataclass
+class Evaluation:
+    """What one evaluation produced, for all its points."""
+
+    expression: Expression
+    wrt: list[str]
+    shape: tuple
+    diagnostics: Diagnostics
+    output: Variable | None = None
+    gradient: dict[str, np.ndarray] = field(default_factory=dict)
+    hessian: np.ndarray | None = None
+    derivative: np.ndarray | None = None
+    _grad_vars: dict = field(default_factory=dict, repr=False)
+
+    @property
+    def value(self) -> np.ndarray:
+        return np.broadcast_to(self.output.data, self.shape)
+
+
+def _watch(diagnostics: Diagnostics):
+    def watch(function, index, gx):
+        if np.isfinite(gx.data).all():
+            return
+        # Blame a function only where its own value and incoming gradient were finite.
+        y = function.output()
+        fine = np.isfinite(y.data) & np.isfinite(y.grad.data)
+        diagnostics.add(function, "derivative", ~np.isfinite(gx.data) & fine)
+    return watch
+
+
+def _zeros(result: Evaluation) -> np.ndarray:
+    return np.zeros(result.shape)
+
+
+def _gradient(result: Evaluation, leaves, create_graph: bool) -> dict[str, np.ndarray]:
+    y = result.output
+    y.backward(create_graph=create_graph, watch=_watch(result.diagnostics))
+    gradient = {}
+    for name in result.wrt:
+        leaf = leaves.get(name)
+        g = None if leaf is None else leaf.grad
+        result._grad_vars[name] = g
+        # A variable the output does not depend on has derivative 0, not None.
+        gradient[name] = _zeros(result) if g is None else np.broadcast_to(g.data, result.shape).copy()
+    return gradient
+
+
+def _hessian(result: Evaluation, leaves) -> np.ndarray:
+    """One reverse pass per variable over the gradient's graph (double backprop)."""
+    k = len(result.wrt)
+    hessian = np.zeros(result.shape + (k, k))
+    for i, name in enumerate(result.wrt):
+        g = result._grad_vars.get(name)
+        if g is None or not g.requires_grad:
+            continue  # a constant first derivative: its row is 0
+        row = _differentiate(g, leaves, result)
+        for j, other in enumerate(result.wrt):
+            hessian[..., i, j] = row.get(other, 0.0)
+    return hessian
+
+
+def _differentiate(g: Variable, leaves, result: Evaluation, create_graph: bool = False):
+    for leaf in leaves.values():
+        leaf.clear_grad()
+    g.clear_grad()
+    g.backward(create_graph=create_graph, watch=_watch(result.diagnostics))
+    g.clear_grad()  # g may sit inside a later gradient's graph: leave no stale seed there
+    return {name: leaf.grad for name, leaf in leaves.items() if leaf.grad is not None} \
+        if create_graph else {name: leaf.grad.data for name, leaf in leaves.items()
+                              if leaf.grad is not None}
+
+
+def _nth_derivative(result: Evaluation, leaves, name: str, order: int) -> np.ndarray:
+    """Differentiate, keep the graph, differentiate the derivative again: order times."""
+    g = result.output
+    if order == 0:
+        return result.value.copy()
+    for step in range(order):
+        if name not in leaves or not g.requires_grad:
+            return _zeros(result)  # a constant: every further derivative is 0
+        last = step == order - 1
+        g = _differentiate(g, leaves, result, create_graph=not last).get(name)
+        if g is None:
+            return _zeros(result)
+    return np.broadcast_to(g, result.shape).copy()
+
+
+def _listing(names) -> str:
+    names = list(names)
+    return ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else "".join(names)
+
+
+def _format_number(value: float) -> str:
+    if value.is_integer() and abs(value) < 1e15:
+        return str(int(value))
+    return repr(value)
+
+
+def _render(nodes: list[Node]) -> str:
+    """Fully parenthesised text, built with an explicit stack (inputs may be very deep)."""
+    pieces: list[str] = []
+    stack: list[int | str] = [len(nodes) - 1]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            pieces.append(item)
+            continue
+        node = nodes[item]
+        if node.kind == "number":
+            pieces.append(_format_number(node.value))
+        elif node.kind in ("variable", "constant"):
+            pieces.append(node.name)
+        else:
+            stack.extend(reversed(_layout(node, nodes)))
+    return "".join(pieces)
+
+
+def _layout(node: Node, nodes: list[Node]) -> list[int | str]:
+    def operand(i):
+        compound = nodes[i].kind in ("infix", "prefix")
+        return ["(", i, ")"] if compound else [i]
+
+    if node.kind == "call":
+        parts: list[int | str] = [node.name + "("]
+        for n, arg in enumerate(node.args):
+            parts += ([", "] if n else []) + [arg]
+        return parts + [")"]
+    if node.kind == "prefix":
+        return ["-", *operand(node.args[0])]
+    left, right = node.args
+    return [*operand(left), _SYMBOLS[node.name], *operand(right)]

@@ -1,0 +1,78 @@
+"""One command from start to finish: parse, gather points, compute chunk by chunk, render,
+and report warnings on stderr. The CLI calls ``run``; everything here raises AdcliError."""
+from __future__ import annotations
+
+import sys
+
+from .errors import NonFiniteError, ValuesError, did_you_mean
+from .parser import parse
+from .points import PointSource, chunk_size_for, parse_at, parse_grid
+from .render import writer
+from .results import Job, compute
+
+
+def run(kind, texts, wrt, *, order=1, at=(), grid=(), points_file=None, skip_bad_rows=False,
+        fmt="table", digits=None, strict=False, out=None, err=None) -> None:
+    out, err = out or sys.stdout, err or sys.stderr
+    expressions = [parse(text) for text in texts]
+    job = Job(kind, expressions, [], order=order, strict=strict)
+    job.wrt = _wrt(job, wrt, err)
+    source = PointSource(fixed=parse_at(at), grid=parse_grid(grid), stream=points_file,
+                         skip_bad_rows=skip_bad_rows,
+                         chunk_size=chunk_size_for(sum(len(e.nodes) for e in expressions)))
+    _check_names(job, source, err)
+    output = writer(fmt, job, out, digits)
+    try:
+        for chunk in source.chunks():
+            output.write(compute(job, chunk))
+        output.close()
+    except NonFiniteError:
+        raise  # its message already names what went non-finite
+    else:
+        for message in job.diagnostics.messages():
+            _warn(err, message)
+    finally:
+        if source.skipped:
+            _warn(err, f"skipped {len(source.skipped)} bad row(s) of the points file; "
+                       f"first: {source.skipped[0]}")
+
+
+def _warn(err, message: str) -> None:
+    err.write(f"adcli: warning: {message}\n")
+
+
+def _wrt(job: Job, wrt: str | None, err) -> list[str]:
+    if job.kind == "eval":
+        return []
+    names = job.names if wrt is None else [w.strip() for w in wrt.split(",")]
+    if any(not n for n in names) or len(set(names)) != len(names):
+        raise ValuesError(f"--wrt {wrt!r}: give distinct variable names separated by commas")
+    for name in names:
+        if name not in job.names:
+            message = (f"--wrt {name}: '{name}' does not appear in the expression, so its "
+                       f"derivative is 0{did_you_mean(name, job.names)}")
+            if job.strict:
+                raise ValuesError(message)
+            _warn(err, message)
+    if job.kind == "derivative" and len(names) != 1:
+        listed = ", ".join(names) or "no variables"
+        raise ValuesError(f"--order {job.order} differentiates in one variable and the "
+                          f"expression has {listed}: name one with --wrt")
+    return names
+
+
+def _check_names(job: Job, source: PointSource, err) -> None:
+    source.check()
+    given = source.names()
+    missing = [n for n in job.names if n not in given]
+    if missing:
+        listed = ", ".join(missing[:-1]) + " and " + missing[-1] if len(missing) > 1 else missing[0]
+        raise ValuesError(f"no value given for {listed}: add --at "
+                          + ",".join(f"{n}=..." for n in missing))
+    for name in given:
+        if name not in job.names:
+            message = (f"a value was given for '{name}', which does not appear in the "
+                       f"expression{did_you_mean(name, job.names)}")
+            if job.strict:
+                raise ValuesError(message)
+            _warn(err, message)
