@@ -64,7 +64,7 @@ def _wrt_option(command):
               help="The N-th derivative in one variable (--wrt names it if there are several).")
 @points_options
 def grad(expression, wrt, order, **options):
-    """Value and gradient of EXPRESSION at the given points."""
+    """Value and gradient of EXPRESSION at the given points (@FILE reads it from a file)."""
     kind = "grad" if order == 1 else "derivative"
     _run(kind, _one(expression), wrt, options, order=order)
 
@@ -93,7 +93,7 @@ def hessian(expression, wrt, **options):
 def jacobian(expressions, wrt, **options):
     """Values and Jacobian of several EXPRESSIONS (one row per expression)."""
     _reject_option_like(expressions)
-    _run("jacobian", list(expressions), wrt, options)
+    _run("jacobian", [_expression_text(e) for e in expressions], wrt, options)
 
 
 def _one(arguments) -> list[str]:
@@ -101,7 +101,23 @@ def _one(arguments) -> list[str]:
     if len(arguments) != 1:
         raise click.UsageError(f"expected one expression, got {len(arguments)} arguments "
                                "(quote the expression)")
-    return list(arguments)
+    return [_expression_text(arguments[0])]
+
+
+def _expression_text(argument: str) -> str:
+    """``@FILE`` (``@-`` for stdin) reads the expression from a file: "@" is not part of the
+    language, and the system caps one argument at 128 KiB, too little for big expressions."""
+    if not argument.startswith("@"):
+        return argument
+    path = argument[1:]
+    try:
+        if path == "-":
+            return sys.stdin.read()
+        with open(path, encoding="utf-8") as file:
+            return file.read()
+    except (OSError, UnicodeDecodeError) as error:
+        raise click.UsageError(f"cannot read the expression from {path!r}: "
+                               f"{getattr(error, 'strerror', None) or error}") from None
 
 
 def _reject_option_like(arguments) -> None:

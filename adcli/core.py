@@ -118,10 +118,11 @@ class Function:
     generation = 0
 
     def __call__(self, *inputs) -> Variable:
-        inputs = tuple(as_variable(x) for x in inputs)
-        y = Variable(self.forward(*(x.data for x in inputs)), requires_grad=False)
-        if Config.enable_backprop and any(x.requires_grad for x in inputs):
-            self.generation = max(x.generation for x in inputs)
+        inputs = tuple(x if isinstance(x, Variable) else Variable(x, requires_grad=False)
+                       for x in inputs)
+        y = Variable(self.forward(*[x.data for x in inputs]), requires_grad=False)
+        if Config.enable_backprop and any([x.requires_grad for x in inputs]):
+            self.generation = max([x.generation for x in inputs])
             self.inputs = inputs
             # A weak reference: the output owns its creator, not the other way round.
             self.output = weakref.ref(y)

@@ -149,14 +149,19 @@ class Expression:
             elif node.function is None:
                 computed.append(Variable(node.value, requires_grad=False))
             else:
-                inputs = [computed[i] for i in node.args]
-                y = node.function()(*inputs)
-                if not np.isfinite(y.data).all():
-                    # Blame a function only where its own inputs were finite.
-                    fine = functools.reduce(np.logical_and, (np.isfinite(x.data) for x in inputs))
-                    diagnostics.add(node.function, "value", ~np.isfinite(y.data) & fine)
-                computed.append(y)
+                computed.append(node.function()(*[computed[i] for i in node.args]))
+        if not np.isfinite(computed[-1].data).all():
+            self._blame(computed, diagnostics)
         return computed[-1]
+
+    def _blame(self, computed: list[Variable], diagnostics: Diagnostics) -> None:
+        """Name the functions that made nan/inf from finite inputs. Only run when the
+        result is not finite, so the common case pays nothing per node."""
+        for node, y in zip(self.nodes, computed):
+            if node.args and not np.isfinite(y.data).all():
+                inputs = [computed[i].data for i in node.args]
+                fine = functools.reduce(np.logical_and, [np.isfinite(x) for x in inputs])
+                diagnostics.add(node.function, "value", ~np.isfinite(y.data) & fine)
 
     def _values(self, at: dict) -> dict[str, np.ndarray]:
         unknown = self.unknown_names(at)

@@ -3,16 +3,26 @@ and report warnings on stderr. The CLI calls ``run``; everything here raises Adc
 from __future__ import annotations
 
 import sys
+import warnings
 
-from .errors import NonFiniteError, ValuesError, did_you_mean
+import numpy as np
+
+from .errors import NonFiniteError, ValuesError, closest, did_you_mean
 from .parser import parse
 from .points import PointSource, chunk_size_for, parse_at, parse_grid
 from .render import writer
 from .results import Job, compute
 
 
-def run(kind, texts, wrt, *, order=1, at=(), grid=(), points_file=None, skip_bad_rows=False,
-        fmt="table", digits=None, strict=False, out=None, err=None) -> None:
+def run(kind, texts, wrt, **options) -> None:
+    # nan/inf are results here, reported by adcli's own warnings: numpy's must not leak.
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        _run(kind, texts, wrt, **options)
+
+
+def _run(kind, texts, wrt, *, order=1, at=(), grid=(), points_file=None, skip_bad_rows=False,
+         fmt="table", digits=None, strict=False, out=None, err=None) -> None:
     out, err = out or sys.stdout, err or sys.stderr
     expressions = [parse(text) for text in texts]
     job = Job(kind, expressions, [], order=order, strict=strict)
@@ -67,8 +77,11 @@ def _check_names(job: Job, source: PointSource, err) -> None:
     missing = [n for n in job.names if n not in given]
     if missing:
         listed = ", ".join(missing[:-1]) + " and " + missing[-1] if len(missing) > 1 else missing[0]
+        typos = [f"'{n}' was given: did you mean '{closest(n, missing)}'?"
+                 for n in given if n not in job.names and closest(n, missing)]
         raise ValuesError(f"no value given for {listed}: add --at "
-                          + ",".join(f"{n}=..." for n in missing))
+                          + ",".join(f"{n}=..." for n in missing)
+                          + "".join(f" ({typo})" for typo in typos))
     for name in given:
         if name not in job.names:
             message = (f"a value was given for '{name}', which does not appear in the "
