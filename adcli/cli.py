@@ -10,15 +10,35 @@ from . import __version__
 from .errors import EXIT_INTERNAL, AdcliError
 
 _OPTION_LIKE = re.compile(r"--[A-Za-z][\w-]*(=.*)?\Z")
-# Expressions may start with "-" (as in "-x^2"): unknown options stay arguments.
-_SETTINGS = {"ignore_unknown_options": True, "max_content_width": 100}
 _state = {"debug": False}
 
 
-@click.group(context_settings={"max_content_width": 100})
+class ExpressionCommand(click.Command):
+    """A command whose expression may start with "-" (as in "-x^2"): unknown single-dash
+    words stay arguments, while a misspelt long option (``--att``) is still an error."""
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("context_settings", {}).update(ignore_unknown_options=True)
+        super().__init__(*args, **kwargs)
+
+    def parse_args(self, ctx, args):
+        options = {o: p for p in self.get_params(ctx) for o in p.opts + p.secondary_opts}
+        takes_value = False
+        for arg in args:
+            if arg == "--":
+                break  # everything after it is an argument, even "--x"
+            name = arg.split("=", 1)[0]
+            if not takes_value and _OPTION_LIKE.match(arg) and name not in options:
+                raise click.NoSuchOption(name, possibilities=list(options), ctx=ctx)
+            takes_value = name in options and not options[name].is_flag and "=" not in arg
+        return super().parse_args(ctx, args)
+
+
+@click.group(context_settings={"max_content_width": 100}, invoke_without_command=True)
 @click.version_option(__version__, prog_name="adcli")
 @click.option("--debug", is_flag=True, help="Show the Python traceback of an internal error.")
-def cli(debug):
+@click.pass_context
+def cli(ctx, debug):
     """Derivative values of a formula, by reverse-mode automatic differentiation.
 
     \b
@@ -27,6 +47,9 @@ def cli(debug):
       adcli hessian "x^2*y + sin(y)" --at x=1,y=2
     """
     _state["debug"] = debug
+    if ctx.invoked_subcommand is None:  # a usage error: help on stderr, stdout stays empty
+        click.echo(ctx.get_help(), err=True)
+        ctx.exit(2)
 
 
 def points_options(command):
@@ -57,7 +80,7 @@ def _wrt_option(command):
                         "(the others are parameters that still need values).")(command)
 
 
-@cli.command(context_settings=_SETTINGS)
+@cli.command(cls=ExpressionCommand)
 @click.argument("expression", nargs=-1, required=True)
 @_wrt_option
 @click.option("--order", type=click.IntRange(1, 64), default=1, show_default=True,
@@ -69,7 +92,7 @@ def grad(expression, wrt, order, **options):
     _run(kind, _one(expression), wrt, options, order=order)
 
 
-@cli.command("eval", context_settings=_SETTINGS)
+@cli.command("eval", cls=ExpressionCommand)
 @click.argument("expression", nargs=-1, required=True)
 @points_options
 def eval_(expression, **options):
@@ -77,7 +100,7 @@ def eval_(expression, **options):
     _run("eval", _one(expression), None, options)
 
 
-@cli.command(context_settings=_SETTINGS)
+@cli.command(cls=ExpressionCommand)
 @click.argument("expression", nargs=-1, required=True)
 @_wrt_option
 @points_options
@@ -86,18 +109,16 @@ def hessian(expression, wrt, **options):
     _run("hessian", _one(expression), wrt, options)
 
 
-@cli.command(context_settings=_SETTINGS)
+@cli.command(cls=ExpressionCommand)
 @click.argument("expressions", nargs=-1, required=True)
 @_wrt_option
 @points_options
 def jacobian(expressions, wrt, **options):
     """Values and Jacobian of several EXPRESSIONS (one row per expression)."""
-    _reject_option_like(expressions)
     _run("jacobian", [_expression_text(e) for e in expressions], wrt, options)
 
 
 def _one(arguments) -> list[str]:
-    _reject_option_like(arguments)
     if len(arguments) != 1:
         raise click.UsageError(f"expected one expression, got {len(arguments)} arguments "
                                "(quote the expression)")
@@ -120,13 +141,6 @@ def _expression_text(argument: str) -> str:
                                f"{getattr(error, 'strerror', None) or error}") from None
 
 
-def _reject_option_like(arguments) -> None:
-    for argument in arguments:
-        if _OPTION_LIKE.match(argument):
-            raise click.UsageError(f"no such option: {argument.split('=')[0]} "
-                                   "(an expression starting with '--' goes after --)")
-
-
 def _run(kind, texts, wrt, options, order=1):
     from .pipeline import run
 
@@ -136,10 +150,15 @@ def _run(kind, texts, wrt, options, order=1):
 def main(argv=None) -> int:
     """Entry point: every failure becomes one message and an exit status, never a traceback."""
     argv = sys.argv[1:] if argv is None else list(argv)
+    _tolerate_narrow_encodings()
     try:
         return cli.main(args=argv, prog_name="adcli", standalone_mode=False) or 0
+    except click.UsageError as error:
+        command = error.ctx.command_path if error.ctx else "adcli"
+        click.echo(f"adcli: error: {error.format_message()} (see '{command} --help')", err=True)
+        return error.exit_code
     except click.ClickException as error:
-        error.show()
+        click.echo(f"adcli: error: {error.format_message()}", err=True)
         return error.exit_code
     except click.Abort:
         click.echo("adcli: aborted", err=True)
@@ -165,6 +184,13 @@ def main(argv=None) -> int:
         click.echo(f"adcli: internal error: {type(error).__name__}: {error} "
                    "(please report this; run with --debug for details)", err=True)
         return EXIT_INTERNAL
+
+
+def _tolerate_narrow_encodings() -> None:
+    # On an ASCII-only terminal or pipe, print "∂" and "θ" as escapes rather than crash.
+    for stream in (sys.stdout, sys.stderr):
+        if hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors="backslashreplace")
 
 
 def _quiet_stdout() -> None:

@@ -18,8 +18,9 @@ from .functions import CALLABLE, CONSTANTS, PRIMITIVES
 _OPERATORS = {"+": "add", "-": "sub", "\u2212": "sub", "*": "mul", "\u00d7": "mul",
               "\u00b7": "mul", "\u22c5": "mul", "/": "div", "\u00f7": "div",
               "^": "pow", "**": "pow"}
+_SUPERSCRIPT_DIGITS = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻", "0123456789+-")
 _EXPECTED = {"NUMBER": "a number", "NAME": "a name", "CALL": "a name", "LPAR": "'('",
-             "ADD_OP": "an operator", "MUL_OP": "an operator", "POW_OP": "an operator",
+             "ADD_OP": "an operator", "MUL_OP": "an operator", "POW_OP": "an operator", "SUPERSCRIPT": "an operator",
              "RPAR": "')'", "COMMA": "','", "$END": "the end"}
 
 
@@ -78,6 +79,13 @@ class _Builder(Transformer):
         left, right = (c if isinstance(c, int) else self.number([c]) for c in children)
         return self._add(Node("infix", self.nodes[right].position, name="mul",
                               function=PRIMITIVES["mul"], args=(left, right)))
+
+    def superscript(self, children):
+        base, token = children
+        exponent = float(str(token).translate(_SUPERSCRIPT_DIGITS))
+        power = self._add(Node("number", token.start_pos, value=exponent))
+        return self._add(Node("infix", token.start_pos, name="pow",
+                              function=PRIMITIVES["pow"], args=(base, power)))
 
     def unary(self, children):
         token, operand = children

@@ -9,7 +9,7 @@ import numpy as np
 
 from .errors import NonFiniteError, ValuesError, closest, did_you_mean
 from .parser import parse
-from .points import PointSource, chunk_size_for, parse_at, parse_grid
+from .points import PointSource, chunk_size_for, is_name, parse_at, parse_grid
 from .render import writer
 from .results import Job, compute
 
@@ -55,15 +55,12 @@ def _wrt(job: Job, wrt: str | None, err) -> list[str]:
     if job.kind == "eval":
         return []
     names = job.names if wrt is None else [w.strip() for w in wrt.split(",")]
-    if any(not n for n in names) or len(set(names)) != len(names):
+    if not all(map(is_name, names)) or len(set(names)) != len(names):
         raise ValuesError(f"--wrt {wrt!r}: give distinct variable names separated by commas")
     for name in names:
         if name not in job.names:
-            message = (f"--wrt {name}: '{name}' does not appear in the expression, so its "
-                       f"derivative is 0{did_you_mean(name, job.names)}")
-            if job.strict:
-                raise ValuesError(message)
-            _warn(err, message)
+            _unused(job, err, f"--wrt {name}: '{name}' does not appear in the expression, "
+                              f"so its derivative is 0{did_you_mean(name, job.names)}")
     if job.kind == "derivative" and len(names) != 1:
         listed = ", ".join(names) or "no variables"
         raise ValuesError(f"--order {job.order} differentiates in one variable and the "
@@ -84,8 +81,12 @@ def _check_names(job: Job, source: PointSource, err) -> None:
                           + "".join(f" ({typo})" for typo in typos))
     for name in given:
         if name not in job.names:
-            message = (f"a value was given for '{name}', which does not appear in the "
-                       f"expression{did_you_mean(name, job.names)}")
-            if job.strict:
-                raise ValuesError(message)
-            _warn(err, message)
+            _unused(job, err, f"a value was given for '{name}', which does not appear in the "
+                              f"expression{did_you_mean(name, job.names)}")
+
+
+def _unused(job: Job, err, message: str) -> None:
+    """A name the expression does not use: likely a typo, so an error under --strict."""
+    if job.strict:
+        raise ValuesError(message)
+    _warn(err, message)

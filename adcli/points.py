@@ -17,6 +17,10 @@ from .functions import CONSTANTS
 _NAME = re.compile(r"[^\W\d]\w*\Z")
 
 
+def is_name(text: str) -> bool:
+    return bool(_NAME.match(text))
+
+
 def split_top_level(text: str, separator: str) -> list[str]:
     """Split on ``separator`` outside parentheses: ``x=atan2(1,2),y=3`` is two pairs."""
     parts, depth, start = [], 0, 0

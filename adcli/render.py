@@ -146,7 +146,8 @@ class JsonWriter(_Writer):
             head = {"expression": job.expressions[0].text, "parsed": job.expressions[0].parsed}
         document = {**head, "variables": list(job.wrt) if job.kind != "eval" else job.names,
                     "points": self.points}
-        json.dump(document, self.out, ensure_ascii=False, allow_nan=False)
+        utf = "utf" in (getattr(self.out, "encoding", None) or "utf-8").lower()
+        json.dump(document, self.out, ensure_ascii=not utf, allow_nan=False)
         self.out.write("\n")
 
 
