@@ -109,8 +109,7 @@ class Expression:
         """Raise ValuesError listing every variable without a value, and every unknown name."""
         missing = [v for v in self.variables if v not in names]
         if missing:
-            raise ValuesError(f"no value given for {_listing(missing)}: add --at "
-                              + ",".join(f"{v}=..." for v in missing))
+            raise ValuesError(f"no value given for {_listing(missing)}")
 
     def unknown_names(self, names) -> list[str]:
         """Given names the expression does not use, each with a did-you-mean suggestion."""
@@ -121,9 +120,12 @@ class Expression:
                  hessian: bool = False, order: int | None = None) -> Evaluation:
         """Run the forward pass at all points and, if asked, the reverse pass(es)."""
         self.check_values(values)
-        wrt = list(self.variables if wrt is None else wrt)
-        arrays = np.broadcast_arrays(*(np.asarray(values[v], dtype=np.float64)
-                                       for v in self.variables)) if self.variables else []
+        if isinstance(wrt, str):
+            wrt = wrt.split(",")
+        wrt = [w.strip() for w in (self.variables if wrt is None else wrt)]
+        if order is not None and (int(order) != order or order < 0):
+            raise ValuesError(f"the order of a derivative is a whole number >= 0, not {order}")
+        arrays = _broadcast([values[v] for v in self.variables])
         leaves = {v: Variable(a, name=v) for v, a in zip(self.variables, arrays)}
         shape = arrays[0].shape if arrays else ()
         result = Evaluation(self, wrt, shape, Diagnostics(points=int(np.prod(shape))))
@@ -195,6 +197,15 @@ class Evaluation:
         return np.broadcast_to(self.output.data, self.shape)
 
 
+def _broadcast(values) -> list[np.ndarray]:
+    arrays = [np.asarray(v, dtype=np.float64) for v in values]
+    try:
+        return np.broadcast_arrays(*arrays) if arrays else []
+    except ValueError:
+        shapes = " and ".join(str(a.shape) for a in arrays)
+        raise ValuesError(f"the values' shapes {shapes} do not broadcast together") from None
+
+
 def _watch(diagnostics: Diagnostics):
     def watch(function, index, gx):
         if np.isfinite(gx.data).all():
@@ -220,7 +231,16 @@ def _gradient(result: Evaluation, leaves, create_graph: bool) -> dict[str, np.nd
         result._grad_vars[name] = g
         # A variable the output does not depend on has derivative 0, not None.
         gradient[name] = _zeros(result) if g is None else np.broadcast_to(g.data, result.shape).copy()
+    _clear_seed(y)
     return gradient
+
+
+def _clear_seed(root: Variable) -> None:
+    """Drop the ones a backward pass seeded its root with: the root may sit inside a later
+    pass's graph (a Hessian row goes back through the output), where a stale seed would be
+    added to the real gradient. A leaf root's grad is its result, so it stays."""
+    if root.creator is not None:
+        root.clear_grad()
 
 
 def _hessian(result: Evaluation, leaves) -> np.ndarray:
@@ -240,12 +260,12 @@ def _hessian(result: Evaluation, leaves) -> np.ndarray:
 def _differentiate(g: Variable, leaves, result: Evaluation, create_graph: bool = False):
     for leaf in leaves.values():
         leaf.clear_grad()
-    g.clear_grad()
+    _clear_seed(g)
     g.backward(create_graph=create_graph, watch=_watch(result.diagnostics))
-    g.clear_grad()  # g may sit inside a later gradient's graph: leave no stale seed there
-    return {name: leaf.grad for name, leaf in leaves.items() if leaf.grad is not None} \
-        if create_graph else {name: leaf.grad.data for name, leaf in leaves.items()
-                              if leaf.grad is not None}
+    grads = {name: leaf.grad if create_graph else leaf.grad.data
+             for name, leaf in leaves.items() if leaf.grad is not None}
+    _clear_seed(g)
+    return grads
 
 
 def _nth_derivative(result: Evaluation, leaves, name: str, order: int) -> np.ndarray:

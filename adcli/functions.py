@@ -115,8 +115,10 @@ class Pow(Primitive):
         if not b.requires_grad and not b.data.any():
             ga = None  # x^0 is the constant 1: no graph, so higher derivatives are exactly 0
         else:
-            # d/da a^b is 0 where b == 0, even at a == 0 (x^0 is the constant 1).
-            ga = Keep(b.data != 0)(gy * b * a ** (b - 1.0))
+            # d/da a^b is 0 where b == 0, even at a == 0 (x^0 is the constant 1): pinned
+            # only where a == 0 too, since elsewhere 0 * a^(b-1) is already 0 and its
+            # graph still carries the mixed partial d/db (b a^(b-1)) = 1/a at b == 0.
+            ga = Keep(~((b.data == 0) & (a.data == 0)))(gy * b * a ** (b - 1.0))
         # d/db a^b = a^b log a, taken as 0 where a^b == 0 and b > 0 (0^b is flat in b).
         gb = Keep(~((self.y.data == 0) & (b.data > 0)))(gy * self.y * op.log(a))
         return ga, gb
