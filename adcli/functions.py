@@ -60,20 +60,26 @@ def _constant(array) -> Variable:
 
 # ----- operators ------------------------------------------------------------------------
 
+_PLANE = ((-3.0, 3.0), (-3.0, 3.0))
+
+
 class Add(Primitive):
     name, arity, callable = "add", 2, False
+    domain = _PLANE
     def forward(self, a, b): return a + b
     def backward(self, gy): return gy, gy
 
 
 class Sub(Primitive):
     name, arity, callable = "sub", 2, False
+    domain = _PLANE
     def forward(self, a, b): return a - b
     def backward(self, gy): return gy, -gy
 
 
 class Mul(Primitive):
     name, arity, callable = "mul", 2, False
+    domain = _PLANE
     def forward(self, a, b): return a * b
     def backward(self, gy):
         a, b = self.inputs
@@ -119,6 +125,8 @@ class Pow(Primitive):
             # only where a == 0 too, since elsewhere 0 * a^(b-1) is already 0 and its
             # graph still carries the mixed partial d/db (b a^(b-1)) = 1/a at b == 0.
             ga = Keep(~((b.data == 0) & (a.data == 0)))(gy * b * a ** (b - 1.0))
+        if not b.requires_grad:
+            return ga, None  # a constant exponent gets no gradient (no log of a < 0 either)
         # d/db a^b = a^b log a, taken as 0 where a^b == 0 and b > 0 (0^b is flat in b).
         gb = Keep(~((self.y.data == 0) & (b.data > 0)))(gy * self.y * op.log(a))
         return ga, gb
@@ -333,6 +341,7 @@ def _share(a, b, a_wins):
 
 class Min(Primitive):
     name, arity = "min", 2
+    domain = _PLANE
     smooth_margin = 1e-3
     kink = staticmethod(lambda a, b: np.abs(a - b))
     def forward(self, a, b): return np.minimum(a, b)
@@ -344,6 +353,7 @@ class Min(Primitive):
 
 class Max(Primitive):
     name, arity = "max", 2
+    domain = _PLANE
     smooth_margin = 1e-3
     kink = staticmethod(lambda a, b: np.abs(a - b))
     def forward(self, a, b): return np.maximum(a, b)
