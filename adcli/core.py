@@ -92,8 +92,14 @@ class Variable:
                     gx = as_variable(gx)
                     if watch is not None:
                         watch(function, index, gx)
-                    # Never in place: Add.backward hands the same gradient to both inputs.
-                    x.grad = gx if x.grad is None else x.grad + gx
+                    if x.grad is None:
+                        x.grad = gx
+                    elif create_graph:
+                        x.grad = x.grad + gx  # recorded, so it can be differentiated
+                    else:
+                        # Never in place: Add.backward hands the same gradient to both
+                        # inputs. Plain arrays: no graph is wanted, so skip a Function.
+                        x.grad = Variable(x.grad.data + gx.data, requires_grad=False)
                     push(x.creator)
                 if not retain_grad and output is not self:
                     output.grad = None

@@ -126,21 +126,30 @@ class Expression:
         if order is not None and (int(order) != order or order < 0):
             raise ValuesError(f"the order of a derivative is a whole number >= 0, not {order}")
         arrays = _broadcast([values[v] for v in self.variables])
-        leaves = {v: Variable(a, name=v) for v, a in zip(self.variables, arrays)}
         shape = arrays[0].shape if arrays else ()
-        result = Evaluation(self, wrt, shape, Diagnostics(points=int(np.prod(shape))))
         with np.errstate(all="ignore"):
-            if not backprop:
-                with no_grad():
-                    result.output = self._forward(leaves, result.diagnostics)
-                return result
-            result.output = self._forward(leaves, result.diagnostics)
-            if order is not None:
-                result.derivative = _nth_derivative(result, leaves, wrt[0], order)
-            else:
-                result.gradient = _gradient(result, leaves, create_graph=hessian)
-                if hessian:
-                    result.hessian = _hessian(result, leaves)
+            result = self._run(arrays, wrt, shape, backprop, hessian, order, watching=False)
+            if backprop and not result.derivatives_finite():
+                # Rare, so paid only here: run again, naming the functions whose
+                # derivatives went non-finite (checking every node costs ~20% otherwise).
+                result = self._run(arrays, wrt, shape, backprop, hessian, order, watching=True)
+        return result
+
+    def _run(self, arrays, wrt, shape, backprop, hessian, order, watching) -> Evaluation:
+        leaves = {v: Variable(a, name=v) for v, a in zip(self.variables, arrays)}
+        result = Evaluation(self, wrt, shape, Diagnostics(points=int(np.prod(shape))),
+                            watching=watching)
+        if not backprop:
+            with no_grad():
+                result.output = self._forward(leaves, result.diagnostics)
+            return result
+        result.output = self._forward(leaves, result.diagnostics)
+        if order is not None:
+            result.derivative = _nth_derivative(result, leaves, wrt[0], order)
+        else:
+            result.gradient = _gradient(result, leaves, create_graph=hessian)
+            if hessian:
+                result.hessian = _hessian(result, leaves)
         return result
 
     def _forward(self, leaves: dict[str, Variable], diagnostics: Diagnostics) -> Variable:
@@ -190,11 +199,19 @@ class Evaluation:
     gradient: dict[str, np.ndarray] = field(default_factory=dict)
     hessian: np.ndarray | None = None
     derivative: np.ndarray | None = None
+    watching: bool = False             # attribute non-finite derivatives to functions
     _grad_vars: dict = field(default_factory=dict, repr=False)
 
     @property
     def value(self) -> np.ndarray:
         return np.broadcast_to(self.output.data, self.shape)
+
+    def derivatives_finite(self) -> bool:
+        arrays = [*self.gradient.values(), self.hessian, self.derivative]
+        return all(np.isfinite(a).all() for a in arrays if a is not None)
+
+    def watch(self):
+        return _watch(self.diagnostics) if self.watching else None
 
 
 def _broadcast(values) -> list[np.ndarray]:
@@ -223,7 +240,7 @@ def _zeros(result: Evaluation) -> np.ndarray:
 
 def _gradient(result: Evaluation, leaves, create_graph: bool) -> dict[str, np.ndarray]:
     y = result.output
-    y.backward(create_graph=create_graph, watch=_watch(result.diagnostics))
+    y.backward(create_graph=create_graph, watch=result.watch())
     gradient = {}
     for name in result.wrt:
         leaf = leaves.get(name)
@@ -261,7 +278,7 @@ def _differentiate(g: Variable, leaves, result: Evaluation, create_graph: bool =
     for leaf in leaves.values():
         leaf.clear_grad()
     _clear_seed(g)
-    g.backward(create_graph=create_graph, watch=_watch(result.diagnostics))
+    g.backward(create_graph=create_graph, watch=result.watch())
     grads = {name: leaf.grad if create_graph else leaf.grad.data
              for name, leaf in leaves.items() if leaf.grad is not None}
     _clear_seed(g)

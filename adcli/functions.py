@@ -82,8 +82,8 @@ class Mul(Primitive):
     domain = _PLANE
     def forward(self, a, b): return a * b
     def backward(self, gy):
-        a, b = self.inputs
-        return gy * b, gy * a
+        a, b = self.inputs  # constants (2*x) get no gradient: a quarter of a typical graph
+        return gy * b if a.requires_grad else None, gy * a if b.requires_grad else None
 
 
 class Div(Primitive):
@@ -92,7 +92,8 @@ class Div(Primitive):
     def forward(self, a, b): return a / b
     def backward(self, gy):
         a, b = self.inputs
-        return gy / b, -gy * self.y / b
+        return (gy / b if a.requires_grad else None,
+                -gy * self.y / b if b.requires_grad else None)
 
 
 class Neg(Primitive):
@@ -115,21 +116,31 @@ class Keep(Primitive):
 class Pow(Primitive):
     name, arity = "pow", 2
     domain = ((0.2, 3.0), (-3.0, 3.0))
-    def forward(self, a, b): return np.power(a, b)
+
+    def forward(self, a, b):
+        if b.ndim == 0 and float(b).is_integer():
+            # libm's pow is ~20x slower for negative bases; |a|^k with the sign put back
+            # is the same correctly rounded number.
+            y = np.power(np.abs(a), b)
+            return np.copysign(y, a) if b % 2 else y
+        return np.power(a, b)
+
     def backward(self, gy):
         a, b = self.inputs
-        if not b.requires_grad and not b.data.any():
-            ga = None  # x^0 is the constant 1: no graph, so higher derivatives are exactly 0
-        else:
-            # d/da a^b is 0 where b == 0, even at a == 0 (x^0 is the constant 1): pinned
-            # only where a == 0 too, since elsewhere 0 * a^(b-1) is already 0 and its
-            # graph still carries the mixed partial d/db (b a^(b-1)) = 1/a at b == 0.
-            ga = Keep(~((b.data == 0) & (a.data == 0)))(gy * b * a ** (b - 1.0))
-        if not b.requires_grad:
-            return ga, None  # a constant exponent gets no gradient (no log of a < 0 either)
-        # d/db a^b = a^b log a, taken as 0 where a^b == 0 and b > 0 (0^b is flat in b).
-        gb = Keep(~((self.y.data == 0) & (b.data > 0)))(gy * self.y * op.log(a))
+        ga = gb = None
+        # x^0 with a constant 0 is the constant 1: no graph, so higher derivatives are 0.
+        if a.requires_grad and (b.requires_grad or b.data.any()):
+            ga = gy * b * a ** (b - 1.0)
+            # d/da a^b is 0 where a == b == 0 (PyTorch's convention; 0 * 0^-1 would be nan).
+            ga = _pin_zero(ga, (b.data == 0) & (a.data == 0))
+        if b.requires_grad:  # a constant exponent gets no gradient (no log of a < 0 either)
+            # d/db a^b = a^b log a, taken as 0 where a^b == 0 and b > 0 (0^b is flat in b).
+            gb = _pin_zero(gy * self.y * op.log(a), (self.y.data == 0) & (b.data > 0))
         return ga, gb
+
+
+def _pin_zero(g: Variable, where: np.ndarray) -> Variable:
+    return Keep(~where)(g) if where.any() else g
 
 
 # ----- exponentials and logarithms ------------------------------------------------------

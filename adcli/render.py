@@ -36,16 +36,18 @@ def number_json(value: float, digits: int | None = None):
     return text if text in ("nan", "inf", "-inf") else float(text)
 
 
-def _fields(job: Job, rows: Rows, i: int) -> list[float]:
-    """A point's results in column order: values, gradients, Hessian row-major, derivative."""
-    fields = [v[i] for v in rows.values]
+def _lines(job: Job, rows: Rows) -> list[list[float]]:
+    """Each point as one list of floats: its coordinates (in ``job.names`` order), values,
+    gradients, Hessian row-major, derivative. One numpy-to-Python conversion per chunk."""
+    n = len(rows)
+    columns = [rows.at[name] for name in job.names] + list(rows.values)
     for gradient in rows.gradients:
-        fields += [gradient[w][i] for w in job.wrt]
+        columns += [gradient[w] for w in job.wrt]
     if rows.hessian is not None:
-        fields += list(rows.hessian[i].ravel())
+        columns += list(rows.hessian.reshape(n, -1).T)
     if rows.derivative is not None:
-        fields.append(rows.derivative[i])
-    return fields
+        columns.append(rows.derivative)
+    return np.column_stack(columns).tolist() if columns and n else [[] for _ in range(n)]
 
 
 def _function_names(job: Job) -> list[str]:
@@ -70,7 +72,7 @@ class _LineWriter(_Writer):
         if not getattr(self, "_started", False):
             self._started = True
             self.header()
-        lines = [self.line(rows, i) for i in range(len(rows))]
+        lines = [self.line(point) for point in _lines(self.job, rows)]
         if lines:
             self.out.write("\n".join(lines) + "\n")
             self.out.flush()
@@ -82,8 +84,8 @@ class _LineWriter(_Writer):
 class PlainWriter(_LineWriter):
     """Value(s), then the derivatives, space-separated: easy for ``read`` and ``awk``."""
 
-    def line(self, rows: Rows, i: int) -> str:
-        return " ".join(self.text(v) for v in _fields(self.job, rows, i))
+    def line(self, point: list[float]) -> str:
+        return " ".join(self.text(v) for v in point[len(self.job.names):])
 
 
 class CsvWriter(_LineWriter):
@@ -98,9 +100,8 @@ class CsvWriter(_LineWriter):
             columns.append(f"d{job.order}f/d{job.wrt[0]}{job.order}")
         self.out.write(",".join(_csv_field(c) for c in columns) + "\n")
 
-    def line(self, rows: Rows, i: int) -> str:
-        coordinates = [rows.at[n][i] for n in self.job.names]
-        return ",".join(self.text(v) for v in coordinates + _fields(self.job, rows, i))
+    def line(self, point: list[float]) -> str:
+        return ",".join(self.text(v) for v in point)
 
 
 def _csv_field(text: str) -> str:
@@ -196,10 +197,9 @@ class TableWriter(_Writer):
         for column in columns:
             table.add_column(column, justify="right", no_wrap=True)
         for rows in self.chunks:
-            for i in range(len(rows)):
-                fields = _fields(job, rows, i)[:len(columns) - len(job.names)]  # Hessians apart
-                values = [rows.at[n][i] for n in job.names] + fields
-                table.add_row(*(self.text(v) for v in values))
+            for point in _lines(job, rows):
+                # Hessians are shown apart, one matrix per point: cut them from the row.
+                table.add_row(*(self.text(v) for v in point[:len(columns)]))
         return table
 
     def _where(self, rows: Rows, i: int) -> str:

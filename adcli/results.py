@@ -1,6 +1,7 @@
 """What each command computes for one chunk of points, as plain arrays for the renderer."""
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -20,7 +21,7 @@ class Job:
     strict: bool = False
     diagnostics: Diagnostics = field(default_factory=Diagnostics)
 
-    @property
+    @functools.cached_property
     def names(self) -> list[str]:
         """Every variable that needs a value, in order of first appearance."""
         return list(dict.fromkeys(v for e in self.expressions for v in e.variables))
