@@ -1,0 +1,238 @@
+"""Start-up cost of a one-point adcli run, as a ratio to ``python -c "import numpy"``.
+
+Goal: a one-point ``adcli grad`` costs little more than importing numpy, the one heavy
+dependency it cannot avoid: median wall time at most 2.0x that of ``python -c "import
+numpy"`` measured in the same run, on the same interpreter.
+
+Run by hand (not part of the test suite):
+
+    /tmp/adcli-venv/bin/python benchmarks/bench_startup.py [--runs 15] [--top 15] [--check]
+
+Every command is a fresh process; the commands are run round-robin (so a burst of noise
+from other users of the machine hits all of them alike) after one unmeasured warm-up each.
+Then ``-X importtime`` of the real command shows which modules cost the most, and which of
+them come on top of numpy's own imports. ``--profile`` adds a cProfile of one in-process
+run (imports included), sorted by cumulative time. ``--check`` exits 1 if the goal is missed.
+
+Bytecode: an installed package has its .pyc files, but a dev environment may set
+PYTHONDONTWRITEBYTECODE (this one does), and then an editable install recompiles adcli's
+sources on every start. By default the child processes get a private bytecode cache
+(PYTHONPYCACHEPREFIX in a temporary directory, filled by the warm-up runs), so what is
+measured is what an installed adcli costs; ``--as-is`` keeps the environment unchanged.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import statistics
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from collections import defaultdict
+from pathlib import Path
+
+GOAL = 2.0
+ENV = dict(os.environ)  # what the child processes get; see main()
+EXPRESSION = "exp(x^2)^2"
+ARGS = ["grad", EXPRESSION, "--at", "x=0.5", "--format", "plain"]
+EXPECTED = "1.648721270700128 3.297442541400256"
+
+
+def source_state() -> str:
+    """The commit of the adcli checkout being measured, '+dirty' if adcli/ or grammar/ differ."""
+    root = str(Path(__file__).resolve().parent.parent)
+    try:
+        head = subprocess.run(["git", "-C", root, "rev-parse", "--short", "HEAD"],
+                              capture_output=True, text=True, timeout=10).stdout.strip()
+        dirty = subprocess.run(["git", "-C", root, "status", "--porcelain", "--", "adcli",
+                                "grammar"], capture_output=True, text=True, timeout=10).stdout
+    except (OSError, subprocess.SubprocessError):
+        return "unknown commit"
+    return f"commit {head or 'unknown'}{'+dirty' if dirty.strip() else ''}"
+
+
+def adcli_executable() -> str:
+    """The installed entry point next to this interpreter (the venv's bin dir)."""
+    path = Path(sys.executable).parent / ("adcli.exe" if os.name == "nt" else "adcli")
+    if not path.exists():
+        sys.exit(f"no adcli entry point at {path}: install adcli into this interpreter's "
+                 "environment (pip install -e .) or run with that environment's python")
+    return str(path)
+
+
+def commands() -> dict[str, list[str]]:
+    py = sys.executable
+    return {
+        "python -c pass": [py, "-c", "pass"],
+        "python -c 'import numpy'": [py, "-c", "import numpy"],        # the reference
+        "python -c 'import adcli'": [py, "-c", "import adcli"],
+        "adcli grad (entry point)": [adcli_executable(), *ARGS],
+        "python -m adcli grad": [py, "-m", "adcli", *ARGS],
+    }
+
+
+REFERENCE = "python -c 'import numpy'"
+MEASURED = ("adcli grad (entry point)", "python -m adcli grad")
+
+
+def run_once(argv: list[str], check_output: bool) -> float:
+    start = time.perf_counter()
+    done = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                          env=ENV)
+    elapsed = time.perf_counter() - start
+    if done.returncode != 0:
+        sys.exit(f"{argv} failed ({done.returncode}): {done.stderr.strip()}")
+    if check_output and done.stdout.strip() != EXPECTED:
+        sys.exit(f"{argv} printed {done.stdout.strip()!r}, expected {EXPECTED!r}")
+    return elapsed
+
+
+def time_commands(runs: int) -> dict[str, list[float]]:
+    cmds = commands()
+    times: dict[str, list[float]] = {name: [] for name in cmds}
+    for name, argv in cmds.items():            # warm the page cache and lark's grammar cache
+        run_once(argv, check_output=name in MEASURED)
+    for _ in range(runs):
+        for name, argv in cmds.items():
+            times[name].append(run_once(argv, check_output=False))
+    return times
+
+
+# ----- -X importtime ----------------------------------------------------------------------
+
+_LINE = re.compile(r"import time:\s+(\d+)\s+\|\s+(\d+)\s+\|( *)(\S+)")
+
+
+def importtime(argv: list[str], repeats: int) -> dict[str, tuple[float, float, int]]:
+    """Median (self, cumulative) microseconds per module over ``repeats`` runs, and depth."""
+    samples: dict[str, list[tuple[int, int]]] = defaultdict(list)
+    depth: dict[str, int] = {}
+    for _ in range(repeats):
+        done = subprocess.run([argv[0], "-X", "importtime", *argv[1:]], stdout=subprocess.DEVNULL,
+                              stderr=subprocess.PIPE, text=True, env=ENV)
+        for match in _LINE.finditer(done.stderr):
+            own, cumulative, indent, module = match.groups()
+            samples[module].append((int(own), int(cumulative)))
+            depth[module] = len(indent)
+    return {m: (statistics.median(s for s, _ in v), statistics.median(c for _, c in v), depth[m])
+            for m, v in samples.items()}
+
+
+def top_package(module: str) -> str:
+    return module.split(".")[0]
+
+
+def report_imports(top: int, repeats: int) -> None:
+    py = sys.executable
+    # The console script is a Python file: run it under -X importtime with the same python.
+    real = importtime([py, adcli_executable(), *ARGS], repeats)
+    numpy_only = importtime([py, "-c", "import numpy"], repeats)
+    total = sum(s for s, _, _ in real.values())
+    reference = sum(s for s, _, _ in numpy_only.values())
+    extra = {m: v for m, v in real.items() if m not in numpy_only}
+
+    print(f"\n-X importtime (median of {repeats} runs, microseconds)")
+    print(f"  all imports of the adcli run : {total / 1000:8.1f} ms ({len(real)} modules)")
+    print(f"  all imports of 'import numpy': {reference / 1000:8.1f} ms ({len(numpy_only)} modules)")
+    print(f"  modules beyond numpy's       : {sum(s for s, _, _ in extra.values()) / 1000:8.1f} ms "
+          f"({len(extra)} modules)")
+
+    by_package: dict[str, float] = defaultdict(float)
+    for module, (own, _, _) in extra.items():
+        by_package[top_package(module)] += own
+    print("\n  imports beyond numpy's, self time summed by top-level package:")
+    for package, own in sorted(by_package.items(), key=lambda kv: -kv[1])[:top]:
+        print(f"    {own / 1000:7.1f} ms  {package}")
+
+    print(f"\n  top {top} modules beyond numpy's by self time:")
+    print(f"    {'self ms':>8} {'cumul ms':>9}  module")
+    for module, (own, cumulative, _) in sorted(extra.items(), key=lambda kv: -kv[1][0])[:top]:
+        print(f"    {own / 1000:8.1f} {cumulative / 1000:9.1f}  {module}")
+
+    print("\n  adcli's own modules (cumulative includes what each one imports first):")
+    print(f"    {'self ms':>8} {'cumul ms':>9}  module")
+    for module, (own, cumulative, _) in sorted(real.items(), key=lambda kv: -kv[1][1]):
+        if top_package(module) == "adcli":
+            print(f"    {own / 1000:8.1f} {cumulative / 1000:9.1f}  {module}")
+
+
+def report_profile(top: int) -> None:
+    """cProfile of one in-process run (a fresh interpreter, so imports are included)."""
+    code = (
+        "import cProfile, pstats, sys, io\n"
+        "profile = cProfile.Profile()\n"
+        "profile.enable()\n"
+        "from adcli.cli import main\n"
+        "out, sys.stdout = sys.stdout, io.StringIO()\n"
+        f"main({ARGS!r})\n"
+        "sys.stdout = out\n"
+        "profile.disable()\n"
+        f"pstats.Stats(profile).sort_stats('cumulative').print_stats({top})\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=ENV)
+    print("\ncProfile of one in-process run (imports included), by cumulative time:")
+    print(done.stdout[done.stdout.find("ncalls") - 2:] if "ncalls" in done.stdout else done.stderr)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=15)
+    parser.add_argument("--top", type=int, default=15)
+    parser.add_argument("--importtime-runs", type=int, default=5)
+    parser.add_argument("--profile", action="store_true")
+    parser.add_argument("--check", action="store_true", help="exit 1 if the goal is missed")
+    parser.add_argument("--as-is", action="store_true",
+                        help="no private bytecode cache: honour PYTHONDONTWRITEBYTECODE etc.")
+    options = parser.parse_args()
+    cache = None
+    if not options.as_is:
+        cache = tempfile.mkdtemp(prefix="adcli-bench-pycache-")
+        ENV.pop("PYTHONDONTWRITEBYTECODE", None)
+        ENV["PYTHONPYCACHEPREFIX"] = cache
+    try:
+        return measure(options)
+    finally:
+        if cache:
+            shutil.rmtree(cache, ignore_errors=True)
+
+
+def measure(options) -> int:
+    if options.as_is:
+        print("bytecode: environment as is (PYTHONDONTWRITEBYTECODE="
+              f"{os.environ.get('PYTHONDONTWRITEBYTECODE', '')!r})")
+    else:
+        print("bytecode: private cache (PYTHONPYCACHEPREFIX in a temporary directory)")
+
+    print(f"adcli {source_state()}; python {sys.version.split()[0]} at {sys.executable}; "
+          f"{os.cpu_count()} cores; {time.strftime('%Y-%m-%d %H:%M')}")
+    print(f"command: adcli {' '.join(ARGS)}")
+    times = time_commands(options.runs)
+    ref_median = statistics.median(times[REFERENCE])
+    ref_min = min(times[REFERENCE])
+    print(f"\n{options.runs} runs each, round-robin; wall seconds")
+    print(f"  {'command':<28} {'median':>8} {'min':>8} {'max':>8}  {'median/ref':>10} {'min/ref':>8}")
+    for name, values in times.items():
+        med, low = statistics.median(values), min(values)
+        print(f"  {name:<28} {med:8.3f} {low:8.3f} {max(values):8.3f}  "
+              f"{med / ref_median:9.2f}x {low / ref_min:7.2f}x")
+
+    verdicts = []
+    for name in MEASURED:
+        ratio = statistics.median(times[name]) / ref_median
+        verdicts.append(ratio <= GOAL)
+        print(f"\n{name}: {ratio:.2f}x import numpy (goal <= {GOAL}x): "
+              f"{'MET' if ratio <= GOAL else 'MISSED'}")
+    above = statistics.median(times["adcli grad (entry point)"]) - ref_median
+    print(f"cost on top of 'import numpy': {above * 1000:.0f} ms (median)")
+
+    report_imports(options.top, options.importtime_runs)
+    if options.profile:
+        report_profile(40)
+    return 0 if all(verdicts) or not options.check else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
