@@ -34,6 +34,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from _common import adcli_executable, source_state  # noqa: E402 (run as a script)
+
 import numpy as np
 
 GOAL_MEMORY = 1.25
@@ -92,26 +94,6 @@ for s in range(0, {n}, 32768):
     write([x, y, z, f, gx, gy, gz])
 ''',
 }
-
-
-def source_state() -> str:
-    """The commit of the adcli checkout being measured, '+dirty' if adcli/ or grammar/ differ."""
-    root = str(Path(__file__).resolve().parent.parent)
-    try:
-        head = subprocess.run(["git", "-C", root, "rev-parse", "--short", "HEAD"],
-                              capture_output=True, text=True, timeout=10).stdout.strip()
-        dirty = subprocess.run(["git", "-C", root, "status", "--porcelain", "--", "adcli",
-                                "grammar"], capture_output=True, text=True, timeout=10).stdout
-    except (OSError, subprocess.SubprocessError):
-        return "unknown commit"
-    return f"commit {head or 'unknown'}{'+dirty' if dirty.strip() else ''}"
-
-
-def adcli_executable() -> str:
-    path = Path(sys.executable).parent / "adcli"
-    if not path.exists():
-        sys.exit(f"no adcli entry point at {path}: run with the python of adcli's environment")
-    return str(path)
 
 
 def adcli_command(workload: str, n: int, path: str) -> list[str]:

@@ -52,6 +52,8 @@ import time
 import tracemalloc
 from dataclasses import dataclass
 from pathlib import Path
+
+from _common import source_state  # noqa: E402 (run as a script)
 from typing import Callable
 
 import numpy as np
@@ -176,19 +178,6 @@ CASES = [sin_product(), exp_square(), polynomial(), polynomial(low=0.1, high=1.0
 
 
 # ----- measuring -------------------------------------------------------------------------
-
-def source_state() -> str:
-    """The commit of the adcli checkout being measured, '+dirty' if adcli/ or grammar/ differ."""
-    root = str(Path(__file__).resolve().parent.parent)
-    try:
-        head = subprocess.run(["git", "-C", root, "rev-parse", "--short", "HEAD"],
-                              capture_output=True, text=True, timeout=10).stdout.strip()
-        dirty = subprocess.run(["git", "-C", root, "status", "--porcelain", "--", "adcli",
-                                "grammar"], capture_output=True, text=True, timeout=10).stdout
-    except (OSError, subprocess.SubprocessError):
-        return "unknown commit"
-    return f"commit {head or 'unknown'}{'+dirty' if dirty.strip() else ''}"
-
 
 def timed(fn) -> float:
     start = time.perf_counter()

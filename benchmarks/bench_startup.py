@@ -34,33 +34,13 @@ import time
 from collections import defaultdict
 from pathlib import Path
 
+from _common import adcli_executable, source_state  # noqa: E402 (run as a script)
+
 GOAL = 2.0
 ENV = dict(os.environ)  # what the child processes get; see main()
 EXPRESSION = "exp(x^2)^2"
 ARGS = ["grad", EXPRESSION, "--at", "x=0.5", "--format", "plain"]
 EXPECTED = "1.648721270700128 3.297442541400256"
-
-
-def source_state() -> str:
-    """The commit of the adcli checkout being measured, '+dirty' if adcli/ or grammar/ differ."""
-    root = str(Path(__file__).resolve().parent.parent)
-    try:
-        head = subprocess.run(["git", "-C", root, "rev-parse", "--short", "HEAD"],
-                              capture_output=True, text=True, timeout=10).stdout.strip()
-        dirty = subprocess.run(["git", "-C", root, "status", "--porcelain", "--", "adcli",
-                                "grammar"], capture_output=True, text=True, timeout=10).stdout
-    except (OSError, subprocess.SubprocessError):
-        return "unknown commit"
-    return f"commit {head or 'unknown'}{'+dirty' if dirty.strip() else ''}"
-
-
-def adcli_executable() -> str:
-    """The installed entry point next to this interpreter (the venv's bin dir)."""
-    path = Path(sys.executable).parent / ("adcli.exe" if os.name == "nt" else "adcli")
-    if not path.exists():
-        sys.exit(f"no adcli entry point at {path}: install adcli into this interpreter's "
-                 "environment (pip install -e .) or run with that environment's python")
-    return str(path)
 
 
 def commands() -> dict[str, list[str]]:
