@@ -17,6 +17,8 @@ import numpy as np
 class Config:
     # Off while evaluating values only, and inside backward unless create_graph is asked for.
     enable_backprop = True
+    # Functions recorded so far: lets callers bound graphs that grow with each pass.
+    recorded = 0
 
 
 @contextlib.contextmanager
@@ -129,6 +131,7 @@ class Function:
         y = Variable(self.forward(*[x.data for x in inputs]), requires_grad=False)
         if Config.enable_backprop and any([x.requires_grad for x in inputs]):
             self.generation = max([x.generation for x in inputs])
+            Config.recorded += 1
             self.inputs = inputs
             # A weak reference: the output owns its creator, not the other way round.
             self.output = weakref.ref(y)

@@ -5,12 +5,13 @@ evaluation order, so evaluating, printing and differentiating never recurse.
 """
 from __future__ import annotations
 
+import contextlib
 import functools
 from dataclasses import dataclass, field
 
 import numpy as np
 
-from .core import Variable, no_grad
+from .core import Config, Variable, no_grad
 from .errors import ValuesError, did_you_mean
 
 _SYMBOLS = {"add": " + ", "sub": " - ", "mul": "*", "div": "/", "pow": "^"}
@@ -290,14 +291,42 @@ def _nth_derivative(result: Evaluation, leaves, name: str, order: int) -> np.nda
     g = result.output
     if order == 0:
         return result.value.copy()
+    growth = _Growth(order)
     for step in range(order):
         if name not in leaves or not g.requires_grad:
             return _zeros(result)  # a constant: every further derivative is 0
         last = step == order - 1
-        g = _differentiate(g, leaves, result, create_graph=not last).get(name)
+        with growth.pass_(step):
+            g = _differentiate(g, leaves, result, create_graph=not last).get(name)
         if g is None:
             return _zeros(result)
     return np.broadcast_to(g, result.shape).copy()
+
+
+class _Growth:
+    """Refuses an n-th derivative whose graph would outgrow a budget. Each pass rebuilds
+    the derivative's graph from the last one, so its size multiplies (about 3x a pass for
+    a product): order 12 of a small expression can take a million operations and minutes.
+    """
+
+    BUDGET = 300_000  # operations recorded over all passes: a few seconds' work
+
+    def __init__(self, order: int):
+        self.order, self.total, self.last, self.before_last = order, 0, 0, 0
+
+    @contextlib.contextmanager
+    def pass_(self, step: int):
+        ratio = self.last / self.before_last if self.before_last else 1.0
+        if step and self.total + self.last * max(ratio, 1.0) > self.BUDGET:
+            raise ValuesError(
+                f"order {self.order} is too high for this expression: after {step} "
+                f"derivatives the graph already has {self.total:,} operations and each "
+                f"further order multiplies it by about {ratio:.1f} (limit {self.BUDGET:,}); "
+                f"ask for order {step} or less")
+        start = Config.recorded
+        yield
+        self.before_last, self.last = self.last, Config.recorded - start
+        self.total += self.last
 
 
 def _listing(names) -> str:

@@ -45,7 +45,7 @@ def _run(kind, texts, wrt, *, order=1, at=(), grid=(), points_file=None, skip_ba
     job.wrt = _wrt(job, wrt, err)
     source = PointSource(fixed=parse_at(at), grid=parse_grid(grid), stream=points_file,
                          skip_bad_rows=skip_bad_rows,
-                         chunk_size=chunk_size_for(sum(len(e.nodes) for e in expressions)))
+                         chunk_size=chunk_size_for(_graph_size(job)))
     _check_names(job, source, err)
     output = writer(fmt, job, out, digits)
     try:
@@ -61,6 +61,13 @@ def _run(kind, texts, wrt, *, order=1, at=(), grid=(), points_file=None, skip_ba
         if source.skipped:
             _warn(err, f"skipped {len(source.skipped)} bad row(s) of the points file; "
                        f"first: {source.skipped[0]}")
+
+
+def _graph_size(job: Job) -> int:
+    """Roughly how many arrays one point's evaluation holds: the expression's nodes, times
+    about 3 per order for n-th derivatives (each pass rebuilds a bigger graph)."""
+    nodes = sum(len(e.nodes) for e in job.expressions)
+    return nodes * 3 ** job.order if job.kind == "derivative" else nodes
 
 
 def _warn(err, message: str) -> None:

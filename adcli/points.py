@@ -6,6 +6,7 @@ large grid or an endless stream is evaluated in bounded memory.
 from __future__ import annotations
 
 import csv
+import math
 import re
 from dataclasses import dataclass, field
 
@@ -15,6 +16,11 @@ from .errors import PointsError, ValuesError
 from .functions import CONSTANTS
 
 _NAME = re.compile(r"[^\W\d]\w*\Z")
+
+
+def _quote(text: str, limit: int = 60) -> str:
+    """An option's text for an error message: escaped, and cut short if it is long."""
+    return repr(text if len(text) <= limit else text[:limit] + "…")
 
 
 def is_name(text: str) -> bool:
@@ -40,9 +46,9 @@ def constant_value(text: str, what: str) -> float:
     try:
         expression = parse(text)
     except ExpressionError as error:
-        raise ValuesError(f"{what}: {error.message}: {text!r}") from None
+        raise ValuesError(f"{what}: {error.message}: {_quote(text)}") from None
     if expression.variables:
-        raise ValuesError(f"{what}: {text!r} is not a number or constant expression "
+        raise ValuesError(f"{what}: {_quote(text)} is not a number or constant expression "
                           f"(it uses {', '.join(expression.variables)})")
     with np.errstate(all="ignore"):
         return float(expression.value())
@@ -53,9 +59,11 @@ def _pairs(option: str, text: str):
         name, equals, value = pair.partition("=")
         name = name.strip()
         if not equals or not _NAME.match(name) or not value.strip():
-            raise ValuesError(f"{option} {text!r}: {pair!r} is not of the form name=value")
+            raise ValuesError(f"{option} {_quote(text)}: {_quote(pair)} is not of the form "
+                              "name=value")
         if name in CONSTANTS:
-            raise ValuesError(f"{option} {text!r}: {name} is a constant and cannot be given a value")
+            raise ValuesError(f"{option} {_quote(text)}: {name} is a constant and cannot be "
+                              "given a value")
         yield name, value
 
 
@@ -65,25 +73,51 @@ def parse_at(options) -> dict[str, float]:
     for text in options:
         for name, value in _pairs("--at", text):
             if name in values:
-                raise ValuesError(f"--at {text!r}: {name} is given more than once; "
+                raise ValuesError(f"--at {_quote(text)}: {name} is given more than once; "
                                   "for several points use --grid or --points")
             values[name] = constant_value(value, f"--at {name}")
     return values
 
 
-def parse_grid(options) -> dict[str, np.ndarray]:
+MAX_GRID_POINTS = 10**8  # a few minutes of work: more is surely a typo (use --points)
+
+
+@dataclass(frozen=True)
+class Axis:
+    """``count`` evenly spaced values from ``start`` to ``stop``, both included, computed a
+    chunk at a time (never allocated whole), with numpy.linspace's arithmetic."""
+
+    start: float
+    stop: float
+    count: int
+
+    def values(self, index: np.ndarray) -> np.ndarray:
+        if self.count == 1:
+            return np.full(len(index), self.start)
+        step = (self.stop - self.start) / (self.count - 1)
+        values = index * step + self.start
+        values[index == self.count - 1] = self.stop
+        return values
+
+
+def parse_grid(options) -> dict[str, Axis]:
     """``--grid x=0:1:5`` (start:stop:count, both ends included) per variable."""
-    axes: dict[str, np.ndarray] = {}
+    axes: dict[str, Axis] = {}
     for text in options:
         for name, spec in _pairs("--grid", text):
             parts = split_top_level(spec, ":")
-            if len(parts) != 3 or not parts[2].strip().isdigit() or int(parts[2]) < 1:
-                raise ValuesError(f"--grid {text!r}: {spec!r} is not start:stop:count "
+            count = parts[-1].strip()
+            if len(parts) != 3 or not count.isdigit() or not count.isascii() or int(count[:12]) < 1:
+                raise ValuesError(f"--grid {_quote(text)}: {_quote(spec)} is not start:stop:count "
                                   "with a whole count of at least 1")
             if name in axes:
-                raise ValuesError(f"--grid {text!r}: {name} is given more than once")
+                raise ValuesError(f"--grid {_quote(text)}: {name} is given more than once")
+            if len(count) > 12 or math.prod([a.count for a in axes.values()] + [int(count)]) \
+                    > MAX_GRID_POINTS:
+                raise ValuesError(f"--grid {_quote(text)}: the grid would have more than "
+                                  f"{MAX_GRID_POINTS:,} points; stream more with --points")
             start, stop = (constant_value(p, f"--grid {name}") for p in parts[:2])
-            axes[name] = np.linspace(start, stop, int(parts[2]))
+            axes[name] = Axis(start, stop, int(count))
     return axes
 
 
@@ -92,7 +126,7 @@ class PointSource:
     """Fixed values, grid axes and an optional CSV stream, combined chunk by chunk."""
 
     fixed: dict[str, float] = field(default_factory=dict)
-    grid: dict[str, np.ndarray] = field(default_factory=dict)
+    grid: dict[str, Axis] = field(default_factory=dict)
     stream: object = None               # an open text file with a header row
     skip_bad_rows: bool = False
     chunk_size: int = 65536
@@ -103,6 +137,9 @@ class PointSource:
         return [*self.fixed, *self.grid, *header]
 
     def check(self) -> None:
+        if self.grid and self.stream is not None:
+            raise ValuesError("--grid and --points cannot be combined: put every varying "
+                              "variable in the points file (--at may fix the others)")
         clashes = (set(self.fixed) & set(self.grid)) | \
                   (set(self.fixed) | set(self.grid)) & set(self._header() if self.stream else [])
         if clashes:
@@ -122,20 +159,36 @@ class PointSource:
 
     def _grid_chunks(self):
         names, axes = list(self.grid), list(self.grid.values())
-        total = int(np.prod([len(a) for a in axes])) if axes else 1
+        shape = [a.count for a in axes]
+        total = math.prod(shape)
         for start in range(0, total, self.chunk_size):
             index = np.arange(start, min(total, start + self.chunk_size))
             # Row-major order: the last --grid varies fastest, as in nested loops.
-            unravelled = np.unravel_index(index, [len(a) for a in axes]) if axes else []
-            columns = {n: a[i] for n, a, i in zip(names, axes, unravelled)}
+            unravelled = np.unravel_index(index, shape) if axes else []
+            columns = {n: a.values(i) for n, a, i in zip(names, axes, unravelled)}
             yield self._with_fixed(columns, len(index))
 
     # ----- CSV points ----------------------------------------------------------------
 
+    def _rows(self):
+        """The CSV reader's rows; undecodable bytes or broken quoting are a bad file."""
+        while True:
+            try:
+                row = next(self._reader, None)
+            except UnicodeDecodeError:
+                # Decoding runs ahead of the rows (by blocks), so no exact line is known.
+                raise PointsError("the points file is not UTF-8 text") from None
+            except csv.Error as error:
+                raise PointsError(f"points file line {self._reader.line_num}: {error}") from None
+            if row is None:
+                return
+            yield row
+
     def _header(self) -> list[str]:
         if not hasattr(self, "_columns"):
             self._reader = csv.reader(self.stream)
-            header = next(self._reader, None)
+            self._lines = self._rows()
+            header = next(self._lines, None)
             if header is None:
                 raise PointsError("the points file is empty: it needs a header row of names")
             self._columns = [h.strip() for h in header]
@@ -149,7 +202,7 @@ class PointSource:
     def _stream_chunks(self):
         columns = self._header()
         rows: list[list[float]] = []
-        for row in self._reader:
+        for row in self._lines:
             parsed = self._row(row, columns)
             if parsed is not None:
                 rows.append(parsed)

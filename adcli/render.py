@@ -33,7 +33,10 @@ def number_text(value: float, digits: int | None = None) -> str:
 
 def number_json(value: float, digits: int | None = None):
     text = number_text(value, digits)
-    return text if text in ("nan", "inf", "-inf") else float(text)
+    if text in ("nan", "inf", "-inf"):
+        return text
+    # Rounding the largest floats up (1.8e308) would overflow: keep those unrounded.
+    return float(text) if math.isfinite(float(text)) else float(value)
 
 
 def _lines(job: Job, rows: Rows) -> list[list[float]]:
