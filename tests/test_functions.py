@@ -145,39 +145,31 @@ def test_first_derivative_matches_central_differences(name):
     check()
 
 
+# Two paths to the same second derivative: derivative(x, 2) differentiates the gradient's
+# own graph (double backprop); the 1x1 Hessian is the hessian command's path (gradient with
+# create_graph, then one more reverse pass per variable).
+SECOND_DERIVATIVE_PATHS = {
+    "derivative": lambda f, x: f.derivative("x", 2, x=x),
+    "hessian": lambda f, x: f.hessian(x=x)[0, 0],
+}
+
+
+@pytest.mark.parametrize("path", SECOND_DERIVATIVE_PATHS)
 @pytest.mark.parametrize("name", UNARY)
-def test_second_derivative_of_unary_function_matches_central_differences(name):
-    # derivative(x, 2) differentiates the gradient's own graph (double backprop); the
-    # reference is a central difference of the first derivative.
+def test_second_derivative_of_unary_function_matches_central_differences(name, path):
+    # The reference is a central difference of the first derivative.
     cls = CALLABLE[name]
     f = adcli.parse(_text_of(name))
+    second_derivative = SECOND_DERIVATIVE_PATHS[path]
+    assert np.shape(f.hessian(x=1.0)) == (1, 1)
 
     @EXAMPLES
     @given(_points(cls))
     def check(xs):
         (x,) = xs
         expected = _central_hessian(f, ["x"], xs)[0, 0]
-        second = f.derivative("x", 2, x=x)
-        assert _close(second, expected), f"{name}'' at {x}: {second} vs {expected}"
-
-    check()
-
-
-@pytest.mark.parametrize("name", UNARY)
-def test_hessian_of_unary_function_matches_central_differences(name):
-    # The 1x1 Hessian is the same second derivative, computed by the hessian command's
-    # path (gradient with create_graph, then one more reverse pass per variable).
-    cls = CALLABLE[name]
-    f = adcli.parse(_text_of(name))
-
-    @EXAMPLES
-    @given(_points(cls))
-    def check(xs):
-        (x,) = xs
-        expected = _central_hessian(f, ["x"], xs)[0, 0]
-        hessian = f.hessian(x=x)
-        assert hessian.shape == (1, 1)
-        assert _close(hessian[0, 0], expected), f"{name}'' at {x}: {hessian} vs {expected}"
+        second = second_derivative(f, x)
+        assert _close(second, expected), f"{name}'' ({path}) at {x}: {second} vs {expected}"
 
     check()
 
