@@ -127,6 +127,12 @@ class Expression:
         if order is not None and (int(order) != order or order < 0):
             raise ValuesError(f"the order of a derivative is a whole number >= 0, not {order}")
         arrays = _broadcast([values[v] for v in self.variables])
+        point = bool(arrays) and arrays[0].ndim == 0
+        if point:
+            # One point is computed as an array of one, as the CLI does: numpy's vector
+            # kernels and its scalar paths can differ in the last bit (pow, for one), and
+            # the API and the CLI must print the same digits.
+            arrays = [a.reshape(1) for a in arrays]
         shape = arrays[0].shape if arrays else ()
         with np.errstate(all="ignore"):
             result = self._run(arrays, wrt, shape, backprop, hessian, order, watching=False)
@@ -134,7 +140,7 @@ class Expression:
                 # Rare, so paid only here: run again, naming the functions whose
                 # derivatives went non-finite (checking every node costs ~20% otherwise).
                 result = self._run(arrays, wrt, shape, backprop, hessian, order, watching=True)
-        return result
+        return result.as_point() if point else result
 
     def _run(self, arrays, wrt, shape, backprop, hessian, order, watching) -> Evaluation:
         leaves = {v: Variable(a, name=v) for v, a in zip(self.variables, arrays)}
@@ -206,6 +212,17 @@ class Evaluation:
     @property
     def value(self) -> np.ndarray:
         return np.broadcast_to(self.output.data, self.shape)
+
+    def as_point(self) -> Evaluation:
+        """The results of a one-point array as 0-d arrays, the shape the caller gave."""
+        self.shape = ()
+        self.output = Variable(self.output.data.reshape(()), requires_grad=False)
+        self.gradient = {name: g.reshape(()) for name, g in self.gradient.items()}
+        if self.hessian is not None:
+            self.hessian = self.hessian.reshape(self.hessian.shape[1:])
+        if self.derivative is not None:
+            self.derivative = self.derivative.reshape(())
+        return self
 
     def derivatives_finite(self) -> bool:
         arrays = [*self.gradient.values(), self.hessian, self.derivative]
