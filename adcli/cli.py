@@ -7,7 +7,7 @@ import sys
 import click
 
 from . import __version__
-from .errors import EXIT_INTERNAL, AdcliError
+from .errors import EXIT_INTERNAL, AdcliError, escape
 
 _OPTION_LIKE = re.compile(r"--[A-Za-z][\w-]*(=.*)?\Z")
 _state = {"debug": False}
@@ -52,6 +52,15 @@ def cli(ctx, debug):
         ctx.exit(2)
 
 
+class _InputFile(click.File):
+    """click.File, with a NUL in the name a usage error rather than a ValueError."""
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, str) and "\x00" in value:
+            self.fail(f"{value!r}: a file name cannot contain a NUL byte", param, ctx)
+        return super().convert(value, param, ctx)
+
+
 def points_options(command):
     """The options every evaluating command shares: where points come from, how to print."""
     options = [
@@ -59,7 +68,7 @@ def points_options(command):
                      help="Values of variables, e.g. --at x=1,y=pi/4 (repeatable)."),
         click.option("--grid", multiple=True, metavar="NAME=START:STOP:N",
                      help="N evenly spaced values, ends included; several --grid make a product."),
-        click.option("--points", "points_file", type=click.File("r", encoding="utf-8"),
+        click.option("--points", "points_file", type=_InputFile("r", encoding="utf-8"),
                      metavar="FILE", help="CSV of points with a header of names ('-' for stdin)."),
         click.option("--skip-bad-rows", is_flag=True,
                      help="Skip malformed rows of --points (counted on stderr) instead of stopping."),
@@ -136,7 +145,7 @@ def _expression_text(argument: str) -> str:
             return sys.stdin.read()
         with open(path, encoding="utf-8") as file:
             return file.read()
-    except (OSError, UnicodeDecodeError) as error:
+    except (OSError, UnicodeDecodeError, ValueError) as error:  # ValueError: a NUL in the path
         raise click.UsageError(f"cannot read the expression from {path!r}: "
                                f"{getattr(error, 'strerror', None) or error}") from None
 
@@ -155,10 +164,11 @@ def main(argv=None) -> int:
         return cli.main(args=argv, prog_name="adcli", standalone_mode=False) or 0
     except click.UsageError as error:
         command = error.ctx.command_path if error.ctx else "adcli"
-        click.echo(f"adcli: error: {error.format_message()} (see '{command} --help')", err=True)
+        click.echo(f"adcli: error: {escape(error.format_message())} (see '{command} --help')",
+                   err=True)
         return error.exit_code
     except click.ClickException as error:
-        click.echo(f"adcli: error: {error.format_message()}", err=True)
+        click.echo(f"adcli: error: {escape(error.format_message())}", err=True)
         return error.exit_code
     except click.Abort:
         click.echo("adcli: aborted", err=True)

@@ -329,6 +329,18 @@ def test_control_characters_are_shown_escaped(tmp_path, control, where):
     assert control.encode("unicode_escape").decode() in err or repr(control)[1:-1] in err, err
 
 
+@pytest.mark.parametrize("argv", [
+    ["grad", "@x\x00y"],                          # an expression file name
+    ["grad", "x", "--points", "x\x00y"],          # a points file name
+], ids=["@FILE", "--points"])
+def test_nul_byte_in_a_file_name(argv):
+    # A shell cannot pass a NUL, but main(argv) takes any str: still a usage error.
+    code, out, err = run(*argv)
+    no_crash(code, err)
+    assert code == 2 and out == "" and err.strip()
+    assert not raw_controls(err)
+
+
 def test_nul_byte_in_the_expression_has_a_caret_at_it():
     code, out, err = run("grad", "x*\x00y", "--at", "x=1,y=2")
     no_crash(code, err)
