@@ -301,9 +301,9 @@ CONTROLS = ["\x00", "\x1b", "\x07", "\x08", "\r", "\x7f", "\x9b"]
 
 @pytest.mark.parametrize("control", CONTROLS, ids=[f"{ord(c):#04x}" for c in CONTROLS])
 @pytest.mark.parametrize("where", ["expression", "at-name", "at-value", "grid", "wrt",
-                                   "points-header", "points-cell"])
+                                   "points-header", "points-cell", "points-path", "@FILE-path"])
 def test_control_characters_are_shown_escaped(tmp_path, control, where):
-    if control == "\r" and where.startswith("points"):
+    if control == "\r" and where in ("points-header", "points-cell"):
         pytest.skip("a CR ends a line of a points file: it is no character of a field")
     bad = f"x{control}[2J"
     argv = ["grad", "x+1", "--at", "x=1"]
@@ -317,6 +317,10 @@ def test_control_characters_are_shown_escaped(tmp_path, control, where):
         argv[2:] = ["--grid", f"x=0:1:{control}"]
     elif where == "wrt":
         argv += ["--wrt", bad]
+    elif where == "points-path":                     # a file that does not exist
+        argv[2:] = ["--points", str(tmp_path / bad)]
+    elif where == "@FILE-path":
+        argv[1] = "@" + str(tmp_path / bad)
     else:
         points = tmp_path / "points.csv"
         header, cell = (bad, "1") if where == "points-header" else ("x", f"1{control}2")
