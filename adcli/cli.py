@@ -68,7 +68,7 @@ def points_options(command):
                      help="Values of variables, e.g. --at x=1,y=pi/4 (repeatable)."),
         click.option("--grid", multiple=True, metavar="NAME=START:STOP:N",
                      help="N evenly spaced values, ends included; several --grid make a product."),
-        click.option("--points", "points_file", type=_InputFile("r", encoding="utf-8"),
+        click.option("--points", "points_file", type=_InputFile("r", encoding="utf-8-sig"),
                      metavar="FILE", help="CSV of points with a header of names ('-' for stdin)."),
         click.option("--skip-bad-rows", is_flag=True,
                      help="Skip malformed rows of --points (counted on stderr) instead of stopping."),

@@ -72,13 +72,19 @@ class _LineWriter(_Writer):
     """Formats whose every line is one point: written and flushed as they come."""
 
     def write(self, rows: Rows) -> None:
-        if not getattr(self, "_started", False):
-            self._started = True
-            self.header()
+        self._start()
         lines = [self.line(point) for point in _lines(self.job, rows)]
         if lines:
             self.out.write("\n".join(lines) + "\n")
             self.out.flush()
+
+    def close(self) -> None:
+        self._start()  # a points file with no rows still gets its CSV header
+
+    def _start(self) -> None:
+        if not getattr(self, "_started", False):
+            self._started = True
+            self.header()
 
     def header(self) -> None:
         pass

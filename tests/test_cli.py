@@ -651,3 +651,20 @@ def test_python_m_adcli_help():
     for command in ("grad", "eval", "hessian", "jacobian"):
         assert command in result.stdout
     assert result.stderr == ""
+
+
+def test_points_file_with_a_utf8_byte_order_mark(capsys, tmp_path):
+    # Spreadsheets save CSV with a BOM; it is not part of the first column's name.
+    path = tmp_path / "bom.csv"
+    path.write_bytes(b"\xef\xbb\xbfx,y\n1,2\n")
+    code, out, err = run(capsys, "grad", "x*y", "--points", str(path), "--format", "csv")
+    assert code == 0, err
+    # f = xy = 2, df/dx = y = 2, df/dy = x = 1
+    assert out.splitlines() == ["x,y,f,df/dx,df/dy", "1.0,2.0,2.0,2.0,1.0"]
+
+
+def test_points_file_without_rows_still_gives_the_csv_header(capsys, tmp_path):
+    path = tmp_path / "header-only.csv"
+    path.write_text("x\n")
+    code, out, err = run(capsys, "grad", "x", "--points", str(path), "--format", "csv")
+    assert (code, out) == (0, "x,f,df/dx\n"), err
