@@ -7,7 +7,7 @@ import sys
 import click
 
 from . import __version__
-from .errors import EXIT_INTERNAL, AdcliError, escape
+from .errors import EXIT_BAD_INPUT, EXIT_INTERNAL, EXIT_INTERRUPTED, AdcliError, escape
 
 _OPTION_LIKE = re.compile(r"--[A-Za-z][\w-]*(=.*)?\Z")
 _state = {"debug": False}
@@ -172,7 +172,7 @@ def main(argv=None) -> int:
         return error.exit_code
     except click.Abort:
         click.echo("adcli: aborted", err=True)
-        return 130
+        return EXIT_INTERRUPTED
     except AdcliError as error:
         click.echo(f"adcli: error: {error}", err=True)
         return error.exit_code
@@ -181,11 +181,11 @@ def main(argv=None) -> int:
         return 0
     except KeyboardInterrupt:
         click.echo("adcli: interrupted", err=True)
-        return 130
+        return EXIT_INTERRUPTED
     except (MemoryError, RecursionError) as error:
         click.echo(f"adcli: error: the input is too large to handle ({type(error).__name__})",
                    err=True)
-        return 2
+        return EXIT_BAD_INPUT
     except Exception as error:  # an adcli bug: say so in one line, details with --debug
         if _state["debug"] or "--debug" in argv:
             import traceback

@@ -3,7 +3,8 @@ from __future__ import annotations
 
 import unicodedata
 
-EXIT_OK, EXIT_CHECK_FAILED, EXIT_BAD_INPUT, EXIT_NONFINITE, EXIT_INTERNAL = 0, 1, 2, 3, 70
+# Exit statuses (README "Errors and exit codes"); 1 is kept for a future failed check.
+EXIT_BAD_INPUT, EXIT_NONFINITE, EXIT_INTERNAL, EXIT_INTERRUPTED = 2, 3, 70, 130
 
 
 class AdcliError(Exception):
@@ -63,6 +64,12 @@ def excerpt(text: str, position: int, width: int = 60) -> tuple[str, int]:
     prefix = "…" if start > 0 else ""
     suffix = "…" if end < len(text) else ""
     return prefix + before + after + suffix, _width(prefix + before)
+
+
+def listing(names) -> str:
+    """'x', 'x and y', 'x, y and z'."""
+    names = list(names)
+    return ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else "".join(names)
 
 
 def closest(name: str, candidates, cutoff: float = 0.6) -> str | None:

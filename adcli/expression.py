@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .core import Config, Variable, no_grad
-from .errors import ValuesError, did_you_mean
+from .errors import ValuesError, did_you_mean, listing
 
 _SYMBOLS = {"add": " + ", "sub": " - ", "mul": "*", "div": "/", "pow": "^"}
 
@@ -107,10 +107,10 @@ class Expression:
     # ----- evaluation -----------------------------------------------------------------
 
     def check_values(self, names) -> None:
-        """Raise ValuesError listing every variable without a value, and every unknown name."""
+        """Raise ValuesError listing every variable without a value."""
         missing = [v for v in self.variables if v not in names]
         if missing:
-            raise ValuesError(f"no value given for {_listing(missing)}")
+            raise ValuesError(f"no value given for {listing(missing)}")
 
     def unknown_names(self, names) -> list[str]:
         """Given names the expression does not use, each with a did-you-mean suggestion."""
@@ -190,7 +190,7 @@ class Expression:
     def _only_variable(self) -> str:
         if len(self.variables) != 1:
             raise ValuesError(f"the expression has {len(self.variables)} variables "
-                              f"({_listing(self.variables) or 'none'}); say which one")
+                              f"({listing(self.variables) or 'none'}); say which one")
         return self.variables[0]
 
 
@@ -344,11 +344,6 @@ class _Growth:
         yield
         self.before_last, self.last = self.last, Config.recorded - start
         self.total += self.last
-
-
-def _listing(names) -> str:
-    names = list(names)
-    return ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else "".join(names)
 
 
 def _format_number(value: float) -> str:

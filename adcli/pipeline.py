@@ -9,7 +9,7 @@ import warnings
 
 import numpy as np
 
-from .errors import NonFiniteError, ValuesError, closest, did_you_mean
+from .errors import NonFiniteError, ValuesError, closest, did_you_mean, listing
 from .parser import parse
 from .points import PointSource, chunk_size_for, is_name, parse_at, parse_grid
 from .render import writer
@@ -96,10 +96,9 @@ def _check_names(job: Job, source: PointSource, err) -> None:
     given = source.names()
     missing = [n for n in job.names if n not in given]
     if missing:
-        listed = ", ".join(missing[:-1]) + " and " + missing[-1] if len(missing) > 1 else missing[0]
-        typos = [f"'{n}' was given: did you mean '{closest(n, missing)}'?"
-                 for n in given if n not in job.names and closest(n, missing)]
-        raise ValuesError(f"no value given for {listed}: add --at "
+        typos = [f"'{n}' was given: did you mean '{match}'?"
+                 for n in given if n not in job.names and (match := closest(n, missing))]
+        raise ValuesError(f"no value given for {listing(missing)}: add --at "
                           + ",".join(f"{n}=..." for n in missing)
                           + "".join(f" ({typo})" for typo in typos))
     for name in given:

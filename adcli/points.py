@@ -12,8 +12,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .errors import PointsError, ValuesError
+from .errors import ExpressionError, PointsError, ValuesError
 from .functions import CONSTANTS
+from .parser import parse
 
 _NAME = re.compile(r"[^\W\d]\w*\Z")
 
@@ -40,9 +41,6 @@ def split_top_level(text: str, separator: str) -> list[str]:
 
 def constant_value(text: str, what: str) -> float:
     """The value of a constant expression such as ``pi/4`` or ``-1/3``, as a float64."""
-    from .parser import parse
-    from .errors import ExpressionError
-
     try:
         expression = parse(text)
     except ExpressionError as error:

@@ -12,7 +12,6 @@ import numpy as np
 
 from .results import Job, Rows
 
-FORMATS = ("table", "json", "csv", "plain")
 _SUPERSCRIPT = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
 
 
@@ -36,7 +35,8 @@ def number_json(value: float, digits: int | None = None):
     if text in ("nan", "inf", "-inf"):
         return text
     # Rounding the largest floats up (1.8e308) would overflow: keep those unrounded.
-    return float(text) if math.isfinite(float(text)) else float(value)
+    rounded = float(text)
+    return rounded if math.isfinite(rounded) else float(value)
 
 
 def _lines(job: Job, rows: Rows) -> list[list[float]]:

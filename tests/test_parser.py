@@ -360,11 +360,9 @@ def test_wide_characters_before_the_error_count_two_columns():
 def test_the_grammar_has_no_lalr_conflicts():
     # lark silently resolves shift/reduce conflicts as "shift", which once made "(x+1)^2"
     # a syntax error; strict mode turns any conflict into an error at load time.
-    from pathlib import Path
-
     from lark import Lark
 
     import adcli.parser
 
-    Lark(adcli.parser._grammar_text(), parser="lalr", strict=True)
-    assert Path(adcli.parser.__file__).exists()
+    strict = Lark(adcli.parser._grammar_text(), parser="lalr", strict=True)  # raises on one
+    assert strict.parse("(x+1)^2 + 1").data == "binary"  # the input the hidden conflict broke
