@@ -22,7 +22,8 @@ class ExpressionCommand(click.Command):
         super().__init__(*args, **kwargs)
 
     def parse_args(self, ctx, args):
-        options = {o: p for p in self.get_params(ctx) for o in p.opts + p.secondary_opts}
+        options = {o: p for p in self.get_params(ctx) if isinstance(p, click.Option)
+                   for o in p.opts + p.secondary_opts}
         takes_value = False
         for arg in args:
             if arg == "--":

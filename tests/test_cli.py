@@ -668,3 +668,10 @@ def test_points_file_without_rows_still_gives_the_csv_header(capsys, tmp_path):
     path.write_text("x\n")
     code, out, err = run(capsys, "grad", "x", "--points", str(path), "--format", "csv")
     assert (code, out) == (0, "x,f,df/dx\n"), err
+
+
+def test_a_variable_named_like_the_argument_is_an_expression(capsys):
+    # The word "expression" names grad's argument inside click; it is still just a name.
+    code, out, err = run(capsys, "grad", "expression", "--at", "expression=2",
+                         "--format", "plain")
+    assert (code, out) == (0, "2.0 1.0\n"), err
