@@ -7,6 +7,7 @@ import sys
 import click
 
 from . import __version__
+from .commands import COMMANDS
 from .errors import EXIT_BAD_INPUT, EXIT_INTERNAL, EXIT_INTERRUPTED, AdcliError, escape
 
 _OPTION_LIKE = re.compile(r"--[A-Za-z][\w-]*(=.*)?\Z")
@@ -90,42 +91,28 @@ def _wrt_option(command):
                         "(the others are parameters that still need values).")(command)
 
 
-@cli.command(cls=ExpressionCommand)
-@click.argument("expression", nargs=-1, required=True)
-@_wrt_option
-@click.option("--order", type=click.IntRange(1, 64), default=1, show_default=True,
-              help="The N-th derivative in one variable (--wrt names it if there are several).")
-@points_options
-def grad(expression, wrt, order, **options):
-    """Value and gradient of EXPRESSION at the given points (@FILE reads it from a file)."""
-    kind = "grad" if order == 1 else "derivative"
-    _run(kind, _one(expression), wrt, options, order=order)
+def _register(command_class) -> None:
+    """One click command per entry of adcli.commands.COMMANDS."""
+    def callback(expression, wrt=None, **options):
+        texts = ([_expression_text(e) for e in expression] if command_class.many
+                 else _one(expression))
+        from .pipeline import run
+
+        run(command_class, texts, wrt, **options)
+
+    callback.__doc__ = command_class.help
+    metavar = "EXPRESSIONS" if command_class.many else "EXPRESSION"
+    callback = points_options(callback)
+    for option in reversed(command_class.options):
+        callback = option(callback)
+    if command_class.differentiates:
+        callback = _wrt_option(callback)
+    callback = click.argument("expression", nargs=-1, required=True, metavar=metavar)(callback)
+    cli.command(command_class.name, cls=ExpressionCommand)(callback)
 
 
-@cli.command("eval", cls=ExpressionCommand)
-@click.argument("expression", nargs=-1, required=True)
-@points_options
-def eval_(expression, **options):
-    """Value of EXPRESSION only (no derivatives)."""
-    _run("eval", _one(expression), None, options)
-
-
-@cli.command(cls=ExpressionCommand)
-@click.argument("expression", nargs=-1, required=True)
-@_wrt_option
-@points_options
-def hessian(expression, wrt, **options):
-    """Value, gradient and Hessian matrix of EXPRESSION."""
-    _run("hessian", _one(expression), wrt, options)
-
-
-@cli.command(cls=ExpressionCommand)
-@click.argument("expressions", nargs=-1, required=True)
-@_wrt_option
-@points_options
-def jacobian(expressions, wrt, **options):
-    """Values and Jacobian of several EXPRESSIONS (one row per expression)."""
-    _run("jacobian", [_expression_text(e) for e in expressions], wrt, options)
+for _command in COMMANDS:
+    _register(_command)
 
 
 def _one(arguments) -> list[str]:
@@ -149,12 +136,6 @@ def _expression_text(argument: str) -> str:
     except (OSError, UnicodeDecodeError, ValueError) as error:  # ValueError: a NUL in the path
         raise click.UsageError(f"cannot read the expression from {path!r}: "
                                f"{getattr(error, 'strerror', None) or error}") from None
-
-
-def _run(kind, texts, wrt, options, order=1):
-    from .pipeline import run
-
-    run(kind, texts, wrt, order=order, **options)
 
 
 def main(argv=None) -> int:

@@ -7,27 +7,37 @@ gradients of a variable that is used more than once. Nothing here recurses over 
 from __future__ import annotations
 
 import contextlib
+import contextvars
 import heapq
 import itertools
+import threading
 import weakref
 
 import numpy as np
 
 
-class Config:
-    # Off while evaluating values only, and inside backward unless create_graph is asked for.
-    enable_backprop = True
-    # Functions recorded so far: lets callers bound graphs that grow with each pass.
-    recorded = 0
+# Off while evaluating values only, and inside backward unless create_graph is asked for.
+# A context variable, not a global: one thread's value-only pass must not stop another
+# thread's graph from being recorded.
+_backprop = contextvars.ContextVar("adcli_backprop", default=True)
+
+
+class _Recorded(threading.local):
+    """Functions recorded so far in this thread: lets callers bound graphs that grow."""
+
+    count = 0
+
+
+recorded = _Recorded()
 
 
 @contextlib.contextmanager
 def using_backprop(enabled: bool):
-    previous, Config.enable_backprop = Config.enable_backprop, enabled
+    token = _backprop.set(enabled)
     try:
         yield
     finally:
-        Config.enable_backprop = previous
+        _backprop.reset(token)
 
 
 def no_grad():
@@ -129,9 +139,9 @@ class Function:
         inputs = tuple(x if isinstance(x, Variable) else Variable(x, requires_grad=False)
                        for x in inputs)
         y = Variable(self.forward(*[x.data for x in inputs]), requires_grad=False)
-        if Config.enable_backprop and any([x.requires_grad for x in inputs]):
+        if _backprop.get() and any([x.requires_grad for x in inputs]):
             self.generation = max([x.generation for x in inputs])
-            Config.recorded += 1
+            recorded.count += 1
             self.inputs = inputs
             # A weak reference: the output owns its creator, not the other way round.
             self.output = weakref.ref(y)

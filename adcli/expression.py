@@ -1,20 +1,22 @@
 """Expression: a parsed formula you can evaluate and differentiate at many points at once.
 
 This is the Python API (``adcli.parse(text)`` returns one). Nodes are kept flat in
-evaluation order, so evaluating, printing and differentiating never recurse.
+evaluation order, so evaluating, printing and differentiating never recurse. The
+derivative drivers live in ``drivers``, the per-point diagnostics in ``diagnostics``, and
+printing the parsed form in ``printer`` (the parser's inverse).
 """
 from __future__ import annotations
 
-import contextlib
 import functools
-from dataclasses import dataclass, field
+from collections.abc import Mapping
+from dataclasses import dataclass
 
 import numpy as np
 
-from .core import Config, Variable, no_grad
+from . import drivers
+from .core import Variable, no_grad
+from .diagnostics import Diagnostics, watcher
 from .errors import ValuesError, did_you_mean, listing
-
-_SYMBOLS = {"add": " + ", "sub": " - ", "mul": "*", "div": "/", "pow": "^"}
 
 
 @dataclass(frozen=True)
@@ -28,83 +30,91 @@ class Node:
 
 
 @dataclass
-class Diagnostics:
-    """Where functions produced nan/inf from finite inputs: data the CLI prints as warnings."""
+class Result:
+    """What one evaluation computed at every point (arrays shaped like the points).
 
-    counts: dict[tuple[str, str], int] = field(default_factory=dict)
-    points: int = 0
-    unattributed: int = 0      # non-finite results no function is to blame for (inf inputs)
+    ``gradient`` is set for order >= 1, ``hessian`` (shape ``(*points, k, k)``) for
+    order 2, ``derivative`` for an n-th derivative. ``diagnostics.masks`` maps
+    ``(function name, "value" | "derivative")`` to a boolean array over the points: True
+    where that function produced nan or inf from finite inputs (its value, or the
+    gradient it handed back).
+    """
 
-    def add(self, function, what: str, bad: np.ndarray) -> None:
-        count = int(np.count_nonzero(bad))
-        if count:
-            key = (function.name, what)
-            self.counts[key] = self.counts.get(key, 0) + count
+    value: np.ndarray
+    diagnostics: Diagnostics
+    wrt: tuple[str, ...] = ()
+    gradient: dict[str, np.ndarray] | None = None
+    hessian: np.ndarray | None = None
+    derivative: np.ndarray | None = None
 
-    def merge(self, other: Diagnostics) -> None:
-        for key, count in other.counts.items():
-            self.counts[key] = self.counts.get(key, 0) + count
-
-    def messages(self) -> list[str]:
-        lines = []
-        if self.unattributed and not self.counts:
-            lines.append("a result is nan or inf (from a value that is nan or inf)")
-        for (name, what), count in self.counts.items():
-            where = f"{min(count, self.points)} of {self.points} point{'s' * (self.points != 1)}"
-            if what == "value":
-                lines.append(f"{_label(name)} gave nan or inf at {where} "
-                             "(outside its domain, a pole, or overflow)")
-            else:
-                lines.append(f"the derivative of {_label(name)} is nan or inf at {where} "
-                             "(an edge of its domain or a vertical tangent)")
-        return lines
-
-
-def _label(name: str) -> str:
-    symbol = _SYMBOLS.get(name) or {"neg": "-"}.get(name)
-    return f"'{symbol.strip()}'" if symbol else name
+    def derivatives_finite(self) -> bool:
+        arrays = [*(self.gradient or {}).values(), self.hessian, self.derivative]
+        return all(np.isfinite(a).all() for a in arrays if a is not None)
 
 
 class Expression:
-    """A parsed expression. Values may be numbers or arrays; arrays broadcast together."""
+    """A parsed expression. Values may be numbers or arrays; arrays broadcast together.
+
+    Every method takes the variables' values as keywords (``x=1``) or as a mapping
+    (``at={"x": 1}``), the way to give a value to a variable whose name is also one of the
+    method's parameters (``order``, ``wrt``, ``name``, ``at``).
+    """
 
     def __init__(self, text: str, nodes: list[Node]):
         self.text = text
         self.nodes = nodes
         names = (node.name for node in nodes if node.kind == "variable")
         self.variables: tuple[str, ...] = tuple(dict.fromkeys(names))
-        self._parsed: str | None = None
 
     def __repr__(self):
         return f"Expression({self.text!r})"
 
-    @property
+    @functools.cached_property
     def parsed(self) -> str:
         """The expression as it was read, with every compound operand in parentheses."""
-        if self._parsed is None:
-            self._parsed = _render(self.nodes)
-        return self._parsed
+        from .printer import render
+
+        return render(self.nodes)
 
     # ----- the Python API -------------------------------------------------------------
 
-    def value(self, **at) -> np.ndarray:
+    def value(self, at: Mapping | None = None, **values) -> np.ndarray:
         """The value at the given point(s)."""
-        return self.evaluate(self._values(at), backprop=False).output.data
+        return self.derivatives(at, order=0, **values).value
 
-    def grad(self, wrt=None, **at) -> dict[str, np.ndarray]:
+    def grad(self, wrt=None, at: Mapping | None = None, **values) -> dict[str, np.ndarray]:
         """Every first partial derivative (or those in ``wrt``), by variable name."""
-        return self.evaluate(self._values(at), wrt=wrt).gradient
+        return self.derivatives(at, wrt=wrt, **values).gradient
 
-    def hessian(self, wrt=None, **at) -> np.ndarray:
+    def value_and_grad(self, wrt=None, at: Mapping | None = None, **values):
+        """``(value, gradient)`` from one forward and one reverse pass."""
+        result = self.derivatives(at, wrt=wrt, **values)
+        return result.value, result.gradient
+
+    def hessian(self, wrt=None, at: Mapping | None = None, **values) -> np.ndarray:
         """Second partials: shape (*points, k, k), rows and columns in ``wrt`` order."""
-        return self.evaluate(self._values(at), wrt=wrt, hessian=True).hessian
+        return self.derivatives(at, wrt=wrt, order=2, **values).hessian
 
-    def derivative(self, name: str | None = None, order: int = 1, **at) -> np.ndarray:
+    def derivative(self, name: str | None = None, order: int = 1, at: Mapping | None = None,
+                   **values) -> np.ndarray:
         """The ``order``-th derivative with respect to one variable."""
-        name = name or self._only_variable()
-        return self.evaluate(self._values(at), wrt=[name], order=order).derivative
+        return self.nth_derivative(name, order, at, **values).derivative
 
-    # ----- evaluation -----------------------------------------------------------------
+    def derivatives(self, at: Mapping | None = None, *, wrt=None, order: int = 1,
+                    **values) -> Result:
+        """Value (order 0), gradient (1) and Hessian (2) in one run, with diagnostics."""
+        order = _whole(order, "the order of derivatives", 0, 2)
+        wrt = self._wrt(wrt)
+        return self._evaluate(self._values(at, values), lambda run: run.partials(wrt, order))
+
+    def nth_derivative(self, name: str | None = None, order: int = 1,
+                       at: Mapping | None = None, **values) -> Result:
+        """Value and ``order``-th derivative in the variable ``name``, with diagnostics."""
+        order = _whole(order, "the order of a derivative", 0, None)
+        name = name or self._only_variable()
+        return self._evaluate(self._values(at, values), lambda run: run.nth(name, order))
+
+    # ----- names and values -----------------------------------------------------------
 
     def check_values(self, names) -> None:
         """Raise ValuesError listing every variable without a value."""
@@ -117,15 +127,34 @@ class Expression:
         return [f"'{n}' does not appear in the expression{did_you_mean(n, self.variables)}"
                 for n in names if n not in self.variables]
 
-    def evaluate(self, values: dict[str, np.ndarray], *, backprop: bool = True, wrt=None,
-                 hessian: bool = False, order: int | None = None) -> Evaluation:
-        """Run the forward pass at all points and, if asked, the reverse pass(es)."""
+    def _values(self, at, values: dict) -> dict:
+        if at is not None:
+            if not isinstance(at, Mapping):
+                raise ValuesError(f"at= takes a mapping of names to values, not "
+                                  f"{type(at).__name__}; a variable named 'at' goes inside "
+                                  "it: at={'at': 1.0}")
+            clash = sorted(set(at) & set(values))
+            if clash:
+                raise ValuesError(f"{listing(clash)} given both in at= and as a keyword")
+            values = {**at, **values}
+        unknown = self.unknown_names(values)
+        if unknown:
+            raise ValuesError("; ".join(unknown))
         self.check_values(values)
-        if isinstance(wrt, str):
-            wrt = wrt.split(",")
-        wrt = [w.strip() for w in (self.variables if wrt is None else wrt)]
-        if order is not None and (int(order) != order or order < 0):
-            raise ValuesError(f"the order of a derivative is a whole number >= 0, not {order}")
+        return values
+
+    def _wrt(self, wrt) -> tuple[str, ...]:
+        return _names(self.variables if wrt is None else wrt)
+
+    def _only_variable(self) -> str:
+        if len(self.variables) != 1:
+            raise ValuesError(f"the expression has {len(self.variables)} variables "
+                              f"({listing(self.variables) or 'none'}); say which one")
+        return self.variables[0]
+
+    # ----- evaluation -----------------------------------------------------------------
+
+    def _evaluate(self, values: dict, compute) -> Result:
         arrays = _broadcast([values[v] for v in self.variables])
         point = bool(arrays) and arrays[0].ndim == 0
         if point:
@@ -135,105 +164,102 @@ class Expression:
             arrays = [a.reshape(1) for a in arrays]
         shape = arrays[0].shape if arrays else ()
         with np.errstate(all="ignore"):
-            result = self._run(arrays, wrt, shape, backprop, hessian, order, watching=False)
-            if backprop and not result.derivatives_finite():
+            result = compute(_Run(self, arrays, shape, watching=False))
+            if not result.derivatives_finite():
                 # Rare, so paid only here: run again, naming the functions whose
                 # derivatives went non-finite (checking every node costs ~20% otherwise).
-                result = self._run(arrays, wrt, shape, backprop, hessian, order, watching=True)
-        return result.as_point() if point else result
+                result = compute(_Run(self, arrays, shape, watching=True))
+        return _as_point(result) if point else result
 
-    def _run(self, arrays, wrt, shape, backprop, hessian, order, watching) -> Evaluation:
-        leaves = {v: Variable(a, name=v) for v, a in zip(self.variables, arrays)}
-        result = Evaluation(self, wrt, shape, Diagnostics(points=int(np.prod(shape))),
-                            watching=watching)
-        if not backprop:
+
+class _Run:
+    """One evaluation of an expression at a set of points: the forward pass, then the
+    reverse passes its caller asks for."""
+
+    def __init__(self, expression: Expression, arrays, shape, watching: bool):
+        self.expression, self.shape = expression, shape
+        self.leaves = {v: Variable(a, name=v) for v, a in zip(expression.variables, arrays)}
+        self.diagnostics = Diagnostics(shape)
+        self.watch = watcher(self.diagnostics) if watching else None
+
+    def partials(self, wrt, order: int) -> Result:
+        if order == 0:
             with no_grad():
-                result.output = self._forward(leaves, result.diagnostics)
-            return result
-        result.output = self._forward(leaves, result.diagnostics)
-        if order is not None:
-            result.derivative = _nth_derivative(result, leaves, wrt[0], order)
-        else:
-            result.gradient = _gradient(result, leaves, create_graph=hessian)
-            if hessian:
-                result.hessian = _hessian(result, leaves)
-        return result
+                y = self.forward()
+            return self._result(y, wrt)
+        y = self.forward()
+        grads, variables = drivers.gradient(y, self.leaves, wrt, self.shape, self.watch,
+                                            create_graph=order == 2)
+        hessian = (drivers.hessian(variables, self.leaves, wrt, self.shape, self.watch)
+                   if order == 2 else None)
+        return self._result(y, wrt, gradient=grads, hessian=hessian)
 
-    def _forward(self, leaves: dict[str, Variable], diagnostics: Diagnostics) -> Variable:
+    def nth(self, name: str, order: int) -> Result:
+        y = self.forward()
+        derivative = drivers.nth_derivative(y, self.leaves, name, order, self.shape,
+                                            self.watch)
+        return self._result(y, (name,), derivative=derivative)
+
+    def _result(self, y: Variable, wrt, **computed) -> Result:
+        value = np.broadcast_to(y.data, self.shape)
+        return Result(value, self.diagnostics, tuple(wrt), **computed)
+
+    def forward(self) -> Variable:
         computed: list[Variable] = []
-        for node in self.nodes:
+        for node in self.expression.nodes:
             if node.kind == "variable":
-                computed.append(leaves[node.name])
+                computed.append(self.leaves[node.name])
             elif node.function is None:
                 computed.append(Variable(node.value, requires_grad=False))
             else:
                 computed.append(node.function()(*[computed[i] for i in node.args]))
         if not np.isfinite(computed[-1].data).all():
-            self._blame(computed, diagnostics)
+            self._blame(computed)
         return computed[-1]
 
-    def _blame(self, computed: list[Variable], diagnostics: Diagnostics) -> None:
+    def _blame(self, computed: list[Variable]) -> None:
         """Name the functions that made nan/inf from finite inputs. Only run when the
         result is not finite, so the common case pays nothing per node."""
-        for node, y in zip(self.nodes, computed):
+        for node, y in zip(self.expression.nodes, computed):
             if node.args and not np.isfinite(y.data).all():
                 inputs = [computed[i].data for i in node.args]
                 fine = functools.reduce(np.logical_and, [np.isfinite(x) for x in inputs])
-                diagnostics.add(node.function, "value", ~np.isfinite(y.data) & fine)
-
-    def _values(self, at: dict) -> dict[str, np.ndarray]:
-        unknown = self.unknown_names(at)
-        if unknown:
-            raise ValuesError("; ".join(unknown))
-        return at
-
-    def _only_variable(self) -> str:
-        if len(self.variables) != 1:
-            raise ValuesError(f"the expression has {len(self.variables)} variables "
-                              f"({listing(self.variables) or 'none'}); say which one")
-        return self.variables[0]
+                self.diagnostics.add(node.function, "value", ~np.isfinite(y.data) & fine)
 
 
-@dataclass
-class Evaluation:
-    """What one evaluation produced, for all its points."""
+def _as_point(result: Result) -> Result:
+    """The results of a one-point array as 0-d arrays, the shape the caller gave."""
+    def scalar(a):
+        return None if a is None else a.reshape(a.shape[1:])
 
-    expression: Expression
-    wrt: list[str]
-    shape: tuple
-    diagnostics: Diagnostics
-    output: Variable | None = None
-    gradient: dict[str, np.ndarray] = field(default_factory=dict)
-    hessian: np.ndarray | None = None
-    derivative: np.ndarray | None = None
-    watching: bool = False             # attribute non-finite derivatives to functions
-    _grad_vars: dict = field(default_factory=dict, repr=False)
+    return Result(scalar(result.value), result.diagnostics.reshape(()), result.wrt,
+                  None if result.gradient is None else
+                  {n: scalar(g) for n, g in result.gradient.items()},
+                  scalar(result.hessian), scalar(result.derivative))
 
-    @property
-    def value(self) -> np.ndarray:
-        return np.broadcast_to(self.output.data, self.shape)
 
-    def as_point(self) -> Evaluation:
-        """The results of a one-point array as 0-d arrays, the shape the caller gave."""
-        self.shape = ()
-        self.output = Variable(self.output.data.reshape(()), requires_grad=False)
-        self.gradient = {name: g.reshape(()) for name, g in self.gradient.items()}
-        if self.hessian is not None:
-            self.hessian = self.hessian.reshape(self.hessian.shape[1:])
-        if self.derivative is not None:
-            self.derivative = self.derivative.reshape(())
-        return self
+def _names(names) -> tuple[str, ...]:
+    """``"x, y"`` or ``["x", "y"]`` as ``("x", "y")``."""
+    if isinstance(names, str):
+        names = names.split(",")
+    return tuple(n.strip() for n in names)
 
-    def derivatives_finite(self) -> bool:
-        arrays = [*self.gradient.values(), self.hessian, self.derivative]
-        return all(np.isfinite(a).all() for a in arrays if a is not None)
 
-    def watch(self):
-        return _watch(self.diagnostics) if self.watching else None
+def _whole(number, what: str, low: int, high: int | None) -> int:
+    """A whole number in [low, high], given as an int or an integral float."""
+    ok = isinstance(number, (int, float, np.integer, np.floating)) \
+        and not isinstance(number, bool) and float(number).is_integer()
+    if not ok or number < low or (high is not None and number > high):
+        span = f"from {low} to {high}" if high is not None else f">= {low}"
+        raise ValuesError(f"{what} is a whole number {span}, not {number!r}")
+    return int(number)
 
 
 def _broadcast(values) -> list[np.ndarray]:
-    arrays = [np.asarray(v, dtype=np.float64) for v in values]
+    try:
+        arrays = [np.asarray(v, dtype=np.float64) for v in values]
+    except (TypeError, ValueError):
+        raise ValuesError("every value must be a number or an array of numbers") from None
     try:
         return np.broadcast_arrays(*arrays) if arrays else []
     except ValueError:
@@ -241,147 +267,25 @@ def _broadcast(values) -> list[np.ndarray]:
         raise ValuesError(f"the values' shapes {shapes} do not broadcast together") from None
 
 
-def _watch(diagnostics: Diagnostics):
-    def watch(function, index, gx):
-        if np.isfinite(gx.data).all():
-            return
-        # Blame a function only where its own value and incoming gradient were finite.
-        y = function.output()
-        fine = np.isfinite(y.data) & np.isfinite(y.grad.data)
-        diagnostics.add(function, "derivative", ~np.isfinite(gx.data) & fine)
-    return watch
+def jacobian(expressions, wrt=None, at: Mapping | None = None, **values) -> np.ndarray:
+    """The Jacobian of several expressions (texts or Expressions): shape (*points, m, k),
+    one row per expression, columns in ``wrt`` order (default: the variables in order of
+    first appearance across the expressions)."""
+    from .parser import parse
 
-
-def _zeros(result: Evaluation) -> np.ndarray:
-    return np.zeros(result.shape)
-
-
-def _gradient(result: Evaluation, leaves, create_graph: bool) -> dict[str, np.ndarray]:
-    y = result.output
-    y.backward(create_graph=create_graph, watch=result.watch())
-    gradient = {}
-    for name in result.wrt:
-        leaf = leaves.get(name)
-        g = None if leaf is None else leaf.grad
-        result._grad_vars[name] = g
-        # A variable the output does not depend on has derivative 0, not None.
-        gradient[name] = _zeros(result) if g is None else np.broadcast_to(g.data, result.shape).copy()
-    _clear_seed(y)
-    return gradient
-
-
-def _clear_seed(root: Variable) -> None:
-    """Drop the ones a backward pass seeded its root with: the root may sit inside a later
-    pass's graph (a Hessian row goes back through the output), where a stale seed would be
-    added to the real gradient. A leaf root's grad is its result, so it stays."""
-    if root.creator is not None:
-        root.clear_grad()
-
-
-def _hessian(result: Evaluation, leaves) -> np.ndarray:
-    """One reverse pass per variable over the gradient's graph (double backprop)."""
-    k = len(result.wrt)
-    hessian = np.zeros(result.shape + (k, k))
-    for i, name in enumerate(result.wrt):
-        g = result._grad_vars.get(name)
-        if g is None or not g.requires_grad:
-            continue  # a constant first derivative: its row is 0
-        row = _differentiate(g, leaves, result)
-        for j, other in enumerate(result.wrt):
-            hessian[..., i, j] = row.get(other, 0.0)
-    return hessian
-
-
-def _differentiate(g: Variable, leaves, result: Evaluation, create_graph: bool = False):
-    for leaf in leaves.values():
-        leaf.clear_grad()
-    _clear_seed(g)
-    g.backward(create_graph=create_graph, watch=result.watch())
-    grads = {name: leaf.grad if create_graph else leaf.grad.data
-             for name, leaf in leaves.items() if leaf.grad is not None}
-    _clear_seed(g)
-    return grads
-
-
-def _nth_derivative(result: Evaluation, leaves, name: str, order: int) -> np.ndarray:
-    """Differentiate, keep the graph, differentiate the derivative again: order times."""
-    g = result.output
-    if order == 0:
-        return result.value.copy()
-    growth = _Growth(order)
-    for step in range(order):
-        if name not in leaves or not g.requires_grad:
-            return _zeros(result)  # a constant: every further derivative is 0
-        last = step == order - 1
-        with growth.pass_(step):
-            g = _differentiate(g, leaves, result, create_graph=not last).get(name)
-        if g is None:
-            return _zeros(result)
-    return np.broadcast_to(g, result.shape).copy()
-
-
-class _Growth:
-    """Refuses an n-th derivative whose graph would outgrow a budget. Each pass rebuilds
-    the derivative's graph from the last one, so its size multiplies (about 3x a pass for
-    a product): order 12 of a small expression can take a million operations and minutes.
-    """
-
-    BUDGET = 300_000  # operations recorded over all passes: a few seconds' work
-
-    def __init__(self, order: int):
-        self.order, self.total, self.last, self.before_last = order, 0, 0, 0
-
-    @contextlib.contextmanager
-    def pass_(self, step: int):
-        ratio = self.last / self.before_last if self.before_last else 1.0
-        if step and self.total + self.last * max(ratio, 1.0) > self.BUDGET:
-            raise ValuesError(
-                f"order {self.order} is too high for this expression: after {step} "
-                f"derivatives the graph already has {self.total:,} operations and each "
-                f"further order multiplies it by about {ratio:.1f} (limit {self.BUDGET:,}); "
-                f"ask for order {step} or less")
-        start = Config.recorded
-        yield
-        self.before_last, self.last = self.last, Config.recorded - start
-        self.total += self.last
-
-
-def _format_number(value: float) -> str:
-    if value.is_integer() and abs(value) < 1e15:
-        return str(int(value))
-    return repr(value)
-
-
-def _render(nodes: list[Node]) -> str:
-    """Fully parenthesised text, built with an explicit stack (inputs may be very deep)."""
-    pieces: list[str] = []
-    stack: list[int | str] = [len(nodes) - 1]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, str):
-            pieces.append(item)
-            continue
-        node = nodes[item]
-        if node.kind == "number":
-            pieces.append(_format_number(node.value))
-        elif node.kind in ("variable", "constant"):
-            pieces.append(node.name)
-        else:
-            stack.extend(reversed(_layout(node, nodes)))
-    return "".join(pieces)
-
-
-def _layout(node: Node, nodes: list[Node]) -> list[int | str]:
-    def operand(i):
-        compound = nodes[i].kind in ("infix", "prefix")
-        return ["(", i, ")"] if compound else [i]
-
-    if node.kind == "call":
-        parts: list[int | str] = [node.name + "("]
-        for n, arg in enumerate(node.args):
-            parts += ([", "] if n else []) + [arg]
-        return parts + [")"]
-    if node.kind == "prefix":
-        return ["-", *operand(node.args[0])]
-    left, right = node.args
-    return [*operand(left), _SYMBOLS[node.name], *operand(right)]
+    expressions = [parse(e) if isinstance(e, str) else e for e in expressions]
+    names = list(dict.fromkeys(v for e in expressions for v in e.variables))
+    if at is not None and not isinstance(at, Mapping):
+        raise ValuesError("at= takes a mapping of names to values")
+    values = {**(at or {}), **values}
+    unknown = [n for n in values if n not in names]
+    if unknown:
+        raise ValuesError("; ".join(f"'{n}' does not appear in the expressions"
+                                    f"{did_you_mean(n, names)}" for n in unknown))
+    wrt = _names(names if wrt is None else wrt)
+    rows = [e.grad(wrt, {v: values[v] for v in e.variables if v in values})
+            for e in expressions]
+    shape = np.broadcast_shapes(*(g.shape for row in rows for g in row.values())) \
+        if wrt else ()
+    return np.stack([np.stack([np.broadcast_to(row[w], shape) for w in wrt], axis=-1)
+                     for row in rows], axis=-2) if wrt else np.zeros(shape + (len(rows), 0))

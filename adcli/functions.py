@@ -15,6 +15,7 @@ from .core import Function, Variable
 
 PRIMITIVES: dict[str, type[Primitive]] = {}  # every primitive, by name
 CALLABLE: dict[str, type[Primitive]] = {}    # the names a user may call, aliases included
+OPERATORS: dict[str, type[Primitive]] = {}  # an operator's spellings: "*", "×", "·", ...
 CONSTANTS = {"pi": math.pi, "e": math.e}
 
 
@@ -23,6 +24,8 @@ class Primitive(Function):
     aliases: tuple[str, ...] = ()
     arity = 1
     callable = True                       # False for operators and engine helpers
+    symbol = ""                           # an operator's printed form: "+", "*", "^"
+    spellings: tuple[str, ...] = ()       # an operator's spellings in the language
     domain: tuple = ((-3.0, 3.0),)        # per argument: where tests sample it
     smooth_margin = 0.0                   # tests keep |kink(args)| above this margin
 
@@ -32,6 +35,13 @@ class Primitive(Function):
         if cls.callable:
             for name in (cls.name, *cls.aliases):
                 CALLABLE[name] = cls
+        for spelling in cls.spellings:
+            OPERATORS[spelling] = cls
+
+    @classmethod
+    def label(cls) -> str:
+        """How messages name it: 'log', or an operator's symbol in quotes ('/')."""
+        return f"'{cls.symbol}'" if cls.symbol else cls.name
 
     @staticmethod
     def kink(*xs):
@@ -65,6 +75,7 @@ _PLANE = ((-3.0, 3.0), (-3.0, 3.0))
 
 class Add(Primitive):
     name, arity, callable = "add", 2, False
+    symbol, spellings, dunder = "+", ("+",), "add"
     domain = _PLANE
     def forward(self, a, b): return a + b
     def backward(self, gy): return gy, gy
@@ -72,6 +83,7 @@ class Add(Primitive):
 
 class Sub(Primitive):
     name, arity, callable = "sub", 2, False
+    symbol, spellings, dunder = "-", ("-", "\u2212"), "sub"  # U+2212: the minus sign
     domain = _PLANE
     def forward(self, a, b): return a - b
     def backward(self, gy): return gy, -gy
@@ -79,6 +91,7 @@ class Sub(Primitive):
 
 class Mul(Primitive):
     name, arity, callable = "mul", 2, False
+    symbol, spellings, dunder = "*", ("*", "\u00d7", "\u00b7", "\u22c5"), "mul"  # × · ⋅
     domain = _PLANE
     def forward(self, a, b): return a * b
     def backward(self, gy):
@@ -88,6 +101,7 @@ class Mul(Primitive):
 
 class Div(Primitive):
     name, arity, callable = "div", 2, False
+    symbol, spellings, dunder = "/", ("/", "\u00f7"), "truediv"  # ÷
     domain = ((-3.0, 3.0), (0.5, 3.0))
     def forward(self, a, b): return a / b
     def backward(self, gy):
@@ -98,6 +112,7 @@ class Div(Primitive):
 
 class Neg(Primitive):
     name, callable = "neg", False
+    symbol = "-"
     def forward(self, x): return -x
     def backward(self, gy): return -gy
 
@@ -115,6 +130,7 @@ class Keep(Primitive):
 
 class Pow(Primitive):
     name, arity = "pow", 2
+    symbol, spellings, dunder = "^", ("^", "**"), "pow"
     domain = ((0.2, 3.0), (-3.0, 3.0))
 
     def forward(self, a, b):
@@ -399,10 +415,9 @@ def _install_operators():
             return lambda self, other: PRIMITIVES[name]()(other, self)
         return lambda self, other: PRIMITIVES[name]()(self, other)
 
-    for dunder, name in [("add", "add"), ("sub", "sub"), ("mul", "mul"),
-                         ("truediv", "div"), ("pow", "pow")]:
-        setattr(Variable, f"__{dunder}__", binary(name))
-        setattr(Variable, f"__r{dunder}__", binary(name, swap=True))
+    for cls in set(OPERATORS.values()):
+        setattr(Variable, f"__{cls.dunder}__", binary(cls.name))
+        setattr(Variable, f"__r{cls.dunder}__", binary(cls.name, swap=True))
     Variable.__neg__ = lambda self: Neg()(self)
     Variable.__pos__ = lambda self: self
 

@@ -13,11 +13,8 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedTok
 
 from .errors import ExpressionError, closest
 from .expression import Expression, Node
-from .functions import CALLABLE, CONSTANTS, PRIMITIVES
+from .functions import CALLABLE, CONSTANTS, OPERATORS, PRIMITIVES
 
-_OPERATORS = {"+": "add", "-": "sub", "\u2212": "sub", "*": "mul", "\u00d7": "mul",
-              "\u00b7": "mul", "\u22c5": "mul", "/": "div", "\u00f7": "div",
-              "^": "pow", "**": "pow"}
 _SUPERSCRIPT_DIGITS = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻", "0123456789+-")
 _EXPECTED = {"NUMBER": "a number", "NAME": "a name", "CALL": "a name", "LPAR": "'('",
              "ADD_OP": "an operator", "MUL_OP": "an operator", "POW_OP": "an operator", "SUPERSCRIPT": "an operator",
@@ -71,7 +68,7 @@ class _Builder(Transformer):
 
     def binary(self, children):
         left, token, right = children
-        function = PRIMITIVES[_OPERATORS[str(token)]]
+        function = OPERATORS[str(token)]
         return self._add(Node("infix", token.start_pos, name=function.name, function=function,
                               args=(left, right)))
 
@@ -130,6 +127,16 @@ def parse(text: str) -> Expression:
             raise _syntax_error(error, text) from None
         nodes, _builder.nodes = _builder.nodes, []
     return Expression(text, nodes)
+
+
+def is_name(text: str) -> bool:
+    """Whether ``text`` is a name of the language (a variable or a constant): the grammar
+    decides, so --at, --wrt and points files agree with expressions (``x²`` is not one)."""
+    try:
+        nodes = parse(text).nodes
+    except ExpressionError:
+        return False
+    return len(nodes) == 1 and nodes[0].kind in ("variable", "constant") and nodes[0].name == text
 
 
 def _syntax_error(error: UnexpectedInput, text: str) -> ExpressionError:

@@ -7,25 +7,18 @@ from __future__ import annotations
 
 import csv
 import math
-import re
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from .errors import ExpressionError, PointsError, ValuesError
 from .functions import CONSTANTS
-from .parser import parse
-
-_NAME = re.compile(r"[^\W\d]\w*\Z")
+from .parser import is_name, parse
 
 
 def _quote(text: str, limit: int = 60) -> str:
     """An option's text for an error message: escaped, and cut short if it is long."""
     return repr(text if len(text) <= limit else text[:limit] + "…")
-
-
-def is_name(text: str) -> bool:
-    return bool(_NAME.match(text))
 
 
 def split_top_level(text: str, separator: str) -> list[str]:
@@ -56,7 +49,7 @@ def _pairs(option: str, text: str):
     for pair in split_top_level(text, ","):
         name, equals, value = pair.partition("=")
         name = name.strip()
-        if not equals or not _NAME.match(name) or not value.strip():
+        if not equals or not is_name(name) or not value.strip():
             raise ValuesError(f"{option} {_quote(text)}: {_quote(pair)} is not of the form "
                               "name=value")
         if name in CONSTANTS:
@@ -190,7 +183,7 @@ class PointSource:
             if header is None:
                 raise PointsError("the points file is empty: it needs a header row of names")
             self._columns = [h.strip() for h in header]
-            bad = [h for h in self._columns if not _NAME.match(h)]
+            bad = [h for h in self._columns if not is_name(h)]
             if bad:
                 raise PointsError(f"points file line 1: {bad[0]!r} is not a variable name")
             if len(set(self._columns)) != len(self._columns):

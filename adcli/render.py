@@ -7,17 +7,13 @@ from __future__ import annotations
 
 import json
 import math
+from dataclasses import dataclass
 
 import numpy as np
 
-from .results import Job, Rows
 
-_SUPERSCRIPT = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
-
-
-def writer(fmt: str, job: Job, out, digits: int | None = None):
-    cls = {"table": TableWriter, "json": JsonWriter, "csv": CsvWriter, "plain": PlainWriter}[fmt]
-    return cls(job, out, digits)
+def writer(fmt: str, command, out, digits: int | None = None):
+    return FORMATS[fmt](command, out, digits)
 
 
 def number_text(value: float, digits: int | None = None) -> str:
@@ -39,27 +35,30 @@ def number_json(value: float, digits: int | None = None):
     return rounded if math.isfinite(rounded) else float(value)
 
 
-def _lines(job: Job, rows: Rows) -> list[list[float]]:
-    """Each point as one list of floats: its coordinates (in ``job.names`` order), values,
-    gradients, Hessian row-major, derivative. One numpy-to-Python conversion per chunk."""
+@dataclass
+class Rows:
+    """A computed chunk of n points: their coordinates and one array per column."""
+
+    at: dict[str, np.ndarray]
+    columns: list[np.ndarray]
+    n: int
+
+    def __len__(self):
+        return self.n
+
+
+def _lines(command, rows: Rows) -> list[list[float]]:
+    """Each point as one list of floats: its coordinates (in ``command.names`` order), then
+    the command's columns. One numpy-to-Python conversion per chunk."""
+    columns = [rows.at[name] for name in command.names] + list(rows.columns)
     n = len(rows)
-    columns = [rows.at[name] for name in job.names] + list(rows.values)
-    for gradient in rows.gradients:
-        columns += [gradient[w] for w in job.wrt]
-    if rows.hessian is not None:
-        columns += list(rows.hessian.reshape(n, -1).T)
-    if rows.derivative is not None:
-        columns.append(rows.derivative)
     return np.column_stack(columns).tolist() if columns and n else [[] for _ in range(n)]
 
 
-def _function_names(job: Job) -> list[str]:
-    return ["f"] if len(job.expressions) == 1 else [f"f{i + 1}" for i in range(len(job.expressions))]
-
-
 class _Writer:
-    def __init__(self, job: Job, out, digits: int | None):
-        self.job, self.out, self.digits = job, out, digits
+    def __init__(self, command, out, digits: int | None):
+        self.command, self.out, self.digits = command, out, digits
+        self.columns = command.columns()
 
     def text(self, value) -> str:
         return number_text(value, self.digits)
@@ -73,7 +72,7 @@ class _LineWriter(_Writer):
 
     def write(self, rows: Rows) -> None:
         self._start()
-        lines = [self.line(point) for point in _lines(self.job, rows)]
+        lines = [self.line(point) for point in _lines(self.command, rows)]
         if lines:
             self.out.write("\n".join(lines) + "\n")
             self.out.flush()
@@ -94,19 +93,12 @@ class PlainWriter(_LineWriter):
     """Value(s), then the derivatives, space-separated: easy for ``read`` and ``awk``."""
 
     def line(self, point: list[float]) -> str:
-        return " ".join(self.text(v) for v in point[len(self.job.names):])
+        return " ".join(self.text(v) for v in point[len(self.command.names):])
 
 
 class CsvWriter(_LineWriter):
     def header(self) -> None:
-        job, fs = self.job, _function_names(self.job)
-        columns = [*job.names, *fs]
-        if job.kind in ("grad", "hessian", "jacobian"):
-            columns += [f"d{f}/d{w}" for f in fs for w in job.wrt]
-        if job.kind == "hessian":
-            columns += [f"d2f/d{a}d{b}" for a in job.wrt for b in job.wrt]
-        if job.kind == "derivative":
-            columns.append(f"d{job.order}f/d{job.wrt[0]}{job.order}")
+        columns = [*self.command.names, *(c.csv for c in self.columns)]
         self.out.write(",".join(_csv_field(c) for c in columns) + "\n")
 
     def line(self, point: list[float]) -> str:
@@ -120,52 +112,45 @@ def _csv_field(text: str) -> str:
 class JsonWriter(_Writer):
     """Exactly one JSON object; nan and infinities are the strings "nan", "inf", "-inf"."""
 
-    def __init__(self, job, out, digits):
-        super().__init__(job, out, digits)
+    def __init__(self, command, out, digits):
+        super().__init__(command, out, digits)
         self.points: list[dict] = []
 
     def num(self, value):
         return number_json(value, self.digits)
 
     def write(self, rows: Rows) -> None:
-        for i in range(len(rows)):
-            self.points.append(self.point(rows, i))
-
-    def point(self, rows: Rows, i: int) -> dict:
-        job, wrt = self.job, self.job.wrt
-        point = {"at": {n: self.num(rows.at[n][i]) for n in job.names}}
-        if job.kind == "jacobian":
-            point["values"] = [self.num(v[i]) for v in rows.values]
-            point["jacobian"] = [[self.num(g[w][i]) for w in wrt] for g in rows.gradients]
-            return point
-        point["value"] = self.num(rows.values[0][i])
-        if rows.gradients:
-            point["gradient"] = {w: self.num(rows.gradients[0][w][i]) for w in wrt}
-        if rows.hessian is not None:
-            point["hessian"] = [[self.num(h) for h in row] for row in rows.hessian[i]]
-        if rows.derivative is not None:
-            point["order"], point["derivative"] = self.job.order, self.num(rows.derivative[i])
-        return point
+        names, skeleton = self.command.names, json.dumps(self.command.skeleton())
+        for line in _lines(self.command, rows):
+            point = {"at": {n: self.num(v) for n, v in zip(names, line)}}
+            point.update(json.loads(skeleton))  # a fresh copy of the nested containers
+            for column, value in zip(self.columns, line[len(names):]):
+                _place(point, column.path, self.num(value))
+            self.points.append(point)
 
     def close(self) -> None:
-        job = self.job
-        if job.kind == "jacobian":
-            head = {"expressions": [e.text for e in job.expressions],
-                    "parsed": [e.parsed for e in job.expressions]}
-        else:
-            head = {"expression": job.expressions[0].text, "parsed": job.expressions[0].parsed}
-        document = {**head, "variables": list(job.wrt) if job.kind != "eval" else job.names,
-                    "points": self.points}
+        document = {**self.command.head(), "points": self.points}
         utf = "utf" in (getattr(self.out, "encoding", None) or "utf-8").lower()
         json.dump(document, self.out, ensure_ascii=not utf, allow_nan=False)
         self.out.write("\n")
 
 
-class TableWriter(_Writer):
-    """Rich tables: one row per point; a matrix per point for Hessians and Jacobians."""
+def _place(point: dict, path: tuple, value) -> None:
+    """Put value at path: a string key sets a field, a final list index appends."""
+    *inner, last = path
+    for key in inner:
+        point = point[key]
+    if isinstance(last, int):
+        point.append(value)
+    else:
+        point[last] = value
 
-    def __init__(self, job, out, digits):
-        super().__init__(job, out, digits)
+
+class TableWriter(_Writer):
+    """Rich tables: a row per point, then the command's matrices, one per point."""
+
+    def __init__(self, command, out, digits):
+        super().__init__(command, out, digits)
         self.chunks: list[Rows] = []
 
     def write(self, rows: Rows) -> None:
@@ -180,59 +165,37 @@ class TableWriter(_Writer):
             console.print(table)
 
     def tables(self):
-        job = self.job
-        if job.kind == "jacobian":
+        if self.command.table_title is not None:
+            yield self._points_table()
+        index = {column.path: i for i, column in enumerate(self.columns)}
+        for matrix in self.command.matrices():
             for rows in self.chunks:
                 for i in range(len(rows)):
-                    yield self._jacobian(rows, i)
-            return
-        yield self._points_table()
-        if job.kind == "hessian":
-            for rows in self.chunks:
-                for i in range(len(rows)):
-                    names = [f"∂/∂{w}" for w in job.wrt]
-                    yield self._matrix(f"Hessian at {self._where(rows, i)}", names, job.wrt,
-                                       rows.hessian[i], "∂²f")
+                    yield self._matrix(matrix, rows, i, index)
 
     def _points_table(self):
-        job = self.job
-        table = _table(f"read as: {job.expressions[0].parsed}")
-        columns = list(job.names) + ["f"]
-        if job.kind in ("grad", "hessian"):
-            columns += [f"∂f/∂{w}" for w in job.wrt]
-        if job.kind == "derivative":
-            k = str(job.order).translate(_SUPERSCRIPT)
-            columns.append(f"d{k}f/d{job.wrt[0]}{k}")
-        for column in columns:
-            table.add_column(column, justify="right", no_wrap=True)
+        names = self.command.names
+        shown = [i for i, c in enumerate(self.columns) if c.label is not None]
+        table = _table(self.command.table_title)
+        for label in [*names, *(self.columns[i].label for i in shown)]:
+            table.add_column(label, justify="right", no_wrap=True)
         for rows in self.chunks:
-            for point in _lines(job, rows):
-                # Hessians are shown apart, one matrix per point: cut them from the row.
-                table.add_row(*(self.text(v) for v in point[:len(columns)]))
+            for point in _lines(self.command, rows):
+                values = point[:len(names)] + [point[len(names) + i] for i in shown]
+                table.add_row(*(self.text(v) for v in values))
         return table
 
     def _where(self, rows: Rows, i: int) -> str:
-        return ", ".join(f"{n}={self.text(rows.at[n][i])}" for n in self.job.names) or "the point"
+        return ", ".join(f"{n}={self.text(rows.at[n][i])}" for n in self.command.names) \
+            or "the point"
 
-    def _jacobian(self, rows: Rows, i: int):
-        job = self.job
-        names = [f"{f}: {e.parsed}" for f, e in zip(_function_names(job), job.expressions)]
-        matrix = np.array([[g[w][i] for w in job.wrt] for g in rows.gradients])
-        values = [v[i] for v in rows.values]
-        return self._matrix(f"Jacobian at {self._where(rows, i)}", names,
-                            job.wrt, matrix.reshape(len(names), len(job.wrt)),
-                            "output", values)
-
-    def _matrix(self, title, row_names, column_names, matrix, corner, values=None):
-        table = _table(title)
-        table.add_column(corner, no_wrap=True)
-        if values is not None:
-            table.add_column("value", justify="right", no_wrap=True)
-        for name in column_names:
-            table.add_column(f"∂/∂{name}", justify="right", no_wrap=True)
-        for r, name in enumerate(row_names):
-            head = [name] + ([self.text(values[r])] if values is not None else [])
-            table.add_row(*head, *(self.text(v) for v in matrix[r]))
+    def _matrix(self, matrix, rows: Rows, i: int, index: dict):
+        table = _table(f"{matrix.title} at {self._where(rows, i)}")
+        table.add_column(matrix.corner, no_wrap=True)
+        for name in matrix.columns:
+            table.add_column(name, justify="right", no_wrap=True)
+        for name, cells in zip(matrix.rows, matrix.cells):
+            table.add_row(name, *(self.text(rows.columns[index[path]][i]) for path in cells))
         return table
 
 
@@ -242,3 +205,6 @@ def _table(title: str):
 
     # As wide as the title, so "read as: ..." is never wrapped over several lines.
     return Table(title=Text(title, no_wrap=True), title_justify="left", min_width=len(title) + 2)
+
+
+FORMATS = {"table": TableWriter, "json": JsonWriter, "csv": CsvWriter, "plain": PlainWriter}

@@ -602,8 +602,8 @@ def test_valid_trees_through_the_cli_match_the_python_api(data):
     # (and others) may round differently from its 0-d path, by an ulp or two.
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        expected = f.evaluate({n: np.array([v]) for n, v in values.items()},
-                              hessian=command == "hessian", backprop=command != "eval")
+        expected = f.derivatives({n: np.array([v]) for n, v in values.items()},
+                                 order={"eval": 0, "grad": 1, "hessian": 2}[command])
     assert _same(point["value"], float(np.ravel(expected.value)[0]))
     if command != "eval":
         assert all(_same(point["gradient"][n], float(np.ravel(expected.gradient[n])[0]))
@@ -776,7 +776,7 @@ def test_gradients_and_hessians_agree_with_central_differences(data):
     note(f"expression: {expression.text}\nparsed: {expression.parsed}")
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        result = expression.evaluate(point, hessian=True)
+        result = expression.derivatives(point, order=2)
 
     def value(p):
         return _smooth_value(tree, p, branches)[:2]

@@ -1,0 +1,10 @@
+"""The commands of adcli, one module each. A new command is one module and one line below;
+the CLI, the pipeline and the renderers find it here."""
+from __future__ import annotations
+
+from .evaluate import Eval
+from .gradient import Grad
+from .hessian import Hessian
+from .jacobian import Jacobian
+
+COMMANDS = [Grad, Eval, Hessian, Jacobian]

@@ -1,0 +1,114 @@
+"""What a command is: the columns it produces and how it computes them for a chunk.
+
+A command holds the parsed expressions and the variables it differentiates with respect
+to; ``compute`` calls the public Python API only, and the renderers walk ``columns`` and
+``matrices`` without knowing which command made them.
+"""
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..diagnostics import Diagnostics
+
+
+@dataclass(frozen=True)
+class Column:
+    """One number per point. ``path`` places it in the JSON point's ``skeleton``
+    (``("gradient", "x")``, ``("hessian", 0, 1)``: a list index appends); ``csv`` and
+    ``label`` head it in CSV and in the points table (None: not shown there)."""
+
+    path: tuple
+    csv: str
+    label: str | None
+
+
+@dataclass(frozen=True)
+class Matrix:
+    """A table drawn for each point: ``cells[r][c]`` is the path of a column."""
+
+    title: str
+    corner: str
+    rows: list[str]
+    columns: list[str]
+    cells: list[list[tuple]]
+
+
+class Command:
+    """The base of every command; subclasses set ``name`` and fill in the columns."""
+
+    name = ""
+    help = ""
+    many = False              # several expressions (one row of output each)
+    differentiates = True     # takes --wrt
+    options: tuple = ()       # extra click options, e.g. --order
+
+    def __init__(self, expressions, wrt=None, **options):
+        self.expressions = expressions
+        self.wrt: list[str] = list(self.names if wrt is None else wrt)
+        self.options = options
+
+    @classmethod
+    def select(cls, **options) -> type[Command]:
+        """The command class that serves these options (``grad --order 3`` is Nth)."""
+        return cls
+
+    def check_wrt(self, names: list[str]) -> None:
+        """Raise ValuesError if the command cannot differentiate in these variables."""
+
+    @functools.cached_property
+    def names(self) -> list[str]:
+        """Every variable that needs a value, in order of first appearance."""
+        return list(dict.fromkeys(v for e in self.expressions for v in e.variables))
+
+    @property
+    def function_names(self) -> list[str]:
+        n = len(self.expressions)
+        return ["f"] if n == 1 else [f"f{i + 1}" for i in range(n)]
+
+    def graph_size(self) -> int:
+        """Roughly how many arrays one point's evaluation holds (sizes the chunks)."""
+        return sum(len(e.nodes) for e in self.expressions)
+
+    def head(self) -> dict:
+        """The JSON fields before "points"."""
+        e = self.expressions[0]
+        return {"expression": e.text, "parsed": e.parsed, "variables": list(self.wrt)}
+
+    def columns(self) -> list[Column]:
+        raise NotImplementedError
+
+    def skeleton(self) -> dict:
+        """A JSON point after "at", before its numbers are filled in: the keys in order,
+        empty containers (kept even when empty), fields shared by every point."""
+        raise NotImplementedError
+
+    def compute(self, chunk: dict[str, np.ndarray], n: int):
+        """The columns' arrays, in order, each of shape (n,), and the chunk's
+        diagnostics (ORed over the expressions)."""
+        raise NotImplementedError
+
+    # How a table shows the results: a points table (None: none) and per-point matrices.
+    @property
+    def table_title(self) -> str | None:
+        return f"read as: {self.expressions[0].parsed}"
+
+    def matrices(self) -> list[Matrix]:
+        return []
+
+
+def at_points(expression, chunk: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    return {v: chunk[v] for v in expression.variables}
+
+
+def flat(array, n: int) -> np.ndarray:
+    return np.broadcast_to(array, (n,))
+
+
+def merged(n: int, results) -> Diagnostics:
+    diagnostics = Diagnostics((n,))
+    for result in results:
+        diagnostics.merge(result.diagnostics)
+    return diagnostics

@@ -1,0 +1,23 @@
+"""adcli eval: the value only, no derivatives."""
+from __future__ import annotations
+
+from .base import Column, Command, at_points, flat, merged
+
+
+class Eval(Command):
+    name = "eval"
+    help = "Value of EXPRESSION only (no derivatives)."
+    differentiates = False
+
+    def head(self) -> dict:
+        return {**super().head(), "variables": list(self.names)}
+
+    def skeleton(self):
+        return {"value": None}
+
+    def columns(self):
+        return [Column(("value",), "f", "f")]
+
+    def compute(self, chunk, n):
+        result = self.expressions[0].derivatives(at_points(self.expressions[0], chunk), order=0)
+        return [flat(result.value, n)], merged(n, [result])

@@ -1,0 +1,34 @@
+"""adcli grad: the value and every first partial derivative (``--order N``: see nth)."""
+from __future__ import annotations
+
+import click
+
+from .base import Column, Command, at_points, flat, merged
+
+
+class Grad(Command):
+    name = "grad"
+    help = "Value and gradient of EXPRESSION at the given points (@FILE reads it from a file)."
+    options = (click.option("--order", type=click.IntRange(1, 64), default=1,
+                            show_default=True, help="The N-th derivative in one variable "
+                            "(--wrt names it if there are several)."),)
+    order = 1
+
+    @classmethod
+    def select(cls, order=1, **options):
+        from .nth import Nth
+
+        return Nth if order != 1 else cls
+
+    def skeleton(self):
+        return {"value": None, "gradient": {}}
+
+    def columns(self):
+        return [Column(("value",), "f", "f"),
+                *(Column(("gradient", w), f"df/d{w}", f"∂f/∂{w}") for w in self.wrt)]
+
+    def compute(self, chunk, n):
+        result = self.expressions[0].derivatives(at_points(self.expressions[0], chunk),
+                                                 wrt=self.wrt, order=self.order)
+        arrays = [flat(result.value, n), *(flat(result.gradient[w], n) for w in self.wrt)]
+        return arrays, merged(n, [result])

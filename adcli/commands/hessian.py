@@ -1,0 +1,41 @@
+"""adcli hessian: value, gradient and the matrix of second partials."""
+from __future__ import annotations
+
+from .base import Column, Matrix, flat, merged, at_points
+from .gradient import Grad
+
+
+class Hessian(Grad):
+    name = "hessian"
+    help = "Value, gradient and Hessian matrix of EXPRESSION."
+    options = ()
+    order = 2
+
+    @classmethod
+    def select(cls, **options):
+        return cls
+
+    def skeleton(self):
+        return {**super().skeleton(), "hessian": [[] for _ in self.wrt]}
+
+    def columns(self):
+        k = range(len(self.wrt))
+        # Row i holds the derivatives of df/dx_i: H[i][j] = d/dx_j (df/dx_i).
+        return [*super().columns(),
+                *(Column(("hessian", i, j), f"d2f/d{self.wrt[i]}d{self.wrt[j]}", None)
+                  for i in k for j in k)]
+
+    def compute(self, chunk, n):
+        result = self.expressions[0].derivatives(at_points(self.expressions[0], chunk),
+                                                 wrt=self.wrt, order=2)
+        k = len(self.wrt)
+        matrix = result.hessian.reshape(-1, k, k) if k else None
+        arrays = [flat(result.value, n), *(flat(result.gradient[w], n) for w in self.wrt),
+                  *(flat(matrix[:, i, j], n) for i in range(k) for j in range(k))]
+        return arrays, merged(n, [result])
+
+    def matrices(self):
+        names = [f"∂/∂{w}" for w in self.wrt]
+        k = range(len(self.wrt))
+        return [Matrix("Hessian", "∂²f", names, names,
+                       [[("hessian", i, j) for j in k] for i in k])]

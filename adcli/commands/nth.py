@@ -1,0 +1,38 @@
+"""adcli grad --order N: the value and the N-th derivative in one variable."""
+from __future__ import annotations
+
+from ..errors import ValuesError
+from .base import Column, at_points, flat, merged
+from .gradient import Grad
+
+_SUPERSCRIPT = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
+
+
+class Nth(Grad):
+    def __init__(self, expressions, wrt=None, order=1, **options):
+        super().__init__(expressions, wrt, **options)
+        self.order = order
+
+    def check_wrt(self, names):
+        if len(names) != 1:
+            listed = ", ".join(names) or "no variables"
+            raise ValuesError(f"--order {self.order} differentiates in one variable and the "
+                              f"expression has {listed}: name one with --wrt")
+
+    def graph_size(self) -> int:
+        # Each pass rebuilds a bigger graph: about 3 times the last one.
+        return super().graph_size() * 3 ** self.order
+
+    def skeleton(self):
+        return {"value": None, "order": self.order, "derivative": None}
+
+    def columns(self):
+        k, w = self.order, self.wrt[0]
+        sup = str(k).translate(_SUPERSCRIPT)
+        return [Column(("value",), "f", "f"),
+                Column(("derivative",), f"d{k}f/d{w}{k}", f"d{sup}f/d{w}{sup}")]
+
+    def compute(self, chunk, n):
+        e = self.expressions[0]
+        result = e.nth_derivative(self.wrt[0], self.order, at_points(e, chunk))
+        return [flat(result.value, n), flat(result.derivative, n)], merged(n, [result])
