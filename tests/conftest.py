@@ -1,0 +1,49 @@
+"""Helpers shared by the test files: running the CLI in this process, strict JSON."""
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import sys
+import warnings
+
+import pytest
+
+
+def _stream(errors: str) -> io.TextIOWrapper:
+    # As CPython sets up stdio under a UTF-8 locale: stdout strict, stderr backslashreplace.
+    return io.TextIOWrapper(io.BytesIO(), encoding="utf-8", errors=errors, newline="\n",
+                            write_through=True)
+
+
+def run_cli(*argv: str, stdin: str = "") -> tuple[int, str, str]:
+    """``adcli ARGV`` in this process: stdio captured (as a pipe would), every warning an
+    error, so a numpy RuntimeWarning that leaks fails the test."""
+    from adcli.cli import main
+
+    out, err = _stream("strict"), _stream("backslashreplace")
+    saved_stdin, sys.stdin = sys.stdin, io.StringIO(stdin)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+                code = main(list(argv))
+    finally:
+        sys.stdin = saved_stdin
+    return code, *(s.buffer.getvalue().decode("utf-8", "surrogateescape") for s in (out, err))
+
+
+def strict_json(text: str):
+    """The whole text as one JSON object; a bare NaN/Infinity (invalid JSON) fails."""
+    def refuse(constant):
+        raise AssertionError(f"bare {constant} in the JSON output")
+    return json.loads(text, parse_constant=refuse)
+
+
+def warnings_in(err: str) -> list[str]:
+    return [line for line in err.splitlines() if line.startswith("adcli: warning:")]
+
+
+@pytest.fixture
+def cli():
+    return run_cli
