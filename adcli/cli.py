@@ -93,21 +93,23 @@ def _wrt_option(command):
 
 def _register(command_class) -> None:
     """One click command per entry of adcli.commands.COMMANDS."""
-    def callback(expression, wrt=None, **options):
-        texts = ([_expression_text(e) for e in expression] if command_class.many
-                 else _one(expression))
+    argument = "expressions" if command_class.many else "expression"
+
+    def callback(wrt=None, **options):
+        given = options.pop(argument)
+        texts = ([_expression_text(e) for e in given] if command_class.many
+                 else _one(given))
         from .pipeline import run
 
         run(command_class, texts, wrt, **options)
 
     callback.__doc__ = command_class.help
-    metavar = "EXPRESSIONS" if command_class.many else "EXPRESSION"
     callback = points_options(callback)
     for option in reversed(command_class.options):
         callback = option(callback)
     if command_class.differentiates:
         callback = _wrt_option(callback)
-    callback = click.argument("expression", nargs=-1, required=True, metavar=metavar)(callback)
+    callback = click.argument(argument, nargs=-1, required=True)(callback)
     cli.command(command_class.name, cls=ExpressionCommand)(callback)
 
 

@@ -35,8 +35,7 @@ RECORD = os.environ.get("ADCLI_GOLDEN_RECORD") == "1"
 SUBPROCESS = os.environ.get("ADCLI_GOLDEN_SUBPROCESS") == "1"
 
 # The corrected warning counts of issue 7, point 3: remove an entry once the code gives it.
-_PER_POINT = "warning counts are summed per function name, not per point (issue 7, point 3)"
-EXPECTED_TO_FAIL = {"warn-per-point-log-twice": _PER_POINT, "warn-per-point-atan2": _PER_POINT}
+EXPECTED_TO_FAIL: dict[str, str] = {}  # none: per-point counts landed with the command reshape
 
 # Settings that would change how click or rich lay out or colour their output.
 _UNSET = ("FORCE_COLOR", "NO_COLOR", "TTY_COMPATIBLE", "TTY_INTERACTIVE", "CLICOLOR",
