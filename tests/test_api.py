@@ -219,7 +219,7 @@ def test_arrays_that_do_not_broadcast_are_an_adcli_error():
 
 
 def test_a_negative_order_is_refused():
-    with pytest.raises((adcli.AdcliError, ValueError)):
+    with pytest.raises(adcli.AdcliError, match="whole number >= 0, not -1"):
         adcli.parse("x^2").derivative(order=-1, x=1.0)
 
 
@@ -305,7 +305,7 @@ def test_a_user_defined_two_input_function_cross_derivative():
     b.clear_grad()
     ga.backward()
     assert float(b.grad.data) == 1.0
-    assert a.grad is None or float(a.grad.data) == 0.0
+    assert a.grad is None  # z_a = b does not depend on a: no gradient reaches it
 
 
 def test_without_create_graph_the_gradient_is_a_plain_value():

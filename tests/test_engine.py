@@ -318,7 +318,7 @@ def test_100000_nested_parentheses_parse():
     assert float(f.grad(x=1.5)["x"]) == 1.0
 
 
-# ----- user-defined Functions: part of the public API -------------------------------------
+# ----- user-defined Functions inside the engine (the API's own tests: test_api.py) --------
 
 class Cube(adcli.Function):
     """x^3 with a backward written on Variables, so it can be differentiated again."""
@@ -329,16 +329,6 @@ class Cube(adcli.Function):
     def backward(self, gy):
         (x,) = self.inputs
         return gy * 3.0 * x * x
-
-
-class ArrayBackwardSquare(adcli.Function):
-    """A backward that returns a plain ndarray (first derivatives only)."""
-
-    def forward(self, x):
-        return x * x
-
-    def backward(self, gy):
-        return 2.0 * self.inputs[0].data * gy.data
 
 
 class Scale(adcli.Function):
@@ -352,28 +342,12 @@ class Scale(adcli.Function):
         return gy * k, None
 
 
-def test_user_function_first_and_second_derivative():
-    # Cube at x = 2: 3x^2 = 12, 6x = 12, 6.
-    x = adcli.Variable(2.0)
-    y = Cube()(x)
-    assert float(y.data) == 8.0
-    assert _derivatives(y, x, 3) == [12.0, 12.0, 6.0]
-
-
 def test_user_function_composes_with_builtin_functions_and_operators():
     # y = exp(Cube(x)) * 2 = 2 exp(x^3): dy/dx = 6x^2 exp(x^3) = 6 e at x = 1.
     x = adcli.Variable(1.0)
     y = op.exp(Cube()(x)) * 2.0
     y.backward()
     assert math.isclose(float(x.grad.data), 6 * math.e, rel_tol=1e-15)
-
-
-def test_user_function_may_return_an_ndarray_gradient():
-    # Square twice: y = (x^2)^2 = x^4, dy/dx = 4x^3 = 32 at x = 2.
-    x = adcli.Variable(np.array([2.0, -1.0]))
-    y = ArrayBackwardSquare()(ArrayBackwardSquare()(x))
-    y.backward()
-    np.testing.assert_array_equal(x.grad.data, [32.0, -4.0])
 
 
 def test_user_function_may_return_none_for_an_input():

@@ -441,7 +441,7 @@ def test_bad_row_stops_with_line_and_column(tmp_path):
     code, out, err = run("grad", "x*y", "--points", path, "--format", "json")
     no_crash(code, err)
     assert code == 2 and out == ""
-    assert "line 5" in err and "'y'" in err and "abc" in err, err
+    assert "adcli: error: points file line 5, column 'y': 'abc' is not a number\n" == err
 
 
 @pytest.mark.parametrize("fmt", ["csv", "plain"])
@@ -633,7 +633,7 @@ def test_internal_error_is_one_line_and_exit_70(monkeypatch):
     monkeypatch.setattr(adcli.pipeline, "run", broken)
     code, out, err = run("grad", "x", "--at", "x=1")
     assert code == 70 and out == ""
-    assert len(err.strip().splitlines()) == 1 and "please report" in err
-    assert "Traceback" not in err
+    assert err == ("adcli: internal error: ZeroDivisionError: planted bug (please report "
+                   "this; run with --debug for details)\n")
     code, out, err = run("--debug", "grad", "x", "--at", "x=1")
     assert code == 70 and "Traceback (most recent call last)" in err and "planted bug" in err
