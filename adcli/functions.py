@@ -7,11 +7,12 @@ Conventions at kinks and edges follow PyTorch (see the README).
 """
 from __future__ import annotations
 
+import copy
 import math
 
 import numpy as np
 
-from .core import Function, Variable
+from .core import Function, Variable, as_variable, using_backprop
 
 PRIMITIVES: dict[str, type[Primitive]] = {}  # every primitive, by name
 CALLABLE: dict[str, type[Primitive]] = {}    # the names a user may call, aliases included
@@ -52,6 +53,15 @@ class Primitive(Function):
     def y(self) -> Variable:
         return self.output()
 
+    def taylor(self, *series):
+        """The output's Taylor series from the inputs' (see "Taylor series" at the end).
+
+        This generic rule serves every function whose ``backward`` is built from
+        primitives: y' = sum_i g_i x_i' with g_i = backward's gradients, run as series.
+        A class overrides it with its classic recurrence where that is faster.
+        """
+        return _taylor_from_backward(self, series)
+
 
 class _Ops:
     """``op.sin(x)`` applies a fresh Sin to x: how backward rules call other primitives."""
@@ -79,6 +89,7 @@ class Add(Primitive):
     domain = _PLANE
     def forward(self, a, b): return a + b
     def backward(self, gy): return gy, gy
+    def taylor(self, a, b): return _series_by(self, (a, b), lambda a, b: a + b)
 
 
 class Sub(Primitive):
@@ -87,6 +98,7 @@ class Sub(Primitive):
     domain = _PLANE
     def forward(self, a, b): return a - b
     def backward(self, gy): return gy, -gy
+    def taylor(self, a, b): return _series_by(self, (a, b), lambda a, b: a - b)
 
 
 class Mul(Primitive):
@@ -97,6 +109,7 @@ class Mul(Primitive):
     def backward(self, gy):
         a, b = self.inputs  # constants (2*x) get no gradient: a quarter of a typical graph
         return gy * b if a.requires_grad else None, gy * a if b.requires_grad else None
+    def taylor(self, a, b): return _series_by(self, (a, b), _product)
 
 
 class Div(Primitive):
@@ -108,6 +121,7 @@ class Div(Primitive):
         a, b = self.inputs
         return (gy / b if a.requires_grad else None,
                 -gy * self.y / b if b.requires_grad else None)
+    def taylor(self, a, b): return _div_series(self, a, b)
 
 
 class Neg(Primitive):
@@ -115,6 +129,7 @@ class Neg(Primitive):
     symbol = "-"
     def forward(self, x): return -x
     def backward(self, gy): return -gy
+    def taylor(self, x): return _series_by(self, (x,), lambda x: -x)
 
 
 class Keep(Primitive):
@@ -126,6 +141,7 @@ class Keep(Primitive):
 
     def forward(self, x): return np.where(self.keep, x, 0.0)
     def backward(self, gy): return Keep(self.keep)(gy)
+    def taylor(self, x): return _series_by(self, (x,), lambda x: np.where(self.keep, x, 0.0))
 
 
 class Pow(Primitive):
@@ -154,6 +170,8 @@ class Pow(Primitive):
             gb = _pin_zero(gy * self.y * op.log(a), (self.y.data == 0) & (b.data > 0))
         return ga, gb
 
+    def taylor(self, a, b): return _pow_series(self, a, b)
+
 
 def _pin_zero(g: Variable, where: np.ndarray) -> Variable:
     return Keep(~where)(g) if where.any() else g
@@ -165,6 +183,7 @@ class Exp(Primitive):
     name = "exp"
     def forward(self, x): return np.exp(x)
     def backward(self, gy): return gy * self.y
+    def taylor(self, x): return _exp_series(self, x)
 
 
 class Log(Primitive):
@@ -172,6 +191,7 @@ class Log(Primitive):
     domain = ((0.1, 10.0),)
     def forward(self, x): return np.log(x)
     def backward(self, gy): return gy / self.inputs[0]
+    def taylor(self, x): return _log_series(self, x)
 
 
 class Log10(Primitive):
@@ -206,6 +226,7 @@ class Sqrt(Primitive):
     domain = ((0.1, 10.0),)
     def forward(self, x): return np.sqrt(x)
     def backward(self, gy): return gy / (2.0 * self.y)  # inf at 0, as in PyTorch
+    def taylor(self, x): return _sqrt_series(self, x)
 
 
 class Cbrt(Primitive):
@@ -223,12 +244,14 @@ class Sin(Primitive):
     name = "sin"
     def forward(self, x): return np.sin(x)
     def backward(self, gy): return gy * op.cos(self.inputs[0])
+    def taylor(self, x): return _pair_series(self, x, np.cos, 1.0, -1.0)  # with cos
 
 
 class Cos(Primitive):
     name = "cos"
     def forward(self, x): return np.cos(x)
     def backward(self, gy): return -gy * op.sin(self.inputs[0])
+    def taylor(self, x): return _pair_series(self, x, np.sin, -1.0, 1.0)  # with sin
 
 
 class Tan(Primitive):
@@ -236,6 +259,7 @@ class Tan(Primitive):
     domain = ((-1.3, 1.3),)
     def forward(self, x): return np.tan(x)
     def backward(self, gy): return gy * (1.0 + self.y * self.y)
+    def taylor(self, x): return _tan_series(self, x, 1.0)
 
 
 class Sec(Primitive):
@@ -310,18 +334,21 @@ class Sinh(Primitive):
     name = "sinh"
     def forward(self, x): return np.sinh(x)
     def backward(self, gy): return gy * op.cosh(self.inputs[0])
+    def taylor(self, x): return _pair_series(self, x, np.cosh, 1.0, 1.0)  # with cosh
 
 
 class Cosh(Primitive):
     name = "cosh"
     def forward(self, x): return np.cosh(x)
     def backward(self, gy): return gy * op.sinh(self.inputs[0])
+    def taylor(self, x): return _pair_series(self, x, np.sinh, 1.0, 1.0)  # with sinh
 
 
 class Tanh(Primitive):
     name = "tanh"
     def forward(self, x): return np.tanh(x)
     def backward(self, gy): return gy * (1.0 - self.y * self.y)
+    def taylor(self, x): return _tan_series(self, x, -1.0)
 
 
 class Asinh(Primitive):
@@ -423,3 +450,296 @@ def _install_operators():
 
 
 _install_operators()
+
+
+# ----- Taylor series: one rule per primitive, for Taylor mode and forward mode ------------
+#
+# A series is an array of shape (K+1, *points): row k is the k-th normalised Taylor
+# coefficient (d^k/dt^k / k!) of a value along a line t; a constant is (K+1,) with zero
+# rows after the first. Row 0 of every result is the function's own ``forward``, so values
+# agree with the tape to the bit, and row 1 is the JVP. Every rule is online: row k of the
+# output needs only rows <= k of the inputs (the generic rule relies on it). The
+# recurrences are the classic ones (Griewank & Walther, Evaluating Derivatives, ch. 13).
+
+def _start(function, series):
+    """The output series (row 0 from forward, later rows zero, to be filled) and the inputs
+    reshaped so that their rows broadcast against each other and the output's."""
+    y0 = np.asarray(function.forward(*[s[0] for s in series]), dtype=np.float64)
+    y = np.zeros((len(series[0]),) + y0.shape)
+    y[0] = y0
+    return y, [_aligned(s, y0.ndim) for s in series]
+
+
+def _aligned(s, ndim: int):
+    """s with 1s inserted after the row axis, so that s[i:j] broadcasts over ndim points axes."""
+    return s.reshape(s.shape[:1] + (1,) * (ndim + 1 - s.ndim) + s.shape[1:])
+
+
+def _constant_series(value, length: int):
+    value = np.asarray(value, dtype=np.float64)
+    s = np.zeros((length,) + value.shape)
+    s[0] = value
+    return s
+
+
+def _series_by(function, series, rule):
+    """Rows 1.. from a rule on whole series: sums, negation, masks, the Cauchy product."""
+    y, aligned = _start(function, series)
+    if len(y) > 1:
+        y[1:] = _aligned(rule(*aligned), y.ndim - 1)[1:len(y)]
+    return y
+
+
+def _product(a, b, length: int | None = None):
+    """Rows 0..length-1 of the product of two series (a missing row counts as zero)."""
+    length = min(len(a), len(b)) if length is None else length
+    out = np.zeros((length,) + np.broadcast_shapes(a.shape[1:], b.shape[1:]))
+    for j in range(min(len(a), length)):
+        m = min(len(b), length - j)
+        out[j:j + m] += a[j] * b[:m]
+    return out
+
+
+def _dot(a, b):
+    """sum_i a[i] * b[i]: one row of a Cauchy product, as the recurrences need."""
+    return (a * b).sum(axis=0)
+
+
+def _weights(u):
+    """Rows j * u_j: the series of t u'(t). If y' = g u', then k y_k = sum_j j u_j g_(k-j)."""
+    return u * np.arange(len(u), dtype=np.float64).reshape((-1,) + (1,) * (u.ndim - 1))
+
+
+def _exp_series(function, u):
+    y, (u,) = _start(function, (u,))
+    w = _weights(u)
+    for k in range(1, len(y)):          # y' = y u'
+        y[k] = _dot(w[1:k + 1], y[k - 1::-1]) / k
+    return y
+
+
+def _log_rows(u, y):
+    """Rows 1.. of log u into y (row 0 is not used): u y' = u', so u_0 y_k = u_k - ..."""
+    j = np.arange(len(y), dtype=np.float64).reshape((-1,) + (1,) * (y.ndim - 1))
+    for k in range(1, len(y)):
+        y[k] = (u[k] - _dot(j[1:k] * y[1:k], u[k - 1:0:-1]) / k) / u[0]
+    return y
+
+
+def _log_series(function, u):
+    y, (u,) = _start(function, (u,))
+    return _log_rows(u, y)
+
+
+def _sqrt_series(function, u):
+    y, (u,) = _start(function, (u,))
+    for k in range(1, len(y)):          # y y = u
+        y[k] = (u[k] - _dot(y[1:k], y[k - 1:0:-1])) / (2.0 * y[0])
+    return y
+
+
+def _pair_series(function, u, partner, alpha: float, beta: float):
+    """y and its partner z solve y' = alpha z u', z' = beta y u' (sin with cos, sinh with
+    cosh, ...): both series are built together, the partner's row 0 from ``partner``."""
+    y, (u,) = _start(function, (u,))
+    z = np.zeros_like(y)
+    z[0] = partner(u[0])
+    w = _weights(u)
+    for k in range(1, len(y)):
+        y[k] = alpha * _dot(w[1:k + 1], z[k - 1::-1]) / k
+        z[k] = beta * _dot(w[1:k + 1], y[k - 1::-1]) / k
+    return y
+
+
+def _tan_series(function, u, sign: float):
+    """tan (sign 1) and tanh (sign -1): y' = p u' with p = 1 + sign y^2, as their backward."""
+    y, (u,) = _start(function, (u,))
+    p = np.zeros_like(y)
+    p[0] = 1.0 + y[0] * y[0] if sign > 0 else 1.0 - y[0] * y[0]
+    w = _weights(u)
+    for k in range(1, len(y)):
+        y[k] = _dot(w[1:k + 1], p[k - 1::-1]) / k
+        p[k] = sign * _dot(y[:k + 1], y[k::-1])
+    return y
+
+
+def _div_series(function, a, b):
+    y, (a, b) = _start(function, (a, b))
+    for k in range(1, len(y)):          # y b = a
+        y[k] = (a[k] - _dot(b[1:k + 1], y[k - 1::-1])) / b[0]
+    return y
+
+
+# Powers. A constant exponent r (a number, or a variable not being differentiated) takes
+# a y' = r y a' from a (a^r)' = r a^r a': no log, so negative bases with whole exponents
+# work. A varying exponent takes y' = y (b log a)'. Both recurrences divide by a_0 and
+# scale by y_0, so where a_0 = 0 or a^r under- or overflows, x^r is expanded about a_0
+# instead; there, as in backward, 0^0 is flat in the base and 0^b (b > 0) in the exponent.
+
+def _pow_series(function, a, b):
+    y, (a_rows, b_rows) = _start(function, (a, b))
+    if len(y) == 1:
+        return y
+    if not b_rows[1:].any():
+        return _pow_constant(a_rows, np.asarray(b[0]), y)
+    return _pow_varying(a_rows, b_rows, y)
+
+
+def _pow_constant(a, r, y):
+    if r.ndim == 0 and float(r).is_integer() and 0 <= r <= 64:
+        # Repeated squaring: exact at a = 0, no division, no special points.
+        y[1:] = _aligned(_whole_power(a, int(r), len(y)), y.ndim - 1)[1:]
+        return y
+    j = np.arange(len(y), dtype=np.float64).reshape((-1,) + (1,) * (y.ndim - 1))
+    for k in range(1, len(y)):          # k a_0 y_k = sum_(j<k) (r (k-j) - j) a_(k-j) y_j
+        terms = (r * (k - j[:k]) - j[:k]) * a[k:0:-1] * y[:k]
+        y[k] = terms.sum(axis=0) / (k * a[0])
+    return _pow_special_points(a, r, None, y)
+
+
+def _whole_power(a, n: int, length: int):
+    """a^n by repeated squaring of series."""
+    result, square = _constant_series(1.0, length), a
+    while n:
+        if n & 1:
+            result = _product(result, square, length)
+        n >>= 1
+        if n:
+            square = _product(square, square, length)
+    return result
+
+
+def _pow_varying(a, b, y):
+    constant_here = ~np.any(b[1:] != 0, axis=0)
+    log_a = _log_rows(a, np.zeros_like(a))
+    # Where b is constant at a point, log a is multiplied only by b's zero rows: leaving
+    # it out keeps a^r of a negative a finite, as backward does for the base.
+    log_a[0] = np.where(constant_here, 0.0, np.log(a[0]))
+    w = _weights(_product(b, log_a, len(y)))
+    for k in range(1, len(y)):          # y' = y (b log a)'
+        y[k] = _dot(w[1:k + 1], y[k - 1::-1]) / k
+    return _pow_special_points(a, b[0], b, y)
+
+
+def _pow_special_points(a, r, b, y):
+    """Rows 1.. of y = a^r where a_0 = 0 or y_0 is 0, subnormal or infinite for a finite
+    a_0, from the expansion about a_0. With a varying exponent b, row 1 adds backward's
+    d/db; later rows are nan there unless y is flat (a constant base with y_0 = 0)."""
+    length, shape = len(y), y.shape[1:]
+
+    def flat(s):
+        return np.broadcast_to(s, (length,) + shape).reshape(length, -1)
+
+    base, out = flat(a), y.reshape(length, -1)
+    a0, y0 = base[0], out[0]
+    normal = (np.abs(y0) >= np.finfo(np.float64).tiny) & (np.abs(y0) < np.inf)
+    special = (a0 == 0) | (np.isfinite(a0) & ~normal)
+    special &= ~np.isnan(y0)
+    if not special.any():
+        return y
+    r0 = np.broadcast_to(r, shape).reshape(-1)[special]
+    rows = _power_about(base[:, special], r0)
+    if b is not None:
+        here, b_rows = (a0[special], y0[special]), flat(b)[:, special]
+        d_db = np.where((here[1] == 0) & (r0 > 0), 0.0, here[1] * np.log(here[0]))
+        rows[1] += np.where(b_rows[1] == 0, 0.0, d_db * b_rows[1])
+        still = ~np.any(base[1:, special] != 0, axis=0) & (here[1] == 0)
+        rows[2:] = np.where(np.any(b_rows[1:] != 0, axis=0) & ~still, np.nan, rows[2:])
+    out[1:, special] = rows[1:]
+    return y
+
+
+def _power_about(a, r):
+    """Rows 1.. of a^r as sum_j c_j (a - a_0)^j with c_j = binom(r, j) a_0^(r-j), the
+    Taylor coefficients of x^r at a_0. A term whose power of (a - a_0) is exactly zero is
+    left out even where c_j is infinite (at a_0 = 0), as the nested reverse passes do."""
+    delta = a.copy()
+    delta[0] = 0.0
+    rows = np.zeros_like(a)
+    power, binom = delta, np.ones_like(r)
+    for j in range(1, len(a)):
+        binom = binom * (r - j + 1) / j
+        c = np.where(binom == 0, 0.0, binom * np.power(a[0], r - j))
+        rows += np.where(power == 0, 0.0, c * power)
+        power = _product(power, delta, len(a))
+    return rows
+
+
+# The generic rule: for any function whose backward is built from primitives.
+
+def _taylor_from_backward(function, series):
+    """k y_k = sum_i sum_(j=1..k) j x_(i,j) g_(i,k-j), where g_i = df/dx_i is the gradient
+    ``backward`` builds. That graph is recorded once at row 0 and the series run through
+    it (rows 0..K-1 suffice). Where backward uses the output y itself, g's row k-1 needs y's
+    rows up to k-1, so the nodes that depend on y are rerun one row at a time."""
+    length = len(series[0])
+    varying = [length > 1 and bool(np.any(s[1:])) for s in series]
+    if not any(varying):
+        return _start(function, series)[0]
+    graph = _GradientGraph(function, series, varying)
+    y, top = graph.y, len(series[0]) - 1
+    weights = [_aligned(_weights(series[i]), y.ndim - 1) for i, _ in graph.roots]
+    if not graph.roots:
+        return y                        # backward says no input moves it
+    graph.run(graph.fixed, top)
+    if not graph.uses_y:
+        total = sum(_product(w, graph.series(g, top), length) for w, (_, g) in
+                    zip(weights, graph.roots))
+        y[1:] = total[1:] / np.arange(1, length).reshape((-1,) + (1,) * (y.ndim - 1))
+        return y
+    for k in range(1, length):
+        graph.run(graph.rerun, k)
+        y[k] = sum(_dot(w[1:k + 1], graph.series(g, k)[k - 1::-1]) for w, (_, g) in
+                   zip(weights, graph.roots)) / k
+    return y
+
+
+class _GradientGraph:
+    """The gradients one primitive's backward builds at row 0, as steps to run series on."""
+
+    def __init__(self, function, series, varying):
+        clone = copy.copy(function)  # recording must not rewire a graph `function` sits in
+        self.inputs = [Variable(s[0], requires_grad=v) for s, v in zip(series, varying)]
+        with using_backprop(True):
+            self.output = clone(*self.inputs)
+            grads = clone.backward(Variable(1.0, requires_grad=False))
+        grads = grads if isinstance(grads, tuple) else (grads,)
+        self.roots = [(i, as_variable(g)) for i, g in enumerate(grads)
+                      if varying[i] and g is not None]
+        self.y = _constant_series(self.output.data, len(series[0]))
+        self.known = {id(x): s for x, s in zip(self.inputs, series)}
+        self.known[id(self.output)] = self.y
+        self.fixed, self.rerun, on_y = self._steps()
+        self.uses_y = bool(self.rerun) or any(id(g) in on_y for _, g in self.roots)
+
+    def _steps(self):
+        """Every function between the gradients and the inputs, oldest first, split into
+        those that do not depend on y (run once) and those that do (rerun per row)."""
+        stop = set(self.known)
+        functions, seen, stack = {}, set(), [g for _, g in self.roots]
+        while stack:
+            v = stack.pop()
+            if id(v) in seen or id(v) in stop or v.creator is None:
+                continue
+            seen.add(id(v))
+            functions[id(v.creator)] = v.creator
+            stack.extend(v.creator.inputs)
+        on_y, fixed, rerun = {id(self.output)}, [], []
+        for f in sorted(functions.values(), key=lambda f: f.generation):
+            step = (f, f.inputs, f.output())
+            if any(id(v) in on_y for v in f.inputs):
+                on_y.add(id(step[2]))
+                rerun.append(step)
+            else:
+                fixed.append(step)
+        return fixed, rerun, on_y
+
+    def series(self, v, rows: int):
+        s = self.known.get(id(v))
+        if s is None:
+            s = self.known[id(v)] = _constant_series(v.data, len(self.y))
+        return s[:rows]
+
+    def run(self, steps, rows: int):
+        for f, inputs, output in steps:
+            self.known[id(output)] = f.taylor(*[self.series(v, rows) for v in inputs])
