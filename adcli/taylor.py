@@ -39,7 +39,7 @@ def taylor_coefficients(expression, values: dict, name: str, order: int) -> np.n
     order = _order(order)
     arrays, point = _points(expression, values, {})
     shape = arrays[0].shape if arrays else ()
-    seeds = {v: _seed(a, order + 1, v == name) for v, a in arrays_by_name(expression, arrays)}
+    seeds = {v: _seed(a, order + 1, v == name) for v, a in zip(expression.variables, arrays)}
     with np.errstate(all="ignore"):
         series = _sweep(expression.nodes, seeds, order + 1, keep=False)[-1]
     rows = np.broadcast_to(series, (order + 1,) + shape).copy()
@@ -69,10 +69,6 @@ def jvp(expression, values: dict, tangents: dict) -> JVP:
         node_values = [a.reshape(()) for a in node_values]
         node_tangents = [a.reshape(()) for a in node_tangents]
     return JVP(value, tangent, node_values, node_tangents)
-
-
-def arrays_by_name(expression, arrays):
-    return zip(expression.variables, arrays)
 
 
 def _sweep(nodes, seeds: dict, length: int, keep: bool) -> list:
@@ -129,7 +125,9 @@ def _points(expression, values: dict, tangents: dict):
 
 
 def _order(order) -> int:
-    if isinstance(order, bool) or not float(order).is_integer() or order < 0:
+    whole = isinstance(order, (int, float, np.integer, np.floating)) \
+        and not isinstance(order, bool) and float(order).is_integer()
+    if not whole or order < 0:
         raise ValuesError(f"the order of a derivative is a whole number >= 0, not {order!r}")
     return int(order)
 
