@@ -219,6 +219,7 @@ class Expm1(Primitive):
     name = "expm1"
     def forward(self, x): return np.expm1(x)
     def backward(self, gy): return gy * (self.y + 1.0)
+    def taylor(self, x): return _riccati_series(self, x, lambda y: y + 1.0, 1.0, 0.0)
 
 
 class Sqrt(Primitive):
@@ -236,6 +237,7 @@ class Cbrt(Primitive):
     kink = staticmethod(lambda x: np.abs(x))
     def forward(self, x): return np.cbrt(x)
     def backward(self, gy): return gy / (3.0 * self.y * self.y)
+    def taylor(self, x): return _cbrt_series(self, x)
 
 
 # ----- trigonometric --------------------------------------------------------------------
@@ -259,7 +261,7 @@ class Tan(Primitive):
     domain = ((-1.3, 1.3),)
     def forward(self, x): return np.tan(x)
     def backward(self, gy): return gy * (1.0 + self.y * self.y)
-    def taylor(self, x): return _tan_series(self, x, 1.0)
+    def taylor(self, x): return _riccati_series(self, x, lambda y: 1.0 + y * y, 0.0, 1.0)
 
 
 class Sec(Primitive):
@@ -267,6 +269,7 @@ class Sec(Primitive):
     domain = ((-1.3, 1.3),)
     def forward(self, x): return 1.0 / np.cos(x)
     def backward(self, gy): return gy * self.y * op.tan(self.inputs[0])
+    def taylor(self, x): return _reciprocal_series(self, x, np.cos, np.sin, -1.0)  # 1/cos
 
 
 class Csc(Primitive):
@@ -274,6 +277,7 @@ class Csc(Primitive):
     domain = ((0.3, 2.8),)
     def forward(self, x): return 1.0 / np.sin(x)
     def backward(self, gy): return -gy * self.y * op.cot(self.inputs[0])
+    def taylor(self, x): return _reciprocal_series(self, x, np.sin, np.cos, 1.0)  # 1/sin
 
 
 class Cot(Primitive):
@@ -281,6 +285,7 @@ class Cot(Primitive):
     domain = ((0.3, 2.8),)
     def forward(self, x): return np.cos(x) / np.sin(x)
     def backward(self, gy): return -gy * (1.0 + self.y * self.y)
+    def taylor(self, x): return _riccati_series(self, x, lambda y: -(1.0 + y * y), 0.0, -1.0)
 
 
 class Asin(Primitive):
@@ -326,6 +331,7 @@ class Hypot(Primitive):
     def backward(self, gy):
         a, b = self.inputs
         return gy * a / self.y, gy * b / self.y  # nan at the origin, as in PyTorch
+    def taylor(self, a, b): return _hypot_series(self, a, b)
 
 
 # ----- hyperbolic -----------------------------------------------------------------------
@@ -348,7 +354,7 @@ class Tanh(Primitive):
     name = "tanh"
     def forward(self, x): return np.tanh(x)
     def backward(self, gy): return gy * (1.0 - self.y * self.y)
-    def taylor(self, x): return _tan_series(self, x, -1.0)
+    def taylor(self, x): return _riccati_series(self, x, lambda y: 1.0 - y * y, 0.0, -1.0)
 
 
 class Asinh(Primitive):
@@ -425,6 +431,7 @@ class Sigmoid(Primitive):
         z = np.exp(-np.abs(x))
         return np.where(x >= 0, 1.0 / (1.0 + z), z / (1.0 + z))
     def backward(self, gy): return gy * self.y * (1.0 - self.y)
+    def taylor(self, x): return _riccati_series(self, x, lambda y: y * (1.0 - y), 1.0, -1.0)
 
 
 class Softplus(Primitive):
@@ -542,8 +549,12 @@ def _pair_series(function, u, partner, alpha: float, beta: float):
     """y and its partner z solve y' = alpha z u', z' = beta y u' (sin with cos, sinh with
     cosh, ...): both series are built together, the partner's row 0 from ``partner``."""
     y, (u,) = _start(function, (u,))
+    return _pair_rows(u, y, partner(u[0]), alpha, beta)
+
+
+def _pair_rows(u, y, z0, alpha: float, beta: float):
     z = np.zeros_like(y)
-    z[0] = partner(u[0])
+    z[0] = z0
     w = _weights(u)
     for k in range(1, len(y)):
         y[k] = alpha * _dot(w[1:k + 1], z[k - 1::-1]) / k
@@ -551,15 +562,40 @@ def _pair_series(function, u, partner, alpha: float, beta: float):
     return y
 
 
-def _tan_series(function, u, sign: float):
-    """tan (sign 1) and tanh (sign -1): y' = p u' with p = 1 + sign y^2, as their backward."""
+def _riccati_series(function, u, p0, c1: float, c2: float):
+    """y' = p u' with p = c0 + c1 y + c2 y^2 (tan, tanh, cot, sigmoid, expm1). p's row 0 is
+    ``p0(y_0)``, computed as backward computes it, so that row 1 is backward's gradient."""
     y, (u,) = _start(function, (u,))
     p = np.zeros_like(y)
-    p[0] = 1.0 + y[0] * y[0] if sign > 0 else 1.0 - y[0] * y[0]
+    p[0] = p0(y[0])
     w = _weights(u)
     for k in range(1, len(y)):
         y[k] = _dot(w[1:k + 1], p[k - 1::-1]) / k
-        p[k] = sign * _dot(y[:k + 1], y[k::-1])
+        p[k] = c1 * y[k] + c2 * _dot(y[:k + 1], y[k::-1])
+    return y
+
+
+def _reciprocal_series(function, u, inner, partner, alpha: float):
+    """y = 1 / z(u) for z = cos (partner sin, z' = -sin u') or sin (partner cos, z' = cos u')."""
+    y, (u,) = _start(function, (u,))
+    z = np.zeros_like(y)
+    z[0] = inner(u[0])
+    z = _pair_rows(u, z, partner(u[0]), alpha, -alpha)
+    for k in range(1, len(y)):          # y z = 1
+        y[k] = -_dot(z[1:k + 1], y[k - 1::-1]) / z[0]
+    return y
+
+
+def _cbrt_series(function, u):
+    y, (u,) = _start(function, (u,))
+    return _pow_constant(u, np.asarray(1.0 / 3.0), y)  # no log: negative u is fine
+
+
+def _hypot_series(function, a, b):
+    y, (a, b) = _start(function, (a, b))
+    s = _product(a, a, len(y)) + _product(b, b, len(y))
+    for k in range(1, len(y)):          # y y = a a + b b
+        y[k] = (s[k] - _dot(y[1:k], y[k - 1:0:-1])) / (2.0 * y[0])
     return y
 
 
