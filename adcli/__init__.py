@@ -7,8 +7,9 @@
 """
 from .core import Function, Variable, no_grad
 from .errors import AdcliError
-from .expression import Expression
+from .expression import Expression, Result, jacobian
 from .parser import parse
 
-__all__ = ["parse", "Expression", "Variable", "Function", "no_grad", "AdcliError"]
+__all__ = ["parse", "jacobian", "Expression", "Result", "Variable", "Function", "no_grad",
+           "AdcliError"]
 __version__ = "0.1.0"

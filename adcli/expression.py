@@ -195,9 +195,16 @@ class _Run:
         return self._result(y, wrt, gradient=grads, hessian=hessian)
 
     def nth(self, name: str, order: int) -> Result:
-        y = self.forward()
-        derivative = drivers.nth_derivative(y, self.leaves, name, order, self.shape,
-                                            self.watch)
+        """Taylor mode: one sweep of truncated series through the nodes, at a cost that
+        grows like order^2 (nested reverse passes grow like 3^order)."""
+        from .taylor import taylor_derivative
+
+        with no_grad():
+            y = self.forward()
+        values = {v: leaf.data for v, leaf in self.leaves.items()}
+        blame = self.diagnostics if self.watch is not None else None
+        derivative = taylor_derivative(self.expression, values, name, order, blame)
+        derivative = np.broadcast_to(derivative, self.shape).copy()
         return self._result(y, (name,), derivative=derivative)
 
     def _result(self, y: Variable, wrt, **computed) -> Result:

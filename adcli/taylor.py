@@ -27,13 +27,17 @@ class JVP(NamedTuple):
     tangents: list[np.ndarray]
 
 
-def taylor_derivative(expression, values: dict, name: str, order: int) -> np.ndarray:
-    """The ``order``-th derivative in ``name`` at every point, shaped like the points."""
-    rows = taylor_coefficients(expression, values, name, order)
+def taylor_derivative(expression, values: dict, name: str, order: int,
+                      diagnostics=None) -> np.ndarray:
+    """The ``order``-th derivative in ``name`` at every point, shaped like the points.
+    With ``diagnostics``, each function whose series turned non-finite from finite inputs
+    is blamed there, at those points."""
+    rows = taylor_coefficients(expression, values, name, order, diagnostics)
     return _times_factorial(rows[order], order)
 
 
-def taylor_coefficients(expression, values: dict, name: str, order: int) -> np.ndarray:
+def taylor_coefficients(expression, values: dict, name: str, order: int,
+                        diagnostics=None) -> np.ndarray:
     """Rows 0..order of the output's series along ``name``: row k is d^k/d name^k / k!.
     Shape (order + 1, *points)."""
     order = _order(order)
@@ -41,7 +45,8 @@ def taylor_coefficients(expression, values: dict, name: str, order: int) -> np.n
     shape = arrays[0].shape if arrays else ()
     seeds = {v: _seed(a, order + 1, v == name) for v, a in zip(expression.variables, arrays)}
     with np.errstate(all="ignore"):
-        series = _sweep(expression.nodes, seeds, order + 1, keep=False)[-1]
+        series = _sweep(expression.nodes, seeds, order + 1, keep=False,
+                        diagnostics=diagnostics)[-1]
     rows = np.broadcast_to(series, (order + 1,) + shape).copy()
     return rows.reshape(order + 1) if point else rows
 
@@ -71,7 +76,7 @@ def jvp(expression, values: dict, tangents: dict) -> JVP:
     return JVP(value, tangent, node_values, node_tangents)
 
 
-def _sweep(nodes, seeds: dict, length: int, keep: bool) -> list:
+def _sweep(nodes, seeds: dict, length: int, keep: bool, diagnostics=None) -> list:
     """Every node's series in evaluation order. Without ``keep``, a series is dropped after
     its last use, so memory follows the widest point of the expression, not its size."""
     last_use = {}
@@ -91,12 +96,26 @@ def _sweep(nodes, seeds: dict, length: int, keep: bool) -> list:
             varying[i] = any(varying[j] for j in node.args)
             if varying[i]:
                 computed[i] = function.taylor(*args)
+                if diagnostics is not None:
+                    _blame(diagnostics, node.function, computed[i], args)
             else:   # nothing here moves along the line: its value is all there is
                 computed[i] = _constant_series(function.forward(*[a[0] for a in args]), length)
             for j in node.args:
                 if last_use.get(j) == i:
                     computed[j] = None
     return computed
+
+
+def _blame(diagnostics, function, series, args) -> None:
+    """Blame ``function`` where its derivative rows went non-finite while its inputs'
+    series and its own value stayed finite."""
+    bad = ~np.isfinite(series[1:]).all(axis=0)
+    if not bad.any():
+        return
+    fine = np.isfinite(series[0])
+    for a in args:
+        fine = fine & np.isfinite(a).all(axis=0)
+    diagnostics.add(function, "derivative", bad & fine)
 
 
 def _seed(array, length: int, moving: bool):

@@ -370,3 +370,65 @@ def _readme_python_api_block() -> tuple[str, int]:
 def test_the_readme_python_api_example_runs():
     source, lineno = _readme_python_api_block()
     _run_example(source, "README.md: Python API", lineno)
+
+
+# ----- API traps: clear errors, or it works ------------------------------------------------
+
+def test_an_order_given_as_a_whole_float_works():
+    # d^2/dx^2 x^3 = 6x = 6 at x = 1
+    assert float(adcli.parse("x^3").derivative(order=2.0, x=1.0)) == 6.0
+
+
+@pytest.mark.parametrize("order", [2.5, "2", True, None])
+def test_an_order_that_is_not_a_whole_number_is_an_adcli_error(order):
+    with pytest.raises(adcli.AdcliError, match="whole number"):
+        adcli.parse("x^3").derivative(order=order, x=1.0)
+
+
+def test_a_constant_expression_has_derivatives_zero_when_the_variable_is_named():
+    assert float(adcli.parse("2+3").derivative("x", order=2)) == 0.0
+
+
+def test_a_constant_expression_without_a_variable_name_says_which_is_missing():
+    with pytest.raises(adcli.AdcliError, match="0 variables"):
+        adcli.parse("2+3").derivative(order=2)
+
+
+@pytest.mark.parametrize("name", ["order", "name", "wrt", "at"])
+def test_a_variable_named_like_a_parameter_gets_its_value_through_at(name):
+    f = adcli.parse(f"{name}^2 + y")
+    # d/dname = 2 name = 6, d/dy = 1; d2/dname2 = 2
+    grad = f.grad(at={name: 3.0, "y": 1.0})
+    assert (float(grad[name]), float(grad["y"])) == (6.0, 1.0)
+    assert float(f.derivative(name, 2, at={name: 3.0, "y": 1.0})) == 2.0
+    assert float(f.value(at={name: 3.0}, y=1.0)) == 10.0
+
+
+def test_at_must_be_a_mapping():
+    with pytest.raises(adcli.AdcliError, match="mapping"):
+        adcli.parse("at + 1").value(at=3.0)
+
+
+def test_value_and_grad_is_value_and_grad_together():
+    f = adcli.parse("x^2*y")
+    value, grad = f.value_and_grad(x=3.0, y=2.0)
+    # 18; (2xy, x^2) = (12, 9)
+    assert (float(value), float(grad["x"]), float(grad["y"])) == (18.0, 12.0, 9.0)
+
+
+def test_jacobian_of_several_expressions_has_one_row_each():
+    # rows: d(x*y) = (y, x), d(x+y) = (1, 1), d(exp x) = (e^x, 0); at (1, 2)
+    j = adcli.jacobian(["x*y", "x+y", "exp(x)"], x=np.array([1.0, 0.0]), y=2.0)
+    assert j.shape == (2, 3, 2)
+    assert j[0].tolist() == [[2.0, 1.0], [1.0, 1.0], [math.e, 0.0]]
+    assert j[1].tolist() == [[2.0, 0.0], [1.0, 1.0], [1.0, 0.0]]
+
+
+def test_diagnostics_are_per_point_masks():
+    r = adcli.parse("sqrt(x) + log(x)").derivatives(x=np.array([-1.0, 0.0, 4.0]))
+    masks = r.diagnostics.masks
+    # sqrt(-1) and log(-1) are nan; log(0) is -inf, sqrt(0) is 0 (finite)
+    assert masks[("sqrt", "value")].tolist() == [True, False, False]
+    assert masks[("log", "value")].tolist() == [True, True, False]
+    # sqrt'(0) = inf: its derivative is blamed at x = 0 only (at -1 its value was nan)
+    assert masks[("sqrt", "derivative")].tolist() == [False, True, False]

@@ -98,13 +98,19 @@ def test_the_end_of_input_caret_ignores_trailing_spaces():
 
 
 def test_the_order_budget_refuses_before_it_is_exceeded(monkeypatch):
-    """The growth check projects the next pass: it must refuse while the total recorded
-    so far is still under the budget, not after blowing through it."""
+    """The growth check of nested reverse passes projects the next pass: it must refuse
+    while the total recorded so far is still under the budget, not after blowing through
+    it. (``--order`` runs in Taylor mode; nested passes remain for diff and Hessians.)"""
+    from adcli.drivers import nth_derivative
+
+    from adcli.expression import _Run
+
     monkeypatch.setattr(Growth, "BUDGET", 20_000)
-    f = adcli.parse("exp(sin(x))*x^3/(1+x^2)")
+    run = _Run(adcli.parse("exp(sin(x))*x^3/(1+x^2)"), [np.array([0.5])], (1,), watching=False)
+    f = run.forward()
     start = recorded.count
     with pytest.raises(adcli.AdcliError, match="too high"):
-        f.derivative(order=30, x=0.5)
+        nth_derivative(f, run.leaves, "x", 30, (1,))
     assert recorded.count - start <= Growth.BUDGET
 
 

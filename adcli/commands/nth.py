@@ -20,8 +20,8 @@ class Nth(Grad):
                               f"expression has {listed}: name one with --wrt")
 
     def graph_size(self) -> int:
-        # Each pass rebuilds a bigger graph: about 3 times the last one.
-        return super().graph_size() * 3 ** self.order
+        # Taylor mode holds a series of order + 1 rows per live node.
+        return super().graph_size() * (self.order + 1)
 
     def skeleton(self):
         return {"value": None, "order": self.order, "derivative": None}
