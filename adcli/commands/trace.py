@@ -245,8 +245,9 @@ class TextTrace:
         self.line()
         w = trace.wrt[0]
         seeded = trace.inputs().get(w)
-        seed = f"{seeded.tangent_id} = 1, {w}" if seeded else f"none: {w} is not in the expression"
-        self.line(f"primal and tangent trace (seed {seed}; every other input's tangent is 0)")
+        seed = (f"seed {seeded.tangent_id} = 1 for {w}, every other input's tangent 0"
+                if seeded else f"{w} is not in the expression: every tangent is 0")
+        self.line(f"primal and tangent trace ({seed})")
         bad_value, bad_tangent = trace.first_nonfinite_value(), trace.first_nonfinite_tangent()
         rows = shown(trace.steps, self.limit, bad_value or bad_tangent)
         steps = [r for r in rows if not isinstance(r, Gap)]
@@ -266,7 +267,8 @@ class TextTrace:
     def tangent(self, trace: tracing.Trace, step: tracing.Step) -> str:
         if step.kind == "operation":
             return f"{trace.tangent_rule(step)} = {self.num(step.tangent)}"
-        return self.num(step.tangent)
+        seeded = step.kind == "input" and step.name in trace.wrt
+        return self.num(step.tangent) + ("  (seed)" if seeded else "")
 
     def gradient(self, trace: tracing.Trace) -> None:
         if not trace.wrt:
