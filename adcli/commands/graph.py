@@ -118,7 +118,9 @@ def dot_lines(trace: tracing.Trace, digits=None, has_values=True):
         caption += (f"\nat {', '.join(f'{n}={num(v)}' for n, v in trace.point.items())}"
                     if trace.point else "")
         caption += "\nnode: step, value, adjoint; edge: the adjoint it hands back"
-    yield f"  graph {attributes(rankdir='LR', labelloc='b', fontname='Helvetica', fontsize=10, label=caption)};"
+    settings = attributes(rankdir="LR", labelloc="b", fontname="Helvetica", fontsize=10,
+                          label=caption)
+    yield f"  graph {settings};"
     yield '  node [fontname="Helvetica", fontsize=11];'
     yield '  edge [fontname="Helvetica", fontsize=9, color="#555555"];'
     handed = {(c.source.number, c.index): c.value
@@ -140,7 +142,9 @@ def dot_lines(trace: tracing.Trace, digits=None, has_values=True):
             if isinstance(operand, tracing.Literal):
                 literals += 1
                 tail = f"c{literals}"
-                yield f"  {tail} {attributes(label=operand.text, shape='plaintext', fontcolor='#555555')};"
+                constant = attributes(label=operand.text, shape="plaintext",
+                                      fontcolor="#555555")
+                yield f"  {tail} {constant};"
             else:
                 tail = operand.id
             edge = {}
