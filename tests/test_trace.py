@@ -452,3 +452,16 @@ def test_the_text_trace_is_written_as_it_goes():
     layout = TextTrace(command, stream, None, None)
     layout.write(command.trace({"x": 0.1, "y": 2.0}))
     assert stream.writes >= 2 * (4 * 50 + 1)
+
+
+def test_the_readme_shows_real_trace_and_graph_output():
+    # The README's examples are the program's output, kept in step with it here.
+    import shlex
+    from pathlib import Path
+
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"```console\n\$ (adcli (?:trace|graph) [^\n]*)\n(.*?)```", readme, re.S)
+    assert len(blocks) >= 3
+    for command, shown in blocks:
+        code, out, _ = run_cli(*shlex.split(command)[1:])
+        assert code == 0 and out == shown, command
