@@ -71,6 +71,8 @@ class Graph(Command):
         if suffix not in RENDERED:
             raise ValuesError(f"-o {target!r}: give a file ending in .svg, .png, .pdf "
                               "(drawn by Graphviz) or .dot/.gv (DOT text)")
+        import shutil  # here, not at start-up: most runs never render
+
         dot = shutil.which("dot")
         if dot is None:
             raise AdcliError(f"-o {target!r} needs Graphviz's dot program, which is not "
@@ -157,6 +159,8 @@ def dot_lines(trace: tracing.Trace, digits=None, has_values=True):
 def save(lines, target: Path, dot: str | None) -> None:
     """Write the DOT text or dot's rendering next to ``target``, then move it into place:
     a failure leaves no half-written file."""
+    import secrets
+
     temporary = target.with_name(f".{target.name}.{os.getpid()}.{secrets.token_hex(4)}")
     try:
         # O_EXCL: never follow someone else's file; mode 0o666 so the umask decides, as
@@ -179,6 +183,8 @@ def save(lines, target: Path, dot: str | None) -> None:
 
 
 def run_dot(dot: str, lines, kind: str, path: str) -> None:
+    import subprocess
+
     text = "".join(line + "\n" for line in lines).encode("utf-8")
     try:
         done = subprocess.run([dot, f"-T{kind}", "-o", path], input=text, capture_output=True,
