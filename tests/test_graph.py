@@ -35,8 +35,8 @@ TOKEN = re.compile(r'\s*(?:(?P<string>"(?:[^"\\]|\\.)*")|(?P<arrow>->)'
 
 
 def tokens(text):
-    position, found = 0, []
-    while position < len(text.rstrip()):
+    position, found, end = 0, [], len(text.rstrip())
+    while position < end:
         match = TOKEN.match(text, position)
         assert match, f"cannot read DOT at {text[position:position + 30]!r}"
         kind = match.lastgroup
