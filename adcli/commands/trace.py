@@ -9,7 +9,6 @@ says what it left out.
 from __future__ import annotations
 
 import json
-import math
 import unicodedata
 from dataclasses import dataclass
 
@@ -62,7 +61,7 @@ class Trace(Command):
         for point in points(source, self.expressions[0]):
             trace = self.trace(point)
             layout.write(trace)
-            trouble += [m for m in nonfinite_messages(trace, digits)]
+            trouble += nonfinite_messages(trace, digits)
         layout.close()
         report_nonfinite(trouble, strict, err)
 
