@@ -63,8 +63,9 @@ class _InputFile(click.File):
         return super().convert(value, param, ctx)
 
 
-def points_options(command):
+def points_options(command, formats=None):
     """The options every evaluating command shares: where points come from, how to print."""
+    formats = list(formats or ["table", "json", "csv", "plain"])
     options = [
         click.option("--at", "at", multiple=True, metavar="NAME=VALUE[,...]",
                      help="Values of variables, e.g. --at x=1,y=pi/4 (repeatable)."),
@@ -74,8 +75,8 @@ def points_options(command):
                      metavar="FILE", help="CSV of points with a header of names ('-' for stdin)."),
         click.option("--skip-bad-rows", is_flag=True,
                      help="Skip malformed rows of --points (counted on stderr) instead of stopping."),
-        click.option("--format", "fmt", type=click.Choice(["table", "json", "csv", "plain"]),
-                     default="table", show_default=True, help="Output format."),
+        click.option("--format", "fmt", type=click.Choice(formats),
+                     default=formats[0], show_default=True, help="Output format."),
         click.option("--digits", type=click.IntRange(1, 17), metavar="N",
                      help="Round printed numbers to N significant digits."),
         click.option("--strict", is_flag=True,
@@ -104,7 +105,7 @@ def _register(command_class) -> None:
         run(command_class, texts, wrt, **options)
 
     callback.__doc__ = command_class.help
-    callback = points_options(callback)
+    callback = points_options(callback, command_class.formats)
     for option in reversed(command_class.options):
         callback = option(callback)
     if command_class.differentiates:

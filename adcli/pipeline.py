@@ -48,7 +48,14 @@ def _run(command_class, texts, wrt, *, at=(), grid=(), points_file=None,
     source = PointSource(fixed=parse_at(at), grid=parse_grid(grid), stream=points_file,
                          skip_bad_rows=skip_bad_rows,
                          chunk_size=chunk_size_for(command.graph_size()))
-    _check_names(command, source, strict, err)
+    if not (command.values_optional and not source.names()):
+        _check_names(command, source, strict, err)
+    if command.own_output:
+        try:
+            command.write(source, out, err, fmt, digits, strict)
+        finally:
+            _warn_skipped(source, err)
+        return
     output, report = writer(fmt, command, out, digits), Report()
     try:
         for chunk in source.chunks():
@@ -65,9 +72,13 @@ def _run(command_class, texts, wrt, *, at=(), grid=(), points_file=None,
         for message in report.messages():
             _warn(err, message)
     finally:
-        if source.skipped:
-            _warn(err, f"skipped {len(source.skipped)} bad row(s) of the points file; "
-                       f"first: {source.skipped[0]}")
+        _warn_skipped(source, err)
+
+
+def _warn_skipped(source: PointSource, err) -> None:
+    if source.skipped:
+        _warn(err, f"skipped {len(source.skipped)} bad row(s) of the points file; "
+                   f"first: {source.skipped[0]}")
 
 
 def _warn(err, message: str) -> None:

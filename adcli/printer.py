@@ -12,8 +12,9 @@ def format_number(value: float) -> str:
     return repr(value)
 
 
-def render(nodes) -> str:
-    """Fully parenthesised text of the node list (the last node is the root)."""
+def render(nodes, symbols: dict[str, str] | None = None) -> str:
+    """Fully parenthesised text of the node list (the last node is the root).
+    ``symbols`` prints some operators otherwise, by primitive name: {"mul": "·"}."""
     pieces: list[str] = []
     stack: list[int | str] = [len(nodes) - 1]
     while stack:
@@ -27,11 +28,11 @@ def render(nodes) -> str:
         elif node.kind in ("variable", "constant"):
             pieces.append(node.name)
         else:
-            stack.extend(reversed(_layout(node, nodes)))
+            stack.extend(reversed(_layout(node, nodes, symbols or {})))
     return "".join(pieces)
 
 
-def _layout(node, nodes) -> list[int | str]:
+def _layout(node, nodes, symbols: dict[str, str]) -> list[int | str]:
     def operand(i):
         compound = nodes[i].kind in ("infix", "prefix")
         return ["(", i, ")"] if compound else [i]
@@ -41,7 +42,7 @@ def _layout(node, nodes) -> list[int | str]:
         for n, arg in enumerate(node.args):
             parts += ([", "] if n else []) + [arg]
         return parts + [")"]
-    symbol = node.function.symbol
+    symbol = symbols.get(node.function.name, node.function.symbol)
     if node.kind == "prefix":
         return [symbol, *operand(node.args[0])]
     left, right = node.args

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from .evaluate import Eval
 from .gradient import Grad
+from .graph import Graph
 from .hessian import Hessian
 from .jacobian import Jacobian
+from .trace import Trace
 
-COMMANDS = [Grad, Eval, Hessian, Jacobian]
+COMMANDS = [Grad, Eval, Hessian, Jacobian, Trace, Graph]

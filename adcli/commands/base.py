@@ -44,6 +44,11 @@ class Command:
     many = False              # several expressions (one row of output each)
     differentiates = True     # takes --wrt
     options: tuple = ()       # extra click options, e.g. --order
+    formats: tuple[str, ...] | None = None  # --format's choices, default first; None: render's
+    # A command whose output is not columns of numbers per point (trace, graph) lays it
+    # out itself in ``write``; ``values_optional``: it may run with no point at all.
+    own_output = False
+    values_optional = False
 
     def __init__(self, expressions, wrt=None, **options):
         self.expressions = expressions
@@ -83,6 +88,10 @@ class Command:
     def skeleton(self) -> dict:
         """A JSON point after "at", before its numbers are filled in: the keys in order,
         empty containers (kept even when empty), fields shared by every point."""
+        raise NotImplementedError
+
+    def write(self, source, out, err, fmt: str, digits: int | None, strict: bool) -> None:
+        """Write the whole output for the points of ``source`` (``own_output`` only)."""
         raise NotImplementedError
 
     def compute(self, chunk: dict[str, np.ndarray], n: int):

@@ -1,0 +1,351 @@
+"""adcli trace: the tables the AD literature draws, with the engine's own numbers.
+
+Reverse mode (the default): the primal trace v1..vn, then the adjoint trace from v̄n = 1
+down, each adjoint as the sum of what every user of the step handed back. Forward mode:
+each step's tangent v̇i beside its value. Rows are written as they are laid out (nothing
+holds the whole table), and ``--limit`` keeps the first and last rows of each table and
+says what it left out.
+"""
+from __future__ import annotations
+
+import json
+import unicodedata
+from dataclasses import dataclass
+
+import click
+
+from .. import tracing
+from ..errors import NonFiniteError, ValuesError, listing
+from ..render import number_json, number_text
+from .base import Command
+
+MARK = "◀ first"  # beside the first step whose value (or adjoint, or tangent) is nan or inf
+
+
+class Trace(Command):
+    name = "trace"
+    help = ("How reverse mode differentiated EXPRESSION, step by step: the primal trace "
+            "v1..vn, then the adjoint trace from v̄n = 1 down (--mode forward: each step's "
+            "tangent v̇i along one --wrt variable).")
+    formats = ("table", "json")
+    own_output = True
+    options = (
+        click.option("--mode", type=click.Choice(["reverse", "forward"]), default="reverse",
+                     show_default=True, help="reverse: values, then adjoints; forward: "
+                     "values with tangents along the --wrt variable."),
+        click.option("--limit", type=click.IntRange(2, None), metavar="N",
+                     help="Table format: show N rows of each trace (the first and the last "
+                     "ones, and the first non-finite one) and say how many were left out."),
+    )
+
+    @property
+    def forward(self) -> bool:
+        return self.options.get("mode") == "forward"
+
+    def check_wrt(self, names):
+        if self.forward and len(names) != 1:
+            has = listing(self.names) or "no variables"
+            raise ValuesError(f"--mode forward follows one variable and the expression has "
+                              f"{has}: name one with --wrt")
+
+    def trace(self, point: dict[str, float]) -> tracing.Trace:
+        expression = self.expressions[0]
+        if self.forward:
+            return tracing.forward(expression, point, self.wrt[0])
+        return tracing.reverse(expression, point, self.wrt)
+
+    def write(self, source, out, err, fmt, digits, strict):
+        layout = (JsonTrace if fmt == "json" else TextTrace)(self, out, digits,
+                                                               self.options.get("limit"))
+        trouble = []
+        for point in points(source, self.expressions[0]):
+            trace = self.trace(point)
+            layout.write(trace)
+            trouble += nonfinite_messages(trace, digits)
+        layout.close()
+        report_nonfinite(trouble, strict, err)
+
+
+def points(source, expression):
+    """Each point of the source, one at a time, as {name: float}."""
+    for chunk in source.chunks():
+        n = len(next(iter(chunk.values()))) if chunk else 1
+        for i in range(n):
+            yield {v: float(chunk[v][i]) for v in expression.variables}
+
+
+def where(point: dict[str, float], digits=None) -> str:
+    return ", ".join(f"{n}={number_text(v, digits)}" for n, v in point.items()) or "the point"
+
+
+def nonfinite_messages(trace: tracing.Trace, digits=None) -> list[str]:
+    """The first step whose value, adjoint or tangent is nan or inf, in words."""
+    found = []
+    step = trace.first_nonfinite_value()
+    if step is not None:
+        found.append(f"{step.id} = {step.text()} is {number_text(step.value)}: the first "
+                     "non-finite value")
+    if trace.mode == "forward":
+        step = trace.first_nonfinite_tangent()
+        if step is not None:
+            found.append(f"{step.tangent_id} is {number_text(step.tangent)}: the first "
+                         "non-finite tangent")
+    else:
+        step = trace.first_nonfinite_adjoint()
+        if step is not None:
+            found.append(f"{step.adjoint_id} is {number_text(step.adjoint)}: the first "
+                         "non-finite adjoint")
+    return [f"at {where(trace.point, digits)}: {'; '.join(found)} (marked {MARK})"] \
+        if found else []
+
+
+def report_nonfinite(messages: list[str], strict: bool, err) -> None:
+    """One line for the first point that went wrong (and how many others did)."""
+    if not messages:
+        return
+    message = messages[0]
+    if len(messages) > 1:
+        message += f"; {len(messages) - 1} more point(s) have non-finite steps"
+    if strict:
+        raise NonFiniteError(message + " (--strict)")
+    err.write(f"adcli: warning: {message}\n")
+
+
+# ----- which rows a table shows --------------------------------------------------------
+
+@dataclass(frozen=True)
+class Gap:
+    """Rows (or terms of a sum) left out by --limit: how many, the first and the last."""
+
+    count: int
+    first: object
+    last: object
+
+
+def shown(rows: list, limit: int | None, keep=None) -> list:
+    """The rows to show, in order, with a Gap where --limit left some out: the first
+    half and the last half of the limit, plus ``keep`` (the marked row) wherever it is."""
+    if limit is None or len(rows) <= limit:
+        return list(rows)
+    head, tail = (limit + 1) // 2, limit // 2
+    chosen = set(range(head)) | set(range(len(rows) - tail, len(rows)))
+    if keep is not None:
+        chosen.add(next(i for i, row in enumerate(rows) if row is keep))
+    result, previous = [], -1
+    for i in sorted(chosen):
+        if i > previous + 1:
+            result.append(Gap(i - previous - 1, rows[previous + 1], rows[i - 1]))
+        result.append(rows[i])
+        previous = i
+    return result
+
+
+def cells(text: str) -> int:
+    """Terminal columns: a combining mark (the bar of v̄) takes none, a wide character two."""
+    return sum(0 if unicodedata.combining(c) else
+               2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+
+
+def pad(text: str, width: int) -> str:
+    return text + " " * max(0, width - cells(text))
+
+
+# ----- the text tables -----------------------------------------------------------------
+
+class TextTrace:
+    """The literature's layout: one equation per row, the primal values aligned."""
+
+    def __init__(self, command: Trace, out, digits, limit):
+        self.command, self.out, self.digits, self.limit = command, out, digits, limit
+        self.started = False
+
+    def num(self, value: float) -> str:
+        return number_text(value, self.digits)
+
+    def line(self, text: str = "") -> None:
+        self.out.write(text.rstrip() + "\n")
+
+    def close(self) -> None:
+        self.out.flush()
+
+    def write(self, trace: tracing.Trace) -> None:
+        if not self.started:
+            self.line(f"read as: {shortened(trace.expression.parsed)}")
+            self.started = True
+        self.line()
+        self.line(f"at {where(trace.point, self.digits)}")
+        if trace.mode == "forward":
+            self.tangents(trace)
+        else:
+            self.primal(trace)
+            self.adjoints(trace)
+        self.gradient(trace)
+        self.out.flush()
+
+    def gap(self, gap: Gap, name=lambda step: step.id) -> None:
+        self.line(f"  ⋮ {gap.count} row(s), {name(gap.first)} … {name(gap.last)}, left out "
+                  f"by --limit {self.limit}")
+
+    def mark(self, value: float, first: bool) -> str:
+        return f"  {MARK} {self.num(value)}" if first else ""
+
+    def primal(self, trace: tracing.Trace) -> None:
+        self.line()
+        self.line("primal trace")
+        rows = shown(trace.steps, self.limit, trace.first_nonfinite_value())
+        steps = [r for r in rows if not isinstance(r, Gap)]
+        id_width = max(cells(s.id) for s in steps)
+        text_width = max(cells(s.text()) for s in steps)
+        bad = trace.first_nonfinite_value()
+        for row in rows:
+            if isinstance(row, Gap):
+                self.gap(row)
+                continue
+            self.line(f"  {pad(row.id, id_width)} = {pad(row.text(), text_width)} = "
+                      f"{self.num(row.value)}{self.mark(row.value, row is bad)}")
+
+    def adjoints(self, trace: tracing.Trace) -> None:
+        self.line()
+        order = trace.adjoint_order()
+        if not order:
+            self.line("adjoint trace: none (the expression depends on no variable)")
+            return
+        self.line("adjoint trace")
+        bad = trace.first_nonfinite_adjoint()
+        id_width = max(cells(s.adjoint_id) for s in order[:1] + order[-1:])
+        for row in shown(order, self.limit, bad):
+            if isinstance(row, Gap):
+                self.gap(row, lambda step: step.adjoint_id)
+                continue
+            self.line(f"  {pad(row.adjoint_id, id_width)} = {self.adjoint(trace, row)}"
+                      f"{self.mark(row.adjoint, row is bad)}")
+
+    def adjoint(self, trace: tracing.Trace, step: tracing.Step) -> str:
+        """``rule + rule = term + term = sum``: the sum written out where a value feeds
+        several operations."""
+        total = self.num(step.adjoint)
+        if step is trace.output:
+            return f"{total}  (seed)"
+        if not step.contributions:
+            return f"{total}  (no gradient flows back to it)"
+        terms = shown(step.contributions, self.limit)
+        rules = self.sum([t if isinstance(t, Gap) else trace.rule(t) for t in terms])
+        if len(step.contributions) == 1:
+            return f"{rules} = {total}"
+        values = self.sum([t if isinstance(t, Gap) else self.num(t.value) for t in terms])
+        return f"{rules} = {values} = {total}"
+
+    def sum(self, terms: list) -> str:
+        """Terms joined with + (and -), a term left out by --limit as "(k more terms)"."""
+        return tracing.join_terms([f"({t.count} more terms)" if isinstance(t, Gap) else t
+                                   for t in terms])
+
+    def tangents(self, trace: tracing.Trace) -> None:
+        self.line()
+        w = trace.wrt[0]
+        seeded = trace.inputs().get(w)
+        seed = (f"seed {seeded.tangent_id} = 1 for {w}, every other input's tangent 0"
+                if seeded else f"{w} is not in the expression: every tangent is 0")
+        self.line(f"primal and tangent trace ({seed})")
+        bad_value, bad_tangent = trace.first_nonfinite_value(), trace.first_nonfinite_tangent()
+        rows = shown(trace.steps, self.limit, bad_value or bad_tangent)
+        steps = [r for r in rows if not isinstance(r, Gap)]
+        id_width = max(cells(s.id) for s in steps)
+        text_width = max(cells(s.text()) for s in steps)
+        value_width = max(cells(self.num(s.value)) for s in steps)
+        for row in rows:
+            if isinstance(row, Gap):
+                self.gap(row)
+                continue
+            value = f"{self.num(row.value)}{self.mark(row.value, row is bad_value)}"
+            self.line(f"  {pad(row.id, id_width)} = {pad(row.text(), text_width)} = "
+                      f"{pad(value, value_width)}   {pad(row.tangent_id, id_width)} = "
+                      f"{self.tangent(trace, row)}"
+                      f"{self.mark(row.tangent, row is bad_tangent)}")
+
+    def tangent(self, trace: tracing.Trace, step: tracing.Step) -> str:
+        if step.kind == "operation":
+            return f"{trace.tangent_rule(step)} = {self.num(step.tangent)}"
+        seeded = step.kind == "input" and step.name in trace.wrt
+        return self.num(step.tangent) + ("  (seed)" if seeded else "")
+
+    def gradient(self, trace: tracing.Trace) -> None:
+        if not trace.wrt:
+            return
+        self.line()
+        self.line("gradient" if trace.mode == "reverse" else "derivative")
+        inputs = trace.inputs()
+        for name, value in trace.gradient().items():
+            if trace.mode == "forward":
+                via = f"{trace.output.tangent_id} = "
+            else:
+                via = f"{inputs[name].adjoint_id} = " if name in inputs else ""
+            self.line(f"  ∂f/∂{name} = {via}{self.num(value)}")
+
+
+def shortened(text: str, limit: int = 200) -> str:
+    """A long parsed form as its head and tail, saying how long it is."""
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit // 2]} … {text[-limit // 2:]} ({len(text):,} characters)"
+
+
+# ----- JSON ----------------------------------------------------------------------------
+
+class JsonTrace:
+    """One JSON object, written node by node: ``points`` holds one trace per point."""
+
+    def __init__(self, command: Trace, out, digits, limit):
+        self.command, self.out, self.digits = command, out, digits
+        self.ascii = "utf" not in (getattr(out, "encoding", None) or "utf-8").lower()
+        self.count = 0
+
+    def dump(self, value) -> str:
+        return json.dumps(value, ensure_ascii=self.ascii, allow_nan=False)
+
+    def num(self, value):
+        return None if value is None else number_json(value, self.digits)
+
+    def write(self, trace: tracing.Trace) -> None:
+        if self.count == 0:
+            self.head()
+        self.out.write(("," if self.count else "") + "\n" + '{"at": '
+                       + self.dump({n: self.num(v) for n, v in trace.point.items()})
+                       + ', "nodes": [')
+        for i, step in enumerate(trace.steps):
+            self.out.write(("," if i else "") + "\n  " + self.dump(self.node(trace, step)))
+        bad = {"value": trace.first_nonfinite_value()}
+        bad.update({"tangent": trace.first_nonfinite_tangent()} if trace.mode == "forward"
+                   else {"adjoint": trace.first_nonfinite_adjoint()})
+        tail = {"output": trace.output.id,
+                "gradient": {n: self.num(v) for n, v in trace.gradient().items()},
+                "first_nonfinite": {k: s and s.id for k, s in bad.items()}}
+        self.out.write("], " + self.dump(tail)[1:])
+        self.count += 1
+
+    def node(self, trace: tracing.Trace, step: tracing.Step) -> dict:
+        node = {"id": step.id, "operation": step.kind if step.kind != "operation" else step.name,
+                "text": step.text(), "inputs": [o.id for o in step.operands],
+                "value": self.num(step.value)}
+        if trace.mode == "forward":
+            node["tangent"] = self.num(step.tangent)
+            if step.kind == "operation":
+                node["tangent_rule"] = trace.tangent_rule(step)
+            return node
+        node["adjoint"] = self.num(step.adjoint)
+        node["contributions"] = [{"from": c.source.id, "rule": rule, "value": self.num(c.value)}
+                                 for c, rule in zip(step.contributions, trace.rules(step))]
+        return node
+
+    def head(self) -> None:
+        e = self.command.expressions[0]
+        head = {"expression": e.text, "parsed": e.parsed,
+                "mode": "forward" if self.command.forward else "reverse",
+                "variables": list(self.command.wrt)}
+        self.out.write(self.dump(head)[:-1] + ', "points": [')
+
+    def close(self) -> None:
+        if self.count == 0:  # no points (an empty points file): still one JSON object
+            self.head()
+        self.out.write("]}\n")
+        self.out.flush()

@@ -1,0 +1,318 @@
+"""What the engine did at one point, step by step: the trace tables of the AD literature.
+
+Inputs are v1..vk (the variables in order of first appearance), then every operation in
+evaluation order. The reverse trace gives each step's value and adjoint v̄i, and every
+contribution a step received from the operations that use it (their sum is its adjoint);
+the forward trace gives each step's tangent v̇i along one variable.
+
+The numbers are the engine's own: the graph is recorded by the same Functions
+``Expression`` uses, a step's adjoint is its ``grad`` after one backward pass, and each
+contribution is caught as the engine hands it over (``backward(watch=...)``); the tangents
+come from Taylor mode's ``jvp``. The rule written beside a number ("v̄3·cos(v1)") is the
+primitive's own ``backward`` run once more on Variables named v1, v̄3, ..., and printed:
+each function's derivative is still defined in one place.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Mapping
+
+import numpy as np
+
+from .core import Function, Variable, as_variable, using_backprop
+from .expression import Expression, Node
+from .printer import format_number, render
+
+BAR, DOT = "\u0304", "\u0307"  # combining macron (v̄, an adjoint) and dot above (v̇, a tangent)
+SYMBOLS = {"mul": "·"}         # how the literature writes a product
+
+
+@dataclass(frozen=True)
+class Literal:
+    """A number or a named constant (pi, e) used as an operand: not a step."""
+
+    text: str
+    variable: Variable
+    named: bool = False              # pi or e, printed by name in rules too
+
+    @property
+    def id(self) -> str:
+        return self.text
+
+
+@dataclass(eq=False)
+class Contribution:
+    """What ``source`` handed back to its input number ``index``: one term of an adjoint."""
+
+    source: Step
+    index: int
+    value: float
+
+
+@dataclass(eq=False)
+class Step:
+    """One row of the trace: an input variable, an operation, or a constant output."""
+
+    number: int
+    kind: str                        # "input" | "operation" | "constant"
+    name: str                        # the variable's name or the primitive's name
+    variable: Variable               # the engine's Variable for this step
+    operands: tuple = ()             # Step or Literal per input of the operation
+    function: Function | None = None
+    node_index: int | None = None    # where it is in ``expression.nodes``
+    contributions: list[Contribution] = field(default_factory=list)
+    tangent: float | None = None     # forward mode only
+
+    @property
+    def id(self) -> str:
+        return f"v{self.number}"
+
+    @property
+    def adjoint_id(self) -> str:
+        return f"v{BAR}{self.number}"
+
+    @property
+    def tangent_id(self) -> str:
+        return f"v{DOT}{self.number}"
+
+    @property
+    def value(self) -> float:
+        return scalar(self.variable.data)
+
+    @property
+    def differentiable(self) -> bool:
+        """False for a step that depends on no variable: the engine gives it no adjoint."""
+        return self.variable.requires_grad
+
+    @property
+    def adjoint(self) -> float | None:
+        if not self.differentiable:
+            return None
+        grad = self.variable.grad
+        return 0.0 if grad is None else scalar(grad.data)
+
+    def text(self) -> str:
+        """The operation on its operands' ids, as the literature writes it: ``v1·v2``."""
+        if self.kind != "operation":
+            return self.name
+        nodes = [Node("variable", 0, name=o.id) for o in self.operands]
+        kind = _kind(self.function)
+        nodes.append(Node(kind, 0, name=type(self.function).name, function=type(self.function),
+                          args=tuple(range(len(self.operands)))))
+        return render(nodes, SYMBOLS)
+
+
+@dataclass(eq=False)
+class Trace:
+    """The steps of one evaluation at one point; ``steps[-1]`` is not always the output
+    (``x`` alone: the output is the input v1)."""
+
+    expression: Expression
+    point: dict[str, float]
+    steps: list[Step]
+    output: Step
+    mode: str = "reverse"
+    wrt: tuple[str, ...] = ()
+
+    def inputs(self) -> dict[str, Step]:
+        return {s.name: s for s in self.steps if s.kind == "input"}
+
+    def gradient(self) -> dict[str, float]:
+        """d output / d variable for each name in ``wrt`` (0 for one it does not use)."""
+        inputs = self.inputs()
+        if self.mode == "forward":
+            return {w: self.output.tangent for w in self.wrt}
+        return {w: inputs[w].adjoint if w in inputs else 0.0 for w in self.wrt}
+
+    def adjoint_order(self) -> list[Step]:
+        """The steps with an adjoint, from the output back to the inputs."""
+        return [s for s in reversed(self.steps[:self.output.number]) if s.differentiable]
+
+    def first_nonfinite_value(self) -> Step | None:
+        return next((s for s in self.steps if not math.isfinite(s.value)), None)
+
+    def first_nonfinite_adjoint(self) -> Step | None:
+        return next((s for s in self.adjoint_order() if not math.isfinite(s.adjoint)), None)
+
+    def first_nonfinite_tangent(self) -> Step | None:
+        return next((s for s in self.steps if s.tangent is not None
+                     and not math.isfinite(s.tangent)), None)
+
+    def rule(self, contribution: Contribution) -> str:
+        """The formula of a contribution, as its source's ``backward`` wrote it."""
+        source = contribution.source
+        return _rules(source, source.adjoint_id, source.variable.grad.data)[contribution.index]
+
+    def rules(self, step: Step) -> list[str]:
+        return [self.rule(c) for c in step.contributions]
+
+    def tangent_rule(self, step: Step) -> str:
+        """v̇ of an operation as a sum over its inputs: ∂f/∂a·ȧ + ∂f/∂b·ḃ, each partial
+        from ``backward`` run with the input's tangent as the output's gradient (for
+        elementwise functions a JVP is a sum of such VJPs)."""
+        terms = []
+        for k, operand in enumerate(step.operands):
+            if isinstance(operand, Step):
+                rule = _rules(step, operand.tangent_id, np.asarray(operand.tangent))[k]
+                if rule is not None:
+                    terms.append(rule)
+        return join_terms(terms) if terms else "0"
+
+
+def scalar(data) -> float:
+    return float(np.asarray(data).reshape(-1)[0])
+
+
+def join_terms(terms: list[str]) -> str:
+    """``a + b``, and ``a - b`` for a term printed with a leading minus."""
+    text = terms[0]
+    for term in terms[1:]:
+        text += f" - {term[1:]}" if term.startswith("-") else f" + {term}"
+    return text
+
+
+# ----- recording -----------------------------------------------------------------------
+
+def record(expression: Expression, point: Mapping[str, float]) -> Trace:
+    """Evaluate at one point on the tape, as ``Expression`` does (a point is an array of
+    one, so the numbers agree with ``grad`` to the last bit), keeping every step."""
+    leaves = {v: Variable(np.array([point[v]], dtype=np.float64), name=v)
+              for v in expression.variables}
+    steps = [Step(i + 1, "input", v, leaf) for i, (v, leaf) in enumerate(leaves.items())]
+    inputs = {s.name: s for s in steps}
+    operands: list = []
+    for index, node in enumerate(expression.nodes):
+        if node.kind == "variable":
+            operands.append(inputs[node.name])
+        elif node.function is None:
+            text = node.name or format_number(node.value)
+            operands.append(Literal(text, Variable(node.value, requires_grad=False),
+                                    bool(node.name)))
+        else:
+            args = tuple(operands[i] for i in node.args)
+            function = node.function()
+            y = function(*[a.variable for a in args])
+            step = Step(len(steps) + 1, "operation", node.function.name, y, args, function,
+                        index)
+            steps.append(step)
+            operands.append(step)
+    output = operands[-1]
+    if isinstance(output, Literal):  # "2" or "pi": no operation, but still a result
+        output = Step(len(steps) + 1, "constant", output.text, output.variable)
+        steps.append(output)
+    return Trace(expression, dict(point), steps, output)
+
+
+def structure(expression: Expression) -> Trace:
+    """The steps without values (every value nan): what ``adcli graph`` draws without
+    --at. Which steps exist does not depend on the values."""
+    with np.errstate(all="ignore"):
+        return record(expression, {v: math.nan for v in expression.variables})
+
+
+def reverse(expression: Expression, point: Mapping[str, float], wrt=None) -> Trace:
+    """The primal trace and one reverse pass, every contribution caught on the way."""
+    with np.errstate(all="ignore"):
+        trace = record(expression, point)
+        trace.wrt = tuple(expression.variables if wrt is None else wrt)
+        by_function = {id(s.function): s for s in trace.steps if s.function is not None}
+
+        def watch(function, index, gx):
+            step = by_function[id(function)]
+            step.operands[index].contributions.append(
+                Contribution(step, index, scalar(gx.data)))
+
+        trace.output.variable.backward(retain_grad=True, watch=watch)
+    for step in trace.steps:
+        # The engine visits users in its own order; the literature lists them by number.
+        step.contributions.sort(key=lambda c: (c.source.number, c.index))
+    return trace
+
+
+def forward(expression: Expression, point: Mapping[str, float], wrt: str) -> Trace:
+    """The primal trace with each step's tangent along ``wrt`` (seed: d wrt = 1)."""
+    from .taylor import jvp
+
+    seed = {wrt: 1.0} if wrt in expression.variables else {}
+    with np.errstate(all="ignore"):
+        trace = record(expression, point)
+        result = jvp(expression, dict(point), seed)
+    trace.mode, trace.wrt = "forward", (wrt,)
+    for step in trace.steps:
+        if step.kind == "input":
+            step.tangent = seed.get(step.name, 0.0)
+        elif step.kind == "operation":
+            step.tangent = scalar(result.tangents[step.node_index])
+        else:
+            step.tangent = 0.0
+    return trace
+
+
+# ----- a primitive's rule, printed -----------------------------------------------------
+
+def _rules(step: Step, gradient_name: str, gradient_data) -> list[str | None]:
+    """What ``step``'s backward hands each input, as text: the same primitive, called on
+    Variables named like the trace's steps (with their values, since some rules depend
+    on them: a constant exponent, the side of a kink), recorded and printed."""
+    placeholders = [Variable(o.variable.data, name=_placeholder_name(o),
+                             requires_grad=o.variable.requires_grad) for o in step.operands]
+    function = type(step.function)()
+    with np.errstate(all="ignore"), using_backprop(True):
+        y = function(*placeholders)
+        y.name = step.id
+        gradients = function.backward(Variable(gradient_data, name=gradient_name))
+    if not isinstance(gradients, tuple):
+        gradients = (gradients,)
+    return [None if g is None or not x.requires_grad else formula(as_variable(g))
+            for x, g in zip(placeholders, gradients)]
+
+
+def _placeholder_name(operand) -> str | None:
+    if isinstance(operand, Literal):
+        return operand.text if operand.named else None  # a number prints as its value
+    return operand.id
+
+
+def formula(root: Variable) -> str:
+    """A recorded Variable as text: named Variables are leaves, recorded ones are expanded
+    into their Function (with an explicit stack: no recursion), the rest are numbers."""
+    nodes: list[Node] = []
+    placed: dict[int, int] = {}
+    stack = [(root, False)]
+    while stack:
+        variable, ready = stack.pop()
+        if id(variable) in placed:
+            continue
+        creator = None if variable.name else variable.creator
+        if creator is None:
+            nodes.extend(_leaf(variable, len(nodes)))
+        elif not ready:
+            stack.append((variable, True))
+            stack.extend((x, False) for x in reversed(creator.inputs))
+            continue
+        else:
+            cls = type(creator)
+            nodes.append(Node(_kind(creator), 0, name=getattr(cls, "name", "") or
+                              cls.__name__.lower(), function=cls,
+                              args=tuple(placed[id(x)] for x in creator.inputs)))
+        placed[id(variable)] = len(nodes) - 1
+    return render(nodes, SYMBOLS)
+
+
+def _leaf(variable: Variable, at: int) -> list[Node]:
+    if variable.name:
+        return [Node("variable", 0, name=variable.name)]
+    value = scalar(variable.data)
+    if math.copysign(1.0, value) < 0:  # -1 as an operand reads better as (-1)
+        from .functions import Neg
+
+        return [Node("number", 0, value=-value), Node("prefix", 0, name="neg", function=Neg,
+                                                      args=(at,))]
+    return [Node("number", 0, value=value)]
+
+
+def _kind(function: Function) -> str:
+    if not getattr(function, "symbol", ""):
+        return "call"
+    return "infix" if function.arity == 2 else "prefix"
