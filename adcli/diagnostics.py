@@ -1,9 +1,10 @@
 """Which points of an evaluation went non-finite, and which function is to blame.
 
 Data only: one boolean mask per (function, what) over the points, where ``what`` is
-"value" (the function's own result was nan/inf from finite inputs) or "derivative" (the
-gradient it handed back was). The CLI turns them into English; Python callers read the
-masks (``Result.diagnostics``).
+"value" (the function's own result was nan/inf from finite inputs), "derivative" (the
+gradient it handed back was) or "kink" (its input sat on a kink or edge, where the
+derivative shown is a convention: the function's ``kinks``). The CLI turns them into
+English; Python callers read the masks (``Result.diagnostics``).
 """
 from __future__ import annotations
 

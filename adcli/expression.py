@@ -35,9 +35,11 @@ class Result:
 
     ``gradient`` is set for order >= 1, ``hessian`` (shape ``(*points, k, k)``) for
     order 2, ``derivative`` for an n-th derivative. ``diagnostics.masks`` maps
-    ``(function name, "value" | "derivative")`` to a boolean array over the points: True
-    where that function produced nan or inf from finite inputs (its value, or the
-    gradient it handed back).
+    ``(function name, "value" | "derivative" | "kink")`` to a boolean array over the
+    points: True where that function produced nan or inf from finite inputs (its value,
+    or the gradient it handed back), or, for "kink", where its input sits on a kink or
+    edge at which the derivative shown is a convention, not a fact (the function's own
+    ``kinks`` says where).
     """
 
     value: np.ndarray
@@ -68,6 +70,15 @@ class Expression:
 
     def __repr__(self):
         return f"Expression({self.text!r})"
+
+    @functools.cached_property
+    def varying(self) -> tuple[bool, ...]:
+        """Per node: whether it depends on a variable (``abs(0)`` does not, so its kink
+        cannot matter to any derivative)."""
+        varies: list[bool] = []
+        for node in self.nodes:
+            varies.append(node.kind == "variable" or any([varies[i] for i in node.args]))
+        return tuple(varies)
 
     @functools.cached_property
     def parsed(self) -> str:
@@ -212,17 +223,29 @@ class _Run:
         return Result(value, self.diagnostics, tuple(wrt), **computed)
 
     def forward(self) -> Variable:
+        return self.forward_nodes()[-1]
+
+    def forward_nodes(self) -> list[Variable]:
+        """Every node's Variable, in node order (the last is the result)."""
         computed: list[Variable] = []
-        for node in self.expression.nodes:
+        for node, varies in zip(self.expression.nodes, self.expression.varying):
             if node.kind == "variable":
                 computed.append(self.leaves[node.name])
             elif node.function is None:
                 computed.append(Variable(node.value, requires_grad=False))
             else:
-                computed.append(node.function()(*[computed[i] for i in node.args]))
+                function, inputs = node.function(), [computed[i] for i in node.args]
+                computed.append(function(*inputs))
+                if varies:
+                    self._kinks(function, inputs)
         if not np.isfinite(computed[-1].data).all():
             self._blame(computed)
-        return computed[-1]
+        return computed
+
+    def _kinks(self, function, inputs: list[Variable]) -> None:
+        mask = function.kinks(*[x.data for x in inputs])
+        if mask is not None:
+            self.diagnostics.add(function, "kink", mask)
 
     def _blame(self, computed: list[Variable]) -> None:
         """Name the functions that made nan/inf from finite inputs. Only run when the

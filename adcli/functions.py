@@ -28,7 +28,8 @@ class Primitive(Function):
     symbol = ""                           # an operator's printed form: "+", "*", "^"
     spellings: tuple[str, ...] = ()       # an operator's spellings in the language
     domain: tuple = ((-3.0, 3.0),)        # per argument: where tests sample it
-    smooth_margin = 0.0                   # tests keep |kink(args)| above this margin
+    smooth_margin = 0.0                   # tests keep kink(args) above this margin
+    kink_reason = ""                      # why kinks() marks a point, for warnings
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
@@ -44,10 +45,23 @@ class Primitive(Function):
         """How messages name it: 'log', or an operator's symbol in quotes ('/')."""
         return f"'{cls.symbol}'" if cls.symbol else cls.name
 
+    def kinks(self, *xs):
+        """Where the derivative shown is a convention, not a fact (a corner, a tie, a
+        vertical tangent, a derivative formula used where the value is nan): a boolean
+        mask over the points, or None where there are none. The evaluator collects it."""
+        return None
+
     @staticmethod
     def kink(*xs):
-        """Distance-like measure to the nearest kink or pole; tests stay away from zeros."""
+        """How far inside the smooth part of the domain: the distance-like measure to the
+        nearest kink, pole or edge (<= 0 on or beyond one). Tests sample away from them."""
         return np.inf
+
+    @staticmethod
+    def side(*xs):
+        """Which side of its kinks and poles a point is on (None: no sides), so a test's
+        difference stencil can tell when it straddles one."""
+        return None
 
     @property
     def y(self) -> Variable:
@@ -148,6 +162,11 @@ class Pow(Primitive):
     name, arity = "pow", 2
     symbol, spellings, dunder = "^", ("^", "**"), "pow"
     domain = ((0.2, 3.0), (-3.0, 3.0))
+    kink_reason = "a fractional power of 0, an edge of its domain"
+
+    def kinks(self, a, b):
+        # 0^b for b > 0 not whole: one-sided, with a vertical tangent when b < 1.
+        return (a == 0) & (b > 0) & (b != np.floor(b))
 
     def forward(self, a, b):
         if b.ndim == 0 and float(b).is_integer():
@@ -189,6 +208,9 @@ class Exp(Primitive):
 class Log(Primitive):
     name, aliases = "log", ("ln",)
     domain = ((0.1, 10.0),)
+    kink = staticmethod(lambda x: x)
+    kink_reason = "a negative argument, where the value is nan"
+    def kinks(self, x): return x < 0
     def forward(self, x): return np.log(x)
     def backward(self, gy): return gy / self.inputs[0]
     def taylor(self, x): return _log_series(self, x)
@@ -197,6 +219,9 @@ class Log(Primitive):
 class Log10(Primitive):
     name = "log10"
     domain = ((0.1, 10.0),)
+    kink = staticmethod(lambda x: x)
+    kink_reason = "a negative argument, where the value is nan"
+    def kinks(self, x): return x < 0
     def forward(self, x): return np.log10(x)
     def backward(self, gy): return gy / (self.inputs[0] * math.log(10.0))
 
@@ -204,6 +229,9 @@ class Log10(Primitive):
 class Log2(Primitive):
     name = "log2"
     domain = ((0.1, 10.0),)
+    kink = staticmethod(lambda x: x)
+    kink_reason = "a negative argument, where the value is nan"
+    def kinks(self, x): return x < 0
     def forward(self, x): return np.log2(x)
     def backward(self, gy): return gy / (self.inputs[0] * math.log(2.0))
 
@@ -211,6 +239,9 @@ class Log2(Primitive):
 class Log1p(Primitive):
     name = "log1p"
     domain = ((-0.9, 5.0),)
+    kink = staticmethod(lambda x: x + 1.0)
+    kink_reason = "an argument below -1, where the value is nan"
+    def kinks(self, x): return x < -1
     def forward(self, x): return np.log1p(x)
     def backward(self, gy): return gy / (self.inputs[0] + 1.0)
 
@@ -225,6 +256,9 @@ class Expm1(Primitive):
 class Sqrt(Primitive):
     name = "sqrt"
     domain = ((0.1, 10.0),)
+    kink = staticmethod(lambda x: x)
+    kink_reason = "0, the edge of its domain, with a vertical tangent"
+    def kinks(self, x): return x == 0
     def forward(self, x): return np.sqrt(x)
     def backward(self, gy): return gy / (2.0 * self.y)  # inf at 0, as in PyTorch
     def taylor(self, x): return _sqrt_series(self, x)
@@ -235,6 +269,9 @@ class Cbrt(Primitive):
     domain = ((-8.0, 8.0),)
     smooth_margin = 0.1
     kink = staticmethod(lambda x: np.abs(x))
+    side = staticmethod(lambda x: x > 0)
+    kink_reason = "a vertical tangent at 0"
+    def kinks(self, x): return x == 0
     def forward(self, x): return np.cbrt(x)
     def backward(self, gy): return gy / (3.0 * self.y * self.y)
     def taylor(self, x): return _cbrt_series(self, x)
@@ -259,6 +296,8 @@ class Cos(Primitive):
 class Tan(Primitive):
     name = "tan"
     domain = ((-1.3, 1.3),)
+    kink = staticmethod(lambda x: np.abs(np.cos(x)))   # poles where cos x = 0
+    side = staticmethod(lambda x: np.cos(x) > 0)
     def forward(self, x): return np.tan(x)
     def backward(self, gy): return gy * (1.0 + self.y * self.y)
     def taylor(self, x): return _riccati_series(self, x, lambda y: 1.0 + y * y, 0.0, 1.0)
@@ -267,6 +306,8 @@ class Tan(Primitive):
 class Sec(Primitive):
     name = "sec"
     domain = ((-1.3, 1.3),)
+    kink = staticmethod(lambda x: np.abs(np.cos(x)))   # poles where cos x = 0
+    side = staticmethod(lambda x: np.cos(x) > 0)
     def forward(self, x): return 1.0 / np.cos(x)
     def backward(self, gy): return gy * self.y * op.tan(self.inputs[0])
     def taylor(self, x): return _reciprocal_series(self, x, np.cos, np.sin, -1.0)  # 1/cos
@@ -275,6 +316,8 @@ class Sec(Primitive):
 class Csc(Primitive):
     name = "csc"
     domain = ((0.3, 2.8),)
+    kink = staticmethod(lambda x: np.abs(np.sin(x)))   # poles where sin x = 0
+    side = staticmethod(lambda x: np.sin(x) > 0)
     def forward(self, x): return 1.0 / np.sin(x)
     def backward(self, gy): return -gy * self.y * op.cot(self.inputs[0])
     def taylor(self, x): return _reciprocal_series(self, x, np.sin, np.cos, 1.0)  # 1/sin
@@ -283,6 +326,8 @@ class Csc(Primitive):
 class Cot(Primitive):
     name = "cot"
     domain = ((0.3, 2.8),)
+    kink = staticmethod(lambda x: np.abs(np.sin(x)))   # poles where sin x = 0
+    side = staticmethod(lambda x: np.sin(x) > 0)
     def forward(self, x): return np.cos(x) / np.sin(x)
     def backward(self, gy): return -gy * (1.0 + self.y * self.y)
     def taylor(self, x): return _riccati_series(self, x, lambda y: -(1.0 + y * y), 0.0, -1.0)
@@ -291,6 +336,9 @@ class Cot(Primitive):
 class Asin(Primitive):
     name = "asin"
     domain = ((-0.9, 0.9),)
+    kink = staticmethod(lambda x: 1.0 - np.abs(x))
+    kink_reason = "-1 or 1, the edges of its domain, with vertical tangents"
+    def kinks(self, x): return np.abs(x) == 1
     def forward(self, x): return np.arcsin(x)
     def backward(self, gy):
         x = self.inputs[0]
@@ -300,6 +348,9 @@ class Asin(Primitive):
 class Acos(Primitive):
     name = "acos"
     domain = ((-0.9, 0.9),)
+    kink = staticmethod(lambda x: 1.0 - np.abs(x))
+    kink_reason = "-1 or 1, the edges of its domain, with vertical tangents"
+    def kinks(self, x): return np.abs(x) == 1
     def forward(self, x): return np.arccos(x)
     def backward(self, gy):
         x = self.inputs[0]
@@ -317,6 +368,11 @@ class Atan(Primitive):
 class Atan2(Primitive):
     name, arity = "atan2", 2
     domain = ((0.2, 3.0), (-3.0, 3.0))
+    # The origin, and the branch cut along y = 0, x < 0 where it jumps by 2 pi.
+    kink = staticmethod(lambda y, x: np.maximum(np.abs(y), x))
+    side = staticmethod(lambda y, x: (y > 0, x > 0))
+    kink_reason = "the origin, or the branch cut y = 0, x < 0 where it jumps by 2 pi"
+    def kinks(self, y, x): return (y == 0) & (x <= 0)
     def forward(self, y, x): return np.arctan2(y, x)
     def backward(self, gy):
         y, x = self.inputs
@@ -327,6 +383,9 @@ class Atan2(Primitive):
 class Hypot(Primitive):
     name, arity = "hypot", 2
     domain = ((0.2, 3.0), (-3.0, 3.0))
+    kink = staticmethod(lambda a, b: np.hypot(a, b))
+    kink_reason = "the origin, the tip of a cone"
+    def kinks(self, a, b): return (a == 0) & (b == 0)
     def forward(self, a, b): return np.hypot(a, b)
     def backward(self, gy):
         a, b = self.inputs
@@ -368,6 +427,9 @@ class Asinh(Primitive):
 class Acosh(Primitive):
     name = "acosh"
     domain = ((1.1, 10.0),)
+    kink = staticmethod(lambda x: x - 1.0)
+    kink_reason = "1, the edge of its domain, with a vertical tangent"
+    def kinks(self, x): return x == 1
     def forward(self, x): return np.arccosh(x)
     def backward(self, gy):
         x = self.inputs[0]
@@ -378,6 +440,9 @@ class Acosh(Primitive):
 class Atanh(Primitive):
     name = "atanh"
     domain = ((-0.9, 0.9),)
+    kink = staticmethod(lambda x: 1.0 - np.abs(x))
+    kink_reason = "an argument outside [-1, 1], where the value is nan"
+    def kinks(self, x): return np.abs(x) > 1
     def forward(self, x): return np.arctanh(x)
     def backward(self, gy):
         x = self.inputs[0]
@@ -390,6 +455,9 @@ class Abs(Primitive):
     name = "abs"
     smooth_margin = 1e-3
     kink = staticmethod(lambda x: np.abs(x))
+    side = staticmethod(lambda x: x > 0)
+    kink_reason = "a corner at 0"
+    def kinks(self, x): return x == 0
     def forward(self, x): return np.abs(x)
     def backward(self, gy): return gy * _constant(np.sign(self.inputs[0].data))  # abs'(0) = 0
 
@@ -404,6 +472,9 @@ class Min(Primitive):
     domain = _PLANE
     smooth_margin = 1e-3
     kink = staticmethod(lambda a, b: np.abs(a - b))
+    side = staticmethod(lambda a, b: a < b)
+    kink_reason = "a tie between its arguments"
+    def kinks(self, a, b): return a == b
     def forward(self, a, b): return np.minimum(a, b)
     def backward(self, gy):
         a, b = self.inputs
@@ -416,6 +487,9 @@ class Max(Primitive):
     domain = _PLANE
     smooth_margin = 1e-3
     kink = staticmethod(lambda a, b: np.abs(a - b))
+    side = staticmethod(lambda a, b: a < b)
+    kink_reason = "a tie between its arguments"
+    def kinks(self, a, b): return a == b
     def forward(self, a, b): return np.maximum(a, b)
     def backward(self, gy):
         a, b = self.inputs

@@ -13,7 +13,7 @@ from .errors import NonFiniteError, ValuesError, closest, did_you_mean, listing
 from .parser import is_name, parse
 from .points import PointSource, chunk_size_for, parse_at, parse_grid
 from .render import Rows, writer
-from .report import Report
+from .report import Report, point_warnings
 
 
 def run(command_class, texts, wrt=None, **options) -> None:
@@ -62,9 +62,10 @@ def _run(command_class, texts, wrt, *, at=(), grid=(), points_file=None,
             n = len(next(iter(chunk.values()))) if chunk else 1
             columns, diagnostics = command.compute(chunk, n)
             if report.add(diagnostics, n, columns) and strict:
-                messages = report.messages() or ["a result is nan or inf"]
+                messages = report.messages(kinks=False) or ["a result is nan or inf"]
                 raise NonFiniteError("; ".join(messages) + " (--strict)")
-            output.write(Rows({name: chunk[name] for name in command.names}, columns, n))
+            output.write(Rows({name: chunk[name] for name in command.names}, columns, n,
+                              point_warnings(diagnostics)))
         output.close()
     except NonFiniteError:
         raise  # its message already names what went non-finite

@@ -42,6 +42,7 @@ class Rows:
     at: dict[str, np.ndarray]
     columns: list[np.ndarray]
     n: int
+    warnings: list = ()    # (point index, function, kind, why): JSON's "warnings"
 
     def __len__(self):
         return self.n
@@ -115,21 +116,27 @@ class JsonWriter(_Writer):
     def __init__(self, command, out, digits):
         super().__init__(command, out, digits)
         self.points: list[dict] = []
+        self.warnings: list[dict] = []
 
     def num(self, value):
         return number_json(value, self.digits)
 
     def write(self, rows: Rows) -> None:
         names, skeleton = self.command.names, json.dumps(self.command.skeleton())
+        first = len(self.points)
         for line in _lines(self.command, rows):
             point = {"at": {n: self.num(v) for n, v in zip(names, line)}}
             point.update(json.loads(skeleton))  # a fresh copy of the nested containers
             for column, value in zip(self.columns, line[len(names):]):
                 _place(point, column.path, self.num(value))
             self.points.append(point)
+        self.warnings += [{"at": self.points[first + i]["at"], "function": function,
+                           "kind": kind, "why": why} for i, function, kind, why in rows.warnings]
 
     def close(self) -> None:
         document = {**self.command.head(), "points": self.points}
+        if self.warnings:  # only when there is something to say: the schema stays as it was
+            document["warnings"] = self.warnings
         utf = "utf" in (getattr(self.out, "encoding", None) or "utf-8").lower()
         json.dump(document, self.out, ensure_ascii=not utf, allow_nan=False)
         self.out.write("\n")

@@ -1,4 +1,4 @@
-"""What the CLI says about non-finite results: the English for the API's diagnostics.
+"""What the CLI says about the API's diagnostics: non-finite results and kinks, in English.
 
 Counts are of points: per chunk, the masks of every node of a function (and of every
 expression) are ORed, so a point is counted once however many nodes went wrong there.
@@ -8,6 +8,35 @@ from __future__ import annotations
 import numpy as np
 
 from .functions import PRIMITIVES
+
+# Why, per kind of diagnostic: said once per function on stderr, once per point in JSON.
+_WHY = {
+    "value": "gave nan or inf (outside its domain, a pole, or overflow)",
+    "derivative": "has a nan or inf derivative (an edge of its domain or a vertical tangent)",
+    "kink": "is not differentiable there ({reason}): its derivative there is a convention, "
+            "not a fact",
+}
+
+
+def why(name: str, what: str) -> str:
+    """Why the diagnostic ``(name, what)`` was raised, without the function's name."""
+    return _WHY[what].format(reason=PRIMITIVES[name].kink_reason)
+
+
+def label(name: str) -> str:
+    """The function as JSON names it: "abs", or an operator's symbol ("/", "^")."""
+    cls = PRIMITIVES[name]
+    return cls.symbol or cls.name
+
+
+def point_warnings(diagnostics) -> list[tuple[int, str, str, str]]:
+    """One ``(point index, function, kind, why)`` per point each diagnostic marks, in
+    point order: the JSON "warnings" list."""
+    found = []
+    for (name, what), mask in diagnostics.masks.items():
+        for i in np.flatnonzero(np.ravel(mask)):
+            found.append((int(i), label(name), what, why(name, what)))
+    return sorted(found, key=lambda w: w[0])
 
 
 class Report:
@@ -22,21 +51,29 @@ class Report:
         for key, mask in diagnostics.masks.items():
             self.counts[key] = self.counts.get(key, 0) + int(np.count_nonzero(mask))
         bad = any(not np.isfinite(a).all() for a in columns)
-        if bad and not self.counts:
+        if bad and not any(what != "kink" for _, what in self.counts):
             self.unattributed = True
         return bad
 
-    def messages(self) -> list[str]:
+    def messages(self, kinks: bool = True) -> list[str]:
+        """One line per function and kind of trouble (without kinks: only nan and inf)."""
         lines = []
-        if self.unattributed and not self.counts:
+        blamed = any(what != "kink" for _, what in self.counts)
+        if self.unattributed and not blamed:
             lines.append("a result is nan or inf (from a value that is nan or inf)")
         for (name, what), count in self.counts.items():
+            if what == "kink" and not kinks:
+                continue
             where = f"{count} of {self.points} point{'s' * (self.points != 1)}"
             label = PRIMITIVES[name].label()
             if what == "value":
                 lines.append(f"{label} gave nan or inf at {where} "
                              "(outside its domain, a pole, or overflow)")
-            else:
+            elif what == "derivative":
                 lines.append(f"the derivative of {label} is nan or inf at {where} "
                              "(an edge of its domain or a vertical tangent)")
+            else:
+                lines.append(f"{label} is not differentiable at {where} "
+                             f"({PRIMITIVES[name].kink_reason}): its derivative there "
+                             "is a convention, not a fact")
         return lines

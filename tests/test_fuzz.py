@@ -677,34 +677,14 @@ def _power(a: float, b: float, exponent_tree) -> None:
 
 
 def _smooth_call(name: str, args: list[float]) -> None:
-    """Raise Unsmooth near a kink, pole or edge; note which side of each one we are on."""
-    u = args[0]
-    if name in ("log", "ln", "log10", "log2", "sqrt"):
-        _away(u)
-    elif name == "log1p":
-        _away(u + 1.0)
-    elif name in ("cbrt", "abs"):
-        _away(abs(u))
-        _BRANCHES.append(u > 0)
-    elif name in ("tan", "sec"):
-        _away(abs(math.cos(u)))
-        _BRANCHES.append(math.cos(u) > 0)
-    elif name in ("csc", "cot"):
-        _away(abs(math.sin(u)))
-        _BRANCHES.append(math.sin(u) > 0)
-    elif name in ("asin", "acos", "atanh"):
-        _away(1.0 - abs(u))
-    elif name == "acosh":
-        _away(u - 1.0)
-    elif name in ("min", "max"):
-        _away(abs(args[0] - args[1]))
-        _BRANCHES.append(args[0] < args[1])
-    elif name == "atan2":
-        y, x = args
-        _away(max(abs(y), x))   # the origin and the branch cut along the negative x axis
-        _BRANCHES.append((y > 0, x > 0))
-    elif name == "hypot":
-        _away(math.hypot(*args))
+    """Raise Unsmooth near a kink, pole or edge; note which side of each one we are on.
+    Each function's class says where those are (``kink``, ``side``), so this list never
+    names functions."""
+    cls = CALLABLE[name]
+    _away(float(cls.kink(*args)))
+    side = cls.side(*args)
+    if side is not None:
+        _BRANCHES.append(side)
 
 
 _SIZES: list[float] = []    # |every intermediate| of the latest reference evaluation
