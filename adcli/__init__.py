@@ -5,11 +5,12 @@
     >>> f.grad(x=1.0, y=2.0)["x"]
     array(4.)
 """
+from .checking import CheckResult, check
 from .core import Function, Variable, no_grad
 from .errors import AdcliError
 from .expression import Expression, Result, jacobian
 from .parser import parse
 
-__all__ = ["parse", "jacobian", "Expression", "Result", "Variable", "Function", "no_grad",
-           "AdcliError"]
+__all__ = ["parse", "jacobian", "check", "Expression", "Result", "CheckResult", "Variable",
+           "Function", "no_grad", "AdcliError"]
 __version__ = "0.1.0"

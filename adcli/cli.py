@@ -100,9 +100,7 @@ def _register(command_class) -> None:
         given = options.pop(argument)
         texts = ([_expression_text(e) for e in given] if command_class.many
                  else _one(given))
-        from .pipeline import run
-
-        run(command_class, texts, wrt, **options)
+        return command_class.main(texts, wrt, **options)
 
     callback.__doc__ = command_class.help
     callback = points_options(callback, command_class.formats)

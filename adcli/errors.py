@@ -3,8 +3,9 @@ from __future__ import annotations
 
 import unicodedata
 
-# Exit statuses (README "Errors and exit codes"); 1 is kept for a future failed check.
-EXIT_BAD_INPUT, EXIT_NONFINITE, EXIT_INTERNAL, EXIT_INTERRUPTED = 2, 3, 70, 130
+# Exit statuses (README "Errors and exit codes").
+EXIT_CHECK_FAILED, EXIT_BAD_INPUT, EXIT_NONFINITE, EXIT_INTERNAL, EXIT_INTERRUPTED = \
+    1, 2, 3, 70, 130
 
 
 class AdcliError(Exception):

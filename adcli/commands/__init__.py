@@ -2,6 +2,7 @@
 the CLI, the pipeline and the renderers find it here."""
 from __future__ import annotations
 
+from .check import Check
 from .evaluate import Eval
 from .gradient import Grad
 from .graph import Graph
@@ -9,4 +10,4 @@ from .hessian import Hessian
 from .jacobian import Jacobian
 from .trace import Trace
 
-COMMANDS = [Grad, Eval, Hessian, Jacobian, Trace, Graph]
+COMMANDS = [Grad, Eval, Hessian, Jacobian, Trace, Graph, Check]

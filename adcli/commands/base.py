@@ -56,6 +56,15 @@ class Command:
         self.options = options
 
     @classmethod
+    def main(cls, texts, wrt=None, **options) -> int | None:
+        """Run the command from the CLI's arguments; the exit status (None: 0). Most
+        commands stream chunks of points through the pipeline; one that needs all its
+        points at once, or its own layout, overrides this."""
+        from ..pipeline import run
+
+        return run(cls, texts, wrt, **options)
+
+    @classmethod
     def select(cls, **options) -> type[Command]:
         """The command class that serves these options (``grad --order 3`` is Nth)."""
         return cls

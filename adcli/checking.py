@@ -1,0 +1,844 @@
+"""adcli.check: is a hand-derived derivative right? Three witnesses at every point.
+
+At each point the expectation is compared with adcli's reverse-mode derivative (AD), and
+AD with a careful finite-difference estimate (central differences over a ladder of steps
+scaled to the point, combined by Richardson extrapolation, Ridders' method; the estimate
+with the smallest error estimate wins, as in numdifftools). Two formulas that are equal
+mathematically differ in floating point by rounding only, and how much rounding a formula
+can make is computed, not guessed: a reverse pass over its graph gives the first-order
+bound  eps * sum |dy/dv| |v|  over its intermediates v (each operation rounds its own
+result by about one unit in the last place). So "1 - cos(x)^2" against "sin(x)^2" passes
+near 0, where the first loses all its digits, while a wrong term of relative size 1e-9
+still fails.
+
+Where the expression sits on a kink (the functions' ``kinks``), the derivative may not
+exist: one-sided differences say whether it does; where it does not, the point is shown
+with its left and right derivatives and counted neither for nor against the expectation.
+When it differs, the diagnosis names what is certain at every counted point: a constant
+factor, swapped partials, the derivative with respect to an inner node (the chain rule's
+last factor missing), or, for order 0, a constant difference.
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from . import drivers
+from .core import Variable
+from .diagnostics import Diagnostics
+from .errors import ValuesError, did_you_mean, listing
+from .expression import Expression, _Run
+
+DEFAULT_SAMPLES = 30
+DEFAULT_SEED = 0
+DEFAULT_RTOL = 1e-9
+DEFAULT_ATOL = 0.0
+SPREAD = (-3.0, 3.0)   # default points: magnitudes 10^-3 .. 10^3 (log-uniform), either sign
+WORST = 5              # rows in the table of worst points
+
+EPS = 2.0 ** -52
+TINY = 2.0 ** -1022    # the smallest normal float64
+ROUNDING = 8           # ulps each operation may be off by (libm's functions: up to ~4)
+FD_RTOL = 1e-8         # AD and finite differences agree within this, or their own error
+SETTLED = 1e-3         # finite differences with a larger relative error accuse no one
+ONE_SIDED_RTOL = 1e-6  # left and right derivatives this close: the derivative exists
+MIN_FOR_DIAGNOSIS = 3  # points a diagnosis must hold at, at least
+
+
+# ----- the result ------------------------------------------------------------------------
+
+@dataclass
+class Target:
+    """One derivative being checked: ``order``-th in ``name`` (None for order 0), and what
+    was found at every point."""
+
+    name: str | None
+    label: str                          # "d/dx", "∂/∂x1", "d²/dx²", "f"
+    expectation: Expression | None
+    expected: np.ndarray | None = None
+    ad: np.ndarray | None = None
+    fd: np.ndarray | None = None        # nan where not computed (order 0, a kink)
+    fd_error: np.ndarray | None = None
+    difference: np.ndarray | None = None  # relative: |E - AD| (or |AD - FD|) / the larger
+    status: np.ndarray | None = None    # per point: see STATUSES
+    left: np.ndarray | None = None      # one-sided derivatives at kinks (nan elsewhere)
+    right: np.ndarray | None = None
+    fd_disagrees: np.ndarray | None = None  # AD and FD disagree where f is smooth
+    why: np.ndarray | None = None       # per skipped point: why it was not counted
+
+
+STATUSES = ("match", "differs", "no derivative", "skipped")
+
+
+@dataclass(frozen=True)
+class Row:
+    """One (point, derivative) for a table: the worst differences, or a kink."""
+
+    index: int
+    at: dict
+    name: str | None
+    label: str
+    expected: float | None
+    ad: float
+    fd: float
+    difference: float
+    left: float
+    right: float
+
+
+@dataclass
+class CheckResult:
+    """What ``check`` found. ``verdict`` is "matches", "differs" or "cannot tell"; the
+    CLI prints ``summary`` and exits with ``exit_code`` (0 matches, 1 otherwise)."""
+
+    expression: Expression
+    order: int
+    targets: list[Target]
+    points: dict[str, np.ndarray]
+    value: np.ndarray
+    status: np.ndarray                  # per point, the worst over the targets
+    verdict: str
+    summary: str
+    counted: int
+    differing: int
+    no_derivative: int
+    skipped: int
+    largest_difference: float
+    worst: list[Row]
+    kinks: list[Row]
+    diagnosis: list[str]
+    notes: list[str]
+    diagnostics: Diagnostics
+    rtol: float
+    atol: float
+    sampled: bool = False
+    seed: int | None = None
+    expected_mode: bool = True          # False: AD against finite differences only
+
+    @property
+    def ok(self) -> bool:
+        return self.verdict == "matches"
+
+    @property
+    def exit_code(self) -> int:
+        return 0 if self.ok else 1
+
+    def __str__(self) -> str:
+        return "\n".join([self.summary, *self.diagnosis, *self.notes])
+
+
+# ----- the public entry point -------------------------------------------------------------
+
+def check(f, expected=None, *, expect: Mapping | None = None, order: int = 1, wrt=None,
+          at: Mapping | None = None, samples: int = DEFAULT_SAMPLES,
+          seed: int | None = DEFAULT_SEED, domain: Mapping | None = None,
+          rtol: float = DEFAULT_RTOL, atol: float = DEFAULT_ATOL) -> CheckResult:
+    """Check a derivation: is the ``order``-th derivative of ``f`` equal to ``expected``?
+
+    ``f`` and the expectations are texts or Expressions. ``expected`` is the derivative in
+    f's one variable (or in ``wrt``); ``expect={"x": ..., "y": ...}`` gives partials by
+    name; with neither, adcli's derivative is checked against finite differences.
+    ``order=0`` checks an identity (f equals ``expected``). Points: ``at`` maps names to
+    numbers or arrays; variables without a value get ``samples`` random points (``seed``),
+    drawn from ``domain={"x": (lo, hi)}`` or else 10^-3..10^3 in magnitude, either sign.
+    """
+    from .parser import parse
+
+    f = parse(f) if isinstance(f, str) else f
+    order = _order(order)
+    rtol, atol = _tolerance(rtol, "rtol"), _tolerance(atol, "atol")
+    targets = _targets(f, expected, expect, order, wrt, parse)
+    points, sampled = _points(f, targets, order, at, samples, seed, domain)
+    with np.errstate(all="ignore"):
+        found = _evaluate(f, targets, order, points)
+        return _judge(f, targets, order, points, found, rtol, atol,
+                      sampled=sampled, seed=seed if sampled else None)
+
+
+# ----- what to check ---------------------------------------------------------------------
+
+def _order(order) -> int:
+    if isinstance(order, bool) or not isinstance(order, (int, np.integer)) or not 0 <= order <= 64:
+        raise ValuesError(f"the order is a whole number from 0 to 64, not {order!r}")
+    return int(order)
+
+
+def _tolerance(value, what: str) -> float:
+    try:
+        value = float(value)
+    except (TypeError, ValueError):
+        raise ValuesError(f"{what} must be a number, not {value!r}") from None
+    if not value >= 0 or value == np.inf:
+        raise ValuesError(f"{what} must be a finite number >= 0, not {value!r}")
+    return value
+
+
+def label_for(name: str | None, order: int, partial: bool) -> str:
+    """How a derivative is named: "d/dx", "∂/∂x", "d²/dx²"; "f" for order 0."""
+    if order == 0 or name is None:
+        return "f"
+    sup = "" if order == 1 else str(order).translate(str.maketrans("0123456789",
+                                                                   "⁰¹²³⁴⁵⁶⁷⁸⁹"))
+    d = "∂" if partial else "d"
+    return f"{d}{sup}/{d}{name}{sup}"
+
+
+def _targets(f: Expression, expected, expect, order: int, wrt, parse) -> list[Target]:
+    if expected is not None and expect:
+        raise ValuesError("give the expected derivative either as one expression or by "
+                          "name (expect=/--expect), not both")
+    partial = len(f.variables) > 1
+    if expect:
+        return [_target(f, name, order, partial, text, parse) for name, text in expect.items()]
+    if expected is not None:
+        name = None if order == 0 else _one_name(f, wrt)
+        return [_target(f, name, order, partial, expected, parse)]
+    if order == 0:
+        raise ValuesError("order 0 compares f with an expected expression: give one")
+    names = _names(f, wrt)
+    if not names:
+        raise ValuesError(f"{f.text!r} has no variables: there is no derivative to check")
+    return [Target(n, label_for(n, order, partial), None) for n in names]
+
+
+def _target(f: Expression, name, order, partial, text, parse) -> Target:
+    if name is not None and name not in f.variables:
+        raise ValuesError(f"'{name}' does not appear in {f.text!r}"
+                          f"{did_you_mean(name, f.variables)}")
+    expectation = parse(text) if isinstance(text, str) else text
+    extra = [v for v in expectation.variables if v not in f.variables]
+    if extra:
+        raise ValuesError(f"the expected {label_for(name, order, partial)} uses "
+                          f"{listing(extra)}, which {'does' if len(extra) == 1 else 'do'} "
+                          f"not appear in {f.text!r}")
+    return Target(name, label_for(name, order, partial), expectation)
+
+
+def _names(f: Expression, wrt) -> list[str]:
+    if wrt is None:
+        return list(f.variables)
+    names = [w.strip() for w in wrt.split(",")] if isinstance(wrt, str) else list(wrt)
+    for name in names:
+        if name not in f.variables:
+            raise ValuesError(f"'{name}' does not appear in {f.text!r}"
+                              f"{did_you_mean(name, f.variables)}")
+    return names
+
+
+def _one_name(f: Expression, wrt) -> str:
+    names = _names(f, wrt)
+    if len(names) != 1:
+        listed = listing(names) or "no variables"
+        raise ValuesError(f"one expected derivative needs one variable and {f.text!r} has "
+                          f"{listed}: name it with --wrt, or give partials by name with "
+                          "--expect NAME=...")
+    return names[0]
+
+
+# ----- where to check --------------------------------------------------------------------
+
+def _points(f, targets, order, at, samples, seed, domain) -> tuple[dict, bool]:
+    at = dict(at or {})
+    domain = dict(domain or {})
+    for name in [*at, *domain]:
+        if name not in f.variables:
+            raise ValuesError(f"a value was given for '{name}', which does not appear in "
+                              f"{f.text!r}{did_you_mean(name, f.variables)}")
+    missing = [v for v in f.variables if v not in at]
+    if not missing:
+        arrays = np.broadcast_arrays(*[np.atleast_1d(np.asarray(at[v], dtype=np.float64))
+                                       for v in f.variables]) if f.variables else []
+        return {v: a.ravel().copy() for v, a in zip(f.variables, arrays)}, False
+    samples = int(samples)
+    if samples < 1:
+        raise ValuesError(f"samples must be at least 1, not {samples}")
+    return _sample(f, targets, order, at, missing, samples, seed, domain), True
+
+
+def _draw(rng, n: int, span) -> np.ndarray:
+    if span is None:
+        magnitude = 10.0 ** rng.uniform(*SPREAD, n)
+        return np.where(rng.random(n) < 0.5, -magnitude, magnitude)
+    lo, hi = (float(s) for s in span)
+    if not (np.isfinite(lo) and np.isfinite(hi) and lo <= hi):
+        raise ValuesError(f"a domain is lo:hi with finite lo <= hi, not {lo!r}:{hi!r}")
+    return rng.uniform(lo, hi, n)
+
+
+def _sample(f, targets, order, at, missing, samples, seed, domain) -> dict:
+    """``samples`` random points where f, its derivatives and the expectations are all
+    finite, in the order drawn from a pool 16 times larger."""
+    rng = np.random.default_rng(seed)
+    pool = 16 * samples
+    points = {v: np.full(pool, float(np.asarray(at[v], dtype=np.float64))) if v in at
+              else _draw(rng, pool, domain.get(v)) for v in f.variables}
+    usable = _usable(f, targets, order, points)
+    chosen = np.flatnonzero(usable)[:samples]
+    if len(chosen) < min(samples, 10):
+        example = missing[0]
+        raise ValuesError(
+            f"only {int(usable.sum())} of {pool} random points have f, its derivative and "
+            f"the expectation all finite: give a domain where they are, e.g. "
+            f"--domain {example}=1:10 (or points with --at, --grid, --points)")
+    return {v: p[chosen] for v, p in points.items()}
+
+
+def _usable(f, targets, order, points) -> np.ndarray:
+    with np.errstate(all="ignore"):
+        at = {v: points[v] for v in f.variables}
+        ok = np.isfinite(np.broadcast_to(f.value(at), _shape(points)))
+        for t in targets:
+            if t.expectation is not None:
+                e, scale = _expectation(t.expectation, points, len(ok))
+                ok &= np.isfinite(e) & np.isfinite(scale)
+            if t.name is not None:
+                d = f.nth_derivative(t.name, order, at).derivative
+                ok &= np.isfinite(np.broadcast_to(d, ok.shape))
+    return ok
+
+
+def _shape(points) -> tuple:
+    return (len(next(iter(points.values()))),) if points else (1,)
+
+
+# ----- the witnesses -----------------------------------------------------------------------
+
+@dataclass
+class _Found:
+    """Everything computed at the points, before judging."""
+
+    value: np.ndarray
+    kink: np.ndarray
+    diagnostics: Diagnostics
+    ad: dict = field(default_factory=dict)          # target index -> AD derivative
+    ad_scale: dict = field(default_factory=dict)    # rounding scale of it
+    expected: dict = field(default_factory=dict)
+    expected_scale: dict = field(default_factory=dict)
+    fd: dict = field(default_factory=dict)          # (estimate, error)
+    fd_scale: dict = field(default_factory=dict)    # rounding scale of what FD works on
+    gradient: dict = field(default_factory=dict)    # every first partial (order 1)
+    gradient_scale: dict = field(default_factory=dict)
+    adjoints: list = field(default_factory=list)    # d f / d node, per node (order 1)
+
+
+def _evaluate(f: Expression, targets, order, points) -> _Found:
+    n = _shape(points)[0]
+    arrays = [points[v] for v in f.variables]
+    run = _Run(f, arrays, (n,), watching=False)
+    nodes = run.forward_nodes()
+    y = nodes[-1]
+    found = _Found(np.broadcast_to(y.data, (n,)).copy(), np.zeros(n, bool), run.diagnostics)
+    for (name, what), mask in run.diagnostics.masks.items():
+        if what == "kink":
+            found.kink |= np.broadcast_to(mask, (n,))
+    graphs = _derivative_graphs(y, run.leaves, targets, order, nodes, found)
+    for i, t in enumerate(targets):
+        g, before = graphs[i]
+        found.ad[i] = _data(g, n)
+        found.ad_scale[i] = _rounding_scale(g, n)
+        if order >= 1:
+            found.fd_scale[i] = before
+            found.fd[i] = _differences(f, t.name, order, points, before)
+        if t.expectation is not None:
+            found.expected[i], found.expected_scale[i] = _expectation(t.expectation, points, n)
+    gradient = found.gradient
+    found.gradient_scale = {name: _rounding_scale(g, n) for name, g in gradient.items()}
+    found.gradient = {name: _data(g, n) for name, g in gradient.items()}
+    return found
+
+
+def _data(g, n: int) -> np.ndarray:
+    if g is None:
+        return np.zeros(n)
+    return np.broadcast_to(g.data if isinstance(g, Variable) else g, (n,)).copy()
+
+
+def _derivative_graphs(y, leaves, targets, order, nodes, found) -> list:
+    """Per target: the derivative as a graph (so its rounding can be bounded) and the
+    rounding scale of the one before it (the function finite differences work on)."""
+    n = found.value.shape[0]
+    if order == 0:
+        return [(y, None) for _ in targets]
+    if order == 1:
+        y.backward(create_graph=True, retain_grad=True)
+        found.adjoints = [None if v.grad is None or v.creator is None else _data(v.grad, n)
+                          for v in nodes]
+        grads = {name: leaf.grad for name, leaf in leaves.items()}
+        found.gradient = dict(grads)
+        scale = _rounding_scale(y, n)
+        return [(grads.get(t.name), scale) for t in targets]
+    graphs = []
+    for t in targets:
+        chain = _chain(y, leaves, t.name, order)
+        graphs.append((chain[-1], _rounding_scale(chain[-2], n)))
+    return graphs
+
+
+def _chain(y, leaves, name: str, order: int) -> list:
+    """f, f', ..., f^(order) in ``name``, each a graph (None once a derivative is 0)."""
+    chain, g = [y], y
+    growth = drivers.Growth(order)
+    for step in range(order):
+        if g is None or not g.requires_grad or name not in leaves:
+            g = None
+        else:
+            with growth.pass_(step):
+                g = drivers.differentiate(g, leaves, create_graph=True).get(name)
+        chain.append(g)
+    return chain
+
+
+def _graph(y: Variable) -> list[Variable]:
+    """Every Variable y was computed from, y included (iteratively: graphs are deep)."""
+    seen, found, stack = set(), [], [y]
+    while stack:
+        v = stack.pop()
+        if id(v) in seen:
+            continue
+        seen.add(id(v))
+        found.append(v)
+        if v.creator is not None:
+            stack.extend(v.creator.inputs)
+    return found
+
+
+def _rounding_scale(y, n: int, overflow: bool = False) -> np.ndarray:
+    """sum |dy/dv| |v| over y's intermediates v: times eps, a first-order bound on the
+    rounding error in y (each operation rounds its result by about an ulp). With
+    ``overflow``, inf where an intermediate is not finite: a user's formula that overflows
+    on the way (exp(-x)/(1+exp(-x))^2 at x = -800) gives a value that means nothing."""
+    if y is None:
+        return np.zeros(n)
+    if not isinstance(y, Variable) or y.creator is None:
+        return np.abs(_data(y, n))
+    variables = _graph(y)
+    for v in variables:
+        v.grad = None
+    y.backward(retain_grad=True)
+    total = np.zeros(n)
+    for v in variables:
+        if overflow and v.creator is not None:
+            total = total + np.where(np.isfinite(v.data), 0.0, np.inf)
+        if v.creator is not None and v.grad is not None:
+            g = v.grad.data
+            # Below the normal range, rounding is absolute: one subnormal ulp.
+            size = np.maximum(np.abs(v.data), TINY)
+            total = total + np.where(g == 0, 0.0, np.abs(g) * size)
+    for v in variables:
+        v.grad = None
+    return total
+
+
+def _expectation(e: Expression, points, n: int):
+    """The expectation's values and rounding scale (inf where it overflowed on the way)."""
+    arrays = [points[v] for v in e.variables]
+    y = _Run(e, arrays, (n,), watching=False).forward()
+    return _data(y, n), np.maximum(_rounding_scale(y, n, overflow=True), np.abs(_data(y, n)))
+
+
+# ----- finite differences --------------------------------------------------------------------
+
+ROWS, RATIO = 14, 2.0
+LADDERS = (0.25, 0.25 * 2.0 ** -8)   # first steps (times the point's scale) of two ladders
+
+
+def step_scale(x: np.ndarray) -> np.ndarray:
+    """The step's scale at x: |x| below 1 (so a stencil never reaches 0, where log, sqrt
+    and powers have their edges), 1 above, and never below 2^-20 |x| (so x + h differs
+    from x by many ulps); 1 at x = 0."""
+    s = np.where(x == 0, 1.0, np.minimum(np.abs(x), 1.0))
+    return np.maximum(s, np.abs(x) * 2.0 ** -20)
+
+
+def richardson(func, x: np.ndarray, side: str = "central", first: float = LADDERS[0]):
+    """Ridders' method: differences over steps h, h/2, h/4, ... extrapolated to h = 0;
+    returns (estimate, error estimate, the smallest step used) per point. ``side`` is
+    "central" (error series in h^2) or "left"/"right" (one-sided, series in h)."""
+    h = first * step_scale(x) * RATIO ** -np.arange(ROWS)[:, None]
+    ladder = np.broadcast_to(x, h.shape)
+    if side == "central":
+        up, down, power = ladder + h, ladder - h, 2
+    elif side == "right":
+        up, down, power = ladder + h, ladder, 1
+    else:
+        up, down, power = ladder, ladder - h, 1
+    table = (func(up) - func(down)) / (up - down)   # up - down: the steps actually taken
+    return _extrapolate(table, h, power)
+
+
+def _extrapolate(table, h, power):
+    best, error, step = table[0].copy(), np.full(table.shape[1:], np.inf), h[0].copy()
+    previous = table
+    for j in range(1, table.shape[0]):
+        factor = RATIO ** (power * j)
+        current = (factor * previous[1:] - previous[:-1]) / (factor - 1.0)
+        err = np.maximum(np.abs(current - previous[1:]), np.abs(current - previous[:-1]))
+        err = np.where(np.isnan(err), np.inf, err)
+        k = np.argmin(err, axis=0)[None]
+        e = np.take_along_axis(err, k, 0)[0]
+        better = e < error
+        best = np.where(better, np.take_along_axis(current, k, 0)[0], best)
+        step = np.where(better, np.take_along_axis(h[j:], k, 0)[0], step)
+        error = np.where(better, e, error)
+        previous = current
+    return best, error, step
+
+
+def _differenced(f: Expression, name: str, order: int, points):
+    """The function finite differences work on: f itself for a first derivative, else
+    adcli's derivative of one order less (so each witness differs in its last step)."""
+    fixed = {v: np.tile(points[v], ROWS) for v in f.variables if v != name}
+
+    def func(xs):
+        at = {**fixed, name: np.ravel(xs)}
+        if order == 1:
+            values = f.derivatives(at, order=0).value
+        else:
+            values = f.nth_derivative(name, order - 1, at).derivative
+        return np.broadcast_to(values, (xs.size,)).reshape(xs.shape)
+    return func
+
+
+def _differences(f, name, order, points, scale_before, side="central"):
+    """(estimate, error) by Richardson extrapolation on two ladders of steps, 256 times
+    apart: the better estimate, with an error that covers what rounding in the
+    differenced function can do at its smallest step, and how far the two ladders
+    disagree (one ladder alone can settle on a wrong value when its steps are too coarse
+    for an oscillation, as sin(x^2) has at x = 400)."""
+    func = _differenced(f, name, order, points)
+    x = points[name]
+    # At a kink the rounding scale can be inf (cbrt(x^3) at 0): use the value's instead.
+    scale_before = np.where(np.isfinite(scale_before), scale_before,
+                            np.abs(np.nan_to_num(func(x[None])[0])))
+    runs = []
+    for first in LADDERS:
+        estimate, error, step = richardson(func, x, side, first)
+        runs.append((estimate, error + ROUNDING * EPS * scale_before / step))
+    (e1, r1), (e2, r2) = runs
+    pick = np.nan_to_num(r2, nan=np.inf) < np.nan_to_num(r1, nan=np.inf)
+    estimate, error = np.where(pick, e2, e1), np.where(pick, r2, r1)
+    return estimate, np.fmax(error, np.abs(e1 - e2))
+
+
+def _one_sided(f, name, order, points, where, scale_before):
+    """Left and right derivatives at the points ``where`` (nan elsewhere or unsettled)."""
+    n = len(where)
+    left, right = np.full(n, np.nan), np.full(n, np.nan)
+    index = np.flatnonzero(where)
+    if not index.size:
+        return left, right
+    sub = {v: p[index] for v, p in points.items()}
+    for side, out in (("left", left), ("right", right)):
+        estimate, error = _differences(f, name, order, sub, scale_before[index], side)
+        settled = error <= SETTLED * np.abs(estimate)
+        out[index] = np.where(settled | (estimate == 0), estimate, np.nan)
+    return left, right
+
+
+# ----- judging ---------------------------------------------------------------------------
+
+def _relative(a, b) -> np.ndarray:
+    scale = np.maximum(np.abs(a), np.abs(b))
+    return np.where(a == b, 0.0, np.abs(a - b) / np.where(scale == 0, 1.0, scale))
+
+
+def _close(e, a, e_scale, a_scale, rtol, atol) -> np.ndarray:
+    """Equal up to rtol/atol and the rounding each formula can make."""
+    allowed = atol + rtol * np.maximum(np.abs(e), np.abs(a)) \
+        + ROUNDING * EPS * (e_scale + a_scale)
+    return np.abs(e - a) <= allowed
+
+
+def _judge(f, targets, order, points, found, rtol, atol, sampled, seed) -> CheckResult:
+    n = found.value.shape[0]
+    smooth_value = np.isfinite(found.value)
+    expected_mode = any(t.expectation is not None for t in targets)
+    for i, t in enumerate(targets):
+        _judge_target(f, t, i, order, points, found, rtol, atol, smooth_value)
+    status = _overall([t.status for t in targets], n)
+    counted = int(np.sum((status == "match") | (status == "differs")))
+    differing = int(np.sum(status == "differs"))
+    no_derivative = int(np.sum(status == "no derivative"))
+    skipped = int(np.sum(status == "skipped"))
+    largest = _largest(targets, status)
+    if counted == 0 and no_derivative == 0:
+        raise ValuesError(_nothing_counted(f, targets, n, expected_mode))
+    verdict = ("cannot tell" if counted == 0 else "differs" if differing else "matches")
+    result = CheckResult(
+        expression=f, order=order, targets=targets, points=points, value=found.value,
+        status=status, verdict=verdict, summary="", counted=counted, differing=differing,
+        no_derivative=no_derivative, skipped=skipped, largest_difference=largest,
+        worst=_worst(targets, points, status), kinks=_kink_rows(targets, points),
+        diagnosis=[], notes=[], diagnostics=found.diagnostics, rtol=rtol, atol=atol,
+        sampled=sampled, seed=seed, expected_mode=expected_mode)
+    result.summary = _summary(result)
+    if verdict == "differs" and expected_mode:
+        result.diagnosis = _diagnose(f, targets, order, found, status, rtol, atol)
+    result.notes = _notes(result, found)
+    return result
+
+
+def _judge_target(f, t: Target, i, order, points, found, rtol, atol, smooth_value):
+    n = found.value.shape[0]
+    ad, ad_scale = found.ad[i], found.ad_scale[i]
+    t.ad = ad
+    status = np.full(n, "skipped", dtype=object)
+    if order >= 1:
+        fd, fd_error = found.fd[i]
+        t.fd, t.fd_error = fd, fd_error
+        agree = np.abs(ad - fd) <= np.maximum(FD_RTOL * np.maximum(np.abs(ad), np.abs(fd)),
+                                              10 * fd_error) + ROUNDING * EPS * ad_scale
+        settled = np.isfinite(fd) & (fd_error <= SETTLED * np.maximum(np.abs(fd), np.abs(ad)))
+        t.left, t.right = _one_sided(f, t.name, order, points, found.kink & smooth_value,
+                                     found.fd_scale[i])
+        exists = _exists(t.left, t.right)
+        nowhere = found.kink & smooth_value & ~exists
+    else:
+        t.fd = t.fd_error = np.full(n, np.nan)
+        agree = settled = np.ones(n, bool)
+        t.left = t.right = np.full(n, np.nan)
+        nowhere = np.zeros(n, bool)
+    finite_ad = np.isfinite(ad) & np.isfinite(ad_scale)
+    why = np.full(n, "", dtype=object)
+    why[~finite_ad] = "adcli's derivative is not finite there"
+    why[~finite_ad & found.kink & ~nowhere] = (
+        "adcli's derivative is not finite there (a convention at a kink), though one-sided "
+        "differences agree that the derivative exists")
+    why[~smooth_value] = "f is not finite there"
+    usable = smooth_value & finite_ad & ~nowhere
+    if t.expectation is not None:
+        e, e_scale = found.expected[i], found.expected_scale[i]
+        t.expected = e
+        finite_e = np.isfinite(e) & np.isfinite(e_scale)
+        why[usable & ~finite_e] = "the expectation is not finite there, or overflows on the way"
+        usable &= finite_e
+        same = _close(e, ad, e_scale, ad_scale, rtol, atol)
+        t.difference = _relative(e, ad)
+        status[usable] = np.where(same[usable], "match", "differs")
+        t.fd_disagrees = usable & ~found.kink & settled & ~agree
+    else:
+        t.difference = _relative(ad, t.fd)
+        judged = usable & (agree | settled)
+        why[usable & ~judged] = "finite differences do not settle there"
+        status[judged] = np.where(agree[judged], "match", "differs")
+        t.fd_disagrees = judged & ~agree
+    status[nowhere] = "no derivative"
+    t.status, t.why = status, why
+
+
+def _exists(left, right) -> np.ndarray:
+    both = np.isfinite(left) & np.isfinite(right)
+    return both & (np.abs(left - right) <= ONE_SIDED_RTOL * np.maximum(np.abs(left),
+                                                                        np.abs(right)))
+
+
+def _overall(statuses, n) -> np.ndarray:
+    """Per point: differs if any derivative differs, then no derivative, then skipped."""
+    overall = np.full(n, "match", dtype=object)
+    for what in ("skipped", "no derivative", "differs"):
+        for s in statuses:
+            overall[s == what] = what
+    return overall
+
+
+def _largest(targets, status) -> float:
+    counted = (status == "match") | (status == "differs")
+    values = [t.difference[counted & ((t.status == "match") | (t.status == "differs"))]
+              for t in targets]
+    values = np.concatenate(values) if values else np.zeros(0)
+    return float(values.max()) if values.size else 0.0
+
+
+def _at(points, index: int) -> dict:
+    return {v: float(p[index]) for v, p in points.items()}
+
+
+def _row(t: Target, points, index: int) -> Row:
+    def get(a):
+        return None if a is None else float(a[index])
+    return Row(index, _at(points, index), t.name, t.label, get(t.expected), get(t.ad),
+               get(t.fd), get(t.difference), get(t.left), get(t.right))
+
+
+def _worst(targets, points, status) -> list[Row]:
+    pairs = []
+    for t in targets:
+        for index in np.flatnonzero((t.status == "match") | (t.status == "differs")):
+            rank = (t.status[index] == "differs", float(t.difference[index]))
+            pairs.append((rank, t, int(index)))
+    pairs.sort(key=lambda p: p[0], reverse=True)
+    return [_row(t, points, index) for _, t, index in pairs[:WORST]]
+
+
+def _kink_rows(targets, points) -> list[Row]:
+    return [_row(t, points, int(index)) for t in targets
+            for index in np.flatnonzero(t.status == "no derivative")]
+
+
+def _nothing_counted(f, targets, n, expected_mode) -> str:
+    what = ("are f, its derivative and the expectation all finite" if expected_mode else
+            "are f and its derivative finite with finite differences that settle")
+    name = f.variables[0] if f.variables else "x"
+    return (f"at none of the {_s(n)} given {what}: try other points, or random ones "
+            f"from a domain where they are, e.g. --domain {name}=1:10")
+
+
+def _s(count: int, word: str = "point") -> str:
+    return f"{count} {word}{'s' * (count != 1)}"
+
+
+def _labels(targets) -> str:
+    return listing([t.label for t in targets])
+
+
+def _summary(r: CheckResult) -> str:
+    if r.verdict == "cannot tell":
+        return (f"cannot tell: the derivative does not exist at "
+                f"{'the ' + _s(r.no_derivative) if r.no_derivative > 1 else 'the 1 point'} "
+                "checked")
+    what = _labels(r.targets)
+    largest = f"largest relative difference {r.largest_difference:.2g}"
+    if not r.expected_mode:
+        head = (f"adcli's derivative agrees with finite differences for {what} at "
+                f"{r.counted}/{r.counted} points, {largest}" if r.verdict == "matches" else
+                f"adcli's derivative and finite differences disagree for {what} at "
+                f"{r.differing} of {_s(r.counted)}")
+    elif r.verdict == "matches":
+        head = f"matches {what} at {r.counted}/{r.counted} points, {largest}"
+        if r.largest_difference > r.rtol:
+            head += " (within the rounding error of the formulas)"
+    else:
+        head = f"differs from {what} at {r.differing} of {_s(r.counted)}"
+        if len(r.targets) > 1:
+            parts = [f"{t.label} at {int(np.sum(t.status == 'differs'))}"
+                     if np.any(t.status == "differs") else f"{t.label} matches"
+                     for t in r.targets]
+            head = f"differs at {r.differing} of {_s(r.counted)} ({'; '.join(parts)})"
+    if r.no_derivative:
+        where = "where the derivative does not exist"
+        head += (f", except at {_s(r.no_derivative)} {where}" if r.verdict == "matches"
+                 else f", and {_s(r.no_derivative)} {where}")
+    return head
+
+
+def _notes(r: CheckResult, found) -> list[str]:
+    notes = []
+    if r.expected_mode:
+        bad = [t for t in r.targets if t.fd_disagrees is not None and t.fd_disagrees.any()]
+        for t in bad:
+            index = int(np.flatnonzero(t.fd_disagrees)[0])
+            at = ", ".join(f"{v}={float(p[index])!r}" for v, p in r.points.items())
+            notes.append(
+                f"adcli's {t.label} and finite differences disagree at "
+                f"{int(t.fd_disagrees.sum())} of {_s(r.counted)} where f is smooth (at {at}: "
+                f"AD {float(t.ad[index])!r}, finite differences {float(t.fd[index])!r}): a "
+                "bug in adcli or a kink it does not know about; please report it")
+    reasons: dict[str, int] = {}
+    for index in np.flatnonzero(r.status == "skipped"):
+        why = next(t.why[index] for t in r.targets if t.why[index])
+        reasons[why] = reasons.get(why, 0) + 1
+    for why, count in reasons.items():
+        notes.append(f"{_s(count)} not counted: {why}")
+    return notes
+
+
+# ----- diagnosis -------------------------------------------------------------------------
+
+def _diagnose(f, targets, order, found, status, rtol, atol) -> list[str]:
+    counted = (status == "match") | (status == "differs")
+    found_any = []
+    for i, t in enumerate(targets):
+        if t.expectation is None or not np.any(t.status == "differs"):
+            continue
+        where = counted & ((t.status == "match") | (t.status == "differs"))
+        if where.sum() < MIN_FOR_DIAGNOSIS:
+            continue
+        e, e_scale = found.expected[i][where], found.expected_scale[i][where]
+        a, a_scale = found.ad[i][where], found.ad_scale[i][where]
+        tolerance = (max(rtol, 1e-9), atol)
+        found_any += _offset(t, e, e_scale, a, a_scale, tolerance) if order == 0 else []
+        found_any += _multiple(t, e, e_scale, a, a_scale, tolerance)
+        if order == 1:
+            found_any += _swapped(f, t, e, e_scale, found, where, tolerance)
+            found_any += _inner(f, t, e, e_scale, found, where, tolerance)
+    return found_any
+
+
+def _nice(c: float) -> str:
+    """A factor as people write it: 2, -1, 0.5 (rounding error dropped)."""
+    return f"{c:.12g}"
+
+
+def _offset(t, e, e_scale, a, a_scale, tolerance) -> list[str]:
+    c = float(np.median(e - a))
+    if c == 0 or not np.isfinite(c):
+        return []
+    shifted = a + c
+    if not np.all(_close(e, shifted, e_scale, a_scale + abs(c), *tolerance)):
+        return []
+    return [f"the two differ by the constant {_nice(c)} everywhere: as antiderivatives "
+            "they agree (an antiderivative is only defined up to a constant)"]
+
+
+def _multiple(t, e, e_scale, a, a_scale, tolerance) -> list[str]:
+    nonzero = a != 0
+    if nonzero.sum() < MIN_FOR_DIAGNOSIS:
+        return []
+    c = float(np.median(e[nonzero] / a[nonzero]))
+    if not np.isfinite(c) or c == 0 or abs(c - 1) <= 1e-9:
+        return []
+    if not np.all(_close(e, c * a, e_scale, abs(c) * a_scale, *tolerance)):
+        return []
+    c = float(_nice(c))
+    if c == -1:
+        return [f"×-1 everywhere: a sign error (the expectation is -{t.label} at every point)"]
+    return [f"×{_nice(c)} everywhere: the expectation is {_nice(c)} times {t.label} at "
+            "every point"]
+
+
+def _swapped(f, t, e, e_scale, found, where, tolerance) -> list[str]:
+    claims = []
+    for other, g in found.gradient.items():
+        if other == t.name:
+            continue
+        a, a_scale = g[where], found.gradient_scale[other][where]
+        if np.all(_close(e, a, e_scale, a_scale, *tolerance)):
+            claims.append(f"the expectation for {t.name} matches ∂f/∂{other} instead: "
+                          "swapped partials?")
+    return claims
+
+
+def _inner(f, t, e, e_scale, found, where, tolerance) -> list[str]:
+    """The expectation equals df/du for an inner node u, the argument of a function or
+    the base of a power: the chain rule's du/dx is missing. Reverse mode has every df/du
+    from its one pass already."""
+    nodes = f.nodes
+    parents = {arg: p for p, node in enumerate(nodes) for arg in node.args}
+    for index in reversed(range(len(nodes) - 1)):
+        adjoint = found.adjoints[index] if found.adjoints else None
+        owner = nodes[parents[index]] if index in parents else None
+        inside = owner is not None and (owner.kind == "call" or owner.name == "pow")
+        if adjoint is None or not inside or nodes[index].kind == "variable":
+            continue
+        u = adjoint[where]
+        if np.ptp(u) > 0 and np.all(_close(e, u, e_scale, np.abs(u), *tolerance)):
+            return [_inner_words(f, index, parents[index], t.name)]
+    return []
+
+
+def _inner_words(f, index: int, parent: int, name: str) -> str:
+    from .printer import render
+
+    u = render(f.nodes[:index + 1])
+    owner = f.nodes[parent]
+    if owner.kind == "call" and owner.name != "pow":
+        what, role = owner.name, "its argument"
+    else:
+        what, role = "the power", "its base" if owner.args[0] == index else "its exponent"
+    if parent == len(f.nodes) - 1:
+        return (f"this is the derivative of {what} with respect to {role} u = {u}; the "
+                f"chain rule's factor du/d{name} is missing")
+    return (f"this is the derivative of f with respect to u = {u} ({role.replace('its', 'the')}"
+            f" of {what}); the chain rule's factor du/d{name} is missing")

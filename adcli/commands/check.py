@@ -1,0 +1,341 @@
+"""adcli check: verify a hand derivation. A verdict, the worst points with three
+witnesses (the expectation, AD, finite differences), a diagnosis, and exit status 1 when
+it differs. The work is ``adcli.check``; this module reads the options and lays out its
+result (a verdict and tables do not fit the points-table columns of other commands)."""
+from __future__ import annotations
+
+import json
+import sys
+import warnings
+
+import click
+import numpy as np
+
+from ..errors import ValuesError, closest, did_you_mean, listing
+from .base import Command
+
+_DEFAULT_SPREAD = "magnitudes 1e-3 to 1e3, either sign"
+
+
+class Check(Command):
+    name = "check"
+    help = ("Is EXPECTED the derivative of EXPRESSION? Compares them (and finite "
+            "differences) at random or given points; exit 1 when they differ.")
+    many = True   # EXPRESSION and, optionally, EXPECTED
+    options = (
+        click.option("--expect", multiple=True, metavar="NAME=EXPR",
+                     help="The expected partial derivative in NAME (repeatable)."),
+        click.option("--order", type=click.IntRange(0, 64), default=1, show_default=True,
+                     help="Which derivative; 0 checks an identity (EXPRESSION = EXPECTED)."),
+        click.option("--samples", type=click.IntRange(1, 10_000), default=30,
+                     show_default=True, help="Random points, for variables without --at "
+                     "(when no --grid or --points)."),
+        click.option("--seed", type=int, default=0, show_default=True,
+                     help="Seed of the random points."),
+        click.option("--domain", multiple=True, metavar="NAME=LO:HI",
+                     help=f"Draw NAME uniformly from [LO, HI] (default: {_DEFAULT_SPREAD})."),
+        click.option("--rtol", type=click.FloatRange(0, None), default=1e-9,
+                     show_default=True, help="Relative tolerance, on top of the rounding "
+                     "error each formula can make."),
+        click.option("--atol", type=click.FloatRange(0, None), default=0.0,
+                     show_default=True, help="Absolute tolerance."),
+    )
+
+    @classmethod
+    def main(cls, texts, wrt=None, *, at=(), grid=(), points_file=None, skip_bad_rows=False,
+             fmt="table", digits=None, strict=False, expect=(), order=1, samples=30, seed=0,
+             domain=(), rtol=1e-9, atol=0.0, out=None, err=None) -> int:
+        from .. import checking
+        from ..parser import parse
+
+        out, err = out or sys.stdout, err or sys.stderr
+        if len(texts) not in (1, 2):
+            raise ValuesError(f"check takes EXPRESSION and optionally EXPECTED, got "
+                              f"{len(texts)} arguments (quote each expression)")
+        f = parse(texts[0])
+        given, sampled = _points(f, at, grid, points_file, skip_bad_rows, strict, err)
+        spans = _known(f, _domains(domain), "--domain", strict, err)
+        with np.errstate(all="ignore"), warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)
+            result = checking.check(f, texts[1] if len(texts) == 2 else None,
+                                    expect=_expectations(expect), order=order, wrt=wrt,
+                                    at=given, samples=samples, seed=seed, domain=spans,
+                                    rtol=rtol, atol=atol)
+        _FORMATS[fmt](result, out, digits, sampled)
+        _warnings(result, err)
+        return result.exit_code
+
+
+# ----- reading the options ------------------------------------------------------------------
+
+def _warn(err, message: str) -> None:
+    err.write(f"adcli: warning: {message}\n")
+
+
+def _known(f, values: dict, option: str, strict: bool, err) -> dict:
+    """Drop (with a warning; an error under --strict) names f does not use."""
+    for name in [n for n in values if n not in f.variables]:
+        message = (f"{option}: '{name}' does not appear in the expression"
+                   f"{did_you_mean(name, f.variables)}")
+        if strict:
+            raise ValuesError(message)
+        _warn(err, message)
+        del values[name]
+    return values
+
+
+def _expectations(pairs) -> dict:
+    from ..parser import is_name
+
+    expected = {}
+    for pair in pairs:
+        name, equals, text = pair.partition("=")
+        name = name.strip()
+        if not equals or not is_name(name) or not text.strip():
+            raise ValuesError(f"--expect {pair!r} is not of the form NAME=EXPRESSION")
+        if name in expected:
+            raise ValuesError(f"--expect {name}= is given more than once")
+        expected[name] = text
+    return expected
+
+
+def _domains(options) -> dict:
+    from ..points import constant_value, split_top_level
+
+    spans = {}
+    for text in options:
+        name, equals, span = text.partition("=")
+        name, parts = name.strip(), split_top_level(span, ":")
+        if not equals or not name or len(parts) != 2:
+            raise ValuesError(f"--domain {text!r} is not of the form NAME=LO:HI")
+        lo, hi = (constant_value(p, f"--domain {name}") for p in parts)
+        if not (np.isfinite(lo) and np.isfinite(hi) and lo <= hi):
+            raise ValuesError(f"--domain {text!r}: LO and HI must be finite with LO <= HI")
+        spans[name] = (lo, hi)
+    return spans
+
+
+def _points(f, at, grid, points_file, skip_bad_rows, strict, err):
+    """The values the user gave: whole points (--grid, --points, or --at for every
+    variable), or fixed values with the rest sampled. Returns (values, sampled)."""
+    from ..points import PointSource, parse_at, parse_grid
+
+    source = PointSource(fixed=parse_at(at), grid=parse_grid(grid), stream=points_file,
+                         skip_bad_rows=skip_bad_rows)
+    source.check()
+    names = source.names()
+    if not source.grid and source.stream is None:
+        fixed = _known(f, dict(source.fixed), "--at", strict, err)
+        return fixed, any(v not in fixed for v in f.variables)
+    missing = [v for v in f.variables if v not in names]
+    if missing:
+        typos = [f" ('{n}' was given: did you mean '{m}'?)" for n in names
+                 if n not in f.variables and (m := closest(n, missing))]
+        raise ValuesError(f"no value given for {listing(missing)}: add --at "
+                          + ",".join(f"{n}=..." for n in missing) + "".join(typos)
+                          + " (or leave out --grid and --points for random points)")
+    chunks = list(source.chunks())
+    if source.skipped:
+        _warn(err, f"skipped {len(source.skipped)} bad row(s) of the points file; "
+                   f"first: {source.skipped[0]}")
+    columns = {n: np.concatenate([c[n] for c in chunks]) if chunks else np.zeros(0)
+               for n in names}
+    if not chunks or not len(next(iter(columns.values()), [])):
+        raise ValuesError("no points to check: the points file has no rows")
+    return _known(f, columns, "--at/--grid/--points", strict, err), False
+
+
+def _warnings(result, err) -> None:
+    from ..report import Report
+
+    report = Report()
+    report.add(result.diagnostics, len(result.value), [])
+    for message in report.messages():
+        _warn(err, message)
+
+
+# ----- laying out the result -------------------------------------------------------------
+
+def _text(value, digits) -> str:
+    from ..render import number_text
+
+    return "" if value is None else number_text(value, digits)
+
+
+def _num(value, digits):
+    from ..render import number_json
+
+    return None if value is None else number_json(value, digits)
+
+
+def _headline(result) -> list[str]:
+    lines = [f"read as: {result.expression.parsed}"]
+    for t in result.targets:
+        if t.expectation is not None:
+            lines.append(f"expected {t.label}: {t.expectation.parsed}")
+    return lines
+
+
+def _where(result, sampled: bool) -> str:
+    n = len(result.value)
+    if result.sampled:
+        return f"{n} random point{'s' * (n != 1)} (seed {result.seed})"
+    return f"{n} point{'s' * (n != 1)}"
+
+
+def _table(title: str, headers: list[str]):
+    from rich.table import Table
+    from rich.text import Text
+
+    table = Table(title=Text(title, no_wrap=True), title_justify="left",
+                  min_width=len(title) + 2)
+    for header in headers:
+        table.add_column(header, justify="right", no_wrap=True)
+    return table
+
+
+def _row_cells(result, row, digits, several: bool, last: list) -> list[str]:
+    cells = [_text(v, digits) for v in row.at.values()]
+    if several:
+        cells.append(row.label)
+    return cells + [_text(getattr(row, name), digits) for name in last]
+
+
+def _worst_table(result, digits, sampled: bool):
+    several = len(result.targets) > 1
+    names = list(result.points)
+    if result.expected_mode:
+        headers = ["expected", "AD", "finite differences", "relative difference"]
+        fields = ["expected", "ad", "fd", "difference"]
+    else:
+        headers = ["AD", "finite differences", "relative difference"]
+        fields = ["ad", "fd", "difference"]
+    shown = len(result.worst)
+    title = f"the {shown} worst of {_where(result, sampled)}" if shown > 1 \
+        else f"the worst of {_where(result, sampled)}"
+    table = _table(title, [*names, *(["derivative"] if several else []), *headers])
+    for row in result.worst:
+        cells = _row_cells(result, row, digits, several, fields[:-1])
+        table.add_row(*cells, f"{row.difference:.2g}")
+    return table
+
+
+def _kink_table(result, digits):
+    several = len(result.targets) > 1
+    names = list(result.points)
+    headers = [*(["expected"] if result.expected_mode else []), "AD", "left", "right"]
+    fields = [*(["expected"] if result.expected_mode else []), "ad", "left", "right"]
+    table = _table("where the derivative does not exist (left and right derivatives by "
+                   "one-sided differences)",
+                   [*names, *(["derivative"] if several else []), *headers])
+    for row in result.kinks[:20]:
+        table.add_row(*_row_cells(result, row, digits, several, fields))
+    return table
+
+
+def _render_table(result, out, digits, sampled) -> None:
+    from rich.console import Console
+
+    console = Console(file=out, highlight=False, soft_wrap=False,
+                      width=None if out.isatty() else 10_000)
+    for line in [*_headline(result), result.summary]:
+        console.print(line, markup=False)
+    if result.worst:
+        console.print(_worst_table(result, digits, sampled))
+    if result.kinks:
+        console.print(_kink_table(result, digits))
+    for line in result.diagnosis:
+        console.print(f"diagnosis: {line}", markup=False)
+    for line in result.notes:
+        console.print(f"note: {line}", markup=False)
+
+
+def _render_plain(result, out, digits, sampled) -> None:
+    lines = [result.summary, *(f"diagnosis: {d}" for d in result.diagnosis),
+             *(f"note: {n}" for n in result.notes)]
+    out.write("\n".join(lines) + "\n")
+
+
+def _render_csv(result, out, digits, sampled) -> None:
+    from ..render import _csv_field
+
+    names = list(result.points)
+    header = [*names, "derivative", "expected", "ad", "finite_difference",
+              "relative_difference", "status"]
+    lines = [",".join(_csv_field(h) for h in header)]
+    for i in range(len(result.value)):
+        for t in result.targets:
+            expected = None if t.expected is None else t.expected[i]
+            cells = [*(_text(result.points[n][i], digits) for n in names),
+                     _csv_field(t.label), _text(expected, digits), _text(t.ad[i], digits),
+                     _text(t.fd[i], digits), _text(t.difference[i], digits), t.status[i]]
+            lines.append(",".join(cells))
+    out.write("\n".join(lines) + "\n")
+
+
+def _row_json(row, digits, result, extra) -> dict:
+    entry = {"at": {n: _num(v, digits) for n, v in row.at.items()},
+             "derivative": row.name if row.name is not None else "f"}
+    for key, field in extra:
+        entry[key] = _num(getattr(row, field), digits)
+    return entry
+
+
+def _point_json(result, i: int, digits) -> dict:
+    derivatives = {}
+    for t in result.targets:
+        kink = t.status[i] == "no derivative"
+        derivatives[t.name if t.name is not None else "f"] = {
+            "expected": None if t.expected is None else _num(t.expected[i], digits),
+            "ad": _num(t.ad[i], digits),
+            "finite_difference": _num(t.fd[i], digits),
+            "finite_difference_error": _num(t.fd_error[i], digits),
+            "relative_difference": _num(t.difference[i], digits),
+            "status": t.status[i],
+            "left": _num(t.left[i], digits) if kink else None,
+            "right": _num(t.right[i], digits) if kink else None,
+        }
+    return {"at": {n: _num(p[i], digits) for n, p in result.points.items()},
+            "value": _num(result.value[i], digits), "status": result.status[i],
+            "derivatives": derivatives}
+
+
+def _render_json(result, out, digits, sampled) -> None:
+    from ..report import point_warnings
+
+    f = result.expression
+    document = {
+        "expression": f.text, "parsed": f.parsed, "variables": list(f.variables),
+        "order": result.order,
+        "checks": [{"derivative": t.name if t.name is not None else "f", "label": t.label,
+                    "expected": None if t.expectation is None else
+                    {"expression": t.expectation.text, "parsed": t.expectation.parsed}}
+                   for t in result.targets],
+        "verdict": result.verdict, "summary": result.summary,
+        "counted": result.counted, "differing": result.differing,
+        "no_derivative": result.no_derivative, "skipped": result.skipped,
+        "largest_relative_difference": _num(result.largest_difference, digits),
+        "rtol": result.rtol, "atol": result.atol,
+        "points_from": "random" if result.sampled else "given", "seed": result.seed,
+        "diagnosis": result.diagnosis, "notes": result.notes,
+        "worst": [_row_json(r, digits, result, [("expected", "expected"), ("ad", "ad"),
+                                                ("finite_difference", "fd"),
+                                                ("relative_difference", "difference")])
+                  for r in result.worst],
+        "kinks": [_row_json(r, digits, result, [("expected", "expected"), ("ad", "ad"),
+                                                ("left", "left"), ("right", "right")])
+                  for r in result.kinks],
+        "points": [_point_json(result, i, digits) for i in range(len(result.value))],
+    }
+    at = document["points"]
+    found = [{"at": at[i]["at"], "function": function, "kind": kind, "why": why}
+             for i, function, kind, why in point_warnings(result.diagnostics)]
+    if found:
+        document["warnings"] = found
+    utf = "utf" in (getattr(out, "encoding", None) or "utf-8").lower()
+    json.dump(document, out, ensure_ascii=not utf, allow_nan=False)
+    out.write("\n")
+
+
+_FORMATS = {"table": _render_table, "json": _render_json, "csv": _render_csv,
+            "plain": _render_plain}
