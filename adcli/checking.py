@@ -28,7 +28,7 @@ import numpy as np
 from . import drivers
 from .core import Variable
 from .diagnostics import Diagnostics
-from .errors import ValuesError, did_you_mean, listing
+from .errors import ExpressionError, ValuesError, did_you_mean, listing
 from .expression import Expression, _Run
 
 DEFAULT_SAMPLES = 30
@@ -207,13 +207,18 @@ def _target(f: Expression, name, order, partial, text, parse) -> Target:
     if name is not None and name not in f.variables:
         raise ValuesError(f"'{name}' does not appear in {f.text!r}"
                           f"{did_you_mean(name, f.variables)}")
-    expectation = parse(text) if isinstance(text, str) else text
+    label = label_for(name, order, partial)
+    try:
+        expectation = parse(text) if isinstance(text, str) else text
+    except ExpressionError as error:
+        raise ExpressionError(f"the expected {label}: {error.message}", error.text,
+                              error.position) from None
     extra = [v for v in expectation.variables if v not in f.variables]
     if extra:
-        raise ValuesError(f"the expected {label_for(name, order, partial)} uses "
+        raise ValuesError(f"the expected {label} uses "
                           f"{listing(extra)}, which {'does' if len(extra) == 1 else 'do'} "
                           f"not appear in {f.text!r}")
-    return Target(name, label_for(name, order, partial), expectation)
+    return Target(name, label, expectation)
 
 
 def _names(f: Expression, wrt) -> list[str]:
@@ -502,20 +507,26 @@ def _differenced(f: Expression, name: str, order: int, points):
 
 
 def _differences(f, name, order, points, scale_before, side="central"):
+    return differences(_differenced(f, name, order, points), points[name], scale_before,
+                       side)
+
+
+def differences(func, x: np.ndarray, rounding: np.ndarray, side: str = "central"):
     """(estimate, error) by Richardson extrapolation on two ladders of steps, 256 times
-    apart: the better estimate, with an error that covers what rounding in the
-    differenced function can do at its smallest step, and how far the two ladders
-    disagree (one ladder alone can settle on a wrong value when its steps are too coarse
-    for an oscillation, as sin(x^2) has at x = 400)."""
-    func = _differenced(f, name, order, points)
-    x = points[name]
-    # At a kink the rounding scale can be inf (cbrt(x^3) at 0): use the value's instead.
-    scale_before = np.where(np.isfinite(scale_before), scale_before,
-                            np.abs(np.nan_to_num(func(x[None])[0])))
+    apart: the better estimate, with an error that covers what rounding in ``func`` can do
+    at its smallest step (``rounding``: func's rounding scale at x) and how far the two
+    ladders disagree (one ladder alone can settle on a wrong value when its steps are too
+    coarse for an oscillation, as sin(x^2) has at x = 400). ``func`` maps an array of
+    shape (ROWS, n) elementwise."""
+    rounding = np.broadcast_to(rounding, x.shape)
+    unknown = ~np.isfinite(rounding)
+    if unknown.any():  # at a kink it can be inf (cbrt(x^3) at 0): take the value's size
+        here = func(np.broadcast_to(x, (ROWS, *x.shape)))[0]
+        rounding = np.where(unknown, np.abs(np.nan_to_num(here)), rounding)
     runs = []
     for first in LADDERS:
         estimate, error, step = richardson(func, x, side, first)
-        runs.append((estimate, error + ROUNDING * EPS * scale_before / step))
+        runs.append((estimate, error + ROUNDING * EPS * rounding / step))
     (e1, r1), (e2, r2) = runs
     pick = np.nan_to_num(r2, nan=np.inf) < np.nan_to_num(r1, nan=np.inf)
     estimate, error = np.where(pick, e2, e1), np.where(pick, r2, r1)

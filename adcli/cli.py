@@ -108,7 +108,8 @@ def _register(command_class) -> None:
         callback = option(callback)
     if command_class.differentiates:
         callback = _wrt_option(callback)
-    callback = click.argument(argument, nargs=-1, required=True)(callback)
+    callback = click.argument(argument, nargs=-1, required=True,
+                              metavar=command_class.metavar)(callback)
     cli.command(command_class.name, cls=ExpressionCommand)(callback)
 
 

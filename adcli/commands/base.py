@@ -49,6 +49,7 @@ class Command:
     # out itself in ``write``; ``values_optional``: it may run with no point at all.
     own_output = False
     values_optional = False
+    metavar: str | None = None  # the arguments in the usage line (default: the name)
 
     def __init__(self, expressions, wrt=None, **options):
         self.expressions = expressions

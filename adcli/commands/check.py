@@ -22,6 +22,7 @@ class Check(Command):
     help = ("Is EXPECTED the derivative of EXPRESSION? Compares them (and finite "
             "differences) at random or given points; exit 1 when they differ.")
     many = True   # EXPRESSION and, optionally, EXPECTED
+    metavar = "EXPRESSION [EXPECTED]"
     options = (
         click.option("--expect", multiple=True, metavar="NAME=EXPR",
                      help="The expected partial derivative in NAME (repeatable)."),
@@ -223,10 +224,10 @@ def _worst_table(result, digits, sampled: bool):
 def _kink_table(result, digits):
     several = len(result.targets) > 1
     names = list(result.points)
-    headers = [*(["expected"] if result.expected_mode else []), "AD", "left", "right"]
+    headers = [*(["expected"] if result.expected_mode else []), "AD", "left derivative",
+               "right derivative"]
     fields = [*(["expected"] if result.expected_mode else []), "ad", "left", "right"]
-    table = _table("where the derivative does not exist (left and right derivatives by "
-                   "one-sided differences)",
+    table = _table("where the derivative does not exist",
                    [*names, *(["derivative"] if several else []), *headers])
     for row in result.kinks[:20]:
         table.add_row(*_row_cells(result, row, digits, several, fields))

@@ -1,0 +1,722 @@
+"""adcli check (README "Check a derivation"): is a hand derivation right?
+
+Every expected derivative below is worked out by hand, in a form deliberately different
+from the one adcli builds, and the wrong ones are the mistakes people make (a sign, a
+factor, the chain rule's last factor, swapped partials, a term that is small near 0).
+Whether a point should match is decided here from closed forms, never from adcli's output.
+"""
+from __future__ import annotations
+
+import doctest
+import json
+import math
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import adcli
+from adcli import functions
+from adcli.checking import differences, richardson
+from adcli.commands import COMMANDS
+from conftest import strict_json, warnings_in
+
+README = Path(__file__).resolve().parent.parent / "README.md"
+
+# ----- 20+ correct pairs, none in adcli's own form -------------------------------------
+
+CORRECT = [
+    # f, a hand derivative written differently from adcli's (expanded, factored, identities)
+    ("exp(x^2)^2", "4*x*exp(2*x^2)"),               # exp(x^2)^2 = exp(2x^2)
+    ("sin(x)^2", "sin(2*x)"),                       # 2 sin cos = sin 2x
+    ("1-cos(x)^2", "sin(2*x)"),                     # = sin^2; cancels near 0
+    ("cos(x)^2", "-sin(2*x)"),
+    ("(x+1)^3", "3*x^2+6*x+3"),                     # expanded
+    ("x^3+3*x^2+3*x+1", "3*(x+1)^2"),               # factored
+    ("(x+1)^2-x^2", "2"),                           # f itself cancels
+    ("x/(1+x^2)", "(1-x^2)/(1+x^2)^2"),
+    ("log(x^2+1)", "2*x/(x^2+1)"),
+    ("sqrt(x^2+1)", "x/sqrt(x^2+1)"),
+    ("tan(x)", "1+tan(x)^2"),
+    ("tan(x)", "1/cos(x)^2"),
+    ("atan(x)", "1/(1+x^2)"),
+    ("sigmoid(x)", "exp(-x)/(1+exp(-x))^2"),        # overflows for x < -710: not counted
+    ("softplus(x)", "1/(1+exp(-x))"),
+    ("tanh(x)", "4/(exp(x)+exp(-x))^2"),
+    ("sinh(x)^2", "sinh(2*x)"),
+    ("x^x", "x^x*(log(x)+1)"),
+    ("log10(x)", "1/(x*log(10))"),
+    ("acos(x)", "-1/sqrt((1-x)*(1+x))"),
+    ("asinh(x)", "1/sqrt(1+x^2)"),
+    ("x^2*sin(x)", "x*(2*sin(x)+x*cos(x))"),
+    ("x^-2", "-2/x^3"),
+    ("cbrt(x)", "1/(3*cbrt(x)^2)"),
+    ("expm1(x)-x", "expm1(x)"),
+    ("hypot(x,3)", "x/sqrt(x^2+9)"),
+    ("sin(x)/x", "(x*cos(x)-sin(x))/x^2"),
+    ("(x^2-1)/(x-1)", "1"),
+]
+
+
+@pytest.mark.parametrize("f, expected", CORRECT)
+def test_correct_derivatives_written_differently_match(f, expected):
+    result = adcli.check(f, expected)
+    assert result.verdict == "matches", str(result)
+    assert result.counted >= 10 and result.differing == 0
+    assert not [n for n in result.notes if "disagree" in n]
+    assert result.exit_code == 0
+
+
+# ----- 20+ wrong pairs -------------------------------------------------------------------
+
+WRONG = [
+    ("exp(x^2)^2", "2*x*exp(2*x^2)"),                # half
+    ("sin(x)^2", "-2*sin(x)*cos(x)"),                # sign
+    ("sin(x^2)", "cos(x^2)"),                        # chain rule
+    ("x^3", "3*x^3"),
+    ("log(x^2+1)", "1/(x^2+1)"),                     # chain rule
+    ("tan(x)", "1/sin(x)^2"),
+    ("atan(x)", "1/(1-x^2)"),
+    ("x*exp(x)", "exp(x)"),                          # product rule, one term
+    ("x*exp(x)", "x*exp(x)"),
+    ("sqrt(x)", "2/sqrt(x)"),
+    ("cos(x)", "sin(x)"),
+    ("x^x", "x*x^(x-1)"),                            # the power rule where it does not apply
+    ("x/(1+x^2)", "(1+x^2)/(1+x^2)^2"),
+    ("sinh(x)", "-cosh(x)"),
+    ("sigmoid(x)", "sigmoid(x)*(1+sigmoid(x))"),
+    ("1/x", "1/x^2"),
+    ("cos(x)^3", "3*cos(x)^2*sin(x)"),
+    ("asin(x)", "1/sqrt(1+x^2)"),
+    ("exp(-x^2/2)", "x*exp(-x^2/2)"),
+    # wrong by a term that is small somewhere: they agree at some points
+    ("x^2+x^4", "2*x-4*x^3"),
+    ("sin(x)+x^5", "cos(x)+5*x^4+1e-6*x"),
+    ("exp(x)+x^3/1e6", "exp(x)"),
+    ("log(x)", "1/x+1e-9"),
+]
+
+
+@pytest.mark.parametrize("f, expected", WRONG)
+def test_wrong_derivatives_differ(f, expected):
+    result = adcli.check(f, expected)
+    assert result.verdict == "differs", str(result)
+    assert result.differing >= 1
+    assert result.exit_code == 1
+
+
+def test_a_sign_error_in_a_term_small_near_0_agrees_there_and_differs_elsewhere():
+    # f = x^2 + x^4, f' = 2x + 4x^3; the expectation 2x - 4x^3 is off by 8x^3, relatively
+    # 8x^3 / (2x + 4x^3) ~ 4x^2: below the default rtol 1e-9 for |x| < 1.5e-5 only.
+    xs = [1e-7, 1e-6, 1e-3, 0.5, 2.0]
+    result = adcli.check("x^2+x^4", "2*x-4*x^3", at={"x": xs})
+    (t,) = result.targets
+    assert list(t.status) == ["match", "match", "differs", "differs", "differs"]
+    assert result.summary.startswith("differs from d/dx at 3 of 5 points")
+    worst = result.worst[0]       # at x = 2: 2x - 4x^3 = -28, 2x + 4x^3 = 36
+    assert (worst.at, worst.expected, worst.ad) == ({"x": 2.0}, -28.0, 36.0)
+
+
+def test_a_small_wrong_term_is_caught_where_it_is_above_the_tolerance():
+    # cos(x) + 5x^4 + 1e-6 x against cos(x) + 5x^4: relatively 1e-6 x / cos(x) at small x
+    result = adcli.check("sin(x)+x^5", "cos(x)+5*x^4+1e-6*x", at={"x": [1e-5, 1e-4, 0.01, 1]})
+    assert list(result.targets[0].status) == ["match", "match", "differs", "differs"]
+
+
+# ----- tolerance ---------------------------------------------------------------------------
+
+def test_rounding_allowance_passes_cancellation_but_not_a_real_error():
+    # 1 - cos(x)^2 at x = 1e-7 keeps only ~2 digits of sin(x)^2 = 1e-14, but the rounding
+    # bound of the formula covers it; the same relative error on an O(1) value fails.
+    cancelled = adcli.check("sin(x)^2", "1-cos(x)^2", order=0, at={"x": [1e-7, 1e-4]})
+    assert cancelled.verdict == "matches"
+    assert cancelled.largest_difference > 1e-9          # ... only thanks to the bound
+    assert "within the rounding error" in cancelled.summary
+    off = adcli.check("sin(x)^2", "sin(x)^2*(1+1e-8)", order=0, at={"x": [1.0, 2.0]})
+    assert off.verdict == "differs"
+
+
+def test_rtol_and_atol_override_the_defaults():
+    # expectation off by a relative 1e-7: fails at rtol 1e-9, passes at 1e-6
+    assert not adcli.check("x^3", "3*x^2*(1+1e-7)").ok
+    assert adcli.check("x^3", "3*x^2*(1+1e-7)", rtol=1e-6).ok
+    # off by an absolute 1e-12 where f' = 2x is 2e-6 (relatively 5e-7): atol 1e-11 covers it
+    assert not adcli.check("x^2", "2*x+1e-12", at={"x": [1e-6, -1e-6]}).ok
+    assert adcli.check("x^2", "2*x+1e-12", at={"x": [1e-6, -1e-6]}, atol=1e-11).ok
+
+
+def test_cli_rtol_option(cli):
+    code, out, _ = cli("check", "x^3", "3*x^2*(1+1e-7)", "--rtol", "1e-6", "--format", "plain")
+    assert code == 0 and out.startswith("matches d/dx at 30/30 points")
+
+
+# ----- forms: partials, order, identities, no expectation -------------------------------
+
+def test_partials_by_name():
+    # d/dx1 (sin x1 + x1 x2) = cos x1 + x2, d/dx2 = x1
+    result = adcli.check("sin(x1)+x1*x2", expect={"x1": "x2+cos(x1)", "x2": "x1"})
+    assert result.ok
+    assert result.summary.startswith("matches ∂/∂x1 and ∂/∂x2 at 30/30 points")
+
+
+def test_one_partial_is_checked_alone():
+    result = adcli.check("x*y^2", expect={"y": "2*x*y"})
+    assert result.ok and [t.name for t in result.targets] == ["y"]
+
+
+def test_second_derivative():
+    # (x^2 sin x)'' = 2 sin x + 4x cos x - x^2 sin x
+    assert adcli.check("x^2*sin(x)", "2*sin(x) + 4*x*cos(x) - x^2*sin(x)", order=2).ok
+    assert not adcli.check("x^2*sin(x)", "2*sin(x) + 2*x*cos(x) - x^2*sin(x)", order=2).ok
+
+
+def test_order_3_with_a_parameter_fixed():
+    # d^3/dx^3 a x^4 = 24 a x; a = 3 -> 72 x
+    assert adcli.check("a*x^4", "24*a*x", order=3, wrt="x", at={"a": 3.0}).ok
+
+
+def test_order_0_is_an_identity():
+    assert adcli.check("sin(x)^2 + cos(x)^2", "1", order=0).ok
+    assert adcli.check("(x+1)^2", "x^2+2*x+1", order=0).ok
+    assert not adcli.check("(x+1)^2", "x^2+x+1", order=0).ok
+
+
+def test_no_expectation_checks_ad_against_finite_differences():
+    result = adcli.check("exp(x^2)^2")
+    assert result.ok and not result.expected_mode
+    assert result.summary.startswith("adcli's derivative agrees with finite differences "
+                                     "for d/dx at 30/30 points")
+    # the finite differences themselves: within 1e-6 of the closed form 4x exp(2x^2)
+    (t,) = result.targets
+    x = result.points["x"]
+    exact = 4 * x * np.exp(2 * x**2)
+    assert np.all(np.abs(t.fd - exact) <= 1e-6 * np.abs(exact))
+
+
+def test_order_0_needs_an_expectation():
+    with pytest.raises(adcli.AdcliError, match="order 0"):
+        adcli.check("x^2", order=0)
+
+
+# ----- diagnosis ---------------------------------------------------------------------------
+
+DIAGNOSES = [
+    # f, expectation, keyword arguments, the diagnosis line expected (hand-derived: the
+    # expectation's relation to the true derivative)
+    ("exp(x^2)^2", "8*x*exp(2*x^2)", {}, "×2 everywhere"),
+    ("sqrt(x)", "0.25/sqrt(x)", {}, "×0.5 everywhere"),
+    ("sin(x)^2", "-2*sin(x)*cos(x)", {}, "×-1 everywhere: a sign error"),
+    ("cos(x)", "sin(x)", {}, "×-1 everywhere: a sign error"),
+    ("sin(x^2)", "cos(x^2)", {},
+     "this is the derivative of sin with respect to its argument u = x^2; the chain "
+     "rule's factor du/dx is missing"),
+    ("log(x^2+1)", "1/(x^2+1)", {},
+     "this is the derivative of log with respect to its argument u = (x^2) + 1; the "
+     "chain rule's factor du/dx is missing"),
+    ("3*exp(sin(x))", "3*exp(sin(x))", {},
+     "this is the derivative of f with respect to u = sin(x) (the argument of exp); the "
+     "chain rule's factor du/dx is missing"),
+    ("(x^2+1)^3", "3*(x^2+1)^2", {},
+     "this is the derivative of the power with respect to its base u = (x^2) + 1; the "
+     "chain rule's factor du/dx is missing"),
+    ("sin(x)^2", "2-cos(x)^2", {"order": 0},
+     "the two differ by the constant 1 everywhere"),
+]
+
+
+@pytest.mark.parametrize("f, expected, options, line", DIAGNOSES)
+def test_each_diagnosis(f, expected, options, line):
+    result = adcli.check(f, expected, **options)
+    assert result.verdict == "differs"
+    assert [d for d in result.diagnosis if d.startswith(line)], result.diagnosis
+
+
+def test_swapped_partials():
+    # d/dx1 (sin x1 + x1 x2) = cos x1 + x2 and d/dx2 = x1, given the other way round
+    result = adcli.check("sin(x1)+x1*x2", expect={"x1": "x1", "x2": "cos(x1)+x2"})
+    assert result.diagnosis == [
+        "the expectation for x1 matches ∂f/∂x2 instead: swapped partials?",
+        "the expectation for x2 matches ∂f/∂x1 instead: swapped partials?"]
+
+
+NO_DIAGNOSIS = [
+    # wrong, but no relation holds at every point: nothing may be claimed
+    ("x^3", "3*x^3"),                           # ratio x: not constant
+    ("x^2", "4*x + (x - abs(x))"),              # x2 for x > 0, x3 for x < 0: not constant
+    ("x*exp(x)", "exp(x)"),                     # no inner node: x itself is a variable
+]
+
+
+@pytest.mark.parametrize("f, expected", NO_DIAGNOSIS)
+def test_no_diagnosis_unless_it_holds_everywhere(f, expected):
+    result = adcli.check(f, expected)
+    assert result.verdict == "differs" and result.diagnosis == []
+
+
+def test_no_chain_rule_claim_from_a_constant_inner_derivative():
+    # abs(2x) + x for x > 0: d f/d(2x) is the constant 1, equal to the expectation 1 by
+    # coincidence; a piecewise-linear function proves nothing about a missing factor.
+    result = adcli.check("abs(2*x) + x", "1", domain={"x": (1.0, 2.0)})
+    assert result.verdict == "differs"
+    assert not [d for d in result.diagnosis if "chain rule" in d]
+
+
+def test_a_diagnosis_needs_several_points():
+    # at one point any expectation is a constant multiple: say nothing
+    assert adcli.check("x^2", "4*x", at={"x": 1.5}).diagnosis == []
+
+
+# ----- points -------------------------------------------------------------------------------
+
+def test_random_points_are_reproducible_and_the_seed_changes_them():
+    first = adcli.check("x^2", "2*x").points["x"]
+    again = adcli.check("x^2", "2*x").points["x"]
+    other = adcli.check("x^2", "2*x", seed=1).points["x"]
+    assert np.array_equal(first, again) and not np.array_equal(first, other)
+    assert len(first) == 30
+
+
+def test_the_default_spread_covers_several_scales_and_both_signs():
+    x = adcli.check("x", "1", samples=200).points["x"]
+    magnitude = np.abs(x)
+    assert magnitude.min() >= 1e-3 and magnitude.max() <= 1e3
+    assert magnitude.min() < 1e-2 and magnitude.max() > 1e2       # six decades
+    assert (x < 0).sum() > 50 and (x > 0).sum() > 50
+
+
+def test_domain_bounds_the_random_points():
+    x = adcli.check("log(x)", "1/x", domain={"x": (2.0, 3.0)}).points["x"]
+    assert len(x) == 30 and x.min() >= 2 and x.max() <= 3
+
+
+def test_only_points_where_everything_is_finite_count():
+    # log(x) on -1, 0, 1: f is nan at -1, -inf at 0
+    result = adcli.check("log(x)", "1/x", at={"x": [-1.0, 0.0, 1.0]})
+    assert (result.counted, result.skipped) == (1, 2)
+    assert result.notes == ["2 points not counted: f is not finite there"]
+    # random points: log needs x > 0, so only positive ones are drawn into the 30
+    sampled = adcli.check("log(x)", "1/x")
+    assert sampled.counted == 30 and sampled.points["x"].min() > 0
+
+
+def test_too_few_finite_random_points_suggest_a_domain(cli):
+    # sqrt(x - 5000) is nan on the whole default spread (|x| <= 1000)
+    code, out, err = cli("check", "sqrt(x-5000)", "0.5/sqrt(x-5000)")
+    assert (code, out) == (2, "")
+    assert "--domain x=" in err and err.startswith("adcli: error: only 0 of 480 random")
+    code, out, _ = cli("check", "sqrt(x-5000)", "0.5/sqrt(x-5000)", "--domain",
+                       "x=5001:6000", "--format", "plain")
+    assert code == 0 and out.startswith("matches d/dx at 30/30 points")
+
+
+def test_given_points_with_none_usable_are_an_error():
+    with pytest.raises(adcli.AdcliError, match="--domain"):
+        adcli.check("log(x)", "1/x", at={"x": [-1.0, -2.0]})
+
+
+def test_at_fixes_some_variables_and_the_rest_are_sampled(cli):
+    code, out, _ = cli("check", "a*x^2", "2*a*x", "--wrt", "x", "--at", "a=3", "--format",
+                       "json")
+    document = strict_json(out)
+    assert code == 0 and document["points_from"] == "random"
+    assert {p["at"]["a"] for p in document["points"]} == {3.0}
+    assert len({p["at"]["x"] for p in document["points"]}) == 30
+
+
+def test_grid_and_points_file(cli, tmp_path):
+    code, out, _ = cli("check", "x^3", "3*x^2", "--grid", "x=-2:2:9", "--format", "plain")
+    assert (code, out) == (0, "matches d/dx at 9/9 points, largest relative difference 0\n")
+    points = tmp_path / "p.csv"
+    points.write_text("x,y\n1,2\n3,4\n")
+    code, out, _ = cli("check", "x*y", "--expect", "x=y", "--expect", "y=x", "--points",
+                       str(points), "--format", "plain")
+    assert (code, out) == (0, "matches ∂/∂x and ∂/∂y at 2/2 points, largest relative "
+                              "difference 0\n")
+
+
+# ----- three witnesses: finite differences ----------------------------------------------------
+
+@pytest.mark.parametrize("func, derivative, x", [
+    (np.sin, np.cos, [-700.0, -2.0, 1e-3, 0.5, 3.0]),
+    (np.exp, np.exp, [-20.0, 0.0, 1.0, 30.0]),
+    (np.log, lambda x: 1 / x, [1e-6, 0.3, 5.0, 1e4]),
+    (lambda x: np.sin(x**2), lambda x: 2 * x * np.cos(x**2), [0.1, 3.0, 400.0]),
+    (lambda x: x**3 + 1e6, lambda x: 3 * x**2, [1e-3, 0.5, 20.0]),
+])
+def test_finite_differences_are_accurate_or_say_they_are_not(func, derivative, x):
+    # rounding scale of func at x: its size (no cancellation inside these)
+    x = np.array(x)
+    with np.errstate(all="ignore"):
+        estimate, error = differences(func, x, np.abs(func(x)))
+    exact = derivative(x)
+    settled = error <= 1e-3 * np.abs(estimate)
+    assert np.all(np.abs(estimate - exact)[settled] <= 1e-7 * np.abs(exact[settled]))
+    assert np.all(np.abs(estimate - exact) <= error + 1e-7 * np.abs(exact))  # honest error
+    assert settled.sum() >= len(x) - 1
+
+
+def test_one_ladder_alone_can_be_fooled_by_an_oscillation():
+    # sin(x^2) at 400 turns 800 radians per unit: the coarse ladder alone settles wrongly,
+    # which is why differences() runs two and reports their disagreement as error
+    x = np.array([400.0])
+    estimate, _, _ = richardson(lambda x: np.sin(x**2), x)
+    assert abs(estimate[0] - 800 * np.cos(160000.0)) > 1
+
+
+def test_one_sided_differences_at_a_corner():
+    x = np.array([0.0, 1.0])
+    left, _, _ = richardson(np.abs, x, "left")
+    right, _, _ = richardson(np.abs, x, "right")
+    assert list(left) == [-1.0, 1.0] and list(right) == [1.0, 1.0]
+
+
+def test_no_false_alarm_below_the_normal_range():
+    # exp(x) sin(x) at x = -720 is ~1e-313, a subnormal: rounding there is absolute, and
+    # finite differences lose digits that AD keeps; neither is a bug.
+    result = adcli.check("exp(x)*sin(x)", "exp(x)*(sin(x)+cos(x))",
+                         at={"x": [-720.2151194282433, -725.5, -730.0]})
+    assert result.ok and result.notes == []
+
+
+def test_ad_and_finite_differences_disagreeing_is_said_plainly(monkeypatch):
+    # A bug put into adcli: sin' = 2 cos. Finite differences know better.
+    monkeypatch.setattr(functions.Sin, "backward",
+                        lambda self, gy: 2.0 * gy * functions.op.cos(self.inputs[0]))
+    alone = adcli.check("sin(x)", at={"x": [0.1, 0.5, 1.0]})
+    assert alone.verdict == "differs" and alone.exit_code == 1
+    assert alone.summary.startswith("adcli's derivative and finite differences disagree "
+                                    "for d/dx at 3 of 3 points")
+    with_expectation = adcli.check("sin(x)", "cos(x)", at={"x": [0.1, 0.5, 1.0]})
+    (note,) = with_expectation.notes
+    assert note.startswith("adcli's d/dx and finite differences disagree at 3 of 3 points "
+                           "where f is smooth")
+    assert "a bug in adcli" in note
+
+
+# ----- kinks ---------------------------------------------------------------------------------
+
+def test_a_correct_expectation_at_a_kink_is_not_called_wrong():
+    # abs'(x) = x/|x| away from 0; at 0 the derivative does not exist (left -1, right 1)
+    result = adcli.check("abs(x)", "x/abs(x)", at={"x": [-1.0, -0.5, 0.0, 0.5, 1.0]})
+    assert result.verdict == "matches" and result.exit_code == 0
+    assert result.summary == ("matches d/dx at 4/4 points, largest relative difference 0, "
+                              "except at 1 point where the derivative does not exist")
+    (row,) = result.kinks
+    assert (row.at, row.left, row.right) == ({"x": 0.0}, -1.0, 1.0)
+
+
+def test_a_wrong_expectation_next_to_a_kink_still_differs():
+    result = adcli.check("abs(x)", "1", at={"x": [-1.0, 0.0, 1.0]})
+    assert result.verdict == "differs"
+    assert result.summary == ("differs from d/dx at 1 of 2 points, and 1 point where the "
+                              "derivative does not exist")
+
+
+KINK_POINTS = [
+    # f, the point (a kink of one of its functions), left and right derivatives by hand
+    ("abs(x)", 0.0, -1.0, 1.0),
+    ("max(x, 0)", 0.0, 0.0, 1.0),                   # relu
+    ("min(x, 2*x)", 0.0, 2.0, 1.0),                 # 2x left of 0, x right of it
+    ("abs(x-1)*3", 1.0, -3.0, 3.0),
+]
+
+
+@pytest.mark.parametrize("f, x, left, right", KINK_POINTS)
+def test_left_and_right_derivatives_at_kinks(f, x, left, right):
+    result = adcli.check(f, at={"x": [x]})
+    assert result.verdict == "cannot tell" and result.exit_code == 1
+    (row,) = result.kinks
+    assert (row.left, row.right) == (left, right)
+
+
+def test_a_kink_where_the_derivative_exists_counts():
+    # x*abs(x) = x|x| has derivative 2|x|, 0 at 0 from both sides: 0 is an ordinary point
+    result = adcli.check("x*abs(x)", "2*abs(x)", at={"x": [-1.0, 0.0, 1.0]})
+    assert (result.verdict, result.counted, result.no_derivative) == ("matches", 3, 0)
+    # cbrt(x^3) = x: derivative 1 everywhere, but AD gives nan at 0 (a convention)
+    result = adcli.check("cbrt(x^3)", "1", at={"x": [-1.0, 0.0, 1.0]})
+    assert (result.verdict, result.counted, result.no_derivative) == ("matches", 2, 0)
+    assert "one-sided differences agree that the derivative exists" in result.notes[0]
+
+
+def test_sqrt_at_0_has_no_derivative():
+    result = adcli.check("sqrt(x)", "0.5/sqrt(x)", at={"x": [0.0, 1.0]})
+    assert result.no_derivative == 1 and result.verdict == "matches"
+
+
+# Where each function's class says its derivative is a convention (README list).
+KINKS = [
+    ("abs(x)", {"x": 0.0}, "abs"), ("min(x, y)", {"x": 2.0, "y": 2.0}, "min"),
+    ("max(x, y)", {"x": -1.0, "y": -1.0}, "max"), ("sqrt(x)", {"x": 0.0}, "sqrt"),
+    ("cbrt(x)", {"x": 0.0}, "cbrt"), ("x^0.5", {"x": 0.0}, "pow"),
+    ("x^y", {"x": 0.0, "y": 1.5}, "pow"), ("log(x)", {"x": -1.0}, "log"),
+    ("log10(x)", {"x": -2.0}, "log10"), ("log2(x)", {"x": -2.0}, "log2"),
+    ("log1p(x)", {"x": -3.0}, "log1p"), ("atanh(x)", {"x": 2.0}, "atanh"),
+    ("asin(x)", {"x": 1.0}, "asin"), ("acos(x)", {"x": -1.0}, "acos"),
+    ("acosh(x)", {"x": 1.0}, "acosh"), ("atan2(y, x)", {"y": 0.0, "x": 0.0}, "atan2"),
+    ("atan2(y, x)", {"y": 0.0, "x": -1.0}, "atan2"), ("hypot(x, y)", {"x": 0.0, "y": 0.0}, "hypot"),
+]
+SMOOTH = [
+    # near misses: no kink here
+    ("abs(x)", {"x": 1e-300}), ("min(x, y)", {"x": 2.0, "y": 2.0000000000000004}),
+    ("x^2", {"x": 0.0}), ("x^y", {"x": 0.0, "y": 2.0}), ("log(x)", {"x": 0.0}),
+    ("atan2(y, x)", {"y": 0.0, "x": 1.0}), ("atanh(x)", {"x": 0.5}),
+    ("x + abs(0)", {"x": 1.0}),          # a constant's kink cannot matter
+]
+
+
+@pytest.mark.parametrize("text, at, name", KINKS)
+def test_the_registry_says_where_each_kink_is(text, at, name):
+    masks = adcli.parse(text).derivatives(at).diagnostics.masks
+    assert bool(masks[(name, "kink")])
+
+
+@pytest.mark.parametrize("text, at", SMOOTH)
+def test_no_kink_reported_at_smooth_points(text, at):
+    masks = adcli.parse(text).derivatives(at).diagnostics.masks
+    assert not [key for key in masks if key[1] == "kink"]
+
+
+@pytest.mark.parametrize("name", sorted(n for n, c in functions.PRIMITIVES.items()
+                                        if c.kinks is not functions.Primitive.kinks))
+def test_every_kink_is_on_or_beyond_an_edge_the_samplers_avoid(name):
+    # kinks() (what the evaluator reports) and kink() (how far the test samplers keep
+    # away) must agree: every reported point is one the samplers call unsmooth.
+    cls = functions.PRIMITIVES[name]
+    assert cls.kink_reason
+    grid = np.arange(-3.0, 3.25, 0.25)
+    args = np.meshgrid(*[grid] * cls.arity)
+    marked = np.broadcast_to(cls().kinks(*args), args[0].shape)
+    assert marked.any()
+    if name != "pow":   # pow's edges depend on whether the exponent varies: see test_fuzz
+        assert np.all(np.asarray(cls.kink(*args))[marked] <= 0)
+
+
+def _json_commands():
+    # every registered command, asked about abs(x) at x = 0, 1
+    for command in COMMANDS:
+        expressions = ["abs(x)", "x"] if command.many and command.name != "check" \
+            else ["abs(x)"]
+        yield command.name, expressions
+
+
+@pytest.mark.parametrize("name, expressions", list(_json_commands()))
+def test_abs_at_0_warns_in_every_command(cli, name, expressions):
+    code, out, err = cli(name, *expressions, "--grid", "x=0:1:2", "--format", "json")
+    assert code == 0, err
+    (warning,) = warnings_in(err)
+    assert warning == ("adcli: warning: abs is not differentiable at 1 of 2 points (a corner "
+                       "at 0): its derivative there is a convention, not a fact")
+    assert strict_json(out)["warnings"] == [
+        {"at": {"x": 0.0}, "function": "abs", "kind": "kink",
+         "why": "is not differentiable there (a corner at 0): its derivative there is a "
+                "convention, not a fact"}]
+
+
+def test_grad_order_n_warns_at_a_kink_too(cli):
+    code, _, err = cli("grad", "abs(x)", "--at", "x=0", "--order", "2")
+    assert code == 0 and "abs is not differentiable at 1 of 1 point" in err
+
+
+def test_no_warnings_key_when_nothing_to_warn_about(cli):
+    _, out, _ = cli("grad", "abs(x)", "--at", "x=1", "--format", "json")
+    assert "warnings" not in strict_json(out)
+
+
+def test_strict_does_not_fail_on_a_kink(cli):
+    code, _, _ = cli("grad", "abs(x)", "--at", "x=0", "--strict", "--format", "plain")
+    assert code == 0
+
+
+# ----- the CLI: verdict, table, exit codes -----------------------------------------------------
+
+def test_verdict_line_and_worst_table(cli):
+    code, out, err = cli("check", "exp(x^2)^2", "4*x*exp(2*x^2)")
+    lines = out.splitlines()
+    assert code == 0 and err == ""
+    assert lines[:2] == ["read as: exp(x^2)^2", "expected d/dx: (4*x)*exp(2*(x^2))"]
+    assert re.fullmatch(r"matches d/dx at 30/30 points, largest relative difference "
+                        r"\d(\.\d)?e-1[56]", lines[2])
+    assert lines[3].startswith("the 5 worst of 30 random points (seed 0)")
+    header = lines[5]
+    assert [h.strip() for h in header.strip("┃").split("┃")] == [
+        "x", "expected", "AD", "finite differences", "relative difference"]
+    assert len([line for line in lines if line.startswith("│")]) == 5
+
+
+def test_exit_status_1_when_it_differs_with_the_diagnosis_on_stdout(cli):
+    code, out, err = cli("check", "sin(x^2)", "cos(x^2)", "--format", "plain")
+    assert (code, err) == (1, "")
+    assert out.splitlines() == [
+        "differs from d/dx at 30 of 30 points",
+        "diagnosis: this is the derivative of sin with respect to its argument u = x^2; the "
+        "chain rule's factor du/dx is missing"]
+
+
+@pytest.mark.parametrize("args, message", [
+    (["x^2", "2*x)"], "the expected d/dx: unexpected ')'"),
+    (["x^2", "2*y"], "the expected d/dx uses y, which does not appear in 'x^2'"),
+    (["x*y", "y"], "name it with --wrt, or give partials by name"),
+    (["x*y", "--expect", "z=1"], "'z' does not appear in 'x*y'"),
+    (["x*y", "--expect", "x"], "--expect 'x' is not of the form NAME=EXPRESSION"),
+    (["x*y", "y", "--expect", "x=y"], "either as one expression or by name"),
+    (["x", "1", "2"], "check takes EXPRESSION and optionally EXPECTED, got 3 arguments"),
+    (["x", "1", "--domain", "x=2"], "--domain 'x=2' is not of the form NAME=LO:HI"),
+    (["x", "1", "--domain", "x=3:2"], "LO and HI must be finite with LO <= HI"),
+    (["x", "--order", "0"], "order 0 compares f with an expected expression"),
+    (["x", "1", "--samples", "0"], "Invalid value for '--samples'"),
+])
+def test_bad_input_is_exit_2(cli, args, message):
+    code, out, err = cli("check", *args)
+    assert (code, out) == (2, "")
+    assert message in err and "Traceback" not in err
+
+
+def test_unknown_at_names_warn_and_are_errors_under_strict(cli):
+    code, _, err = cli("check", "x^2", "2*x", "--at", "y=1", "--format", "plain")
+    assert code == 0 and "--at: 'y' does not appear in the expression" in err
+    code, _, err = cli("check", "x^2", "2*x", "--at", "y=1", "--strict")
+    assert code == 2 and "'y' does not appear" in err
+
+
+def test_csv_one_row_per_point_and_derivative(cli):
+    code, out, _ = cli("check", "x*y", "--expect", "x=y", "--expect", "y=2*x", "--at",
+                       "x=1,y=3", "--format", "csv")
+    assert code == 1
+    assert out.splitlines() == [
+        "x,y,derivative,expected,ad,finite_difference,relative_difference,status",
+        out.splitlines()[1], out.splitlines()[2]]
+    first, second = (line.split(",") for line in out.splitlines()[1:])
+    assert first[:5] == ["1.0", "3.0", "∂/∂x", "3.0", "3.0"] and first[-1] == "match"
+    # ∂/∂y = x = 1; expected 2x = 2: relative difference 1/2
+    assert second[:5] == ["1.0", "3.0", "∂/∂y", "2.0", "1.0"] and second[-2:] == ["0.5",
+                                                                                 "differs"]
+
+
+# ----- JSON, against the schema documented in the README ------------------------------------
+
+def _readme_section(title: str) -> str:
+    text = README.read_text(encoding="utf-8")
+    start = re.search(rf"^## {re.escape(title)}[ \t]*$", text, flags=re.MULTILINE)
+    assert start, f"README.md has no '## {title}' section"
+    rest = text[start.end():]
+    end = re.search(r"^## ", rest, flags=re.MULTILINE)
+    return rest[:end.start()] if end else rest
+
+
+def _readme_schema() -> dict:
+    (block,) = re.findall(r"^```json\n(.*?)^```", _readme_section("Check a derivation"),
+                          flags=re.MULTILINE | re.DOTALL)
+    return json.loads(block)
+
+
+@pytest.mark.parametrize("args", [
+    ["sin(x^2)", "cos(x^2)"],
+    ["exp(x^2)^2", "4*x*exp(2*x^2)", "--digits", "3"],
+    ["abs(x)", "x/abs(x)", "--grid", "x=-1:1:5"],
+    ["log(x)", "1/x", "--grid", "x=-1:1:3"],
+    ["sin(x1)+x1*x2", "--expect", "x1=cos(x1)+x2", "--expect", "x2=x2"],
+    ["exp(x^2)^2"],
+    ["sin(x)^2 + cos(x)^2", "1", "--order", "0"],
+    ["x^2*sin(x)", "2*sin(x) + 4*x*cos(x) - x^2*sin(x)", "--order", "2"],
+    ["abs(x)", "--at", "x=0"],
+])
+def test_json_output_follows_the_readme_schema(cli, args):
+    jsonschema = pytest.importorskip("jsonschema")
+    code, out, _ = cli("check", *args, "--format", "json")
+    document = strict_json(out)
+    jsonschema.validate(document, _readme_schema())
+    assert code == {"matches": 0}.get(document["verdict"], 1)
+    assert document["counted"] + document["no_derivative"] + document["skipped"] \
+        == len(document["points"])
+
+
+def test_the_readme_schema_rejects_what_it_should():
+    jsonschema = pytest.importorskip("jsonschema")
+    schema = _readme_schema()
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate({"verdict": "matches"}, schema)       # a required key missing
+
+
+def test_json_kink_point(cli):
+    code, out, _ = cli("check", "abs(x)", "x/abs(x)", "--grid", "x=-1:1:3", "--format", "json")
+    document = strict_json(out)
+    assert (code, document["verdict"], document["no_derivative"]) == (0, "matches", 1)
+    assert document["kinks"] == [{"at": {"x": 0.0}, "derivative": "x", "expected": "nan",
+                                  "ad": 0.0, "left": -1.0, "right": 1.0}]
+    assert document["points"][1]["derivatives"]["x"]["status"] == "no derivative"
+    assert document["warnings"][0]["function"] == "abs"
+
+
+# ----- the README ----------------------------------------------------------------------------
+
+def test_the_readme_check_example_runs():
+    section = _readme_section("Check a derivation")
+    (source,) = re.findall(r"^```python\n(.*?)^```", section, flags=re.MULTILINE | re.DOTALL)
+    test = doctest.DocTestParser().get_doctest(source, {}, "README: Check a derivation",
+                                               str(README), 0)
+    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
+    report = []
+    runner.run(test, out=report.append)
+    assert runner.failures == 0, "".join(report)
+
+
+def _readme_runs():
+    section = _readme_section("Check a derivation")
+    for block in re.findall(r"^```console\n(.*?)^```", section, flags=re.MULTILINE | re.DOTALL):
+        command, *output = block.rstrip("\n").split("\n")
+        yield command, output
+
+
+@pytest.mark.parametrize("command, shown", list(_readme_runs()))
+def test_the_readme_shows_real_output(cli, command, shown):
+    # The verdict, diagnosis and warning lines exactly; the tables' rows by count (their
+    # last digits may depend on the platform's libm).
+    import shlex
+
+    argv = shlex.split(command.removeprefix("$ adcli "))
+    _, out, err = cli(*argv)
+    actual = [line.rstrip() for line in (out + err).splitlines()]
+
+    def words(lines):
+        return [line for line in lines if not line.startswith(("│", "┃", "┏", "┡", "└"))]
+    assert words(actual) == words(shown)
+    assert len(actual) == len(shown)
+
+
+# ----- the Python API ----------------------------------------------------------------------
+
+def test_the_result_object():
+    result = adcli.check("x^2", "2*x", at={"x": [1.0, 2.0, 3.0]})
+    assert isinstance(result, adcli.CheckResult)
+    assert (result.verdict, result.ok, result.exit_code) == ("matches", True, 0)
+    (t,) = result.targets
+    assert list(t.expected) == [2.0, 4.0, 6.0] and list(t.ad) == [2.0, 4.0, 6.0]
+    assert np.allclose(t.fd, [2.0, 4.0, 6.0], rtol=1e-12)
+    assert list(result.status) == ["match"] * 3
+    assert str(result) == result.summary
+
+
+def test_expressions_may_be_given_parsed():
+    f = adcli.parse("x^3")
+    assert adcli.check(f, adcli.parse("3*x^2")).ok
+
+
+@pytest.mark.parametrize("options, message", [
+    ({"order": -1}, "whole number from 0 to 64"),
+    ({"rtol": -1.0}, "rtol must be a finite number >= 0"),
+    ({"samples": 0}, "samples must be at least 1"),
+    ({"domain": {"x": (2.0, 1.0)}}, "lo <= hi"),
+    ({"at": {"y": 1.0}}, "'y', which does not appear"),
+])
+def test_api_bad_input(options, message):
+    with pytest.raises(adcli.AdcliError, match=re.escape(message)):
+        adcli.check("x^2", "2*x", **options)
+
+
+def test_sampled_points_are_float64_and_finite():
+    result = adcli.check("1/x", "-1/x^2")
+    x = result.points["x"]
+    assert x.dtype == np.float64 and np.all(np.isfinite(x)) and math.isfinite(
+        result.largest_difference)
