@@ -28,8 +28,9 @@ import numpy as np
 from . import drivers
 from .core import Variable
 from .diagnostics import Diagnostics
-from .errors import ExpressionError, ValuesError, did_you_mean, listing
+from .errors import EXIT_CHECK_FAILED, ExpressionError, ValuesError, did_you_mean, listing
 from .expression import Expression, _Run
+from .parser import parse
 
 DEFAULT_SAMPLES = 30
 DEFAULT_SEED = 0
@@ -123,7 +124,7 @@ class CheckResult:
 
     @property
     def exit_code(self) -> int:
-        return 0 if self.ok else 1
+        return 0 if self.ok else EXIT_CHECK_FAILED
 
     def __str__(self) -> str:
         return "\n".join([self.summary, *self.diagnosis, *self.notes])
@@ -144,15 +145,14 @@ def check(f, expected=None, *, expect: Mapping | None = None, order: int = 1, wr
     numbers or arrays; variables without a value get ``samples`` random points (``seed``),
     drawn from ``domain={"x": (lo, hi)}`` or else 10^-3..10^3 in magnitude, either sign.
     """
-    from .parser import parse
-
     f = parse(f) if isinstance(f, str) else f
     order = _order(order)
     rtol, atol = _tolerance(rtol, "rtol"), _tolerance(atol, "atol")
-    targets = _targets(f, expected, expect, order, wrt, parse)
+    targets = _targets(f, expected, expect, order, wrt)
     points, sampled = _points(f, targets, order, at, samples, seed, domain)
     with np.errstate(all="ignore"):
-        found = _evaluate(f, targets, order, points)
+        found = _joined([_evaluate(f, targets, order, part)
+                         for part in _chunks(points, _chunk_size(f, order))])
         return _judge(f, targets, order, points, found, rtol, atol,
                       sampled=sampled, seed=seed if sampled else None)
 
@@ -185,16 +185,16 @@ def label_for(name: str | None, order: int, partial: bool) -> str:
     return f"{d}{sup}/{d}{name}{sup}"
 
 
-def _targets(f: Expression, expected, expect, order: int, wrt, parse) -> list[Target]:
+def _targets(f: Expression, expected, expect, order: int, wrt) -> list[Target]:
     if expected is not None and expect:
         raise ValuesError("give the expected derivative either as one expression or by "
                           "name (expect=/--expect), not both")
     partial = len(f.variables) > 1
     if expect:
-        return [_target(f, name, order, partial, text, parse) for name, text in expect.items()]
+        return [_target(f, name, order, partial, text) for name, text in expect.items()]
     if expected is not None:
         name = None if order == 0 else _one_name(f, wrt)
-        return [_target(f, name, order, partial, expected, parse)]
+        return [_target(f, name, order, partial, expected)]
     if order == 0:
         raise ValuesError("order 0 compares f with an expected expression: give one")
     names = _names(f, wrt)
@@ -203,7 +203,7 @@ def _targets(f: Expression, expected, expect, order: int, wrt, parse) -> list[Ta
     return [Target(n, label_for(n, order, partial), None) for n in names]
 
 
-def _target(f: Expression, name, order, partial, text, parse) -> Target:
+def _target(f: Expression, name, order, partial, text) -> Target:
     if name is not None and name not in f.variables:
         raise ValuesError(f"'{name}' does not appear in {f.text!r}"
                           f"{did_you_mean(name, f.variables)}")
@@ -291,6 +291,11 @@ def _sample(f, targets, order, at, missing, samples, seed, domain) -> dict:
 
 
 def _usable(f, targets, order, points) -> np.ndarray:
+    return np.concatenate([_usable_chunk(f, targets, order, part)
+                           for part in _chunks(points, _chunk_size(f, order))])
+
+
+def _usable_chunk(f, targets, order, points) -> np.ndarray:
     with np.errstate(all="ignore"):
         at = {v: points[v] for v in f.variables}
         ok = np.isfinite(np.broadcast_to(f.value(at), _shape(points)))
@@ -306,6 +311,20 @@ def _usable(f, targets, order, points) -> np.ndarray:
 
 def _shape(points) -> tuple:
     return (len(next(iter(points.values()))),) if points else (1,)
+
+
+def _chunk_size(f: Expression, order: int) -> int:
+    """Points per evaluation, so that the graphs (about 3 times bigger per order) times
+    the finite differences' ladder of steps stay near 256 MB."""
+    from .points import chunk_size_for
+
+    return chunk_size_for(len(f.nodes) * 3 ** min(order, 12) * 2 * ROWS)
+
+
+def _chunks(points: dict, size: int):
+    n = _shape(points)[0]
+    for start in range(0, n, size):
+        yield {v: p[start:start + size] for v, p in points.items()}
 
 
 # ----- the witnesses -----------------------------------------------------------------------
@@ -351,6 +370,34 @@ def _evaluate(f: Expression, targets, order, points) -> _Found:
     gradient = found.gradient
     found.gradient_scale = {name: _rounding_scale(g, n) for name, g in gradient.items()}
     found.gradient = {name: _data(g, n) for name, g in gradient.items()}
+    return found
+
+
+def _joined(parts: list[_Found]) -> _Found:
+    """The chunks' findings as one, point arrays end to end."""
+    if len(parts) == 1:
+        return parts[0]
+
+    def cat(arrays):
+        return None if arrays[0] is None else np.concatenate(arrays)
+
+    def cat_dict(key):
+        return {k: (tuple(map(cat, zip(*[getattr(p, key)[k] for p in parts])))
+                    if isinstance(getattr(parts[0], key)[k], tuple)
+                    else cat([getattr(p, key)[k] for p in parts]))
+                for k in getattr(parts[0], key)}
+
+    n = sum(len(p.value) for p in parts)
+    diagnostics = Diagnostics((n,))
+    for key in {k for p in parts for k in p.diagnostics.masks}:
+        diagnostics.masks[key] = np.concatenate(
+            [np.broadcast_to(p.diagnostics.masks.get(key, False), p.value.shape)
+             for p in parts])
+    found = _Found(cat([p.value for p in parts]), cat([p.kink for p in parts]), diagnostics)
+    for key in ("ad", "ad_scale", "expected", "expected_scale", "fd", "fd_scale",
+                "gradient", "gradient_scale"):
+        setattr(found, key, cat_dict(key))
+    found.adjoints = [cat(list(column)) for column in zip(*[p.adjoints for p in parts])]
     return found
 
 
@@ -592,51 +639,57 @@ def _judge(f, targets, order, points, found, rtol, atol, sampled, seed) -> Check
 
 
 def _judge_target(f, t: Target, i, order, points, found, rtol, atol, smooth_value):
-    n = found.value.shape[0]
-    ad, ad_scale = found.ad[i], found.ad_scale[i]
-    t.ad = ad
-    status = np.full(n, "skipped", dtype=object)
-    if order >= 1:
-        fd, fd_error = found.fd[i]
-        t.fd, t.fd_error = fd, fd_error
-        agree = np.abs(ad - fd) <= np.maximum(FD_RTOL * np.maximum(np.abs(ad), np.abs(fd)),
-                                              10 * fd_error) + ROUNDING * EPS * ad_scale
-        settled = np.isfinite(fd) & (fd_error <= SETTLED * np.maximum(np.abs(fd), np.abs(ad)))
-        t.left, t.right = _one_sided(f, t.name, order, points, found.kink & smooth_value,
-                                     found.fd_scale[i])
-        exists = _exists(t.left, t.right)
-        nowhere = found.kink & smooth_value & ~exists
+    """Fill in t's witnesses and a status per point."""
+    t.ad, ad_scale = found.ad[i], found.ad_scale[i]
+    agree, settled, nowhere = _witnesses(f, t, i, order, points, found, smooth_value)
+    t.why = _why_skipped(t, i, found, smooth_value, nowhere)
+    usable = (t.why == "") & ~nowhere
+    t.status = np.full(len(t.ad), "skipped", dtype=object)
+    if t.expectation is not None:
+        same = _close(t.expected, t.ad, found.expected_scale[i], ad_scale, rtol, atol)
+        t.difference = _relative(t.expected, t.ad)
+        t.status[usable] = np.where(same[usable], "match", "differs")
+        t.fd_disagrees = usable & ~found.kink & settled & ~agree
     else:
-        t.fd = t.fd_error = np.full(n, np.nan)
-        agree = settled = np.ones(n, bool)
-        t.left = t.right = np.full(n, np.nan)
-        nowhere = np.zeros(n, bool)
-    finite_ad = np.isfinite(ad) & np.isfinite(ad_scale)
-    why = np.full(n, "", dtype=object)
+        judged = usable & (agree | settled)
+        t.why[usable & ~judged] = "finite differences do not settle there"
+        t.difference = _relative(t.ad, t.fd)
+        t.status[judged] = np.where(agree[judged], "match", "differs")
+        t.fd_disagrees = judged & ~agree
+    t.status[nowhere] = "no derivative"
+
+
+def _witnesses(f, t: Target, i, order, points, found, smooth_value):
+    """Finite differences against AD: (agree, settled), per point; and at kinks, the left
+    and right derivatives, and where they differ (no derivative: ``nowhere``)."""
+    n = len(t.ad)
+    if order == 0:
+        t.fd = t.fd_error = t.left = t.right = np.full(n, np.nan)
+        return np.ones(n, bool), np.ones(n, bool), np.zeros(n, bool)
+    t.fd, t.fd_error = found.fd[i]
+    larger = np.maximum(np.abs(t.ad), np.abs(t.fd))
+    agree = np.abs(t.ad - t.fd) <= np.maximum(FD_RTOL * larger, 10 * t.fd_error) \
+        + ROUNDING * EPS * found.ad_scale[i]
+    settled = np.isfinite(t.fd) & (t.fd_error <= SETTLED * larger)
+    kinks = found.kink & smooth_value
+    t.left, t.right = _one_sided(f, t.name, order, points, kinks, found.fd_scale[i])
+    return agree, settled, kinks & ~_exists(t.left, t.right)
+
+
+def _why_skipped(t: Target, i, found, smooth_value, nowhere) -> np.ndarray:
+    """Per point, why it cannot be counted ("" where it can)."""
+    why = np.full(len(t.ad), "", dtype=object)
+    finite_ad = np.isfinite(t.ad) & np.isfinite(found.ad_scale[i])
+    if t.expectation is not None:
+        t.expected = found.expected[i]
+        finite = np.isfinite(t.expected) & np.isfinite(found.expected_scale[i])
+        why[~finite] = "the expectation is not finite there, or overflows on the way"
     why[~finite_ad] = "adcli's derivative is not finite there"
     why[~finite_ad & found.kink & ~nowhere] = (
         "adcli's derivative is not finite there (a convention at a kink), though one-sided "
         "differences agree that the derivative exists")
     why[~smooth_value] = "f is not finite there"
-    usable = smooth_value & finite_ad & ~nowhere
-    if t.expectation is not None:
-        e, e_scale = found.expected[i], found.expected_scale[i]
-        t.expected = e
-        finite_e = np.isfinite(e) & np.isfinite(e_scale)
-        why[usable & ~finite_e] = "the expectation is not finite there, or overflows on the way"
-        usable &= finite_e
-        same = _close(e, ad, e_scale, ad_scale, rtol, atol)
-        t.difference = _relative(e, ad)
-        status[usable] = np.where(same[usable], "match", "differs")
-        t.fd_disagrees = usable & ~found.kink & settled & ~agree
-    else:
-        t.difference = _relative(ad, t.fd)
-        judged = usable & (agree | settled)
-        why[usable & ~judged] = "finite differences do not settle there"
-        status[judged] = np.where(agree[judged], "match", "differs")
-        t.fd_disagrees = judged & ~agree
-    status[nowhere] = "no derivative"
-    t.status, t.why = status, why
+    return why
 
 
 def _exists(left, right) -> np.ndarray:

@@ -698,6 +698,27 @@ def test_the_result_object():
     assert str(result) == result.summary
 
 
+def test_chunks_of_points_give_the_same_result(monkeypatch):
+    # Big inputs are evaluated a chunk of points at a time; 7 points a chunk changes nothing.
+    from adcli import checking
+
+    cases = [(("abs(x)", "x/abs(x)"), {"at": {"x": np.linspace(-1, 1, 21)}}),
+             (("sin(x1)+x1*x2",), {"expect": {"x1": "x1", "x2": "cos(x1)+x2"}}),
+             (("x^2*sin(x)", "2*sin(x) + 4*x*cos(x)"), {"order": 2})]
+    whole = [adcli.check(*args, **options) for args, options in cases]
+    monkeypatch.setattr(checking, "_chunk_size", lambda f, order: 7)
+    for (args, options), one in zip(cases, whole):
+        chunked = adcli.check(*args, **options)
+        assert (chunked.summary, chunked.diagnosis, chunked.notes) == \
+            (one.summary, one.diagnosis, one.notes)
+        assert chunked.diagnostics.masks.keys() == one.diagnostics.masks.keys()
+        for a, b in zip(chunked.targets, one.targets):
+            assert list(a.status) == list(b.status)
+            np.testing.assert_array_equal(a.ad, b.ad)
+            np.testing.assert_array_equal(a.fd, b.fd)
+            np.testing.assert_array_equal(a.left, b.left)
+
+
 def test_expressions_may_be_given_parsed():
     f = adcli.parse("x^3")
     assert adcli.check(f, adcli.parse("3*x^2")).ok

@@ -54,7 +54,7 @@ class Check(Command):
             raise ValuesError(f"check takes EXPRESSION and optionally EXPECTED, got "
                               f"{len(texts)} arguments (quote each expression)")
         f = parse(texts[0])
-        given, sampled = _points(f, at, grid, points_file, skip_bad_rows, strict, err)
+        given = _points(f, at, grid, points_file, skip_bad_rows, strict, err)
         spans = _known(f, _domains(domain), "--domain", strict, err)
         with np.errstate(all="ignore"), warnings.catch_warnings():
             warnings.simplefilter("ignore", RuntimeWarning)
@@ -62,7 +62,7 @@ class Check(Command):
                                     expect=_expectations(expect), order=order, wrt=wrt,
                                     at=given, samples=samples, seed=seed, domain=spans,
                                     rtol=rtol, atol=atol)
-        _FORMATS[fmt](result, out, digits, sampled)
+        _FORMATS[fmt](result, out, digits)
         _warnings(result, err)
         return result.exit_code
 
@@ -118,7 +118,7 @@ def _domains(options) -> dict:
 
 def _points(f, at, grid, points_file, skip_bad_rows, strict, err):
     """The values the user gave: whole points (--grid, --points, or --at for every
-    variable), or fixed values with the rest sampled. Returns (values, sampled)."""
+    variable), or fixed values with the rest sampled by adcli.check."""
     from ..points import PointSource, parse_at, parse_grid
 
     source = PointSource(fixed=parse_at(at), grid=parse_grid(grid), stream=points_file,
@@ -126,8 +126,7 @@ def _points(f, at, grid, points_file, skip_bad_rows, strict, err):
     source.check()
     names = source.names()
     if not source.grid and source.stream is None:
-        fixed = _known(f, dict(source.fixed), "--at", strict, err)
-        return fixed, any(v not in fixed for v in f.variables)
+        return _known(f, dict(source.fixed), "--at", strict, err)
     missing = [v for v in f.variables if v not in names]
     if missing:
         typos = [f" ('{n}' was given: did you mean '{m}'?)" for n in names
@@ -143,7 +142,7 @@ def _points(f, at, grid, points_file, skip_bad_rows, strict, err):
                for n in names}
     if not chunks or not len(next(iter(columns.values()), [])):
         raise ValuesError("no points to check: the points file has no rows")
-    return _known(f, columns, "--at/--grid/--points", strict, err), False
+    return _known(f, columns, "--at/--grid/--points", strict, err)
 
 
 def _warnings(result, err) -> None:
@@ -177,7 +176,7 @@ def _headline(result) -> list[str]:
     return lines
 
 
-def _where(result, sampled: bool) -> str:
+def _where(result) -> str:
     n = len(result.value)
     if result.sampled:
         return f"{n} random point{'s' * (n != 1)} (seed {result.seed})"
@@ -195,14 +194,14 @@ def _table(title: str, headers: list[str]):
     return table
 
 
-def _row_cells(result, row, digits, several: bool, last: list) -> list[str]:
+def _row_cells(row, digits, several: bool, last: list) -> list[str]:
     cells = [_text(v, digits) for v in row.at.values()]
     if several:
         cells.append(row.label)
     return cells + [_text(getattr(row, name), digits) for name in last]
 
 
-def _worst_table(result, digits, sampled: bool):
+def _worst_table(result, digits):
     several = len(result.targets) > 1
     names = list(result.points)
     if result.expected_mode:
@@ -212,11 +211,11 @@ def _worst_table(result, digits, sampled: bool):
         headers = ["AD", "finite differences", "relative difference"]
         fields = ["ad", "fd", "difference"]
     shown = len(result.worst)
-    title = f"the {shown} worst of {_where(result, sampled)}" if shown > 1 \
-        else f"the worst of {_where(result, sampled)}"
+    title = f"the {shown} worst of {_where(result)}" if shown > 1 \
+        else f"the worst of {_where(result)}"
     table = _table(title, [*names, *(["derivative"] if several else []), *headers])
     for row in result.worst:
-        cells = _row_cells(result, row, digits, several, fields[:-1])
+        cells = _row_cells(row, digits, several, fields[:-1])
         table.add_row(*cells, f"{row.difference:.2g}")
     return table
 
@@ -230,11 +229,11 @@ def _kink_table(result, digits):
     table = _table("where the derivative does not exist",
                    [*names, *(["derivative"] if several else []), *headers])
     for row in result.kinks[:20]:
-        table.add_row(*_row_cells(result, row, digits, several, fields))
+        table.add_row(*_row_cells(row, digits, several, fields))
     return table
 
 
-def _render_table(result, out, digits, sampled) -> None:
+def _render_table(result, out, digits) -> None:
     from rich.console import Console
 
     console = Console(file=out, highlight=False, soft_wrap=False,
@@ -242,7 +241,7 @@ def _render_table(result, out, digits, sampled) -> None:
     for line in [*_headline(result), result.summary]:
         console.print(line, markup=False)
     if result.worst:
-        console.print(_worst_table(result, digits, sampled))
+        console.print(_worst_table(result, digits))
     if result.kinks:
         console.print(_kink_table(result, digits))
     for line in result.diagnosis:
@@ -251,27 +250,25 @@ def _render_table(result, out, digits, sampled) -> None:
         console.print(f"note: {line}", markup=False)
 
 
-def _render_plain(result, out, digits, sampled) -> None:
+def _render_plain(result, out, digits) -> None:
     lines = [result.summary, *(f"diagnosis: {d}" for d in result.diagnosis),
              *(f"note: {n}" for n in result.notes)]
     out.write("\n".join(lines) + "\n")
 
 
-def _render_csv(result, out, digits, sampled) -> None:
-    from ..render import _csv_field
+def _render_csv(result, out, digits) -> None:
+    import csv
 
     names = list(result.points)
-    header = [*names, "derivative", "expected", "ad", "finite_difference",
-              "relative_difference", "status"]
-    lines = [",".join(_csv_field(h) for h in header)]
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow([*names, "derivative", "expected", "ad", "finite_difference",
+                     "relative_difference", "status"])
     for i in range(len(result.value)):
         for t in result.targets:
             expected = None if t.expected is None else t.expected[i]
-            cells = [*(_text(result.points[n][i], digits) for n in names),
-                     _csv_field(t.label), _text(expected, digits), _text(t.ad[i], digits),
-                     _text(t.fd[i], digits), _text(t.difference[i], digits), t.status[i]]
-            lines.append(",".join(cells))
-    out.write("\n".join(lines) + "\n")
+            writer.writerow([*(_text(result.points[n][i], digits) for n in names), t.label,
+                             *(_text(v, digits) for v in (expected, t.ad[i], t.fd[i],
+                                                          t.difference[i])), t.status[i]])
 
 
 def _row_json(row, digits, result, extra) -> dict:
@@ -301,7 +298,7 @@ def _point_json(result, i: int, digits) -> dict:
             "derivatives": derivatives}
 
 
-def _render_json(result, out, digits, sampled) -> None:
+def _render_json(result, out, digits) -> None:
     from ..report import point_warnings
 
     f = result.expression
