@@ -622,7 +622,7 @@ def _judge(f, targets, order, points, found, rtol, atol, sampled, seed) -> Check
     skipped = int(np.sum(status == "skipped"))
     largest = _largest(targets, status)
     if counted == 0 and no_derivative == 0:
-        raise ValuesError(_nothing_counted(f, targets, n, expected_mode))
+        raise ValuesError(_nothing_counted(f, n, expected_mode))
     verdict = ("cannot tell" if counted == 0 else "differs" if differing else "matches")
     result = CheckResult(
         expression=f, order=order, targets=targets, points=points, value=found.value,
@@ -633,8 +633,8 @@ def _judge(f, targets, order, points, found, rtol, atol, sampled, seed) -> Check
         sampled=sampled, seed=seed, expected_mode=expected_mode)
     result.summary = _summary(result)
     if verdict == "differs" and expected_mode:
-        result.diagnosis = _diagnose(f, targets, order, found, status, rtol, atol)
-    result.notes = _notes(result, found)
+        result.diagnosis = _diagnose(f, targets, order, found, status)
+    result.notes = _notes(result)
     return result
 
 
@@ -707,11 +707,14 @@ def _overall(statuses, n) -> np.ndarray:
     return overall
 
 
+def _judged(t: Target) -> np.ndarray:
+    return (t.status == "match") | (t.status == "differs")
+
+
 def _largest(targets, status) -> float:
+    """The largest relative difference over the counted points."""
     counted = (status == "match") | (status == "differs")
-    values = [t.difference[counted & ((t.status == "match") | (t.status == "differs"))]
-              for t in targets]
-    values = np.concatenate(values) if values else np.zeros(0)
+    values = np.concatenate([t.difference[counted & _judged(t)] for t in targets])
     return float(values.max()) if values.size else 0.0
 
 
@@ -729,7 +732,7 @@ def _row(t: Target, points, index: int) -> Row:
 def _worst(targets, points, status) -> list[Row]:
     pairs = []
     for t in targets:
-        for index in np.flatnonzero((t.status == "match") | (t.status == "differs")):
+        for index in np.flatnonzero(_judged(t)):
             rank = (t.status[index] == "differs", float(t.difference[index]))
             pairs.append((rank, t, int(index)))
     pairs.sort(key=lambda p: p[0], reverse=True)
@@ -741,7 +744,7 @@ def _kink_rows(targets, points) -> list[Row]:
             for index in np.flatnonzero(t.status == "no derivative")]
 
 
-def _nothing_counted(f, targets, n, expected_mode) -> str:
+def _nothing_counted(f, n, expected_mode) -> str:
     what = ("are f, its derivative and the expectation all finite" if expected_mode else
             "are f and its derivative finite with finite differences that settle")
     name = f.variables[0] if f.variables else "x"
@@ -759,9 +762,7 @@ def _labels(targets) -> str:
 
 def _summary(r: CheckResult) -> str:
     if r.verdict == "cannot tell":
-        return (f"cannot tell: the derivative does not exist at "
-                f"{'the ' + _s(r.no_derivative) if r.no_derivative > 1 else 'the 1 point'} "
-                "checked")
+        return f"cannot tell: the derivative does not exist at the {_s(r.no_derivative)} checked"
     what = _labels(r.targets)
     largest = f"largest relative difference {r.largest_difference:.2g}"
     if not r.expected_mode:
@@ -787,7 +788,7 @@ def _summary(r: CheckResult) -> str:
     return head
 
 
-def _notes(r: CheckResult, found) -> list[str]:
+def _notes(r: CheckResult) -> list[str]:
     notes = []
     if r.expected_mode:
         bad = [t for t in r.targets if t.fd_disagrees is not None and t.fd_disagrees.any()]
@@ -810,19 +811,21 @@ def _notes(r: CheckResult, found) -> list[str]:
 
 # ----- diagnosis -------------------------------------------------------------------------
 
-def _diagnose(f, targets, order, found, status, rtol, atol) -> list[str]:
+def _diagnose(f, targets, order, found, status) -> list[str]:
     counted = (status == "match") | (status == "differs")
     found_any = []
     for i, t in enumerate(targets):
         if t.expectation is None or not np.any(t.status == "differs"):
             continue
-        where = counted & ((t.status == "match") | (t.status == "differs"))
+        where = counted & _judged(t)
         if where.sum() < MIN_FOR_DIAGNOSIS:
             continue
         e, e_scale = found.expected[i][where], found.expected_scale[i][where]
         a, a_scale = found.ad[i][where], found.ad_scale[i][where]
-        tolerance = (max(rtol, 1e-9), atol)
-        found_any += _offset(t, e, e_scale, a, a_scale, tolerance) if order == 0 else []
+        # A claim must be certain: it is checked at the default tolerance, whatever
+        # --rtol/--atol loosened the verdict to.
+        tolerance = (DEFAULT_RTOL, 0.0)
+        found_any += _offset(e, e_scale, a, a_scale, tolerance) if order == 0 else []
         found_any += _multiple(t, e, e_scale, a, a_scale, tolerance)
         if order == 1:
             found_any += _swapped(f, t, e, e_scale, found, where, tolerance)
@@ -835,7 +838,7 @@ def _nice(c: float) -> str:
     return f"{c:.12g}"
 
 
-def _offset(t, e, e_scale, a, a_scale, tolerance) -> list[str]:
+def _offset(e, e_scale, a, a_scale, tolerance) -> list[str]:
     c = float(np.median(e - a))
     if c == 0 or not np.isfinite(c):
         return []
