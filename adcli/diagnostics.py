@@ -28,6 +28,13 @@ class Diagnostics:
         previous = self.masks.get(key)
         self.masks[key] = bad.copy() if previous is None else previous | bad
 
+    def add_kinks(self, function, *arrays) -> None:
+        """Mark the points where the inputs of ``function`` (a primitive, just called on
+        ``arrays``) sit on one of its kinks (its own ``kinks`` says where)."""
+        mask = function.kinks(*arrays)
+        if mask is not None:
+            self.add(function, "kink", mask)
+
     def merge(self, other: Diagnostics) -> None:
         """OR another evaluation's masks over the same points (or one point) into these."""
         for key, mask in other.masks.items():

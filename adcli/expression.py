@@ -237,15 +237,10 @@ class _Run:
                 function, inputs = node.function(), [computed[i] for i in node.args]
                 computed.append(function(*inputs))
                 if varies:
-                    self._kinks(function, inputs)
+                    self.diagnostics.add_kinks(function, *[x.data for x in inputs])
         if not np.isfinite(computed[-1].data).all():
             self._blame(computed)
         return computed
-
-    def _kinks(self, function, inputs: list[Variable]) -> None:
-        mask = function.kinks(*[x.data for x in inputs])
-        if mask is not None:
-            self.diagnostics.add(function, "kink", mask)
 
     def _blame(self, computed: list[Variable]) -> None:
         """Name the functions that made nan/inf from finite inputs. Only run when the

@@ -21,6 +21,7 @@ from typing import Mapping
 import numpy as np
 
 from .core import Function, Variable, as_variable, using_backprop
+from .diagnostics import Diagnostics
 from .expression import Expression, Node
 from .printer import format_number, render
 
@@ -114,6 +115,7 @@ class Trace:
     output: Step
     mode: str = "reverse"
     wrt: tuple[str, ...] = ()
+    diagnostics: Diagnostics = field(default_factory=lambda: Diagnostics((1,)))  # kinks
 
     def inputs(self) -> dict[str, Step]:
         return {s.name: s for s in self.steps if s.kind == "input"}
@@ -182,6 +184,7 @@ def record(expression: Expression, point: Mapping[str, float]) -> Trace:
     steps = [Step(i + 1, "input", v, leaf) for i, (v, leaf) in enumerate(leaves.items())]
     inputs = {s.name: s for s in steps}
     operands: list = []
+    diagnostics = Diagnostics((1,))
     for index, node in enumerate(expression.nodes):
         if node.kind == "variable":
             operands.append(inputs[node.name])
@@ -193,6 +196,8 @@ def record(expression: Expression, point: Mapping[str, float]) -> Trace:
             args = tuple(operands[i] for i in node.args)
             function = node.function()
             y = function(*[a.variable for a in args])
+            if expression.varying[index]:
+                diagnostics.add_kinks(function, *[a.variable.data for a in args])
             step = Step(len(steps) + 1, "operation", node.function.name, y, args, function,
                         index)
             steps.append(step)
@@ -201,7 +206,7 @@ def record(expression: Expression, point: Mapping[str, float]) -> Trace:
     if isinstance(output, Literal):  # "2" or "pi": no operation, but still a result
         output = Step(len(steps) + 1, "constant", output.text, output.variable)
         steps.append(output)
-    return Trace(expression, dict(point), steps, output)
+    return Trace(expression, dict(point), steps, output, diagnostics=diagnostics)
 
 
 def structure(expression: Expression) -> Trace:

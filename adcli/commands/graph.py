@@ -19,7 +19,9 @@ import click
 from .. import tracing
 from ..errors import AdcliError, ValuesError
 from .base import Command
-from .trace import nonfinite_messages, number_text, points, report_nonfinite, shortened
+from ..report import Report
+from .trace import (nonfinite_messages, number_text, points, report_nonfinite, shortened,
+                    warn_kinks)
 
 RENDERED = {".svg": "svg", ".png": "png", ".pdf": "pdf"}   # -o suffix: Graphviz -T format
 TEXT = (".dot", ".gv")
@@ -53,6 +55,10 @@ class Graph(Command):
             else:
                 save(lines, Path(target), renderer)
         report_nonfinite(messages, strict, err)
+        if has_values:
+            kinks = Report()
+            kinks.add(trace.diagnostics, 1, [])
+            warn_kinks(kinks, err)
 
     def has_values(self, source) -> bool:
         return bool(source.names()) or not self.names

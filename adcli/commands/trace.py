@@ -17,6 +17,7 @@ import click
 from .. import tracing
 from ..errors import NonFiniteError, ValuesError, listing
 from ..render import number_json, number_text
+from ..report import Report, point_warnings
 from .base import Command
 
 MARK = "◀ first"  # beside the first step whose value (or adjoint, or tangent) is nan or inf
@@ -57,13 +58,15 @@ class Trace(Command):
     def write(self, source, out, err, fmt, digits, strict):
         layout = (JsonTrace if fmt == "json" else TextTrace)(self, out, digits,
                                                                self.options.get("limit"))
-        trouble = []
+        trouble, kinks = [], Report()
         for point in points(source, self.expressions[0]):
             trace = self.trace(point)
             layout.write(trace)
+            kinks.add(trace.diagnostics, 1, [])
             trouble += nonfinite_messages(trace, digits)
         layout.close()
         report_nonfinite(trouble, strict, err)
+        warn_kinks(kinks, err)
 
 
 def points(source, expression):
@@ -97,6 +100,12 @@ def nonfinite_messages(trace: tracing.Trace, digits=None) -> list[str]:
                          "non-finite adjoint")
     return [f"at {where(trace.point, digits)}: {'; '.join(found)} (marked {MARK})"] \
         if found else []
+
+
+def warn_kinks(report: Report, err) -> None:
+    """Where a derivative shown is a convention (abs at 0): one line per function."""
+    for message in report.messages():
+        err.write(f"adcli: warning: {message}\n")
 
 
 def report_nonfinite(messages: list[str], strict: bool, err) -> None:
@@ -299,6 +308,7 @@ class JsonTrace:
         self.command, self.out, self.digits = command, out, digits
         self.ascii = "utf" not in (getattr(out, "encoding", None) or "utf-8").lower()
         self.count = 0
+        self.warnings: list[dict] = []   # kinks, as every command's JSON lists them
 
     def dump(self, value) -> str:
         return json.dumps(value, ensure_ascii=self.ascii, allow_nan=False)
@@ -322,6 +332,9 @@ class JsonTrace:
                 "first_nonfinite": {k: s and s.id for k, s in bad.items()}}
         self.out.write("], " + self.dump(tail)[1:])
         self.count += 1
+        at = {n: self.num(v) for n, v in trace.point.items()}
+        self.warnings += [{"at": at, "function": function, "kind": kind, "why": why}
+                          for _, function, kind, why in point_warnings(trace.diagnostics)]
 
     def node(self, trace: tracing.Trace, step: tracing.Step) -> dict:
         node = {"id": step.id, "operation": step.kind if step.kind != "operation" else step.name,
@@ -347,5 +360,6 @@ class JsonTrace:
     def close(self) -> None:
         if self.count == 0:  # no points (an empty points file): still one JSON object
             self.head()
-        self.out.write("]}\n")
+        warnings = f', "warnings": {self.dump(self.warnings)}' if self.warnings else ""
+        self.out.write(f"]{warnings}}}\n")
         self.out.flush()
