@@ -12,7 +12,7 @@ import numpy as np
 from .errors import NonFiniteError, ValuesError, closest, did_you_mean, listing
 from .parser import is_name, parse
 from .points import PointSource, chunk_size_for, parse_at, parse_grid
-from .render import Rows, writer
+from .render import Rows
 from .report import Report, point_warnings
 
 
@@ -45,8 +45,8 @@ def _run(command_class, texts, wrt, *, at=(), grid=(), points_file=None,
     expressions = [parse(text) for text in texts]
     command = command_class(expressions, [], **options)
     command.wrt = _wrt(command, wrt, strict, err)
-    source = PointSource(fixed=parse_at(at), grid=parse_grid(grid), stream=points_file,
-                         skip_bad_rows=skip_bad_rows,
+    source = PointSource(fixed=parse_at(at), grid=parse_grid(grid, command.grid_count),
+                         stream=points_file, skip_bad_rows=skip_bad_rows,
                          chunk_size=chunk_size_for(command.graph_size()))
     if not (command.values_optional and not source.names()):
         _check_names(command, source, strict, err)
@@ -56,7 +56,8 @@ def _run(command_class, texts, wrt, *, at=(), grid=(), points_file=None,
         finally:
             _warn_skipped(source, err)
         return
-    output, report = writer(fmt, command, out, digits), Report()
+    command.check_source(source)
+    output, report = command.writer(fmt, out, err, digits), Report()
     try:
         for chunk in source.chunks():
             n = len(next(iter(chunk.values()))) if chunk else 1

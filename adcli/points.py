@@ -91,12 +91,15 @@ class Axis:
         return values
 
 
-def parse_grid(options) -> dict[str, Axis]:
-    """``--grid x=0:1:5`` (start:stop:count, both ends included) per variable."""
+def parse_grid(options, default_count: int | None = None) -> dict[str, Axis]:
+    """``--grid x=0:1:5`` (start:stop:count, both ends included) per variable; with a
+    ``default_count``, ``x=0:1`` (no count) is allowed too and has that many values."""
     axes: dict[str, Axis] = {}
     for text in options:
         for name, spec in _pairs("--grid", text):
             parts = split_top_level(spec, ":")
+            if len(parts) == 2 and default_count is not None:
+                parts.append(str(default_count))
             count = parts[-1].strip()
             if len(parts) != 3 or not count.isdigit() or not count.isascii() or int(count[:12]) < 1:
                 raise ValuesError(f"--grid {_quote(text)}: {_quote(spec)} is not start:stop:count "

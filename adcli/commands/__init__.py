@@ -8,6 +8,7 @@ from .gradient import Grad
 from .graph import Graph
 from .hessian import Hessian
 from .jacobian import Jacobian
+from .plot import Plot
 from .trace import Trace
 
-COMMANDS = [Grad, Eval, Hessian, Jacobian, Trace, Graph, Check]
+COMMANDS = [Grad, Eval, Hessian, Jacobian, Trace, Graph, Check, Plot]

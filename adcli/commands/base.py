@@ -12,6 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..diagnostics import Diagnostics
+from ..render import writer
 
 
 @dataclass(frozen=True)
@@ -50,6 +51,7 @@ class Command:
     own_output = False
     values_optional = False
     metavar: str | None = None  # the arguments in the usage line (default: the name)
+    grid_count: int | None = None   # the count of a --grid given without one (None: required)
 
     def __init__(self, expressions, wrt=None, **options):
         self.expressions = expressions
@@ -72,6 +74,15 @@ class Command:
 
     def check_wrt(self, names: list[str]) -> None:
         """Raise ValuesError if the command cannot differentiate in these variables."""
+
+    def check_source(self, source) -> None:
+        """Raise ValuesError if the command cannot use these points (a PointSource whose
+        names have been checked against the expressions)."""
+
+    def writer(self, fmt: str, out, err, digits: int | None):
+        """What writes the results: a render.py format, unless the command draws its own
+        output (then it gets each chunk's Rows through ``write``, then ``close``)."""
+        return writer(fmt, self, out, digits)
 
     @functools.cached_property
     def names(self) -> list[str]:

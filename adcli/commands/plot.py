@@ -1,0 +1,243 @@
+"""adcli plot: f and its derivatives over a range of one variable, drawn in the terminal or
+to an image file; a second expression is the user's own derivative, drawn beside df/dx.
+
+The numbers are the pipeline's like any command's (one evaluation per chunk, through the
+public API); only the output differs: ``writer`` hands the rows to a drawing instead of a
+table, or to a data format when there is no terminal to draw on.
+"""
+from __future__ import annotations
+
+import click
+import numpy as np
+
+from ..errors import ValuesError
+from ..printer import format_number
+from ..render import writer as data_writer
+from .base import Column, Command, at_points, flat, merged
+
+DEFAULT_SAMPLES = 401        # odd, so a range symmetric about 0 has 0 as a sample
+MAX_SAMPLES = 100_000
+
+
+class Plot(Command):
+    name = "plot"
+    help = ("Draw EXPRESSION and its derivatives over --grid x=START:STOP, in the terminal "
+            "or to -o FILE (.png, .svg, .pdf). A second expression is your own derivative, "
+            "drawn beside df/dx. When stdout is not a terminal, the data is printed as CSV.")
+    many = True
+    differentiates = False   # the --grid variable is the one differentiated in
+    options = (
+        click.option("--order", type=click.IntRange(1, 2), default=1, show_default=True,
+                     help="Highest derivative drawn: 1 (f, df/dx) or 2 (and d2f/dx2)."),
+        click.option("--samples", type=click.IntRange(2, MAX_SAMPLES),
+                     default=DEFAULT_SAMPLES, show_default=True,
+                     help="Points of a --grid given without a count."),
+        click.option("-o", "--output", metavar="FILE",
+                     help="Write an image instead: .png, .svg or .pdf (needs the 'plot' "
+                          "extra: pip install 'adcli[plot]')."),
+    )
+
+    def __init__(self, expressions, wrt=None, order=1, samples=DEFAULT_SAMPLES, output=None,
+                 **options):
+        if len(expressions) > 2:
+            raise ValuesError(f"plot takes f and, optionally, your own derivative of it: "
+                              f"got {len(expressions)} expressions")
+        super().__init__(expressions, wrt, **options)
+        self.order, self.grid_count, self.output = order, samples, output
+        self.variable, self.fixed = "", {}
+        if output is not None:
+            from ..plotting import check_image_path
+
+            check_image_path(output)
+
+    def check_source(self, source) -> None:
+        if source.stream is not None:
+            raise ValuesError("plot takes its points from one --grid, not --points")
+        if len(source.grid) != 1:
+            given = f"got {len(source.grid)}" if source.grid else "none given"
+            raise ValuesError(f"plot draws over one varying variable: give one --grid "
+                              f"x=START:STOP ({given}); fix the others with --at")
+        (self.variable, axis), = source.grid.items()
+        what = f"--grid {self.variable}={format_number(axis.start)}:{format_number(axis.stop)}"
+        if not (np.isfinite(axis.start) and np.isfinite(axis.stop)):
+            raise ValuesError(f"{what}: the ends of the range must be finite numbers")
+        if axis.start == axis.stop:
+            raise ValuesError(f"{what}: the range is empty (start equals stop)")
+        if axis.count < 2:
+            raise ValuesError(f"{what}: a plot needs at least 2 points, got {axis.count}")
+        self.wrt, self.fixed = [self.variable], dict(source.fixed)
+
+    # ----- the numbers ---------------------------------------------------------------
+
+    @property
+    def names(self) -> list[str]:
+        """The expressions' variables, and the --grid variable even if f does not use it
+        (a constant is still drawn over x, and its data has an x column)."""
+        used = list(dict.fromkeys(v for e in self.expressions for v in e.variables))
+        return used + [self.variable] if self.variable not in ("", *used) else used
+
+    @property
+    def mine(self):
+        """The user's own derivative, if given."""
+        return self.expressions[1] if len(self.expressions) > 1 else None
+
+    def derivative_names(self) -> list[str]:
+        x = self.variable
+        return [f"df/d{x}", f"d2f/d{x}2"][:self.order]
+
+    def head(self) -> dict:
+        head = {**super().head(), "variables": [self.variable], "order": self.order}
+        if self.mine is not None:
+            head["yours"] = {"expression": self.mine.text, "parsed": self.mine.parsed}
+        return head
+
+    def skeleton(self):
+        return {"value": None, "derivatives": [],
+                **({"yours": None} if self.mine is not None else {})}
+
+    def columns(self):
+        return [Column(("value",), "f", "f"),
+                *(Column(("derivatives", i), name, name)
+                  for i, name in enumerate(self.derivative_names())),
+                *([Column(("yours",), "yours", "yours")] if self.mine is not None else [])]
+
+    def compute(self, chunk, n):
+        e = self.expressions[0]
+        result = e.derivatives(at_points(e, chunk), wrt=[self.variable], order=self.order)
+        arrays = [flat(result.value, n), flat(result.gradient[self.variable], n)]
+        if self.order == 2:
+            arrays.append(flat(result.hessian[..., 0, 0], n))
+        results = [result]
+        if self.mine is not None:
+            results.append(self.mine.derivatives(at_points(self.mine, chunk), order=0))
+            arrays.append(flat(results[-1].value, n))
+        return arrays, merged(n, results)
+
+    def slope(self, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """f and df/dx at these values of the variable (the others fixed): one pass."""
+        e = self.expressions[0]
+        chunk = {**{name: np.full(len(x), v) for name, v in self.fixed.items()},
+                 self.variable: x}
+        result = e.derivatives(at_points(e, chunk), wrt=[self.variable], order=1)
+        n = len(x)
+        return flat(result.value, n), flat(result.gradient[self.variable], n)
+
+    # ----- the output ----------------------------------------------------------------
+
+    def writer(self, fmt, out, err, digits):
+        if self.output is not None:
+            return FigureWriter(self, out, lambda figure: _save(figure, self.output))
+        if fmt != "table":
+            return data_writer(fmt, self, out, digits)
+        if not out.isatty():
+            err.write("adcli: note: stdout is not a terminal, so the plotted data is "
+                      "printed as CSV; draw it in a terminal, or to a file with -o "
+                      "FILE.png\n")
+            return data_writer("csv", self, out, digits)
+        return FigureWriter(self, out, lambda figure: _show(figure, out))
+
+    def figure(self, x: np.ndarray, columns: list[np.ndarray]):
+        from ..plotting import Curve, Figure
+
+        names = ["f", *self.derivative_names()]
+        # Where f is undefined its derivatives mean nothing, whatever a convention at the
+        # edge of a domain gives (the derivative of log at -1 is -1): draw none there.
+        undefined = ~np.isfinite(columns[0])
+        curves = [Curve(name, np.where(undefined, np.nan, y), colour=i)
+                  for i, (name, y) in enumerate(zip(names, columns))]
+        if self.mine is not None:
+            curves.append(Curve(f"yours: {_short(self.mine.parsed)}", columns[-1],
+                                colour=3, mine=True))
+        zeros = slope_zeros(self.slope, x, curves[0].y, curves[1].y)
+        return Figure(title=self.title(), xlabel=self.variable, ylabel="value", x=x,
+                      curves=curves, marks=zeros, mark_label=f"df/d{self.variable} = 0")
+
+    def title(self) -> str:
+        fixed = ", ".join(f"{name} = {value:.6g}" for name, value in self.fixed.items()
+                          if name in self.names)
+        return f"f({self.variable}) = {_short(self.expressions[0].parsed, 60)}" + \
+            (f"   at {fixed}" if fixed else "")
+
+
+def _short(text: str, limit: int = 40) -> str:
+    return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
+def _save(figure, path: str) -> None:
+    from ..plotting import save
+
+    save(figure, path)
+
+
+def _show(figure, out) -> None:
+    from ..plotting import terminal, terminal_size, wants_colour
+
+    width, height = terminal_size()
+    out.write(terminal(figure, width, height, wants_colour()) + "\n")
+    out.flush()
+
+
+class FigureWriter:
+    """Gathers every chunk's rows, then draws them all at once."""
+
+    def __init__(self, command: Plot, out, draw):
+        self.command, self.out, self.draw = command, out, draw
+        self.x: list[np.ndarray] = []
+        self.columns: list[list[np.ndarray]] = []
+
+    def write(self, rows) -> None:
+        self.x.append(np.asarray(rows.at[self.command.variable], dtype=float))
+        self.columns.append([np.asarray(c, dtype=float) for c in rows.columns])
+
+    def close(self) -> None:
+        x = np.concatenate(self.x)
+        columns = [np.concatenate(parts) for parts in zip(*self.columns)]
+        self.draw(self.command.figure(x, columns))
+
+
+# ----- where f turns ---------------------------------------------------------------------
+
+REFINE_PASSES, REFINE_POINTS = 4, 31     # each pass narrows a bracket 32 times: 1e6 in all
+
+
+def slope_zeros(slope, x, f, df) -> tuple[np.ndarray, np.ndarray]:
+    """Where df/dx is 0: samples where it is exactly 0 (alone: a flat stretch has no
+    turning point to show) and sign changes between samples, narrowed down with a few
+    vectorised passes. A sign change can also be a pole (1/x at 0): there |df/dx| grows
+    as the bracket narrows, where at a zero it shrinks, and such brackets are dropped.
+    Returns the marks to draw: each zero on the df/dx curve (at 0) and on f."""
+    finite = np.isfinite(df)
+    exact = np.flatnonzero(finite & (df == 0))
+    padded = np.concatenate([[1.0], df, [1.0]])
+    exact = exact[(padded[exact] != 0) & (padded[exact + 2] != 0)]
+    left = np.flatnonzero(finite[:-1] & finite[1:] & (np.sign(df[:-1]) * np.sign(df[1:]) < 0))
+    roots, values = _refine(slope, x[left], x[left + 1], df[left], df[left + 1])
+    zeros = np.concatenate([x[exact], roots])
+    order = np.argsort(zeros)
+    at_f = np.concatenate([f[exact], values])[order]
+    zeros = zeros[order]
+    return np.concatenate([zeros, zeros]), np.concatenate([np.zeros(len(zeros)), at_f])
+
+
+def _refine(slope, a, b, da, db):
+    if len(a) == 0:
+        return np.empty(0), np.empty(0)
+    lo, hi, dlo, dhi = a.copy(), b.copy(), da.copy(), db.copy()
+    t = np.linspace(0, 1, REFINE_POINTS + 2)[1:-1]
+    for _ in range(REFINE_PASSES):
+        inner = lo[:, None] + (hi - lo)[:, None] * t          # (brackets, points)
+        _, d = slope(inner.ravel())
+        d = d.reshape(inner.shape)
+        grid = np.column_stack([lo, inner, hi])
+        dgrid = np.column_stack([dlo, d, dhi])
+        change = np.sign(dgrid[:, :-1]) * np.sign(dgrid[:, 1:]) <= 0
+        first = np.argmax(change, axis=1)      # the bracket always has a change somewhere
+        rows = np.arange(len(lo))
+        lo, hi = grid[rows, first], grid[rows, first + 1]
+        dlo, dhi = dgrid[rows, first], dgrid[rows, first + 1]
+    with np.errstate(all="ignore"):
+        root = np.where(dlo == dhi, lo, lo - dlo * (hi - lo) / (dhi - dlo))
+    value, _ = slope(root)
+    shrank = np.maximum(np.abs(dlo), np.abs(dhi)) < np.minimum(np.abs(da), np.abs(db))
+    keep = shrank & np.isfinite(root) & np.isfinite(value)
+    return root[keep], value[keep]

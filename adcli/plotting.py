@@ -1,0 +1,313 @@
+"""Drawing curves: in the terminal (plotext) or to an image file (matplotlib, the optional
+``plot`` extra). It knows curves of numbers only, not expressions or derivatives.
+
+Both renderers draw the same ``Figure`` the same way: the same view of y (a few huge
+values near a pole must not squash every curve to a flat line), the same breaks (no line
+is drawn across a nan or through a pole), the same marks.
+"""
+from __future__ import annotations
+
+import math
+import os
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .errors import AdcliError
+
+IMAGE_SUFFIXES = (".png", ".svg", ".pdf")
+IMAGE_SIZE = (800, 500)          # pixels of a PNG: 8 x 5 inches at 100 dpi
+PLOT_EXTRA = "pip install 'adcli[plot]'"
+
+
+class PlotError(AdcliError):
+    """An image that cannot be made: no matplotlib, a file that cannot be written."""
+
+
+@dataclass
+class Curve:
+    label: str
+    y: np.ndarray
+    colour: int = 0              # its place in the palette, the same in both renderers
+    mine: bool = False           # the user's own curve: dashed (dotted), drawn over the rest
+
+
+@dataclass
+class Figure:
+    title: str
+    xlabel: str
+    ylabel: str
+    x: np.ndarray
+    curves: list[Curve]
+    marks: tuple[np.ndarray, np.ndarray] = (np.empty(0), np.empty(0))
+    mark_label: str = ""
+    view: tuple[float, float] = field(init=False)
+
+    def __post_init__(self):
+        self.view = y_view([c.y for c in self.curves])
+
+    def visible_marks(self) -> tuple[np.ndarray, np.ndarray]:
+        x, y = self.marks
+        inside = (y >= self.view[0]) & (y <= self.view[1])
+        return x[inside], y[inside]
+
+
+# ----- what is shown ---------------------------------------------------------------------
+
+def y_view(ys) -> tuple[float, float]:
+    """The range of y to show: the union of each curve's range, where a curve's range is
+    all of it unless one end lies far out (more than OUTLIER times the spread of the bulk
+    of its values from their median): a pole, such as tan's 1e16 next to pi/2, which
+    would flatten everything else. exp's or x^20's honest growth is shown whole."""
+    ranges = [r for r in map(_curve_range, ys) if r is not None]
+    if not ranges:
+        return -1.0, 1.0
+    low, high = min(r[0] for r in ranges), max(r[1] for r in ranges)
+    if high - low <= 1e-12 * max(abs(low), abs(high), 1e-300):
+        pad = abs(high) / 2 or 1.0      # a constant: centre it
+        return low - pad, high + pad
+    pad = (high - low) / 20
+    return low - pad, high + pad
+
+
+OUTLIER, KEPT = 10, 3      # an end beyond 10 spreads from the median is cut at 3 spreads
+
+
+def _curve_range(y) -> tuple[float, float] | None:
+    values = np.asarray(y, dtype=float)
+    values = values[np.isfinite(values)]
+    if values.size == 0:
+        return None
+    middle = float(np.median(values))
+    spread = float(np.quantile(np.abs(values - middle), 0.9))
+    low, high = float(values.min()), float(values.max())
+    if spread > 0:
+        if high - middle > OUTLIER * spread:
+            high = middle + KEPT * spread
+        if middle - low > OUTLIER * spread:
+            low = middle - KEPT * spread
+    return low, high
+
+
+def connected(y: np.ndarray, view: tuple[float, float]) -> np.ndarray:
+    """Whether to draw the segment from point i-1 to point i (entry 0 is False): not next
+    to a non-finite value, and not a jump from above the view to below it in one step,
+    which is a pole (tan at pi/2, 1/x at 0) that a line would turn into a vertical spike."""
+    finite = np.isfinite(y)
+    low, high = view
+    above, below = y > high, y < low
+    jump = (above[1:] & below[:-1]) | (below[1:] & above[:-1])
+    return np.concatenate([[False], finite[1:] & finite[:-1] & ~jump])
+
+
+def pieces(x: np.ndarray, y: np.ndarray, view) -> list[tuple[np.ndarray, np.ndarray]]:
+    """The unbroken stretches of a curve inside the view, each as (x, y). A segment that
+    leaves the view ends where it crosses the edge, so no renderer is ever handed a point
+    far outside it (a line towards tan's 1e16 would be rasterised cell by cell)."""
+    link = connected(y, view)
+    low, high = view
+    out: list[tuple[list, list]] = []
+    xs: list[float] = []
+    ys: list[float] = []
+
+    def end() -> None:
+        nonlocal xs, ys
+        if xs:
+            out.append((xs, ys))
+        xs, ys = [], []
+
+    for i, (xi, yi) in enumerate(zip(x.tolist(), y.tolist())):
+        inside = low <= yi <= high
+        if not link[i]:
+            end()
+            if inside:
+                xs, ys = [xi], [yi]
+            continue
+        xp, yp = x[i - 1], y[i - 1]
+        was_inside = low <= yp <= high
+        if was_inside and inside:
+            xs.append(xi)
+            ys.append(yi)
+        elif was_inside:                   # leaving: stop at the edge
+            xs.append(_cross(xp, yp, xi, yi, high if yi > high else low))
+            ys.append(high if yi > high else low)
+            end()
+        elif inside:                       # coming back: start at the edge
+            edge = high if yp > high else low
+            xs, ys = [_cross(xp, yp, xi, yi, edge), xi], [edge, yi]
+    end()
+    return [(np.array(a), np.array(b)) for a, b in out]
+
+
+def _cross(x0: float, y0: float, x1: float, y1: float, edge: float) -> float:
+    """Where the segment crosses the horizontal line y = edge."""
+    return float(x0 + (edge - y0) * (x1 - x0) / (y1 - y0))
+
+
+def nice_ticks(low: float, high: float, count: int) -> list[float]:
+    """About ``count`` round numbers (1, 2 or 5 times a power of ten apart) in [low, high]."""
+    if not high > low:
+        return [low]
+    raw = (high - low) / max(count, 1)
+    power = 10.0 ** math.floor(math.log10(raw))
+    # The nearest round step, rather than the next larger one: 2.1 apart gives 2, not 5.
+    step = next(m * power for m in (1, 2, 5, 10) if m * power >= raw * 0.7)
+    first = math.ceil(low / step - 1e-9)
+    ticks = [(first + i) * step for i in range(int((high - low) / step + 1e-9) + 2)]
+    return [0.0 if abs(t) < step * 1e-9 else t for t in ticks if t <= high + step * 1e-9]
+
+
+def tick_labels(ticks: list[float]) -> list[str]:
+    """The shortest labels that tell the ticks apart (1e300 and 1.0000001e300 differ)."""
+    for digits in range(3, 18):
+        labels = [f"{t:.{digits}g}" for t in ticks]
+        if len(set(labels)) == len(labels):
+            break
+    return ["0" if label == "-0" else label for label in labels]
+
+
+# ----- the terminal ----------------------------------------------------------------------
+
+# 256-colour codes close to matplotlib's first colours, readable on dark and light screens.
+TERMINAL_COLOURS = [33, 208, 34, 196]
+MARK_COLOUR = 201
+MARK_SYMBOL, MINE_SYMBOL, LINE_SYMBOL = "●", "•", "──"
+
+
+def terminal(figure: Figure, width: int, height: int, colour: bool = True) -> str:
+    """The figure as text for a terminal of ``width`` columns: the plot (``height`` rows,
+    with title, ticks and axis label), then a one-line legend under it, so that the legend
+    never covers a curve."""
+    import plotext
+
+    canvas = plotext.figure
+    canvas.clear()
+    canvas.theme("simple")          # no painted background: fine on dark and light screens
+    canvas.plot_size(width, height)
+    canvas.title(figure.title)
+    canvas.label(figure.xlabel, "x")
+    canvas.label(figure.ylabel, "y")       # plotext puts it under the y axis, bottom left
+    low, high = figure.view
+    left, right = float(np.min(figure.x)), float(np.max(figure.x))
+    canvas.ruler("x").lim(left, right).ticks(*_fitted_ticks(left, right, width // 10, width))
+    canvas.ruler("y").lim(low, high).ticks(*_fitted_ticks(low, high, height // 4, None))
+    for curve in figure.curves:
+        _terminal_curve(canvas, plotext, figure, curve, TERMINAL_COLOURS[curve.colour], width)
+    mark_x, mark_y = figure.visible_marks()
+    if len(mark_x):
+        canvas.draw(canvas.signal(list(map(float, mark_x)), list(map(float, mark_y)),
+                                  marker=plotext.marker(MARK_SYMBOL, MARK_COLOUR)))
+    plot = canvas.build().string(colorless=not colour).rstrip("\n")
+    canvas.clear()
+    return plot + "\n" + _terminal_legend(figure, width, colour)
+
+
+def _fitted_ticks(low: float, high: float, count: int, room: int | None):
+    """Ticks and their labels, fewer of them if the labels would not fit side by side."""
+    count = max(2, count)
+    while True:
+        ticks = nice_ticks(low, high, count)
+        labels = tick_labels(ticks)
+        if room is None or count == 2 or sum(len(t) + 2 for t in labels) <= room:
+            return ticks, labels
+        count -= 1
+
+
+def _terminal_curve(canvas, plotext, figure: Figure, curve: Curve, code: int,
+                    width: int) -> None:
+    if curve.mine:
+        # A dot in every third column, no line: where the dots sit on df/dx the two agree,
+        # and df/dx still shows between them.
+        every = max(1, round(3 * len(curve.y) / width))
+        keep = np.isfinite(curve.y) & (np.arange(len(curve.y)) % every == 0)
+        if keep.any():
+            canvas.draw(canvas.signal(list(map(float, figure.x[keep])),
+                                      list(map(float, curve.y[keep])),
+                                      marker=plotext.marker(MINE_SYMBOL, code)))
+        return
+    for xs, ys in pieces(figure.x, curve.y, figure.view):
+        signal = canvas.signal(list(map(float, xs)), list(map(float, ys)),
+                               marker=plotext.marker("braille", code))
+        canvas.draw(signal.lines())
+
+
+def _terminal_legend(figure: Figure, width: int, colour: bool) -> str:
+    entries = [((MINE_SYMBOL * 2) if c.mine else LINE_SYMBOL, TERMINAL_COLOURS[c.colour],
+                c.label) for c in figure.curves]
+    if len(figure.visible_marks()[0]):
+        entries.append((MARK_SYMBOL, MARK_COLOUR, figure.mark_label))
+    lines, line, shown = [], "", 0
+    for symbol, code, label in entries:
+        sample = f"\x1b[38;5;{code}m{symbol}\x1b[0m" if colour else symbol
+        size = len(symbol) + 1 + len(label)
+        if shown and shown + 3 + size > width:
+            lines.append(line)
+            line, shown = "", 0
+        line += ("   " if shown else "") + f"{sample} {label}"
+        shown += (3 if shown else 0) + size
+    return "\n".join([*lines, line])
+
+
+def terminal_size() -> tuple[int, int]:
+    """The plot's size for this terminal: its width (within reason), and a height that
+    leaves room for the command line and the legend on an 80x24 screen."""
+    import shutil
+
+    columns, rows = shutil.get_terminal_size((80, 24))
+    return max(40, min(columns, 160)), max(12, min(rows - 3, 40))
+
+
+def wants_colour() -> bool:
+    return "NO_COLOR" not in os.environ and os.environ.get("TERM") != "dumb"
+
+
+# ----- image files -----------------------------------------------------------------------
+
+def check_image_path(path: str) -> None:
+    """Fail before any work if the image cannot be made: an unknown kind, no matplotlib."""
+    if not path.lower().endswith(IMAGE_SUFFIXES):
+        raise PlotError(f"-o {path!r}: the file name must end in "
+                        f"{', '.join(IMAGE_SUFFIXES[:-1])} or {IMAGE_SUFFIXES[-1]}")
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        raise PlotError(f"-o needs matplotlib, which is not installed: {PLOT_EXTRA}") \
+            from None
+
+
+def save(figure: Figure, path: str) -> None:
+    """Write the figure as PNG, SVG or PDF (by the file name), IMAGE_SIZE at 100 dpi."""
+    from matplotlib.figure import Figure as Canvas
+
+    width, height = IMAGE_SIZE
+    canvas = Canvas(figsize=(width / 100, height / 100), dpi=100, layout="constrained")
+    axes = canvas.add_subplot()
+    for curve in figure.curves:
+        _image_curve(axes, figure, curve, f"C{curve.colour}")
+    mark_x, mark_y = figure.visible_marks()
+    if len(mark_x):
+        for x in mark_x:
+            axes.axvline(x, color="0.6", linewidth=0.8, linestyle=":", zorder=1)
+        axes.plot(mark_x, mark_y, "o", color="black", markersize=5, zorder=5,
+                  label=figure.mark_label)
+    axes.axhline(0, color="0.3", linewidth=0.8, zorder=1)
+    axes.set_xlim(float(np.min(figure.x)), float(np.max(figure.x)))
+    axes.set_ylim(*figure.view)
+    axes.set_title(figure.title)
+    axes.set_xlabel(figure.xlabel)
+    axes.set_ylabel(figure.ylabel)
+    axes.grid(True, alpha=0.3)
+    axes.legend(loc="best", framealpha=0.9)
+    try:
+        canvas.savefig(path, dpi=100)
+    except OSError as error:
+        raise PlotError(f"cannot write {path!r}: {error.strerror or error}") from None
+
+
+def _image_curve(axes, figure: Figure, curve: Curve, colour: str) -> None:
+    style = dict(color=colour, linewidth=2.2 if curve.mine else 1.8,
+                 linestyle="--" if curve.mine else "-", zorder=4 if curve.mine else 3)
+    label = curve.label
+    for xs, ys in pieces(figure.x, curve.y, figure.view):
+        axes.plot(xs, ys, label=label, **style)
+        label = None            # one legend entry per curve, however many stretches
