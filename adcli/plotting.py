@@ -175,16 +175,16 @@ MARK_SYMBOL, MINE_SYMBOL, LINE_SYMBOL = "●", "•", "──"
 
 
 def terminal(figure: Figure, width: int, height: int, colour: bool = True) -> str:
-    """The figure as text for a terminal of ``width`` columns: the plot (``height`` rows,
-    with title, ticks and axis label), then a one-line legend under it, so that the legend
-    never covers a curve."""
+    """The figure as ``height`` lines of text at most ``width`` wide: the plot (title,
+    frame, ticks, axis labels), then the legend under it, so that it never covers a curve."""
     import plotext
 
+    legend = _terminal_legend(figure, width, colour)
     canvas = plotext.figure
     canvas.clear()
     canvas.theme("simple")          # no painted background: fine on dark and light screens
-    canvas.plot_size(width, height)
-    canvas.title(figure.title)
+    canvas.plot_size(width, max(8, height - legend.count("\n") - 1))
+    canvas.title(_fit(figure.title, width))
     canvas.label(figure.xlabel, "x")
     canvas.label(figure.ylabel, "y")       # plotext puts it under the y axis, bottom left
     low, high = figure.view
@@ -199,7 +199,11 @@ def terminal(figure: Figure, width: int, height: int, colour: bool = True) -> st
                                   marker=plotext.marker(MARK_SYMBOL, MARK_COLOUR)))
     plot = canvas.build().string(colorless=not colour).rstrip("\n")
     canvas.clear()
-    return plot + "\n" + _terminal_legend(figure, width, colour)
+    return plot + "\n" + legend
+
+
+def _fit(text: str, width: int) -> str:
+    return text if len(text) <= width else text[:width - 1] + "…"
 
 
 def _fitted_ticks(low: float, high: float, count: int, room: int | None):
@@ -249,12 +253,12 @@ def _terminal_legend(figure: Figure, width: int, colour: bool) -> str:
 
 
 def terminal_size() -> tuple[int, int]:
-    """The plot's size for this terminal: its width (within reason), and a height that
-    leaves room for the command line and the legend on an 80x24 screen."""
+    """The figure's size for this terminal: its width (within reason), and its height less
+    two rows for the command line and the prompt, so that it shows whole."""
     import shutil
 
     columns, rows = shutil.get_terminal_size((80, 24))
-    return max(40, min(columns, 160)), max(12, min(rows - 3, 40))
+    return max(40, min(columns, 160)), max(14, min(rows - 2, 42))
 
 
 def wants_colour() -> bool:

@@ -146,7 +146,7 @@ class Plot(Command):
         curves = [Curve(name, np.where(undefined, np.nan, y), colour=i)
                   for i, (name, y) in enumerate(zip(names, columns))]
         if self.mine is not None:
-            curves.append(Curve(f"yours: {_short(self.mine.parsed)}", columns[-1],
+            curves.append(Curve(f"yours: {_short(self.mine.parsed, 30)}", columns[-1],
                                 colour=3, mine=True))
         zeros = slope_zeros(self.slope, x, curves[0].y, curves[1].y)
         return Figure(title=self.title(), xlabel=self.variable, ylabel="value", x=x,

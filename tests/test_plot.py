@@ -1,0 +1,383 @@
+"""adcli plot, as the README specifies it ("Seeing it: adcli plot").
+
+The terminal plot is read the way a user sees it: the real executable in a pseudo-terminal
+of a given size. Image files are opened and measured. Expected numbers (the zeros of f',
+the data columns) are closed forms worked out by hand, never adcli's own output.
+"""
+import fcntl
+import math
+import os
+import pty
+import re
+import struct
+import subprocess
+import sys
+import termios
+
+import numpy as np
+import pytest
+
+from adcli.cli import main
+from adcli.commands.plot import slope_zeros
+from adcli.plotting import IMAGE_SIZE, connected, pieces, y_view
+from test_cli import adcli_executable, run, subprocess_env
+
+ANSI = re.compile(r"\x1b\[[0-9;]*m")
+
+
+# ----- helpers --------------------------------------------------------------------------
+
+def in_terminal(*args, columns=80, rows=24, **env):
+    """Run adcli with stdout on a pseudo-terminal of this size; return (code, screen text
+    with the colour codes, stderr)."""
+    master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", rows, columns, 0, 0))
+    environment = subprocess_env(**env)
+    for name in ("COLUMNS", "LINES", "NO_COLOR"):   # the terminal's own size and colours
+        if name not in env:
+            environment.pop(name, None)
+    environment.setdefault("TERM", "xterm-256color")
+    process = subprocess.Popen([adcli_executable(), "plot", *args], stdin=subprocess.DEVNULL,
+                               stdout=slave, stderr=subprocess.PIPE, env=environment)
+    os.close(slave)
+    chunks = []
+    while True:
+        try:
+            chunk = os.read(master, 65536)
+        except OSError:          # EIO: the child closed the terminal
+            break
+        if not chunk:
+            break
+        chunks.append(chunk)
+    os.close(master)
+    err = process.stderr.read().decode()
+    code = process.wait(timeout=60)
+    return code, b"".join(chunks).decode("utf-8").replace("\r\n", "\n"), err
+
+
+def plain(screen):
+    return ANSI.sub("", screen)
+
+
+def legend_line(screen):
+    return plain(screen).rstrip("\n").splitlines()[-1]
+
+
+def frame_bottom(lines):
+    return next(i for i, line in enumerate(lines) if "└" in line)
+
+
+def tick_columns(lines):
+    """Column of each '┬' tick mark on the bottom of the frame, and the labels under them."""
+    bottom = frame_bottom(lines)
+    marks = [i for i, c in enumerate(lines[bottom]) if c == "┬"]
+    labels = lines[bottom + 1].split()
+    return marks, labels
+
+
+def data(capsys, *args):
+    """The plotted data, as printed when stdout is not a terminal: columns by header."""
+    code, out, err = run(capsys, "plot", *args)
+    assert code == 0, err
+    header, *lines = out.splitlines()
+    values = np.array([[float(v) for v in line.split(",")] for line in lines])
+    return {name: values[:, i] for i, name in enumerate(header.split(","))}, err
+
+
+# ----- the terminal ---------------------------------------------------------------------
+
+@pytest.mark.parametrize("args, legend", [
+    (["sin(x)*exp(-x/4)", "--grid", "x=0:4pi"], ["f", "df/dx", "df/dx = 0"]),
+    (["x^3 - 3x", "--grid", "x=-2:2", "--order", "2"], ["f", "df/dx", "d2f/dx2", "df/dx = 0"]),
+    (["x^3 - 3x", "3x^2 - 3", "--grid", "x=-2:2"],
+     ["f", "df/dx", "yours: (3*(x^2)) - 3", "df/dx = 0"]),
+    (["t^2*y", "--at", "y=2", "--grid", "t=-1:1"], ["f", "df/dt", "df/dt = 0"]),
+    (["tan(x)", "--grid", "x=0:2pi", "--order", "2"], ["f", "df/dx", "d2f/dx2"]),
+])
+def test_terminal_plot_has_title_axes_and_legend(args, legend):
+    code, screen, err = in_terminal(*args)
+    assert code == 0, err
+    lines = plain(screen).rstrip("\n").splitlines()
+    entries = [e.strip() for e in re.split(r"\s{3,}", legend_line(screen))]
+    assert [e.split(" ", 1)[1] for e in entries] == legend
+    assert lines[0].strip().startswith("f(")                     # the title
+    assert any("┌" in line for line in lines) and any("└" in line for line in lines)
+    marks, labels = tick_columns(lines)
+    assert len(marks) == len(labels) >= 3                     # x ticks with numbers
+    variable = args[args.index("--grid") + 1][0]
+    assert lines[frame_bottom(lines) + 2].split() == ["value", variable]   # axis labels
+    assert all(len(line) <= 80 for line in lines)
+    assert "\x1b[" in screen                                   # coloured on a terminal
+
+
+def test_terminal_title_shows_the_expression_as_read_and_the_fixed_values():
+    code, screen, err = in_terminal("x^2*y", "--grid", "x=-1:1", "--at", "y=2")
+    assert code == 0, err
+    assert plain(screen).splitlines()[0].strip() == "f(x) = (x^2)*y   at y = 2"
+
+
+@pytest.mark.parametrize("columns, rows", [(40, 20), (80, 24), (120, 40)])
+def test_terminal_plot_fits_the_terminal(columns, rows):
+    code, screen, err = in_terminal("x^3 - 3x", "3x^2 - 3", "--grid", "x=-2:2", "--order", "2",
+                                    columns=columns, rows=rows)
+    assert code == 0, err
+    lines = plain(screen).rstrip("\n").splitlines()
+    assert max(len(line) for line in lines) <= columns
+    assert len(lines) < rows                       # room for the prompt
+    legend = " ".join(lines[frame_bottom(lines) + 3:])   # it may wrap at 40 columns
+    for entry in ["f", "df/dx", "d2f/dx2", "yours:", "df/dx = 0"]:
+        assert entry in legend
+
+
+def test_the_zeros_of_the_derivative_are_marked_where_they_are():
+    # f = x^3 - 3x on [-2, 2]: f' = 3x^2 - 3 is 0 at x = -1 and 1, ticks every 0.5 from -2,
+    # so the marks are under the 3rd and 7th ticks: on the f' curve (at 0) and on f (at +-2).
+    code, screen, err = in_terminal("x^3 - 3x", "--grid", "x=-2:2")
+    assert code == 0, err
+    lines = plain(screen).rstrip("\n").splitlines()
+    marks, labels = tick_columns(lines)
+    assert labels == ["-2", "-1.5", "-1", "-0.5", "0", "0.5", "1", "1.5", "2"]
+    found = sorted(i for line in lines[:frame_bottom(lines)] for i, c in enumerate(line)
+                   if c == "●")
+    expected = [marks[2], marks[2], marks[6], marks[6]]
+    assert len(found) == 4 and all(abs(a - b) <= 1 for a, b in zip(found, expected))
+
+
+def test_no_color_leaves_no_escape_codes():
+    code, screen, err = in_terminal("sin(x)", "--grid", "x=0:pi", NO_COLOR="1")
+    assert code == 0, err
+    assert "\x1b" not in screen and "df/dx" in screen
+
+
+def test_a_pole_breaks_the_curve_in_the_terminal_without_a_crash():
+    # tan goes from +1e16 to -1e16 across pi/2: a line there would be a full-height spike.
+    code, screen, err = in_terminal("tan(x)", "--grid", "x=0:pi", "--samples", "400")
+    assert code == 0, err
+    assert "df/dx" in legend_line(screen)
+
+
+# ----- not a terminal: the data ---------------------------------------------------------
+
+def test_without_a_terminal_the_data_is_printed_as_csv(capsys):
+    columns, err = data(capsys, "sin(x)*exp(-x/4)", "--grid", "x=0:4pi", "--order", "2")
+    assert list(columns) == ["x", "f", "df/dx", "d2f/dx2"]
+    assert "not a terminal" in err and "\x1b" not in err
+    x = columns["x"]
+    assert len(x) == 401 and x[0] == 0 and x[-1] == 4 * math.pi       # a few hundred points
+    e = np.exp(-x / 4)
+    np.testing.assert_allclose(columns["f"], np.sin(x) * e, rtol=1e-14, atol=1e-15)
+    np.testing.assert_allclose(columns["df/dx"], e * (np.cos(x) - np.sin(x) / 4),
+                               rtol=1e-13, atol=1e-15)
+    np.testing.assert_allclose(columns["d2f/dx2"], e * (-np.sin(x) * 15 / 16 - np.cos(x) / 2),
+                               rtol=1e-13, atol=1e-15)
+
+
+def test_the_samples_option_and_an_explicit_count(capsys):
+    columns, _ = data(capsys, "x^2", "--grid", "x=0:1", "--samples", "11")
+    np.testing.assert_array_equal(columns["x"], np.linspace(0, 1, 11))
+    columns, _ = data(capsys, "x^2", "--grid", "x=0:1:5", "--samples", "11")
+    np.testing.assert_array_equal(columns["x"], np.linspace(0, 1, 5))
+
+
+def test_your_derivative_is_a_column_beside_df_dx(capsys):
+    columns, _ = data(capsys, "x^3 - 3x", "3x^2 + 3", "--grid", "x=-2:2:9")
+    x = np.linspace(-2, 2, 9)
+    np.testing.assert_allclose(columns["df/dx"], 3 * x**2 - 3, atol=1e-14)
+    np.testing.assert_allclose(columns["yours"], 3 * x**2 + 3, atol=1e-14)
+
+
+def test_fixed_variables_and_a_constant(capsys):
+    columns, _ = data(capsys, "x^2*y", "--grid", "x=-1:1:5", "--at", "y=2")
+    assert list(columns) == ["x", "y", "f", "df/dx"]
+    np.testing.assert_array_equal(columns["df/dx"], 4 * np.linspace(-1, 1, 5))   # 2xy
+    columns, err = data(capsys, "5", "--grid", "x=0:1:3")
+    assert list(columns) == ["x", "f", "df/dx"]
+    np.testing.assert_array_equal(columns["df/dx"], [0, 0, 0])
+
+
+def test_json_data(capsys):
+    import json
+
+    code, out, err = run(capsys, "plot", "x^2", "2x", "--grid", "x=0:1:2", "--order", "2",
+                         "--format", "json")
+    assert code == 0, err
+    document = json.loads(out)
+    assert document["variables"] == ["x"] and document["order"] == 2
+    assert document["yours"] == {"expression": "2x", "parsed": "2*x"}
+    assert document["points"][1] == {"at": {"x": 1.0}, "value": 1.0,
+                                     "derivatives": [2.0, 2.0], "yours": 2.0}
+
+
+def test_one_evaluation_for_all_the_points(capsys, monkeypatch, tmp_path):
+    from adcli.commands import plot
+    from adcli.expression import Expression
+
+    sizes = []
+    original = Expression.derivatives
+
+    def counting(self, at=None, **kwargs):
+        if self.variables:          # not a constant such as the grid's "4pi"
+            sizes.append(np.size(at["x"]))
+        return original(self, at, **kwargs)
+
+    monkeypatch.setattr(Expression, "derivatives", counting)
+    code, _, err = run(capsys, "plot", "sin(x)", "--grid", "x=0:4pi",
+                       "-o", str(tmp_path / "fig.png"))
+    assert code == 0, err
+    # One pass over the 401 points, then a few small passes narrowing cos's 4 zeros.
+    assert sizes == [401] + [4 * plot.REFINE_POINTS] * plot.REFINE_PASSES + [4]
+
+
+# ----- where f turns ---------------------------------------------------------------------
+
+def slope_of(f, df):
+    return lambda x: (f(x), df(x))
+
+
+@pytest.mark.parametrize("f, df, start, stop, expected", [
+    # f = sin(x) e^{-x/4}: f' = e^{-x/4} (cos x - sin x / 4) = 0 where tan x = 4
+    (lambda x: np.sin(x) * np.exp(-x / 4), lambda x: np.exp(-x / 4) * (np.cos(x) - np.sin(x) / 4),
+     0, 4 * np.pi, [math.atan(4) + k * math.pi for k in range(4)]),
+    # f = x^2 + 1/x^2: f' = 2x - 2/x^3: zeros at +-1, and a pole at 0 that is no zero
+    (lambda x: x**2 + 1 / x**2, lambda x: 2 * x - 2 / x**3, -2, 2, [-1.0, 1.0]),
+    # f = -log|x|: f' = -1/x changes sign only through its pole
+    (lambda x: -np.log(np.abs(x)), lambda x: -1 / x, -1, 1, []),
+    # f = x^3: f' = 3x^2 touches 0 without changing sign, at a sample
+    (lambda x: x**3, lambda x: 3 * x**2, -1, 1, [0.0]),
+    # a constant: f' is 0 everywhere, no turning point to mark
+    (lambda x: 0 * x + 5, lambda x: 0 * x, -1, 1, []),
+])
+def test_zeros_of_the_slope(f, df, start, stop, expected):
+    x = np.linspace(start, stop, 401)
+    with np.errstate(all="ignore"):
+        marks_x, marks_y = slope_zeros(slope_of(f, df), x, f(x), df(x))
+        n = len(expected)
+        assert len(marks_x) == 2 * n
+        np.testing.assert_allclose(marks_x[:n], expected, rtol=1e-9, atol=1e-12)
+        np.testing.assert_array_equal(marks_y[:n], np.zeros(n))          # on the f' curve
+        np.testing.assert_allclose(marks_y[n:], f(np.array(expected)), rtol=1e-9)   # on f
+
+
+# ----- breaks and the view --------------------------------------------------------------
+
+def test_a_pole_does_not_set_the_view_but_honest_growth_does():
+    x = np.linspace(0, np.pi, 400)
+    low, high = y_view([np.tan(x)])
+    assert 5 < high < 1000 and -1000 < low < -5          # not +-1e16
+    x = np.linspace(0, 10, 401)
+    low, high = y_view([np.exp(x)])
+    assert high >= math.exp(10) and low <= 1             # the whole of exp
+
+
+def test_no_line_across_a_pole_or_a_nan():
+    x = np.linspace(0, np.pi, 400)          # pi/2 is not a sample
+    y = np.tan(x)
+    view = y_view([y])
+    for xs, ys in pieces(x, y, view):
+        assert not (xs.min() < math.pi / 2 < xs.max())
+        assert view[0] <= ys.min() and ys.max() <= view[1]
+    with np.errstate(all="ignore"):
+        y = np.log(np.linspace(-1, 1, 5))   # nan nan -inf 0 log(.5)... broken at each
+    assert connected(y, (-1, 1)).tolist() == [False, False, False, False, True]
+
+
+def test_a_curve_leaving_the_view_stops_at_its_edge():
+    x = np.array([0.0, 1.0, 2.0, 3.0])
+    y = np.array([0.0, 1.0, 3.0, 1.0])      # out above 2 between 1 and 3
+    (x1, y1), (x2, y2) = pieces(x, y, (0.0, 2.0))
+    np.testing.assert_array_equal(x1, [0, 1, 1.5])
+    np.testing.assert_array_equal(y1, [0, 1, 2])
+    np.testing.assert_array_equal(x2, [2.5, 3])
+    np.testing.assert_array_equal(y2, [2, 1])
+
+
+# ----- image files ----------------------------------------------------------------------
+
+# These need the plot extra, which the README's test command installs.
+
+@pytest.mark.parametrize("args", [
+    ["sin(x)*exp(-x/4)", "--grid", "x=0:4pi", "--order", "2"],
+    ["x^3 - 3x", "3x^2 - 3", "--grid", "x=-2:2"],
+    ["tan(x)", "--grid", "x=0:2pi"],
+    ["log(x)", "--grid", "x=-1:3"],
+])
+def test_png_has_the_expected_size(capsys, tmp_path, args):
+    from PIL import Image
+
+    path = tmp_path / "fig.png"
+    code, out, err = run(capsys, "plot", *args, "-o", str(path))
+    assert code == 0, err
+    assert out == ""
+    with Image.open(path) as image:
+        assert image.format == "PNG" and image.size == IMAGE_SIZE
+        pixels = np.asarray(image.convert("L"))
+    assert (pixels < 128).mean() > 0.01            # something is drawn on it
+
+
+@pytest.mark.parametrize("suffix, start", [(".svg", b"<?xml"), (".pdf", b"%PDF")])
+def test_svg_and_pdf(capsys, tmp_path, suffix, start):
+    path = tmp_path / f"fig{suffix}"
+    code, _, err = run(capsys, "plot", "x^2", "--grid", "x=-1:1", "-o", str(path))
+    assert code == 0, err
+    assert path.read_bytes().startswith(start)
+
+
+def test_svg_has_the_title_and_legend(capsys, tmp_path):
+    import matplotlib
+
+    path = tmp_path / "fig.svg"
+    matplotlib.rcParams["svg.fonttype"] = "none"    # keep text as text to read it back
+    try:
+        code, _, err = run(capsys, "plot", "x^3 - 3x", "3x^2 - 3", "--grid", "x=-2:2",
+                           "--order", "2", "-o", str(path))
+    finally:
+        matplotlib.rcParams["svg.fonttype"] = "path"
+    assert code == 0, err
+    svg = path.read_text()
+    for text in ["f(x) = (x^3) - (3*x)", "df/dx", "d2f/dx2", "yours: (3*(x^2)) - 3",
+                 "df/dx = 0", ">value<", ">x<"]:
+        assert text in svg
+
+
+# ----- errors ---------------------------------------------------------------------------
+
+def test_without_matplotlib_o_fails_naming_the_extra(capsys, tmp_path, monkeypatch):
+    monkeypatch.setitem(sys.modules, "matplotlib", None)      # import matplotlib fails
+    path = tmp_path / "fig.png"
+    code, out, err = run(capsys, "plot", "x^2", "--grid", "x=0:1", "-o", str(path))
+    assert code == 2 and out == "" and not path.exists()
+    assert err.count("\n") == 1 and "pip install 'adcli[plot]'" in err
+
+
+@pytest.mark.parametrize("args, message", [
+    (["x^2", "--grid", "x=1:1"], "--grid x=1:1: the range is empty"),
+    (["x^2", "--grid", "x=0:1e999"], "--grid x=0:inf: the ends of the range must be finite"),
+    (["x^2", "--grid", "x=0/0:1"], "--grid x=nan:1: the ends of the range must be finite"),
+    (["x*y", "--grid", "x=0:1", "--grid", "y=0:1"], "plot draws over one varying variable"),
+    (["x^2", "--at", "x=1"], "plot draws over one varying variable"),
+    (["x^2", "--grid", "x=0:1:1"], "a plot needs at least 2 points"),
+    (["x*y", "--grid", "x=0:1"], "no value given for y"),
+    (["x^2", "2x", "2", "--grid", "x=0:1"], "got 3 expressions"),
+    (["x^2", "--grid", "x=0:1", "-o", "fig.gif"], "must end in .png, .svg or .pdf"),
+    (["x^2", "--grid", "x=0:1", "--order", "3"], "--order"),
+])
+def test_bad_input_is_one_line_and_exit_2(capsys, args, message):
+    code, out, err = run(capsys, "plot", *args)
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and err.startswith("adcli: error: ") and message in err
+
+
+def test_points_files_are_refused(capsys, tmp_path):
+    points = tmp_path / "p.csv"
+    points.write_text("x\n1\n2\n")
+    code, out, err = run(capsys, "plot", "x^2", "--points", str(points))
+    assert code == 2 and out == "" and "not --points" in err
+
+
+def test_other_commands_do_not_import_the_plotting_libraries():
+    code = ("import sys, adcli.cli; adcli.cli.main(['grad', 'x^2', '--at', 'x=1']); "
+            "print(sorted(m for m in ('plotext', 'matplotlib', 'adcli.plotting') "
+            "if m in sys.modules))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          env=subprocess_env(), timeout=60)
+    assert done.stdout.splitlines()[-1] == "[]"
