@@ -29,6 +29,7 @@ class Curve:
     label: str
     y: np.ndarray
     colour: int = 0              # its place in the palette, the same in both renderers
+    slope: np.ndarray | None = None   # its derivative, if known: tells a pole from a drop
     mine: bool = False           # the user's own curve: dashed (dotted), drawn over the rest
 
 
@@ -89,22 +90,30 @@ def _curve_range(y) -> tuple[float, float] | None:
     return low, high
 
 
-def connected(y: np.ndarray, view: tuple[float, float]) -> np.ndarray:
+def connected(y: np.ndarray, slope: np.ndarray | None = None) -> np.ndarray:
     """Whether to draw the segment from point i-1 to point i (entry 0 is False): not next
-    to a non-finite value, and not a jump from above the view to below it in one step,
-    which is a pole (tan at pi/2, 1/x at 0) that a line would turn into a vertical spike."""
+    to a non-finite value, and not through a pole (tan at pi/2, 1/x at 0), where a line
+    would be a vertical spike. With the curve's slope known, a pole is a step against the
+    slope at both of its ends. Without it, a step against both of its neighbours and bigger
+    than either: tan goes up, drops from +big to -big, goes up again."""
     finite = np.isfinite(y)
-    low, high = view
-    above, below = y > high, y < low
-    jump = (above[1:] & below[:-1]) | (below[1:] & above[:-1])
-    return np.concatenate([[False], finite[1:] & finite[:-1] & ~jump])
+    with np.errstate(all="ignore"):
+        step = np.diff(y)
+        if slope is not None:
+            pole = (step * slope[:-1] < 0) & (step * slope[1:] < 0)
+        else:
+            before, after = np.roll(step, 1), np.roll(step, -1)
+            pole = (step * before < 0) & (step * after < 0) & \
+                (np.abs(step) > np.abs(before)) & (np.abs(step) > np.abs(after))
+            pole[[0, -1]] = False        # one neighbour is too little to tell
+    return np.concatenate([[False], finite[1:] & finite[:-1] & ~pole])
 
 
-def pieces(x: np.ndarray, y: np.ndarray, view) -> list[tuple[np.ndarray, np.ndarray]]:
+def pieces(x: np.ndarray, y: np.ndarray, view, slope=None) -> list[tuple[np.ndarray, ...]]:
     """The unbroken stretches of a curve inside the view, each as (x, y). A segment that
     leaves the view ends where it crosses the edge, so no renderer is ever handed a point
     far outside it (a line towards tan's 1e16 would be rasterised cell by cell)."""
-    link = connected(y, view)
+    link = connected(y, slope)
     low, high = view
     out: list[tuple[list, list]] = []
     xs: list[float] = []
@@ -229,7 +238,7 @@ def _terminal_curve(canvas, plotext, figure: Figure, curve: Curve, code: int,
                                       list(map(float, curve.y[keep])),
                                       marker=plotext.marker(MINE_SYMBOL, code)))
         return
-    for xs, ys in pieces(figure.x, curve.y, figure.view):
+    for xs, ys in pieces(figure.x, curve.y, figure.view, curve.slope):
         signal = canvas.signal(list(map(float, xs)), list(map(float, ys)),
                                marker=plotext.marker("braille", code))
         canvas.draw(signal.lines())
@@ -312,6 +321,6 @@ def _image_curve(axes, figure: Figure, curve: Curve, colour: str) -> None:
     style = dict(color=colour, linewidth=2.2 if curve.mine else 1.8,
                  linestyle="--" if curve.mine else "-", zorder=4 if curve.mine else 3)
     label = curve.label
-    for xs, ys in pieces(figure.x, curve.y, figure.view):
+    for xs, ys in pieces(figure.x, curve.y, figure.view, curve.slope):
         axes.plot(xs, ys, label=label, **style)
         label = None            # one legend entry per curve, however many stretches

@@ -156,6 +156,21 @@ def test_a_pole_breaks_the_curve_in_the_terminal_without_a_crash():
     assert "df/dx" in legend_line(screen)
 
 
+def test_nothing_is_drawn_where_f_is_undefined():
+    # log(x) is nan for x < 0, where the derivative rule alone would still give 1/x.
+    code, screen, err = in_terminal("log(x)", "--grid", "x=-1:1", "--order", "2")
+    assert code == 0, err
+    lines = plain(screen).rstrip("\n").splitlines()
+    marks, labels = tick_columns(lines)
+    zero = marks[labels.index("0")]
+    top = next(i for i, line in enumerate(lines) if "┌" in line)
+    left = [line[line.index("┤" if "┤" in line else "│") + 1:zero]
+            for line in lines[top + 1:frame_bottom(lines)]]
+    assert all(not cell.strip() for cell in left)
+    assert any(line[zero + 1:].strip("│ ") for line in lines[top + 1:frame_bottom(lines)])
+    assert "log gave nan or inf" in err
+
+
 # ----- not a terminal: the data ---------------------------------------------------------
 
 def test_without_a_terminal_the_data_is_printed_as_csv(capsys):
@@ -234,21 +249,23 @@ def slope_of(f, df):
     return lambda x: (f(x), df(x))
 
 
-@pytest.mark.parametrize("f, df, start, stop, expected", [
+@pytest.mark.parametrize("f, df, start, stop, count, expected", [
     # f = sin(x) e^{-x/4}: f' = e^{-x/4} (cos x - sin x / 4) = 0 where tan x = 4
     (lambda x: np.sin(x) * np.exp(-x / 4), lambda x: np.exp(-x / 4) * (np.cos(x) - np.sin(x) / 4),
-     0, 4 * np.pi, [math.atan(4) + k * math.pi for k in range(4)]),
-    # f = x^2 + 1/x^2: f' = 2x - 2/x^3: zeros at +-1, and a pole at 0 that is no zero
-    (lambda x: x**2 + 1 / x**2, lambda x: 2 * x - 2 / x**3, -2, 2, [-1.0, 1.0]),
+     0, 4 * np.pi, 401, [math.atan(4) + k * math.pi for k in range(4)]),
+    # f = x^2 + 1/x^2: f' = 2x - 2/x^3: zeros at +-1 (samples), and a pole at 0 (between
+    # two samples) through which f' changes sign and which is no zero
+    (lambda x: x**2 + 1 / x**2, lambda x: 2 * x - 2 / x**3, -2, 2, 401, [-1.0, 1.0]),
+    (lambda x: x**2 + 1 / x**2, lambda x: 2 * x - 2 / x**3, -2.005, 2.005, 402, [-1.0, 1.0]),
     # f = -log|x|: f' = -1/x changes sign only through its pole
-    (lambda x: -np.log(np.abs(x)), lambda x: -1 / x, -1, 1, []),
+    (lambda x: -np.log(np.abs(x)), lambda x: -1 / x, -1, 1, 400, []),
     # f = x^3: f' = 3x^2 touches 0 without changing sign, at a sample
-    (lambda x: x**3, lambda x: 3 * x**2, -1, 1, [0.0]),
+    (lambda x: x**3, lambda x: 3 * x**2, -1, 1, 401, [0.0]),
     # a constant: f' is 0 everywhere, no turning point to mark
-    (lambda x: 0 * x + 5, lambda x: 0 * x, -1, 1, []),
+    (lambda x: 0 * x + 5, lambda x: 0 * x, -1, 1, 401, []),
 ])
-def test_zeros_of_the_slope(f, df, start, stop, expected):
-    x = np.linspace(start, stop, 401)
+def test_zeros_of_the_slope(f, df, start, stop, count, expected):
+    x = np.linspace(start, stop, count)
     with np.errstate(all="ignore"):
         marks_x, marks_y = slope_zeros(slope_of(f, df), x, f(x), df(x))
         n = len(expected)
@@ -269,16 +286,38 @@ def test_a_pole_does_not_set_the_view_but_honest_growth_does():
     assert high >= math.exp(10) and low <= 1             # the whole of exp
 
 
-def test_no_line_across_a_pole_or_a_nan():
-    x = np.linspace(0, np.pi, 400)          # pi/2 is not a sample
+@pytest.mark.parametrize("slope", [lambda x: 1 / np.cos(x) ** 2, None])
+def test_no_line_across_a_pole_even_inside_the_view(slope):
+    x = np.linspace(0, np.pi, 400)          # pi/2 is not a sample: tan is +-255 next to it
     y = np.tan(x)
-    view = y_view([y])
-    for xs, ys in pieces(x, y, view):
+    drawn = pieces(x, y, (-1e3, 1e3), None if slope is None else slope(x))
+    assert len(drawn) == 2
+    for xs, ys in drawn:
         assert not (xs.min() < math.pi / 2 < xs.max())
-        assert view[0] <= ys.min() and ys.max() <= view[1]
+
+
+@pytest.mark.parametrize("f, slope", [
+    (np.sin, np.cos),     # 3 samples a period: steps that zigzag, and no pole
+    (lambda x: 1 / x, lambda x: -1 / x**2),
+])
+def test_a_pole_is_told_from_a_steep_drop_by_the_slope(f, slope):
+    x = np.linspace(-4 * np.pi, 4 * np.pi, 13)      # 0 is a sample, so 1/x has no pole between
+    with np.errstate(divide="ignore"):
+        y, dy = f(x), slope(x)
+    link = connected(y, dy)
+    assert link[1:].tolist() == np.isfinite(y[1:] + y[:-1]).tolist()
+
+
+def test_a_pole_without_a_slope():
+    x = np.linspace(-1, 1, 20)                      # 1/x: -19 ... -1/0.05 | 1/0.05 ... 1
+    link = connected(1 / x)
+    assert link.tolist() == [False] + [True] * 9 + [False] + [True] * 9
+
+
+def test_no_line_next_to_a_nan():
     with np.errstate(all="ignore"):
-        y = np.log(np.linspace(-1, 1, 5))   # nan nan -inf 0 log(.5)... broken at each
-    assert connected(y, (-1, 1)).tolist() == [False, False, False, False, True]
+        y = np.log(np.linspace(-1, 1, 5))   # nan nan -inf log(.5) 0
+    assert connected(y).tolist() == [False, False, False, False, True]
 
 
 def test_a_curve_leaving_the_view_stops_at_its_edge():

@@ -143,8 +143,9 @@ class Plot(Command):
         # Where f is undefined its derivatives mean nothing, whatever a convention at the
         # edge of a domain gives (the derivative of log at -1 is -1): draw none there.
         undefined = ~np.isfinite(columns[0])
-        curves = [Curve(name, np.where(undefined, np.nan, y), colour=i)
-                  for i, (name, y) in enumerate(zip(names, columns))]
+        ys = [np.where(undefined, np.nan, y) for y in columns[:len(names)]]
+        curves = [Curve(name, y, colour=i, slope=slope)
+                  for i, (name, y, slope) in enumerate(zip(names, ys, [*ys[1:], None]))]
         if self.mine is not None:
             curves.append(Curve(f"yours: {_short(self.mine.parsed, 30)}", columns[-1],
                                 colour=3, mine=True))
