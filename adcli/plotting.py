@@ -71,12 +71,14 @@ def y_view(ys) -> tuple[float, float]:
     return low - pad, high + pad
 
 
+LARGEST = 1e300
 OUTLIER, KEPT = 10, 3      # an end beyond 10 spreads from the median is cut at 3 spreads
 
 
 def _curve_range(y) -> tuple[float, float] | None:
     values = np.asarray(y, dtype=float)
-    values = values[np.isfinite(values)]
+    # Beyond 1e300 the renderers' own arithmetic overflows: such values are off the view.
+    values = values[np.isfinite(values)].clip(-LARGEST, LARGEST)
     if values.size == 0:
         return None
     middle = float(np.median(values))
@@ -157,12 +159,12 @@ def nice_ticks(low: float, high: float, count: int) -> list[float]:
     """About ``count`` round numbers (1, 2 or 5 times a power of ten apart) in [low, high]."""
     if not high > low:
         return [low]
-    raw = (high - low) / max(count, 1)
+    raw = high / max(count, 1) - low / max(count, 1)     # no overflow at +-1e308
     power = 10.0 ** math.floor(math.log10(raw))
     # The nearest round step, rather than the next larger one: 2.1 apart gives 2, not 5.
     step = next(m * power for m in (1, 2, 5, 10) if m * power >= raw * 0.7)
     first = math.ceil(low / step - 1e-9)
-    ticks = [(first + i) * step for i in range(int((high - low) / step + 1e-9) + 2)]
+    ticks = [(first + i) * step for i in range(int(high / step - low / step + 1e-9) + 2)]
     return [0.0 if abs(t) < step * 1e-9 else t for t in ticks if t <= high + step * 1e-9]
 
 
@@ -232,7 +234,8 @@ def _terminal_curve(canvas, plotext, figure: Figure, curve: Curve, code: int,
         # A dot in every third column, no line: where the dots sit on df/dx the two agree,
         # and df/dx still shows between them.
         every = max(1, round(3 * len(curve.y) / width))
-        keep = np.isfinite(curve.y) & (np.arange(len(curve.y)) % every == 0)
+        low, high = figure.view
+        keep = (curve.y >= low) & (curve.y <= high) & (np.arange(len(curve.y)) % every == 0)
         if keep.any():
             canvas.draw(canvas.signal(list(map(float, figure.x[keep])),
                                       list(map(float, curve.y[keep])),

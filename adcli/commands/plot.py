@@ -17,6 +17,7 @@ from .base import Column, Command, at_points, flat, merged
 
 DEFAULT_SAMPLES = 401        # odd, so a range symmetric about 0 has 0 as a sample
 MAX_SAMPLES = 100_000
+LARGEST = 1e300
 
 
 class Plot(Command):
@@ -59,8 +60,10 @@ class Plot(Command):
                               f"x=START:STOP ({given}); fix the others with --at")
         (self.variable, axis), = source.grid.items()
         what = f"--grid {self.variable}={format_number(axis.start)}:{format_number(axis.stop)}"
-        if not (np.isfinite(axis.start) and np.isfinite(axis.stop)):
-            raise ValuesError(f"{what}: the ends of the range must be finite numbers")
+        # Past 1e300 the drawing libraries' own arithmetic overflows.
+        if not (abs(axis.start) <= LARGEST and abs(axis.stop) <= LARGEST):
+            raise ValuesError(f"{what}: the ends of the range must be finite numbers "
+                              f"within +-{LARGEST:g}")
         if axis.start == axis.stop:
             raise ValuesError(f"{what}: the range is empty (start equals stop)")
         if axis.count < 2:
@@ -126,7 +129,7 @@ class Plot(Command):
 
     def writer(self, fmt, out, err, digits):
         if self.output is not None:
-            return FigureWriter(self, out, lambda figure: _save(figure, self.output))
+            return FigureWriter(self, lambda figure: _save(figure, self.output))
         if fmt != "table":
             return data_writer(fmt, self, out, digits)
         if not out.isatty():
@@ -134,7 +137,7 @@ class Plot(Command):
                       "printed as CSV; draw it in a terminal, or to a file with -o "
                       "FILE.png\n")
             return data_writer("csv", self, out, digits)
-        return FigureWriter(self, out, lambda figure: _show(figure, out))
+        return FigureWriter(self, lambda figure: _show(figure, out))
 
     def figure(self, x: np.ndarray, columns: list[np.ndarray]):
         from ..plotting import Curve, Figure
@@ -181,8 +184,8 @@ def _show(figure, out) -> None:
 class FigureWriter:
     """Gathers every chunk's rows, then draws them all at once."""
 
-    def __init__(self, command: Plot, out, draw):
-        self.command, self.out, self.draw = command, out, draw
+    def __init__(self, command: Plot, draw):
+        self.command, self.draw = command, draw
         self.x: list[np.ndarray] = []
         self.columns: list[list[np.ndarray]] = []
 
@@ -207,10 +210,8 @@ def slope_zeros(slope, x, f, df) -> tuple[np.ndarray, np.ndarray]:
     vectorised passes. A sign change can also be a pole (1/x at 0): there |df/dx| grows
     as the bracket narrows, where at a zero it shrinks, and such brackets are dropped.
     Returns the marks to draw: each zero on the df/dx curve (at 0) and on f."""
+    exact = _exact_zeros(df)
     finite = np.isfinite(df)
-    exact = np.flatnonzero(finite & (df == 0))
-    padded = np.concatenate([[1.0], df, [1.0]])
-    exact = exact[(padded[exact] != 0) & (padded[exact + 2] != 0)]
     left = np.flatnonzero(finite[:-1] & finite[1:] & (np.sign(df[:-1]) * np.sign(df[1:]) < 0))
     roots, values = _refine(slope, x[left], x[left + 1], df[left], df[left + 1])
     zeros = np.concatenate([x[exact], roots])
@@ -220,7 +221,16 @@ def slope_zeros(slope, x, f, df) -> tuple[np.ndarray, np.ndarray]:
     return np.concatenate([zeros, zeros]), np.concatenate([np.zeros(len(zeros)), at_f])
 
 
+def _exact_zeros(df) -> np.ndarray:
+    """Indices where df is exactly 0 and its neighbours are not."""
+    exact = np.flatnonzero(df == 0)
+    padded = np.concatenate([[1.0], df, [1.0]])
+    return exact[(padded[exact] != 0) & (padded[exact + 2] != 0)]
+
+
 def _refine(slope, a, b, da, db):
+    """Narrow the brackets [a, b] of sign changes of df (da, db at their ends) down to
+    their zeros, and f there; brackets that turn out to hold a pole are dropped."""
     if len(a) == 0:
         return np.empty(0), np.empty(0)
     lo, hi, dlo, dhi = a.copy(), b.copy(), da.copy(), db.copy()
