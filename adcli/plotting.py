@@ -7,6 +7,8 @@ is drawn across a nan or through a pole), the same marks.
 """
 from __future__ import annotations
 
+import contextlib
+import io
 import math
 import os
 from dataclasses import dataclass, field
@@ -151,8 +153,10 @@ def pieces(x: np.ndarray, y: np.ndarray, view, slope=None) -> list[tuple[np.ndar
 
 
 def _cross(x0: float, y0: float, x1: float, y1: float, edge: float) -> float:
-    """Where the segment crosses the horizontal line y = edge."""
-    return float(x0 + (edge - y0) * (x1 - x0) / (y1 - y0))
+    """Where the segment crosses the horizontal line y = edge: the fraction of the way
+    first, so that no product overflows."""
+    t = min(max((edge - y0) / (y1 - y0), 0.0), 1.0)
+    return float(x0 + t * (x1 - x0)) if math.isfinite(t) else float(x0)
 
 
 def nice_ticks(low: float, high: float, count: int) -> list[float]:
@@ -188,13 +192,21 @@ MARK_SYMBOL, MINE_SYMBOL, LINE_SYMBOL = "●", "•", "──"
 def terminal(figure: Figure, width: int, height: int, colour: bool = True) -> str:
     """The figure as ``height`` lines of text at most ``width`` wide: the plot (title,
     frame, ticks, axis labels), then the legend under it, so that it never covers a curve."""
+    legend = _terminal_legend(figure, width, colour)
+    # plotext prints its own notes (such as ticks too close to tell apart) to stdout and
+    # stderr, in colour: the plot is the message here.
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+        plot = _terminal_plot(figure, width, max(8, height - legend.count("\n") - 1), colour)
+    return plot + "\n" + legend
+
+
+def _terminal_plot(figure: Figure, width: int, height: int, colour: bool) -> str:
     import plotext
 
-    legend = _terminal_legend(figure, width, colour)
     canvas = plotext.figure
     canvas.clear()
     canvas.theme("simple")          # no painted background: fine on dark and light screens
-    canvas.plot_size(width, max(8, height - legend.count("\n") - 1))
+    canvas.plot_size(width, height)
     canvas.title(_fit(figure.title, width))
     canvas.label(figure.xlabel, "x")
     canvas.label(figure.ylabel, "y")       # plotext puts it under the y axis, bottom left
@@ -210,7 +222,7 @@ def terminal(figure: Figure, width: int, height: int, colour: bool = True) -> st
                                   marker=plotext.marker(MARK_SYMBOL, MARK_COLOUR)))
     plot = canvas.build().string(colorless=not colour).rstrip("\n")
     canvas.clear()
-    return plot + "\n" + legend
+    return plot
 
 
 def _fit(text: str, width: int) -> str:

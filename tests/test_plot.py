@@ -4,7 +4,9 @@ The terminal plot is read the way a user sees it: the real executable in a pseud
 of a given size. Image files are opened and measured. Expected numbers (the zeros of f',
 the data columns) are closed forms worked out by hand, never adcli's own output.
 """
+import contextlib
 import fcntl
+import io
 import math
 import os
 import pty
@@ -16,10 +18,12 @@ import termios
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from adcli.cli import main
 from adcli.commands.plot import slope_zeros
-from adcli.plotting import IMAGE_SIZE, connected, pieces, y_view
+from adcli.plotting import IMAGE_SIZE, Curve, Figure, connected, pieces, terminal, y_view
 from test_cli import adcli_executable, run, subprocess_env
 
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
@@ -333,6 +337,32 @@ def test_a_curve_leaving_the_view_stops_at_its_edge():
     np.testing.assert_array_equal(y1, [0, 1, 2])
     np.testing.assert_array_equal(x2, [2.5, 3])
     np.testing.assert_array_equal(y2, [2, 1])
+
+
+WILD = st.one_of(st.floats(width=64), st.floats(-1e3, 1e3),
+                 st.sampled_from([0.0, 1e300, -1e300, 1e-320, math.inf, -math.inf, math.nan]))
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(2, 40).flatmap(lambda n: st.tuples(*[st.lists(WILD, min_size=n, max_size=n)] * 2)),
+       st.floats(-1e30, 1e30), st.floats(1e-30, 1e30), st.integers(40, 120))
+def test_any_values_are_drawn_inside_the_view_and_the_terminal(ys, start, span, width):
+    # plotext's C++ core aborts the process on a line towards a far-off point: pieces must
+    # hand it only points inside the view, whatever the values.
+    y, slope = (np.array(v) for v in ys)
+    x = np.linspace(start, start + span, len(y))
+    with np.errstate(all="ignore"):
+        figure = Figure("t", "x", "value", x, [Curve("f", y, 0, slope=slope),
+                                               Curve("yours", slope, 3, mine=True)])
+        low, high = figure.view
+        for xs, piece in pieces(x, y, figure.view, slope):
+            assert np.all((low <= piece) & (piece <= high))
+            assert np.all((x[0] <= xs) & (xs <= x[-1]))
+        printed = io.StringIO()
+        with contextlib.redirect_stdout(printed), contextlib.redirect_stderr(printed):
+            text = terminal(figure, width, 20, colour=False)
+    assert max(len(line) for line in text.splitlines()) <= width
+    assert printed.getvalue() == ""                # plotext's own notes are kept quiet
 
 
 # ----- image files ----------------------------------------------------------------------
