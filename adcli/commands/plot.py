@@ -23,10 +23,13 @@ LARGEST = 1e300
 class Plot(Command):
     name = "plot"
     help = ("Draw EXPRESSION and its derivatives over --grid x=START:STOP, in the terminal "
-            "or to -o FILE (.png, .svg, .pdf). A second expression is your own derivative, "
-            "drawn beside df/dx. When stdout is not a terminal, the data is printed as CSV.")
+            "or to -o FILE (.png, .svg, .pdf). YOURS, your own derivative, is drawn beside "
+            "df/dx. When stdout is not a terminal, or with --format csv|json|plain, the data "
+            "is printed instead.")
     many = True
+    metavar = "EXPRESSION [YOURS]"
     differentiates = False   # the --grid variable is the one differentiated in
+    formats = ("plot", "csv", "json", "plain")     # the data instead of the drawing
     options = (
         click.option("--order", type=click.IntRange(1, 2), default=1, show_default=True,
                      help="Highest derivative drawn: 1 (f, df/dx) or 2 (and d2f/dx2)."),
@@ -130,7 +133,7 @@ class Plot(Command):
     def writer(self, fmt, out, err, digits):
         if self.output is not None:
             return FigureWriter(self, lambda figure: _save(figure, self.output))
-        if fmt != "table":
+        if fmt != "plot":
             return data_writer(fmt, self, out, digits)
         if not out.isatty():
             err.write("adcli: note: stdout is not a terminal, so the plotted data is "
