@@ -7,6 +7,7 @@ the data columns) are closed forms worked out by hand, never adcli's own output.
 import contextlib
 import fcntl
 import io
+import json
 import math
 import os
 import pty
@@ -196,6 +197,12 @@ def test_without_a_terminal_the_data_is_printed_as_csv(capsys):
                                rtol=1e-13, atol=1e-15)
 
 
+def test_format_csv_prints_the_data_even_on_a_terminal():
+    code, screen, err = in_terminal("x^2", "--grid", "x=0:1:3", "--format", "csv")
+    assert code == 0, err
+    assert screen.splitlines() == ["x,f,df/dx", "0.0,0.0,0.0", "0.5,0.25,1.0", "1.0,1.0,2.0"]
+
+
 def test_the_samples_option_and_an_explicit_count(capsys):
     columns, _ = data(capsys, "x^2", "--grid", "x=0:1", "--samples", "11")
     np.testing.assert_array_equal(columns["x"], np.linspace(0, 1, 11))
@@ -219,9 +226,15 @@ def test_fixed_variables_and_a_constant(capsys):
     np.testing.assert_array_equal(columns["df/dx"], [0, 0, 0])
 
 
-def test_json_data(capsys):
-    import json
+def test_a_kink_is_warned_about_like_in_every_command(capsys):
+    code, out, err = run(capsys, "plot", "abs(x)", "--grid", "x=-1:1:3", "--format", "json")
+    assert code == 0
+    assert err == ("adcli: warning: abs is not differentiable at 1 of 3 points (a corner at "
+                   "0): its derivative there is a convention, not a fact\n")
+    assert [w["at"] for w in json.loads(out)["warnings"]] == [{"x": 0.0}]
 
+
+def test_json_data(capsys):
     code, out, err = run(capsys, "plot", "x^2", "2x", "--grid", "x=0:1:2", "--order", "2",
                          "--format", "json")
     assert code == 0, err
