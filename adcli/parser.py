@@ -6,11 +6,8 @@ come out already flat in evaluation order and no tree is ever walked recursively
 from __future__ import annotations
 
 import threading
-from pathlib import Path
 
-from lark import Lark, Transformer
-from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
-
+from . import lalr
 from .errors import ExpressionError, closest
 from .expression import Expression, Node
 from .functions import CALLABLE, CONSTANTS, OPERATORS, PRIMITIVES
@@ -22,12 +19,10 @@ _EXPECTED = {"NUMBER": "a number", "NAME": "a name", "CALL": "a name", "LPAR": "
 
 
 def _grammar_text() -> str:
-    installed = Path(__file__).parent / "grammar" / "expr.lark"
-    in_checkout = Path(__file__).parent.parent / "grammar" / "expr.lark"
-    return (installed if installed.exists() else in_checkout).read_text(encoding="utf-8")
+    return lalr.grammar_text()
 
 
-class _Builder(Transformer):
+class _Builder:
     """Appends one Node per reduction; returns the node's index to the parent rule."""
 
     def __init__(self):
@@ -103,15 +98,25 @@ class _Builder(Transformer):
 
 _builder = _Builder()
 _lock = threading.Lock()
-_lark: Lark | None = None
+_table_parser: lalr.Parser | None = None
+_lark = None
 
 
-def _parser() -> Lark:
+def _parser() -> lalr.Parser:
+    """The grammar's LALR tables, generated at install time: no lark import at start-up."""
+    global _table_parser
+    if _table_parser is None:
+        _table_parser = lalr.Parser(lalr.load_tables(), _builder)
+    return _table_parser
+
+
+def _lark_parser():
+    """lark itself, loaded only to explain input the tables reject (its caret errors)."""
     global _lark
     if _lark is None:
-        # cache=True keeps the LALR tables on disk: start-up stays close to numpy's import.
-        _lark = Lark(_grammar_text(), parser="lalr", transformer=_builder, cache=True,
-                     propagate_positions=False, maybe_placeholders=False)
+        from .lalr_tables import make_lark
+
+        _lark = make_lark(_grammar_text(), transformer=_builder, cache=True)
     return _lark
 
 
@@ -123,8 +128,9 @@ def parse(text: str) -> Expression:
         _builder.text, _builder.nodes = text, []
         try:
             _parser().parse(text)
-        except UnexpectedInput as error:
-            raise _syntax_error(error, text) from None
+        except lalr.Rejected:
+            _builder.nodes = []
+            _parse_with_lark(text)
         nodes, _builder.nodes = _builder.nodes, []
     return Expression(text, nodes)
 
@@ -139,7 +145,18 @@ def is_name(text: str) -> bool:
     return len(nodes) == 1 and nodes[0].kind in ("variable", "constant") and nodes[0].name == text
 
 
-def _syntax_error(error: UnexpectedInput, text: str) -> ExpressionError:
+def _parse_with_lark(text: str) -> None:
+    from lark.exceptions import UnexpectedInput
+
+    try:
+        _lark_parser().parse(text)
+    except UnexpectedInput as error:
+        raise _syntax_error(error, text) from None
+
+
+def _syntax_error(error, text: str) -> ExpressionError:
+    from lark.exceptions import UnexpectedCharacters, UnexpectedToken
+
     if isinstance(error, UnexpectedCharacters):
         position = error.pos_in_stream
         what = f"unexpected character {text[position]!r}"
@@ -157,7 +174,7 @@ def _syntax_error(error: UnexpectedInput, text: str) -> ExpressionError:
     return ExpressionError(what, text, position)
 
 
-def _acceptable(error: UnexpectedInput) -> set[str]:
+def _acceptable(error) -> set[str]:
     """The tokens that could really come next. LALR's own list over-approximates (it
     offers ',' outside any call), so ask the interactive parser, which tries each one."""
     try:

@@ -1,0 +1,227 @@
+"""Runs the LALR tables of grammar/expr.lark (made by adcli.lalr_tables) without lark.
+
+Importing lark costs ~30 ms, more than everything else adcli adds to numpy's import, and
+every run parses. So the tables are generated when adcli is installed and run here by a
+small loop that does what lark's LALR parser and contextual lexer do, calling the same
+builder methods in the same order. On input the tables reject, Parser.parse raises
+Rejected, and the caller asks lark itself to explain it, so error messages stay lark's.
+"""
+from __future__ import annotations
+
+import contextlib
+import marshal
+import os
+import re
+import sys
+
+
+class Rejected(Exception):
+    """The text is not in the language; lark can say where and why."""
+
+
+class Token(str):
+    """A terminal as matched, with the attributes of lark's Token that parsing needs."""
+
+    def __new__(cls, type_: str, value: str, start_pos: int, end_pos: int):
+        token = super().__new__(cls, value)
+        token.type, token.value, token.start_pos, token.end_pos = type_, value, start_pos, end_pos
+        return token
+
+
+class Tree:
+    """What lark builds for a rule the builder has no method for (``_rule``s: spliced away)."""
+
+    __slots__ = ("data", "children")
+
+    def __init__(self, data: str, children: list):
+        self.data, self.children = data, children
+
+
+class Parser:
+    """LALR(1) over the tables, with lark's contextual lexer: each state scans only for the
+    terminals it can shift, so one text (like "-") can be different terminals in two states."""
+
+    def __init__(self, tables: dict, builder):
+        self._actions = tables["actions"]
+        self._start, self._end = tables["start"], tables["end"]
+        self._scanner_of_state = tables["scanner"]
+        self._scanner_specs = tables["scanners"]
+        self._scanners = [None] * len(self._scanner_specs)   # compiled on first use
+        self._flags = tables["flags"]
+        self._ignore = frozenset(tables["ignore"])
+        self._rules = [(origin, size, _reducer(builder, *how))
+                       for origin, size, *how in tables["rules"]]
+        # lark hands a shifted token to the builder's method named after its terminal, if any.
+        self._on_shift = {name: getattr(builder, name) for name in tables["terminals"]
+                          if callable(getattr(builder, name, None))}
+
+    def parse(self, text: str):
+        """The builder's value for the whole text; Rejected if the text is not in the language."""
+        actions, rules, on_shift, ignore = self._actions, self._rules, self._on_shift, self._ignore
+        states, values = [self._start], []
+        position, end = 0, len(text)
+        while True:
+            # Scan the next token in the current state (as lark does: after the last shift).
+            token = None
+            while position < end:
+                scanner, renames = self._scanner(states[-1])
+                match = scanner(text, position)
+                if match is None:
+                    raise Rejected
+                kind, start, position = match.lastgroup, position, match.end()
+                if kind not in ignore:
+                    value = match.group()
+                    if kind in renames:
+                        kind = _rename(renames[kind], value, kind)
+                    token = Token(kind, value, start, position)
+                    break
+            kind = "$END" if token is None else token.type
+            while True:
+                action = actions[states[-1]].get(kind)
+                if action is None:
+                    raise Rejected
+                if action >= 0:  # shift
+                    if token is None:
+                        raise Rejected  # lark asserts this never happens
+                    states.append(action)
+                    values.append(on_shift[kind](token) if kind in on_shift else token)
+                    break
+                origin, size, reduce = rules[~action]
+                if size:
+                    children = values[-size:]
+                    del states[-size:], values[-size:]
+                else:
+                    children = []
+                states.append(actions[states[-1]][origin])
+                values.append(reduce(children))
+                if token is None and states[-1] == self._end:
+                    return values[-1]
+
+    def _scanner(self, state: int):
+        index = self._scanner_of_state[state]
+        scanner = self._scanners[index]
+        if scanner is None:
+            patterns, renames = self._scanner_specs[index]
+            scanner = self._scanners[index] = (
+                _first_match([re.compile(p, self._flags) for p in patterns]),
+                {name: [re.compile(p, self._flags) for p in keywords] for name, keywords in renames})
+        return scanner
+
+
+def _first_match(compiled: list):
+    if len(compiled) == 1:
+        return compiled[0].match
+
+    def match(text, position):
+        for pattern in compiled:
+            found = pattern.match(text, position)
+            if found:
+                return found
+        return None
+
+    return match
+
+
+def _rename(keywords: list, value: str, kind: str) -> str:
+    # A terminal whose text spells a string terminal becomes that one (lark's UnlessCallback).
+    for pattern in keywords:
+        found = pattern.fullmatch(value)
+        if found:
+            return found.lastgroup
+    return kind
+
+
+def _reducer(builder, name: str, expand1: bool, keep, trailing: int):
+    """What lark calls on a reduction: keep the children the rule keeps (splicing in those of
+    ``_rule``s), hand a lone child of a ``?rule`` up unchanged, else call the builder."""
+    method = getattr(builder, name, None)
+    if method is None:
+        default = getattr(builder, "__default__", None)
+        method = ((lambda children: default(name, children, None)) if default
+                  else (lambda children: Tree(name, children)))
+    if keep is None and not expand1:
+        return method
+
+    def reduce(children):
+        if keep is not None:
+            kept = []
+            for index, splice, nones in keep:
+                if nones:
+                    kept += [None] * nones
+                if not splice:
+                    kept.append(children[index])
+                elif kept:
+                    kept += children[index].children
+                else:  # reuse the list: a long left-recursive list stays linear
+                    kept = children[index].children
+            if trailing:
+                kept += [None] * trailing
+            children = kept
+        if expand1 and len(children) == 1:
+            return children[0]
+        return method(children)
+
+    return reduce
+
+
+# ----- where the tables come from ---------------------------------------------------------
+
+def grammar_path() -> str:
+    """grammar/expr.lark: inside the installed package, or at the root of a checkout."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    installed = os.path.join(here, "grammar", "expr.lark")
+    return installed if os.path.exists(installed) else os.path.join(here, os.pardir, "grammar",
+                                                                    "expr.lark")
+
+
+def grammar_text() -> str:
+    with open(grammar_path(), encoding="utf-8") as file:
+        return file.read()
+
+
+def load_tables() -> dict:
+    """The tables setup.py generated at install time; in a checkout, made from the grammar
+    by lark (slow: ~0.1 s) and cached until the grammar changes."""
+    try:
+        from ._expr_tables import TABLES
+    except ImportError:
+        return _checkout_tables()
+    return TABLES
+
+
+def _checkout_tables() -> dict:
+    from . import lalr_tables
+
+    text = grammar_text()
+    key = (lalr_tables.FORMAT, sys.version_info[:2], text)
+    path = _cache_path(key)
+    try:
+        with open(path, "rb") as file:
+            stored_key, tables = marshal.load(file)
+        if stored_key == key:
+            return tables
+    except (OSError, EOFError, ValueError, TypeError):
+        pass  # no cache yet, or an unreadable one: make the tables again
+    tables = lalr_tables.generate(text)
+    _store(path, (key, tables))
+    return tables
+
+
+def _cache_path(key: tuple) -> str:
+    import zlib
+
+    root = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    digest = zlib.crc32(repr(key).encode("utf-8"))   # the file holds the key itself too
+    return os.path.join(root, "adcli", f"lalr-{digest:08x}.marshal")
+
+
+def _store(path: str, content) -> None:
+    partial = f"{path}.{os.getpid()}.tmp"
+    try:
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(partial, "wb") as file:
+            marshal.dump(content, file)
+        os.replace(partial, path)  # atomic: a concurrent reader sees the old file or this one
+    except OSError:  # a read-only home: parse with tables made afresh each time
+        with contextlib.suppress(OSError):
+            os.remove(partial)

@@ -1,0 +1,139 @@
+"""The LALR tables of grammar/expr.lark, made by lark: at install time, for a checkout, in tests.
+
+The tables are data (dicts, tuples, strings, ints) that adcli.lalr runs without importing
+lark, which costs ~30 ms at every start. Everything is read from lark's own objects after
+lark compiled the grammar (its parse table, each parser state's contextual lexer, its tree
+builder's wrappers), so the tables accept exactly what lark accepts and build the same values.
+
+setup.py loads this file by path, with no package around it: it may import only the standard
+library, and lark inside functions.
+"""
+from __future__ import annotations
+
+# Bump when the layout of the tables changes: it keys checkout caches (adcli.lalr).
+FORMAT = 1
+GENERATED_MODULE = "_expr_tables"   # adcli/_expr_tables.py in an installed package
+# How adcli's parser configures lark. The fallback that explains rejected input uses the same.
+LARK_OPTIONS = {"parser": "lalr", "lexer": "contextual", "propagate_positions": False,
+                "maybe_placeholders": False}
+
+
+class UnsupportedGrammar(Exception):
+    """The grammar uses a lark feature adcli.lalr does not run; lark would have to parse it."""
+
+
+def make_lark(grammar_text: str, **options):
+    from lark import Lark
+
+    return Lark(grammar_text, **LARK_OPTIONS, **options)
+
+
+def generate(grammar_text: str) -> dict:
+    """The tables for a grammar, with states numbered the same way in every run."""
+    lark = make_lark(grammar_text)
+    table = lark.parser.parser._parse_table
+    (start,) = lark.options.start
+    rules = {rule: index for index, rule in enumerate(lark.rules)}
+    order = _canonical_order(table.states, table.start_states[start])
+    number = {state: index for index, state in enumerate(order)}
+    lexers = lark.parser.lexer.lexers
+    scanners: list = []
+    return {
+        "format": FORMAT,
+        "start": number[table.start_states[start]],
+        "end": number[table.end_states[start]],
+        "actions": [_actions(table.states[state], number, rules) for state in order],
+        "scanner": [_scanner_index(lexers[state], scanners) for state in order],
+        "scanners": scanners,
+        "ignore": tuple(sorted(str(name) for name in lark.ignore_tokens)),
+        "flags": int(lark.lexer_conf.g_regex_flags),
+        "terminals": tuple(sorted(str(t.name) for t in lark.terminals)),
+        "rules": [_rule(rule, wrappers) for rule, wrappers in _tree_builder(lark)],
+    }
+
+
+def _canonical_order(states: dict, start: int) -> list:
+    # lark numbers states in an order that varies with string hashing; walk from the start.
+    from lark.parsers.lalr_analysis import Shift
+
+    order, seen = [start], {start}
+    for state in order:  # grows while we walk it: a breadth-first search
+        for symbol in sorted(states[state]):
+            action, target = states[state][symbol]
+            if action is Shift and target not in seen:
+                seen.add(target)
+                order.append(target)
+    if len(order) != len(states):
+        raise UnsupportedGrammar("some LALR states are unreachable from the start state")
+    return order
+
+
+def _actions(row: dict, number: dict, rules: dict) -> dict:
+    """Symbol -> the next state (shift or goto, >= 0) or ~rule index (reduce, < 0)."""
+    from lark.parsers.lalr_analysis import Shift
+
+    return {str(symbol): number[arg] if action is Shift else ~rules[arg]
+            for symbol, (action, arg) in sorted(row.items())}
+
+
+def _scanner_index(lexer, scanners: list) -> int:
+    """The scanner of one parser state: its terminals' alternation, and for each terminal
+    that may also spell a string terminal (a keyword), the alternation that renames it."""
+    patterns = _patterns(lexer.scanner)        # builds lexer.callback too
+    if type(lexer).__name__ != "BasicLexer" or any(
+            type(unless).__name__ != "UnlessCallback" for unless in lexer.callback.values()):
+        raise UnsupportedGrammar("lexer callbacks other than keyword matching")
+    scanner = (patterns, tuple(sorted((str(name), _patterns(unless.scanner))
+                                      for name, unless in lexer.callback.items())))
+    if scanner not in scanners:
+        scanners.append(scanner)
+    return scanners.index(scanner)
+
+
+def _patterns(scanner) -> tuple:
+    # One alternation of named groups, tried in order (lark splits it only past re's limits).
+    return tuple(str(compiled.pattern) for compiled in scanner._mres)
+
+
+def _tree_builder(lark):
+    from lark.parse_tree_builder import ParseTreeBuilder
+    from lark.tree import Tree
+
+    options = lark.options
+    builder = ParseTreeBuilder(lark.rules, Tree, options.propagate_positions, False,
+                               options.maybe_placeholders)
+    return builder.rule_builders
+
+
+def _rule(rule, wrappers) -> tuple:
+    """(origin, length, callback name, expand a single child?, children kept or None, Nones
+    appended): what lark's wrappers around the callback do, as data."""
+    from lark.parse_tree_builder import (ChildFilterLALR, ChildFilterLALR_NoPlaceholders,
+                                         ExpandSingleChild)
+
+    expand1, keep, trailing = False, None, 0
+    for wrapper in wrappers:
+        if wrapper is ExpandSingleChild:
+            expand1 = True
+        elif getattr(wrapper, "func", None) is ChildFilterLALR_NoPlaceholders:
+            keep = tuple((index, bool(expand), 0) for index, expand in wrapper.args[0])
+        elif getattr(wrapper, "func", None) is ChildFilterLALR:
+            keep = tuple((index, bool(expand), nones) for index, expand, nones in wrapper.args[0])
+            trailing = wrapper.args[1]
+        else:
+            raise UnsupportedGrammar(f"rule {rule}: tree-building step {wrapper!r}")
+    name = rule.alias or rule.options.template_source or rule.origin.name
+    # Names are lark Tokens (str subclasses): plain str, so the tables marshal and print.
+    return (str(rule.origin.name), len(rule.expansion), str(name), expand1, keep, trailing)
+
+
+def module_source(tables: dict) -> str:
+    import pprint
+
+    return ('"""LALR tables generated from grammar/expr.lark by adcli/lalr_tables.py at build '
+            'time. Do not edit."""\n\nTABLES = ' + pprint.pformat(tables, width=100) + "\n")
+
+
+def write_module(grammar_text: str, path: str) -> None:
+    with open(path, "w", encoding="utf-8") as file:
+        file.write(module_source(generate(grammar_text)))
