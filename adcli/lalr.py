@@ -14,6 +14,8 @@ import os
 import re
 import sys
 
+from .lalr_tables import sre_tag
+
 
 class Rejected(Exception):
     """The text is not in the language; lark can say where and why."""
@@ -48,6 +50,8 @@ class Parser:
         self._scanner_specs = tables["scanners"]
         self._scanners = [None] * len(self._scanner_specs)   # compiled on first use
         self._flags = tables["flags"]
+        sre = tables.get("sre") or {}
+        self._precompiled = sre.get("code") if sre.get("tag") == sre_tag() else {}
         self._ignore = frozenset(tables["ignore"])
         self._rules = [(origin, size, _reducer(builder, *how))
                        for origin, size, *how in tables["rules"]]
@@ -103,9 +107,17 @@ class Parser:
         if scanner is None:
             patterns, renames = self._scanner_specs[index]
             scanner = self._scanners[index] = (
-                _first_match([re.compile(p, self._flags) for p in patterns]),
-                {name: [re.compile(p, self._flags) for p in keywords] for name, keywords in renames})
+                _first_match([self._compile(p) for p in patterns]),
+                {name: [self._compile(p) for p in keywords] for name, keywords in renames})
         return scanner
+
+    def _compile(self, pattern: str):
+        arguments = self._precompiled.get(pattern)
+        if arguments is None:
+            return re.compile(pattern, self._flags)
+        import _sre
+
+        return _sre.compile(pattern, *arguments)
 
 
 def _first_match(compiled: list):

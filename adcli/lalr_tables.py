@@ -10,8 +10,10 @@ library, and lark inside functions.
 """
 from __future__ import annotations
 
+import sys
+
 # Bump when the layout of the tables changes: it keys checkout caches (adcli.lalr).
-FORMAT = 1
+FORMAT = 2
 GENERATED_MODULE = "_expr_tables"   # adcli/_expr_tables.py in an installed package
 # How adcli's parser configures lark. The fallback that explains rejected input uses the same.
 LARK_OPTIONS = {"parser": "lalr", "lexer": "contextual", "propagate_positions": False,
@@ -49,6 +51,7 @@ def generate(grammar_text: str) -> dict:
         "flags": int(lark.lexer_conf.g_regex_flags),
         "terminals": tuple(sorted(str(t.name) for t in lark.terminals)),
         "rules": [_rule(rule, wrappers) for rule, wrappers in _tree_builder(lark)],
+        "sre": _precompiled(scanners, int(lark.lexer_conf.g_regex_flags)),
     }
 
 
@@ -95,6 +98,53 @@ def _patterns(scanner) -> tuple:
     return tuple(str(compiled.pattern) for compiled in scanner._mres)
 
 
+def sre_tag() -> tuple:
+    """The regular-expression engine precompiled scanners are for (see _precompiled)."""
+    import _sre
+
+    return (sys.implementation.cache_tag, tuple(sys.version_info[:3]), _sre.MAGIC,
+            _sre.CODESIZE, sys.maxunicode)
+
+
+def _precompiled(scanners: list, flags: int) -> dict:
+    """Each scanner pattern as compiled by this Python's re: compiling the scanners costs
+    ~0.5 ms each (sets of non-Latin-1 characters), at start-up, when a run parses. Used only
+    by the same interpreter (sre_tag), and only patterns that compile back to an equal
+    Pattern (same flags and code) are kept; the others are compiled as usual."""
+    import re
+
+    patterns = {p for main, renames in scanners for p in main + sum((k for _, k in renames), ())}
+    code = {}
+    for pattern in sorted(patterns):
+        try:
+            arguments = _sre_arguments(pattern, flags)
+            import _sre
+
+            if _sre.compile(pattern, *arguments) == re.compile(pattern, flags):
+                code[pattern] = arguments
+        except Exception:  # another Python's re internals: compile at run time instead
+            continue
+    return {"tag": sre_tag(), "code": code}
+
+
+def _sre_arguments(pattern: str, flags: int) -> tuple:
+    # What re._compiler.compile hands to _sre.compile after parsing and code generation.
+    try:
+        from re import _compiler, _parser
+    except ImportError:  # Python 3.10
+        import sre_compile as _compiler
+        import sre_parse as _parser
+    parsed = _parser.parse(pattern, flags)
+    code = _compiler._code(parsed, flags)
+    groupindex = dict(parsed.state.groupdict)
+    indexgroup = [None] * parsed.state.groups
+    for name, index in groupindex.items():
+        indexgroup[index] = name
+    # Opcodes are int subclasses: plain ints, so the tables marshal and print.
+    return (int(flags | parsed.state.flags), [int(c) for c in code], parsed.state.groups - 1,
+            groupindex, tuple(indexgroup))
+
+
 def _tree_builder(lark):
     from lark.parse_tree_builder import ParseTreeBuilder
     from lark.tree import Tree
@@ -128,10 +178,9 @@ def _rule(rule, wrappers) -> tuple:
 
 
 def module_source(tables: dict) -> str:
-    import pprint
-
+    entries = "".join(f"    {key!r}: {value!r},\n" for key, value in tables.items())
     return ('"""LALR tables generated from grammar/expr.lark by adcli/lalr_tables.py at build '
-            'time. Do not edit."""\n\nTABLES = ' + pprint.pformat(tables, width=100) + "\n")
+            'time. Do not edit."""\n\nTABLES = {\n' + entries + "}\n")
 
 
 def write_module(grammar_text: str, path: str) -> None:

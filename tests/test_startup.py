@@ -68,6 +68,32 @@ def test_tables_are_the_same_whatever_the_string_hashing():
     assert len(sources) == 1
 
 
+def test_precompiled_scanners_are_what_re_compiles(fresh_tables):
+    import _sre
+    import re
+
+    precompiled = fresh_tables["sre"]
+    assert precompiled["tag"] == lalr_tables.sre_tag()
+    patterns = {pattern for main, _ in fresh_tables["scanners"] for pattern in main}
+    assert set(precompiled["code"]) == patterns   # on CPython every scanner is precompiled
+    for pattern, arguments in precompiled["code"].items():
+        # Patterns compare equal when their flags and compiled code are the same.
+        assert _sre.compile(pattern, *arguments) == re.compile(pattern, fresh_tables["flags"])
+
+
+def test_scanners_precompiled_by_another_python_are_compiled_afresh(fresh_tables):
+    unusable = {pattern: ("not", "arguments") for pattern in fresh_tables["sre"]["code"]}
+    alien = dict(fresh_tables, sre={"tag": ("cpython-39", (3, 9, 0), 0, 4, 1114111),
+                                    "code": unusable})
+    names = {name for _, _, name, *_ in fresh_tables["rules"] if not name.startswith("_")}
+    logs = []
+    for tables in (fresh_tables, alien):
+        recorder = Recorder(names)
+        lalr.Parser(tables, recorder).parse("2x*sin(y)^2 - atan2(1, 2)(3)")
+        logs.append(recorder.log)
+    assert logs[0] == logs[1] != []
+
+
 def test_a_checkout_caches_its_tables_until_the_grammar_changes(grammar, fresh_tables,
                                                                  monkeypatch, tmp_path):
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
