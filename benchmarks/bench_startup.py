@@ -1,8 +1,9 @@
 """Start-up cost of a one-point adcli run, as a ratio to ``python -c "import numpy"``.
 
-Goal: a one-point ``adcli grad`` costs little more than importing numpy, the one heavy
-dependency it cannot avoid: median wall time at most 2.0x that of ``python -c "import
-numpy"`` measured in the same run, on the same interpreter.
+Goal (issue 12): a one-point ``adcli grad`` costs little more than importing numpy, the one
+heavy dependency it cannot avoid. Median wall time, as a ratio to that of ``python -c "import
+numpy"`` measured in the same run on the same interpreter: at most 1.2x with ``--format
+json``, at most 1.35x for the default table (which needs rich).
 
 Run by hand (not part of the test suite):
 
@@ -10,8 +11,8 @@ Run by hand (not part of the test suite):
 
 Every command is a fresh process; the commands are run round-robin (so a burst of noise
 from other users of the machine hits all of them alike) after one unmeasured warm-up each.
-Then ``-X importtime`` of the real command shows which modules cost the most, and which of
-them come on top of numpy's own imports. ``--profile`` adds a cProfile of one in-process
+Then ``-X importtime`` of the two real commands shows which modules cost the most, and which
+of them come on top of numpy's own imports. ``--profile`` adds a cProfile of one in-process
 run (imports included), sorted by cumulative time. ``--check`` exits 1 if the goal is missed.
 
 Bytecode: an installed package has its .pyc files, but a dev environment may set
@@ -36,11 +37,13 @@ from pathlib import Path
 
 from _common import adcli_executable, source_state  # noqa: E402 (run as a script)
 
-GOAL = 2.0
 ENV = dict(os.environ)  # what the child processes get; see main()
 EXPRESSION = "exp(x^2)^2"
-ARGS = ["grad", EXPRESSION, "--at", "x=0.5", "--format", "plain"]
-EXPECTED = "1.648721270700128 3.297442541400256"
+ARGS = ["grad", EXPRESSION, "--at", "x=0.5"]
+JSON = [*ARGS, "--format", "json"]
+# exp(x^2)^2 = exp(2x^2) and its derivative 4x exp(2x^2), at x = 0.5: e^0.5 and 2 e^0.5.
+EXPECTED = ("1.648721270700128", "3.297442541400256")
+GOALS = {"adcli grad --format json": 1.2, "adcli grad (table)": 1.35}
 
 
 def commands() -> dict[str, list[str]]:
@@ -49,13 +52,14 @@ def commands() -> dict[str, list[str]]:
         "python -c pass": [py, "-c", "pass"],
         "python -c 'import numpy'": [py, "-c", "import numpy"],        # the reference
         "python -c 'import adcli'": [py, "-c", "import adcli"],
-        "adcli grad (entry point)": [adcli_executable(), *ARGS],
-        "python -m adcli grad": [py, "-m", "adcli", *ARGS],
+        "adcli grad --format json": [adcli_executable(), *JSON],
+        "adcli grad (table)": [adcli_executable(), *ARGS],
+        "python -m adcli grad (json)": [py, "-m", "adcli", *JSON],
     }
 
 
 REFERENCE = "python -c 'import numpy'"
-MEASURED = ("adcli grad (entry point)", "python -m adcli grad")
+MEASURED = ("adcli grad --format json", "adcli grad (table)", "python -m adcli grad (json)")
 
 
 def run_once(argv: list[str], check_output: bool) -> float:
@@ -65,8 +69,8 @@ def run_once(argv: list[str], check_output: bool) -> float:
     elapsed = time.perf_counter() - start
     if done.returncode != 0:
         sys.exit(f"{argv} failed ({done.returncode}): {done.stderr.strip()}")
-    if check_output and done.stdout.strip() != EXPECTED:
-        sys.exit(f"{argv} printed {done.stdout.strip()!r}, expected {EXPECTED!r}")
+    if check_output and not all(number in done.stdout for number in EXPECTED):
+        sys.exit(f"{argv} printed {done.stdout.strip()!r}, expected {EXPECTED!r} in it")
     return elapsed
 
 
@@ -79,6 +83,12 @@ def time_commands(runs: int) -> dict[str, list[float]]:
         for name, argv in cmds.items():
             times[name].append(run_once(argv, check_output=False))
     return times
+
+
+def paired(times: dict[str, list[float]], name: str) -> float:
+    """Median of the per-round ratios: a round runs every command back to back, so a burst
+    of load from other users tends to hit a command and the reference alike."""
+    return statistics.median(t / r for t, r in zip(times[name], times[REFERENCE]))
 
 
 # ----- -X importtime ----------------------------------------------------------------------
@@ -107,14 +117,19 @@ def top_package(module: str) -> str:
 
 def report_imports(top: int, repeats: int) -> None:
     py = sys.executable
-    # The console script is a Python file: run it under -X importtime with the same python.
-    real = importtime([py, adcli_executable(), *ARGS], repeats)
     numpy_only = importtime([py, "-c", "import numpy"], repeats)
+    for args in (JSON, ARGS):
+        # The console script is a Python file: run it under -X importtime with the same python.
+        real = importtime([py, adcli_executable(), *args], repeats)
+        print(f"\n-X importtime of adcli {' '.join(args)} (median of {repeats} runs)")
+        report_import_times(real, numpy_only, top)
+
+
+def report_import_times(real: dict, numpy_only: dict, top: int) -> None:
     total = sum(s for s, _, _ in real.values())
     reference = sum(s for s, _, _ in numpy_only.values())
     extra = {m: v for m, v in real.items() if m not in numpy_only}
 
-    print(f"\n-X importtime (median of {repeats} runs, microseconds)")
     print(f"  all imports of the adcli run : {total / 1000:8.1f} ms ({len(real)} modules)")
     print(f"  all imports of 'import numpy': {reference / 1000:8.1f} ms ({len(numpy_only)} modules)")
     print(f"  modules beyond numpy's       : {sum(s for s, _, _ in extra.values()) / 1000:8.1f} ms "
@@ -147,7 +162,7 @@ def report_profile(top: int) -> None:
         "profile.enable()\n"
         "from adcli.cli import main\n"
         "out, sys.stdout = sys.stdout, io.StringIO()\n"
-        f"main({ARGS!r})\n"
+        f"main({JSON!r})\n"
         "sys.stdout = out\n"
         "profile.disable()\n"
         f"pstats.Stats(profile).sort_stats('cumulative').print_stats({top})\n"
@@ -188,25 +203,28 @@ def measure(options) -> int:
 
     print(f"adcli {source_state()}; python {sys.version.split()[0]} at {sys.executable}; "
           f"{os.cpu_count()} cores; {time.strftime('%Y-%m-%d %H:%M')}")
-    print(f"command: adcli {' '.join(ARGS)}")
+    print(f"commands: adcli {' '.join(ARGS)} [--format json]")
     times = time_commands(options.runs)
     ref_median = statistics.median(times[REFERENCE])
     ref_min = min(times[REFERENCE])
-    print(f"\n{options.runs} runs each, round-robin; wall seconds")
-    print(f"  {'command':<28} {'median':>8} {'min':>8} {'max':>8}  {'median/ref':>10} {'min/ref':>8}")
+    print(f"\n{options.runs} runs each, round-robin; wall seconds; 'paired' is the median over "
+          "rounds of the ratio to the reference run of the same round")
+    print(f"  {'command':<28} {'median':>8} {'min':>8} {'max':>8}  {'median/ref':>10} "
+          f"{'min/ref':>8} {'paired':>7}")
     for name, values in times.items():
         med, low = statistics.median(values), min(values)
         print(f"  {name:<28} {med:8.3f} {low:8.3f} {max(values):8.3f}  "
-              f"{med / ref_median:9.2f}x {low / ref_min:7.2f}x")
+              f"{med / ref_median:9.2f}x {low / ref_min:7.2f}x {paired(times, name):6.2f}x")
 
     verdicts = []
-    for name in MEASURED:
+    print()
+    for name, goal in GOALS.items():
         ratio = statistics.median(times[name]) / ref_median
-        verdicts.append(ratio <= GOAL)
-        print(f"\n{name}: {ratio:.2f}x import numpy (goal <= {GOAL}x): "
-              f"{'MET' if ratio <= GOAL else 'MISSED'}")
-    above = statistics.median(times["adcli grad (entry point)"]) - ref_median
-    print(f"cost on top of 'import numpy': {above * 1000:.0f} ms (median)")
+        verdicts.append(ratio <= goal)
+        above = statistics.median(times[name]) - ref_median
+        print(f"{name}: {ratio:.2f}x import numpy (goal <= {goal}x): "
+              f"{'MET' if ratio <= goal else 'MISSED'}; {above * 1000:.0f} ms on top (median); "
+              f"paired {paired(times, name):.2f}x")
 
     report_imports(options.top, options.importtime_runs)
     if options.profile:
