@@ -12,9 +12,8 @@ import contextlib
 import marshal
 import os
 import re
-import sys
 
-from .lalr_tables import sre_tag
+from .lalr_tables import FORMAT, sre_tag
 
 
 class Rejected(Exception):
@@ -46,70 +45,79 @@ class Parser:
     def __init__(self, tables: dict, builder):
         self._actions = tables["actions"]
         self._start, self._end = tables["start"], tables["end"]
-        self._scanner_of_state = tables["scanner"]
-        self._scanner_specs = tables["scanners"]
-        self._scanners = [None] * len(self._scanner_specs)   # compiled on first use
-        self._flags = tables["flags"]
-        sre = tables.get("sre") or {}
-        self._precompiled = sre.get("code") if sre.get("tag") == sre_tag() else {}
         self._ignore = frozenset(tables["ignore"])
-        self._rules = [(origin, size, _reducer(builder, *how))
+        self._rules = [(origin, size, _reducer(builder, size, *how))
                        for origin, size, *how in tables["rules"]]
         # lark hands a shifted token to the builder's method named after its terminal, if any.
         self._on_shift = {name: getattr(builder, name) for name in tables["terminals"]
                           if callable(getattr(builder, name, None))}
+        self._scanner_of_state, self._scanner_specs = tables["scanner"], tables["scanners"]
+        self._flags = tables["flags"]
+        sre = tables.get("sre") or {}
+        self._precompiled = sre.get("code") if sre.get("tag") == sre_tag() else {}
+        self._compiled = {}                         # scanner index -> (match, renames)
+        self._scanners = [None] * len(self._actions)  # per state, compiled on first use
 
     def parse(self, text: str):
         """The builder's value for the whole text; Rejected if the text is not in the language."""
-        actions, rules, on_shift, ignore = self._actions, self._rules, self._on_shift, self._ignore
         states, values = [self._start], []
-        position, end = 0, len(text)
+        position = 0
         while True:
-            # Scan the next token in the current state (as lark does: after the last shift).
-            token = None
-            while position < end:
-                scanner, renames = self._scanner(states[-1])
-                match = scanner(text, position)
-                if match is None:
-                    raise Rejected
-                kind, start, position = match.lastgroup, position, match.end()
-                if kind not in ignore:
-                    value = match.group()
-                    if kind in renames:
-                        kind = _rename(renames[kind], value, kind)
-                    token = Token(kind, value, start, position)
-                    break
-            kind = "$END" if token is None else token.type
-            while True:
-                action = actions[states[-1]].get(kind)
-                if action is None:
-                    raise Rejected
-                if action >= 0:  # shift
-                    if token is None:
-                        raise Rejected  # lark asserts this never happens
-                    states.append(action)
-                    values.append(on_shift[kind](token) if kind in on_shift else token)
-                    break
-                origin, size, reduce = rules[~action]
-                if size:
-                    children = values[-size:]
-                    del states[-size:], values[-size:]
-                else:
-                    children = []
-                states.append(actions[states[-1]][origin])
+            # As lark does: the next token is scanned in the state left by the last shift.
+            token, position = self._next_token(text, position, states[-1])
+            if self._feed(token, states, values):
+                return values[-1]
+
+    def _next_token(self, text: str, position: int, state: int):
+        """The next token (None at the end) and the position after it."""
+        scan, renames = self._scanners[state] or self._scanner(state)
+        ignore = self._ignore
+        while position < len(text):
+            match = scan(text, position)
+            if match is None:
+                raise Rejected
+            kind, start, position = match.lastgroup, position, match.end()
+            if kind not in ignore:
+                value = match.group()
+                if kind in renames:
+                    kind = _rename(renames[kind], value, kind)
+                return Token(kind, value, start, position), position
+        return None, position
+
+    def _feed(self, token, states: list, values: list) -> bool:
+        """Reduce while the token asks for it, then shift it; True once the end is accepted."""
+        actions, rules = self._actions, self._rules
+        kind = "$END" if token is None else token.type
+        while True:
+            action = actions[states[-1]].get(kind)
+            if action is None or (action >= 0 and token is None):
+                raise Rejected  # (lark asserts that $END is never shifted)
+            if action >= 0:
+                states.append(action)
+                values.append(self._on_shift[kind](token) if kind in self._on_shift else token)
+                return False
+            origin, size, reduce = rules[~action]
+            if reduce is None:  # a ?rule around one child: the child stands for it
+                states.pop()
+            elif size:
+                children = values[-size:]
+                del states[-size:], values[-size:]
                 values.append(reduce(children))
-                if token is None and states[-1] == self._end:
-                    return values[-1]
+            else:
+                values.append(reduce([]))
+            states.append(actions[states[-1]][origin])
+            if token is None and states[-1] == self._end:
+                return True
 
     def _scanner(self, state: int):
         index = self._scanner_of_state[state]
-        scanner = self._scanners[index]
-        if scanner is None:
+        if index not in self._compiled:
             patterns, renames = self._scanner_specs[index]
-            scanner = self._scanners[index] = (
+            self._compiled[index] = (
                 _first_match([self._compile(p) for p in patterns]),
                 {name: [self._compile(p) for p in keywords] for name, keywords in renames})
-        return scanner
+        self._scanners[state] = self._compiled[index]
+        return self._scanners[state]
 
     def _compile(self, pattern: str):
         arguments = self._precompiled.get(pattern)
@@ -143,9 +151,12 @@ def _rename(keywords: list, value: str, kind: str) -> str:
     return kind
 
 
-def _reducer(builder, name: str, expand1: bool, keep, trailing: int):
+def _reducer(builder, size: int, name: str, expand1: bool, keep, trailing: int):
     """What lark calls on a reduction: keep the children the rule keeps (splicing in those of
-    ``_rule``s), hand a lone child of a ``?rule`` up unchanged, else call the builder."""
+    ``_rule``s), hand a lone child of a ``?rule`` up unchanged, else call the builder.
+    None for a ``?rule`` of one symbol: its child always stands for it, nothing to call."""
+    if expand1 and keep is None and size == 1:
+        return None
     method = getattr(builder, name, None)
     if method is None:
         default = getattr(builder, "__default__", None)
@@ -198,15 +209,15 @@ def load_tables() -> dict:
         from ._expr_tables import TABLES
     except ImportError:
         return _checkout_tables()
-    return TABLES
+    return TABLES if TABLES["format"] == FORMAT else _checkout_tables()
 
 
 def _checkout_tables() -> dict:
     from . import lalr_tables
 
     text = grammar_text()
-    key = (lalr_tables.FORMAT, sys.version_info[:2], text)
-    path = _cache_path(key)
+    key = (FORMAT, sre_tag(), _lark_stamp(), text)
+    path = _cache_path()
     try:
         with open(path, "rb") as file:
             stored_key, tables = marshal.load(file)
@@ -219,12 +230,22 @@ def _checkout_tables() -> dict:
     return tables
 
 
-def _cache_path(key: tuple) -> str:
+def _lark_stamp() -> str:
+    # Which lark made the tables, without importing it: its file and when it was installed.
+    import importlib.util
+
+    spec = importlib.util.find_spec("lark")
+    origin = spec.origin if spec and spec.origin else ""
+    return f"{origin}@{os.stat(origin).st_mtime_ns if origin else 0}"
+
+
+def _cache_path() -> str:
+    """One cache file per checkout, overwritten when its key no longer matches."""
     import zlib
 
     root = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    digest = zlib.crc32(repr(key).encode("utf-8"))   # the file holds the key itself too
-    return os.path.join(root, "adcli", f"lalr-{digest:08x}.marshal")
+    checkout = zlib.crc32(os.path.realpath(grammar_path()).encode("utf-8"))
+    return os.path.join(root, "adcli", f"lalr-{checkout:08x}.marshal")
 
 
 def _store(path: str, content) -> None:
