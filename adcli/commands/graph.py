@@ -9,10 +9,7 @@ adjoint the engine never computed.
 from __future__ import annotations
 
 import os
-import shutil
-import subprocess
-import secrets
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
@@ -22,6 +19,10 @@ from .base import Command
 from ..report import Report
 from .trace import (nonfinite_messages, number_text, points, report_nonfinite, shortened,
                     warn_kinks)
+
+if TYPE_CHECKING:
+    from pathlib import Path  # imported where used: pathlib, shutil, subprocess and
+                              # secrets cost ~15 ms of every start, and few runs render
 
 RENDERED = {".svg": "svg", ".png": "png", ".pdf": "pdf"}   # -o suffix: Graphviz -T format
 TEXT = (".dot", ".gv")
@@ -53,6 +54,8 @@ class Graph(Command):
                 for line in lines:
                     out.write(line + "\n")
             else:
+                from pathlib import Path
+
                 save(lines, Path(target), renderer)
         report_nonfinite(messages, strict, err)
         if has_values:
@@ -71,6 +74,8 @@ class Graph(Command):
         if fmt == "tree":
             raise ValuesError("--format tree is drawn in the terminal; -o writes DOT text "
                               "or a Graphviz rendering")
+        from pathlib import Path
+
         suffix = Path(target).suffix.lower()
         if suffix in TEXT:
             return None
