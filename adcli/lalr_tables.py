@@ -50,7 +50,7 @@ def generate(grammar_text: str) -> dict:
         "ignore": tuple(sorted(str(name) for name in lark.ignore_tokens)),
         "flags": int(lark.lexer_conf.g_regex_flags),
         "terminals": tuple(sorted(str(t.name) for t in lark.terminals)),
-        "rules": [_rule(rule, wrappers) for rule, wrappers in _tree_builder(lark)],
+        "rules": [_rule(rule, wrappers) for rule, wrappers in _tree_builder(lark, rules)],
         "sre": _precompiled(scanners, int(lark.lexer_conf.g_regex_flags)),
     }
 
@@ -145,13 +145,16 @@ def _sre_arguments(pattern: str, flags: int) -> tuple:
             groupindex, tuple(indexgroup))
 
 
-def _tree_builder(lark):
+def _tree_builder(lark, rules: dict):
+    """Each rule with the wrappers lark puts around its callback, in rule-index order."""
     from lark.parse_tree_builder import ParseTreeBuilder
     from lark.tree import Tree
 
     options = lark.options
     builder = ParseTreeBuilder(lark.rules, Tree, options.propagate_positions, False,
                                options.maybe_placeholders)
+    if [rules[rule] for rule, _ in builder.rule_builders] != list(range(len(rules))):
+        raise UnsupportedGrammar("lark's tree builder lists the rules in another order")
     return builder.rule_builders
 
 
