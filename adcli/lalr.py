@@ -220,7 +220,7 @@ def _checkout_tables() -> dict:
     path = _cache_path()
     try:
         with open(path, "rb") as file:
-            stored_key, tables = marshal.load(file)
+            stored_key, tables = marshal.loads(file.read())  # load(file): many small reads
         if stored_key == key:
             return tables
     except (OSError, EOFError, ValueError, TypeError):
