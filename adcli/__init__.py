@@ -5,7 +5,6 @@
     >>> f.grad(x=1.0, y=2.0)["x"]
     array(4.)
 """
-from .checking import CheckResult, check
 from .core import Function, Variable, no_grad
 from .errors import AdcliError
 from .expression import Expression, Result, jacobian
@@ -14,3 +13,12 @@ from .parser import parse
 __all__ = ["parse", "jacobian", "check", "Expression", "Result", "CheckResult", "Variable",
            "Function", "no_grad", "AdcliError"]
 __version__ = "0.1.0"
+
+
+def __getattr__(name):
+    # check() pulls in finite differences and the diagnosis: only for those who use it.
+    if name in ("check", "CheckResult"):
+        from . import checking
+
+        return getattr(checking, name)
+    raise AttributeError(f"module 'adcli' has no attribute {name!r}")

@@ -7,7 +7,7 @@ import sys
 import click
 
 from . import __version__
-from .commands import COMMANDS
+from .commands import COMMANDS, load
 from .errors import EXIT_BAD_INPUT, EXIT_INTERNAL, EXIT_INTERRUPTED, AdcliError, escape
 
 _OPTION_LIKE = re.compile(r"--[A-Za-z][\w-]*(=.*)?\Z")
@@ -36,7 +36,26 @@ class ExpressionCommand(click.Command):
         return super().parse_args(ctx, args)
 
 
-@click.group(context_settings={"max_content_width": 100}, invoke_without_command=True)
+class _Commands(click.Group):
+    """The commands of adcli.commands.COMMANDS, each built when it is first asked for."""
+
+    def list_commands(self, ctx):
+        return sorted(COMMANDS)
+
+    def get_command(self, ctx, name):
+        if name in COMMANDS and name not in self.commands:
+            self.add_command(_click_command(load(name)))
+        return self.commands.get(name)
+
+    def resolve_command(self, ctx, args):
+        if args and args[0] not in COMMANDS:
+            for name in COMMANDS:  # click suggests a near miss from the commands it has
+                self.get_command(ctx, name)
+        return super().resolve_command(ctx, args)
+
+
+@click.group(cls=_Commands, context_settings={"max_content_width": 100},
+             invoke_without_command=True)
 @click.version_option(__version__, prog_name="adcli")
 @click.option("--debug", is_flag=True, help="Show the Python traceback of an internal error.")
 @click.pass_context
@@ -92,8 +111,8 @@ def _wrt_option(command):
                         "(the others are parameters that still need values).")(command)
 
 
-def _register(command_class) -> None:
-    """One click command per entry of adcli.commands.COMMANDS."""
+def _click_command(command_class) -> click.Command:
+    """The click command of one entry of adcli.commands.COMMANDS."""
     argument = "expressions" if command_class.many else "expression"
 
     def callback(wrt=None, **options):
@@ -110,11 +129,7 @@ def _register(command_class) -> None:
         callback = _wrt_option(callback)
     callback = click.argument(argument, nargs=-1, required=True,
                               metavar=command_class.metavar)(callback)
-    cli.command(command_class.name, cls=ExpressionCommand)(callback)
-
-
-for _command in COMMANDS:
-    _register(_command)
+    return click.command(command_class.name, cls=ExpressionCommand)(callback)
 
 
 def _one(arguments) -> list[str]:

@@ -19,7 +19,7 @@ import pytest
 import adcli
 from adcli import functions
 from adcli.checking import differences, richardson
-from adcli.commands import COMMANDS
+from adcli.commands import every_command
 from conftest import strict_json, warnings_in
 
 README = Path(__file__).resolve().parent.parent / "README.md"
@@ -495,7 +495,7 @@ def test_every_kink_is_on_or_beyond_an_edge_the_samplers_avoid(name):
 
 def _every_command():
     # every registered command, asked about abs(x) at x = 0, in JSON where it has JSON
-    for command in COMMANDS:
+    for command in every_command():
         if command.name == "plot":
             continue    # it draws over a --grid, never at one point: see tests/test_plot.py
         expressions = ["abs(x)", "x"] if command.many and command.name != "check" \
