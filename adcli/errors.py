@@ -74,12 +74,91 @@ def listing(names) -> str:
 
 
 def closest(name: str, candidates, cutoff: float = 0.6) -> str | None:
+    """The candidate ``name`` most likely stands for: one differing only in case first
+    (``X`` for ``x``), else the closest spelling."""
     import difflib
 
-    matches = difflib.get_close_matches(name, list(candidates), n=1, cutoff=cutoff)
+    candidates = list(candidates)
+    folded = [c for c in candidates if c.casefold() == name.casefold()]
+    if folded:
+        return folded[0]
+    matches = difflib.get_close_matches(name, candidates, n=1, cutoff=cutoff)
     return matches[0] if matches else None
 
 
 def did_you_mean(name: str, candidates) -> str:
     match = closest(name, candidates)
-    return f"; did you mean '{match}'?" if match else ""
+    return f"; did you mean '{escape(match)}'?" if match else ""
+
+
+def slip(name: str, candidates) -> str | None:
+    """The candidate that ``name`` is a slip of the keyboard for, or None.
+
+    For function names: a name one letter longer or shorter at either end is often
+    another function (``sech`` is not ``sec``, ``asin`` not ``sin``, ``log3`` not
+    ``log``), so only the closest candidate is considered, and only edits a finger makes
+    count: a different case, two letters swapped, a letter doubled, a letter dropped
+    inside the word, a neighbouring key pressed instead or as well, or ``arc`` for ``a``
+    (``arcsin``). ``sign`` is not ``sin`` with a stray ``g``: g is not beside i or n."""
+    candidates = list(candidates)
+    if name.startswith("arc") and "a" + name[3:] in candidates:
+        return "a" + name[3:]
+    swapped = [c for c in candidates if len(c) == len(name) and _one_slip(name, c)
+               and sorted(c) == sorted(name)]
+    if swapped:                                 # "tahn" is tanh, though tan is closer
+        return swapped[0]
+    match = closest(name, candidates)
+    if match is None:
+        return None
+    return match if match.casefold() == name.casefold() or _one_slip(name, match) else None
+
+
+def _one_slip(typed: str, meant: str) -> bool:
+    if len(typed) == len(meant):
+        diff = [i for i, (a, b) in enumerate(zip(typed, meant)) if a != b]
+        if len(diff) == 1:
+            return _neighbours(typed[diff[0]], meant[diff[0]])
+        return (len(diff) == 2 and diff[1] == diff[0] + 1
+                and typed[diff[0]] == meant[diff[1]] and typed[diff[1]] == meant[diff[0]])
+    if abs(len(typed) - len(meant)) != 1:
+        return False
+    longer, shorter = (typed, meant) if len(typed) > len(meant) else (meant, typed)
+    for i in range(len(longer)):
+        if longer[:i] + longer[i + 1:] == shorter:
+            beside = longer[max(0, i - 1):i] + longer[i + 1:i + 2]
+            inside = 0 < i < len(longer) - 1
+            if longer[i] in beside:
+                return True                     # a doubled letter: "sinn", "sqqrt"
+            if typed is shorter:
+                return inside                   # a dropped letter: "sqt"
+            return inside and any(_neighbours(longer[i], c) for c in beside)
+    return False
+
+
+_KEY_ROWS = ("qwertyuiop", "asdfghjkl", "zxcvbnm")
+_KEYS = {c: (row, column + (0, 0.25, 0.75)[row])
+         for row, keys in enumerate(_KEY_ROWS) for column, c in enumerate(keys)}
+
+
+def _neighbours(a: str, b: str) -> bool:
+    """Whether two letters are next to each other on a QWERTY keyboard."""
+    if a.lower() not in _KEYS or b.lower() not in _KEYS:
+        return False
+    (row_a, x_a), (row_b, x_b) = _KEYS[a.lower()], _KEYS[b.lower()]
+    return abs(row_a - row_b) <= 1 and abs(x_a - x_b) <= 1
+
+
+def run_together(name: str, known) -> list[str] | None:
+    """``name`` as two or more known names written without an operator (``ex`` is e and
+    x, ``xy`` is x and y), or None: ``2ex`` reads as 2 times a variable ``ex``."""
+    known = [k for k in set(known) if k]
+    # parts[i]: one way to write name[:i] as known names (shortest-first search).
+    parts: list[list[str] | None] = [[]] + [None] * len(name)
+    for end in range(1, len(name) + 1):
+        for k in known:
+            start = end - len(k)
+            if start >= 0 and parts[start] is not None and name[start:end] == k:
+                parts[end] = parts[start] + [k]
+                break
+    found = parts[len(name)]
+    return found if found is not None and len(found) > 1 else None

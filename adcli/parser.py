@@ -8,7 +8,7 @@ from __future__ import annotations
 import threading
 
 from . import lalr
-from .errors import ExpressionError, closest
+from .errors import ExpressionError, slip
 from .expression import Expression, Node
 from .functions import CALLABLE, CONSTANTS, OPERATORS, PRIMITIVES
 
@@ -89,7 +89,7 @@ class _Builder:
     def _unknown(self, name: str, position: int):
         if name in CONSTANTS:
             hint = f"'{name}' is a constant; to multiply, write {name}*(...)"
-        elif (match := closest(name, CALLABLE)) is not None:
+        elif (match := slip(name, CALLABLE)) is not None:
             hint = f"unknown function '{name}'; did you mean '{match}'?"
         else:
             hint = f"unknown function '{name}'; if '{name}' is a variable, write {name}*(...)"
