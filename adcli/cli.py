@@ -9,6 +9,8 @@ import click
 from . import __version__
 from .commands import COMMANDS, load
 from .errors import EXIT_BAD_INPUT, EXIT_INTERNAL, EXIT_INTERRUPTED, AdcliError, escape
+from .points import STREAM_FORMATS
+from .render import FORMATS
 
 _OPTION_LIKE = re.compile(r"--[A-Za-z][\w-]*(=.*)?\Z")
 _state = {"debug": False}
@@ -16,19 +18,27 @@ _state = {"debug": False}
 
 class ExpressionCommand(click.Command):
     """A command whose expression may start with "-" (as in "-x^2"): unknown single-dash
-    words stay arguments, while a misspelt long option (``--att``) is still an error."""
+    words stay arguments, while a misspelt long option (``--att``) is still an error.
+
+    ``-h`` alone is help. It is not a click option here, because click would then read
+    the h of "-h^2" as one too; write the expression -h as "(-h)" or after "--"."""
 
     def __init__(self, *args, **kwargs):
-        kwargs.setdefault("context_settings", {}).update(ignore_unknown_options=True)
+        kwargs.setdefault("context_settings", {}).update(ignore_unknown_options=True,
+                                                         help_option_names=["--help"])
         super().__init__(*args, **kwargs)
 
     def parse_args(self, ctx, args):
         options = {o: p for p in self.get_params(ctx) if isinstance(p, click.Option)
                    for o in p.opts + p.secondary_opts}
         takes_value = False
-        for arg in args:
+        args = list(args)
+        for i, arg in enumerate(args):
             if arg == "--":
                 break  # everything after it is an argument, even "--x"
+            if arg == "-h" and not takes_value:
+                args[i] = "--help"
+                continue
             name = arg.split("=", 1)[0]
             if not takes_value and _OPTION_LIKE.match(arg) and name not in options:
                 raise click.NoSuchOption(name, possibilities=list(options), ctx=ctx)
@@ -54,7 +64,8 @@ class _Commands(click.Group):
         return super().resolve_command(ctx, args)
 
 
-@click.group(cls=_Commands, context_settings={"max_content_width": 100},
+@click.group(cls=_Commands,
+             context_settings={"max_content_width": 100, "help_option_names": ["-h", "--help"]},
              invoke_without_command=True)
 @click.version_option(__version__, prog_name="adcli")
 @click.option("--debug", is_flag=True, help="Show the Python traceback of an internal error.")
@@ -66,6 +77,9 @@ def cli(ctx, debug):
       adcli grad "exp(x^2)^2" --at x=0.5
       adcli grad "sin(x1)+x1*x2" --at x1=1,x2=2 --format json
       adcli hessian "x^2*y + sin(y)" --at x=1,y=2
+      adcli grad "x*y" --points points.csv --format csv
+
+    Shell completion: eval "$(_ADCLI_COMPLETE=bash_source adcli)" (zsh_source, fish_source).
     """
     _state["debug"] = debug
     if ctx.invoked_subcommand is None:  # a usage error: help on stderr, stdout stays empty
@@ -84,20 +98,26 @@ class _InputFile(click.File):
 
 def points_options(command, formats=None):
     """The options every evaluating command shares: where points come from, how to print."""
-    formats = list(formats or ["table", "json", "csv", "plain"])
+    formats = list(formats or FORMATS)
     options = [
         click.option("--at", "at", multiple=True, metavar="NAME=VALUE[,...]",
                      help="Values of variables, e.g. --at x=1,y=pi/4 (repeatable)."),
         click.option("--grid", multiple=True, metavar="NAME=START:STOP:N",
                      help="N evenly spaced values, ends included; several --grid make a product."),
         click.option("--points", "points_file", type=_InputFile("r", encoding="utf-8-sig"),
-                     metavar="FILE", help="CSV of points with a header of names ('-' for stdin)."),
+                     metavar="FILE", help="Points, one per row: CSV, TSV, whitespace-separated "
+                     "or JSON Lines, with a header of names ('-' for stdin)."),
+        click.option("--points-format", type=click.Choice(STREAM_FORMATS), help="The format "
+                     "of --points (default: detected from its first line)."),
+        click.option("--columns", metavar="X,Y", help="Names of the columns of --points "
+                     "input that has no header row."),
         click.option("--skip-bad-rows", is_flag=True,
                      help="Skip malformed rows of --points (counted on stderr) instead of stopping."),
         click.option("--format", "fmt", type=click.Choice(formats),
                      default=formats[0], show_default=True, help="Output format."),
+        click.option("--no-header", is_flag=True, help="No header line in csv or tsv output."),
         click.option("--digits", type=click.IntRange(1, 17), metavar="N",
-                     help="Round printed numbers to N significant digits."),
+                     help="Round results to N significant digits (never the points)."),
         click.option("--strict", is_flag=True,
                      help="Exit 3 on any nan/inf result; make unused --at names errors."),
     ]
@@ -117,9 +137,13 @@ def _click_command(command_class) -> click.Command:
 
     def callback(wrt=None, **options):
         given = options.pop(argument)
+        _stray_words(given, options.get("at", ()), command_class.many)
         texts = ([_expression_text(e) for e in given] if command_class.many
                  else _one(given))
-        return command_class.main(texts, wrt, **options)
+        try:
+            return command_class.main(texts, wrt, **options)
+        except BrokenPipeError:
+            raise _ReaderGone() from None   # click would make an EPIPE exit status 1
 
     callback.__doc__ = command_class.help
     callback = points_options(callback, command_class.formats)
@@ -132,11 +156,35 @@ def _click_command(command_class) -> click.Command:
     return click.command(command_class.name, cls=ExpressionCommand)(callback)
 
 
+class _ReaderGone(Exception):
+    """The reader of stdout went away (``| head``): it has all it wants, so exit 0."""
+
+
 def _one(arguments) -> list[str]:
     if len(arguments) != 1:
         raise click.UsageError(f"expected one expression, got {len(arguments)} arguments "
                                "(quote the expression)")
     return [_expression_text(arguments[0])]
+
+
+_PAIR = re.compile(r"\s*(\w+)\s*=(.*)\Z")
+
+
+def _stray_words(arguments, at, many: bool) -> None:
+    """Words after the expression that were surely meant otherwise: ``--at x = 1`` (the
+    shell split the pair) or ``x=1`` (``--at`` forgotten). Named before anything else
+    complains about them."""
+    split = [a for a in at if "=" not in a or a.rstrip().endswith("=")]
+    rest = list(arguments if many else arguments[1:])
+    if split and rest and (rest[0].startswith("=") or split[0].rstrip().endswith("=")):
+        words = " ".join([split[0], *rest[:2 if rest[0] == "=" else 1]])
+        raise click.UsageError(f"--at {escape(words)}: write a pair without spaces, "
+                               f"--at {escape(''.join(words.split()))}")
+    for word in rest:
+        match = _PAIR.match(word)
+        if match and match.group(1) and not match.group(1)[0].isdigit():
+            raise click.UsageError(f"'{escape(word)}' after the expression looks like a value: "
+                                   f"did you forget --at? (--at {escape(word.strip())})")
 
 
 def _expression_text(argument: str) -> str:
@@ -175,7 +223,7 @@ def main(argv=None) -> int:
     except AdcliError as error:
         click.echo(f"adcli: error: {error}", err=True)
         return error.exit_code
-    except BrokenPipeError:
+    except (BrokenPipeError, _ReaderGone):
         _quiet_stdout()
         return 0
     except KeyboardInterrupt:

@@ -9,10 +9,13 @@ import warnings
 
 import numpy as np
 
-from .errors import NonFiniteError, ValuesError, closest, did_you_mean, listing
+from .errors import (AdcliError, NonFiniteError, ValuesError, closest, did_you_mean, escape,
+                     listing, run_together)
+from .functions import CONSTANTS
 from .parser import is_name, parse
 from .points import PointSource, chunk_size_for, parse_at, parse_grid
-from .render import Rows
+from .progress import Progress
+from .render import FORMATS, Rows
 from .report import Report, point_warnings
 
 
@@ -37,19 +40,20 @@ def _no_cycle_collection():
             gc.enable()
 
 
-def _run(command_class, texts, wrt, *, at=(), grid=(), points_file=None,
-         skip_bad_rows=False, fmt="table", digits=None, strict=False, out=None, err=None,
-         **options) -> None:
+def _run(command_class, texts, wrt, *, at=(), grid=(), points_file=None, points_format=None,
+         columns=None, skip_bad_rows=False, fmt="table", digits=None, no_header=False,
+         strict=False, out=None, err=None, width=None, **options) -> None:
     out, err = out or sys.stdout, err or sys.stderr
+    if no_header and not getattr(FORMATS.get(fmt), "has_header", False):
+        raise ValuesError(f"--no-header is for --format csv or tsv, not {fmt}")
     command_class = command_class.select(**options)
     expressions = [parse(text) for text in texts]
     command = command_class(expressions, [], **options)
     command.wrt = _wrt(command, wrt, strict, err)
-    source = PointSource(fixed=parse_at(at), grid=parse_grid(grid, command.grid_count),
-                         stream=points_file, skip_bad_rows=skip_bad_rows,
-                         chunk_size=chunk_size_for(command.graph_size()))
+    source = _source(command, at, grid, points_file, points_format, columns, skip_bad_rows)
     if not (command.values_optional and not source.names()):
         _check_names(command, source, strict, err)
+    source.use(command.names)
     if command.own_output:
         try:
             command.write(source, out, err, fmt, digits, strict)
@@ -57,24 +61,55 @@ def _run(command_class, texts, wrt, *, at=(), grid=(), points_file=None,
             _warn_skipped(source, err)
         return
     command.check_source(source)
-    output, report = command.writer(fmt, out, err, digits), Report()
+    command.name_outputs([*command.names, *source.extra_names])
+    output = command.writer(fmt, out, err, digits, header=not no_header, width=width)
+    report = Report()
+    output.pass_through(source.extra_names)
+    progress = Progress(err, source.total, allowed=not (output.streams and _is_tty(out)))
     try:
-        for chunk in source.chunks():
-            n = len(next(iter(chunk.values()))) if chunk else 1
-            columns, diagnostics = command.compute(chunk, n)
-            if report.add(diagnostics, n, columns) and strict:
-                messages = report.messages(kinks=False) or ["a result is nan or inf"]
-                raise NonFiniteError("; ".join(messages) + " (--strict)")
-            output.write(Rows({name: chunk[name] for name in command.names}, columns, n,
-                              point_warnings(diagnostics)))
-        output.close()
-    except NonFiniteError:
-        raise  # its message already names what went non-finite
-    else:
-        for message in report.messages():
-            _warn(err, message)
+        with progress:
+            for chunk in source.chunks():
+                _compute(command, chunk, output, report, strict)
+                progress.advance(chunk.n)
+    except AdcliError:
+        if output.written:      # what was done before the stop is results: finish writing
+            output.close()
+        raise
     finally:
         _warn_skipped(source, err)
+    output.close()
+    for message in report.messages():
+        _warn(err, message)
+
+
+def _source(command, at, grid, points_file, points_format, columns, skip_bad_rows):
+    if points_file is None and (points_format or columns):
+        option = "--points-format" if points_format else "--columns"
+        raise ValuesError(f"{option} describes --points input, and there is none")
+    names = None if columns is None else columns.split(",")
+    return PointSource(fixed=parse_at(at), grid=parse_grid(grid, command.grid_count),
+                       stream=points_file,
+                       skip_bad_rows=skip_bad_rows, stream_format=points_format,
+                       columns=names, chunk_size=chunk_size_for(command.graph_size()))
+
+
+def _compute(command, chunk, output, report: Report, strict: bool) -> None:
+    columns, diagnostics = command.compute(chunk.values, chunk.n)
+    rows = Rows({name: chunk.values[name] for name in command.names}, columns, chunk.n,
+                chunk.extra, point_warnings(diagnostics))
+    if report.add(diagnostics, chunk.n, columns) and strict:
+        finite = np.logical_and.reduce([np.isfinite(c) for c in columns])
+        output.write(rows.head(int(np.argmin(finite))))    # the points before the first
+        messages = report.messages(kinks=False) or ["a result is nan or inf"]
+        raise NonFiniteError("; ".join(messages) + " (--strict)")
+    output.write(rows)
+
+
+def _is_tty(stream) -> bool:
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False
 
 
 def _warn_skipped(source: PointSource, err) -> None:
@@ -106,15 +141,33 @@ def _check_names(command, source: PointSource, strict: bool, err) -> None:
     given = source.names()
     missing = [n for n in command.names if n not in given]
     if missing:
-        typos = [f"'{n}' was given: did you mean '{match}'?"
-                 for n in given if n not in command.names and (match := closest(n, missing))]
+        hints = _hints(missing, given)
+        if source.stream is not None and not hints:
+            hints.append("the points file has columns "
+                         + ", ".join(f"'{escape(c)}'" for c in source.names()[len(source.fixed):]))
         raise ValuesError(f"no value given for {listing(missing)}: add --at "
                           + ",".join(f"{n}=..." for n in missing)
-                          + "".join(f" ({typo})" for typo in typos))
-    for name in given:
+                          + "".join(f" ({hint})" for hint in hints))
+    for name in [*source.fixed, *source.grid]:   # a points file's other columns pass through
         if name not in command.names:
             _unused(strict, err, f"a value was given for '{name}', which does not appear in "
                                  f"the expression{did_you_mean(name, command.names)}")
+
+
+def _hints(missing: list[str], given: list[str]) -> list[str]:
+    """Why a name may lack a value: two names run together (2ex is 2 times a variable
+    "ex", not 2*e*x), or a given name that is a typo (or a different case) of it."""
+    hints, explained = [], set()
+    for name in missing:
+        parts = run_together(name, [*given, *CONSTANTS])
+        if parts:
+            hints.append(f"'{name}' is one name; for {' times '.join(parts)} write "
+                         + "*".join(parts))
+            explained.update(parts)
+    for name in given:
+        if name not in explained and (match := closest(name, missing)):
+            hints.append(f"'{escape(name)}' was given: did you mean '{match}'?")
+    return hints
 
 
 def _unused(strict: bool, err, message: str) -> None:

@@ -1,19 +1,21 @@
-"""How results look: rich tables for people; JSON, CSV and plain text for scripts.
+"""How results look: rich tables for people; JSON, JSON Lines, CSV, TSV and plain text for
+scripts. A format is one writer class and one entry of FORMATS.
 
-CSV and plain text are written chunk by chunk as they are computed (and flushed), so a
-long run that stops early keeps every complete line; JSON and tables are written whole.
+Every format but the table is written chunk by chunk as points are computed (and flushed),
+so a long run that stops early keeps every complete point. ``--digits`` rounds results only:
+the coordinates identify the point and are always printed in full, and the columns of a
+points file that are not variables (an id, a label) are passed through as they were read.
 """
 from __future__ import annotations
 
 import json
 import math
-from dataclasses import dataclass
-
-import numpy as np
+from dataclasses import dataclass, field
 
 
-def writer(fmt: str, command, out, digits: int | None = None):
-    return FORMATS[fmt](command, out, digits)
+def writer(fmt: str, command, out, digits: int | None = None, header: bool = True,
+           width: int | None = None):
+    return FORMATS[fmt](command, out, digits, header=header, width=width)
 
 
 def number_text(value: float, digits: int | None = None) -> str:
@@ -37,32 +39,69 @@ def number_json(value: float, digits: int | None = None):
 
 @dataclass
 class Rows:
-    """A computed chunk of n points: their coordinates and one array per column."""
+    """A computed chunk of n points: their coordinates, one array per column, and the
+    passed-through columns of a points file (name -> values as read)."""
 
-    at: dict[str, np.ndarray]
-    columns: list[np.ndarray]
+    at: dict
+    columns: list
     n: int
+    extra: dict = field(default_factory=dict)
     warnings: list = ()    # (point index, function, kind, why): JSON's "warnings"
 
     def __len__(self):
         return self.n
 
+    def head(self, k: int) -> Rows:
+        """The first k points."""
+        return Rows({n: a[:k] for n, a in self.at.items()}, [c[:k] for c in self.columns], k,
+                    {n: v[:k] for n, v in self.extra.items()},
+                    [w for w in self.warnings if w[0] < k])
+
 
 def _lines(command, rows: Rows) -> list[list[float]]:
     """Each point as one list of floats: its coordinates (in ``command.names`` order), then
     the command's columns. One numpy-to-Python conversion per chunk."""
+    import numpy as np
+
     columns = [rows.at[name] for name in command.names] + list(rows.columns)
     n = len(rows)
     return np.column_stack(columns).tolist() if columns and n else [[] for _ in range(n)]
 
 
+def _extras(rows: Rows) -> list[list]:
+    """Each point's passed-through values, in column order."""
+    return [list(values) for values in zip(*rows.extra.values())] if rows.extra \
+        else [[] for _ in range(len(rows))]
+
+
+def extra_text(value) -> str:
+    """A passed-through value as text: strings as read, JSON values as JSON."""
+    if isinstance(value, str):
+        return value
+    return "" if value is None else json.dumps(value, ensure_ascii=False)
+
+
 class _Writer:
-    def __init__(self, command, out, digits: int | None):
+    has_header = False      # --no-header applies
+    streams = True          # written as computed (else: all at the end)
+
+    def __init__(self, command, out, digits: int | None, header: bool = True,
+                 width: int | None = None):
         self.command, self.out, self.digits = command, out, digits
+        self.header, self.width = header, width
         self.columns = command.columns()
+        self.written = 0        # points written so far
+        self.extra: list[str] = []
+
+    def pass_through(self, names: list[str]) -> None:
+        """The names of a points file's columns that are passed through."""
+        self.extra = list(names)
 
     def text(self, value) -> str:
         return number_text(value, self.digits)
+
+    def write(self, rows: Rows) -> None:
+        self.written += len(rows)
 
     def close(self) -> None:
         pass
@@ -73,10 +112,13 @@ class _LineWriter(_Writer):
 
     def write(self, rows: Rows) -> None:
         self._start()
-        lines = [self.line(point) for point in _lines(self.command, rows)]
+        names = len(self.command.names)
+        lines = [self.line(extra, point[:names], point[names:])
+                 for extra, point in zip(_extras(rows), _lines(self.command, rows))]
         if lines:
             self.out.write("\n".join(lines) + "\n")
             self.out.flush()
+        super().write(rows)
 
     def close(self) -> None:
         self._start()  # a points file with no rows still gets its CSV header
@@ -84,62 +126,106 @@ class _LineWriter(_Writer):
     def _start(self) -> None:
         if not getattr(self, "_started", False):
             self._started = True
-            self.header()
+            if self.header and self.has_header:
+                self.out.write(self.separator.join(map(self.field, self.headers())) + "\n")
 
-    def header(self) -> None:
-        pass
+    def headers(self) -> list[str]:
+        return [*self.extra, *self.command.names, *(c.csv for c in self.columns)]
+
+    def line(self, extra: list, at: list[float], results: list[float]) -> str:
+        return self.separator.join([*(self.field(extra_text(v)) for v in extra),
+                                    *map(number_text, at), *map(self.text, results)])
 
 
 class PlainWriter(_LineWriter):
-    """Value(s), then the derivatives, space-separated: easy for ``read`` and ``awk``."""
+    """Passed-through columns, the value(s), then the derivatives, space-separated: easy
+    for ``read`` and ``awk``, and read back by ``--points - --columns ...``."""
 
-    def line(self, point: list[float]) -> str:
-        return " ".join(self.text(v) for v in point[len(self.command.names):])
+    separator = " "
+
+    def line(self, extra, at, results) -> str:
+        return " ".join([*map(extra_text, extra), *map(self.text, results)])
 
 
 class CsvWriter(_LineWriter):
-    def header(self) -> None:
-        columns = [*self.command.names, *(c.csv for c in self.columns)]
-        self.out.write(",".join(_csv_field(c) for c in columns) + "\n")
+    has_header, separator = True, ","
 
-    def line(self, point: list[float]) -> str:
-        return ",".join(self.text(v) for v in point)
-
-
-def _csv_field(text: str) -> str:
-    return '"' + text.replace('"', '""') + '"' if any(c in text for c in ',"\n') else text
+    @staticmethod
+    def field(text: str) -> str:
+        return '"' + text.replace('"', '""') + '"' if any(c in text for c in ',"\n\r') else text
 
 
-class JsonWriter(_Writer):
-    """Exactly one JSON object; nan and infinities are the strings "nan", "inf", "-inf"."""
+class TsvWriter(_LineWriter):
+    """Tab-separated, no quoting: a tab or line break inside a field is written \\t, \\n."""
 
-    def __init__(self, command, out, digits):
-        super().__init__(command, out, digits)
-        self.points: list[dict] = []
-        self.warnings: list[dict] = []
+    has_header, separator = True, "\t"
 
-    def num(self, value):
-        return number_json(value, self.digits)
+    @staticmethod
+    def field(text: str) -> str:
+        return text.replace("\t", "\\t").replace("\n", "\\n").replace("\r", "\\r")
 
-    def write(self, rows: Rows) -> None:
+
+class _PointWriter(_Writer):
+    """JSON points: ``{"at": {...}, "extra": {...}, ...the command's skeleton}``; nan and
+    infinities are the strings "nan", "inf", "-inf"."""
+
+    def points(self, rows: Rows):
         names, skeleton = self.command.names, json.dumps(self.command.skeleton())
-        first = len(self.points)
-        for line in _lines(self.command, rows):
-            point = {"at": {n: self.num(v) for n, v in zip(names, line)}}
+        for extra, line in zip(_extras(rows), _lines(self.command, rows)):
+            point = {"at": {n: number_json(v) for n, v in zip(names, line)}}
+            if self.extra:
+                point["extra"] = dict(zip(self.extra, extra))
             point.update(json.loads(skeleton))  # a fresh copy of the nested containers
             for column, value in zip(self.columns, line[len(names):]):
-                _place(point, column.path, self.num(value))
-            self.points.append(point)
-        self.warnings += [{"at": self.points[first + i]["at"], "function": function,
-                           "kind": kind, "why": why} for i, function, kind, why in rows.warnings]
+                _place(point, column.path, number_json(value, self.digits))
+            yield point
+
+    def dumps(self, value) -> str:
+        utf = "utf" in (getattr(self.out, "encoding", None) or "utf-8").lower()
+        return json.dumps(value, ensure_ascii=not utf, allow_nan=False)
+
+
+class JsonWriter(_PointWriter):
+    """Exactly one JSON object, ``{...command.head(), "points": [...], "warnings": [...]}``
+    ("warnings" only if there are some), streamed: the points are written as they are
+    computed, so memory stays flat."""
+
+    def __init__(self, command, out, digits, **options):
+        super().__init__(command, out, digits, **options)
+        self.warnings: list[dict] = []
+
+    def write(self, rows: Rows) -> None:
+        points = list(self.points(rows))
+        if points:
+            texts = ", ".join(map(self.dumps, points))
+            self.out.write((", " if self.written else self._opening()) + texts)
+            self.out.flush()
+        self.warnings += [{"at": points[i]["at"], "function": function, "kind": kind,
+                           "why": why} for i, function, kind, why in rows.warnings]
+        super().write(rows)
+
+    def _opening(self) -> str:
+        head = self.dumps(self.command.head())[:-1]
+        return head + (", " if head != "{" else "") + '"points": ['
 
     def close(self) -> None:
-        document = {**self.command.head(), "points": self.points}
-        if self.warnings:  # only when there is something to say: the schema stays as it was
-            document["warnings"] = self.warnings
-        utf = "utf" in (getattr(self.out, "encoding", None) or "utf-8").lower()
-        json.dump(document, self.out, ensure_ascii=not utf, allow_nan=False)
-        self.out.write("\n")
+        warnings = f', "warnings": {self.dumps(self.warnings)}' if self.warnings else ""
+        self.out.write(("" if self.written else self._opening()) + "]" + warnings + "}\n")
+
+
+class JsonLinesWriter(_PointWriter):
+    """One JSON object per line and point, as in json's "points" (with the point's own
+    "warnings", if any, as its last field): for jq and streams."""
+
+    def write(self, rows: Rows) -> None:
+        points = list(self.points(rows))
+        for i, function, kind, why in rows.warnings:
+            points[i].setdefault("warnings", []).append(
+                {"function": function, "kind": kind, "why": why})
+        if points:
+            self.out.write("\n".join(map(self.dumps, points)) + "\n")
+            self.out.flush()
+        super().write(rows)
 
 
 def _place(point: dict, path: tuple, value) -> None:
@@ -154,64 +240,61 @@ def _place(point: dict, path: tuple, value) -> None:
 
 
 class TableWriter(_Writer):
-    """Rich tables: a row per point, then the command's matrices, one per point."""
+    """Rich tables, laid out to fit the terminal (adcli.tables): a row per point, then the
+    command's matrices, one per point. Written once all points are done."""
 
-    def __init__(self, command, out, digits):
-        super().__init__(command, out, digits)
+    streams = False
+
+    def __init__(self, command, out, digits, **options):
+        super().__init__(command, out, digits, **options)
         self.chunks: list[Rows] = []
 
     def write(self, rows: Rows) -> None:
         self.chunks.append(rows)
+        super().write(rows)
 
     def close(self) -> None:
-        from rich.console import Console
+        from . import tables
 
-        console = Console(file=self.out, highlight=False, soft_wrap=False,
-                          width=None if self.out.isatty() else 10_000)
-        for table in self.tables():
-            console.print(table)
-
-    def tables(self):
+        console = tables.console(self.out, self.width)
         if self.command.table_title is not None:
-            yield self._points_table()
+            tables.print_heading(console, [self.command.table_title])
+            keys, values = self._points_columns()
+            tables.print_points(console, keys, values)
         index = {column.path: i for i, column in enumerate(self.columns)}
         for matrix in self.command.matrices():
+            if matrix.legend:
+                tables.print_heading(console, [f"read as: {matrix.legend[0]}",
+                                               *(" " * 9 + line for line in matrix.legend[1:])])
             for rows in self.chunks:
                 for i in range(len(rows)):
-                    yield self._matrix(matrix, rows, i, index)
+                    cells = [[self.text(rows.columns[index[path]][i]) for path in row]
+                             for row in matrix.cells]
+                    tables.print_matrix(console, f"{matrix.title} at {self._where(rows, i)}",
+                                        matrix.corner, matrix.rows, matrix.columns, cells)
 
-    def _points_table(self):
+    def _points_columns(self):
+        from .tables import Column
+
         names = self.command.names
         shown = [i for i, c in enumerate(self.columns) if c.label is not None]
-        table = _table(self.command.table_title)
-        for label in [*names, *(self.columns[i].label for i in shown)]:
-            table.add_column(label, justify="right", no_wrap=True)
+        keys = [Column(name, [], "left") for name in self.extra] + \
+               [Column(name, [], "right") for name in names]
+        values = [Column(self.columns[i].label, [], "right") for i in shown]
         for rows in self.chunks:
-            for point in _lines(self.command, rows):
-                values = point[:len(names)] + [point[len(names) + i] for i in shown]
-                table.add_row(*(self.text(v) for v in values))
-        return table
+            for extra, point in zip(_extras(rows), _lines(self.command, rows)):
+                cells = [*map(extra_text, extra), *map(number_text, point[:len(names)])]
+                for column, cell in zip(keys, cells):
+                    column.cells.append(cell)
+                for column, i in zip(values, shown):
+                    column.cells.append(self.text(point[len(names) + i]))
+        return keys, values
 
     def _where(self, rows: Rows, i: int) -> str:
-        return ", ".join(f"{n}={self.text(rows.at[n][i])}" for n in self.command.names) \
-            or "the point"
-
-    def _matrix(self, matrix, rows: Rows, i: int, index: dict):
-        table = _table(f"{matrix.title} at {self._where(rows, i)}")
-        table.add_column(matrix.corner, no_wrap=True)
-        for name in matrix.columns:
-            table.add_column(name, justify="right", no_wrap=True)
-        for name, cells in zip(matrix.rows, matrix.cells):
-            table.add_row(name, *(self.text(rows.columns[index[path]][i]) for path in cells))
-        return table
+        pairs = [f"{n}={extra_text(rows.extra[n][i])}" for n in self.extra] + \
+                [f"{n}={number_text(rows.at[n][i])}" for n in self.command.names]
+        return ", ".join(pairs) or "the point"
 
 
-def _table(title: str):
-    from rich.table import Table
-    from rich.text import Text
-
-    # As wide as the title, so "read as: ..." is never wrapped over several lines.
-    return Table(title=Text(title, no_wrap=True), title_justify="left", min_width=len(title) + 2)
-
-
-FORMATS = {"table": TableWriter, "json": JsonWriter, "csv": CsvWriter, "plain": PlainWriter}
+FORMATS = {"table": TableWriter, "json": JsonWriter, "jsonl": JsonLinesWriter,
+           "csv": CsvWriter, "tsv": TsvWriter, "plain": PlainWriter}

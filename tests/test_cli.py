@@ -224,9 +224,10 @@ def test_json_nan_and_infinities_are_strings(capsys, text, at, value, derivative
 
 
 def test_digits_rounds_printed_numbers(capsys):
-    # x*x at x = 1/3: 1/3, 1/9, 2/3 to 3 significant digits
+    # x*x at x = 1/3: 1/9, 2/3 to 3 significant digits; the point itself is never rounded
+    # (issue 11: it identifies the row), so x stays the float64 nearest 1/3
     document, _ = run_json(capsys, "grad", "x*x", "--at", "x=1/3", "--digits", "3")
-    assert document["points"] == [{"at": {"x": 0.333}, "value": 0.111,
+    assert document["points"] == [{"at": {"x": 1 / 3}, "value": 0.111,
                                    "gradient": {"x": 0.667}}]
 
 
@@ -264,7 +265,7 @@ def test_csv_numbers_round_trip_exactly(capsys):
 CSV_HEADERS = [
     (["eval", "x*y", "--at", "x=1,y=2"], "x,y,f"),
     (["grad", "x*y + z", "--at", "x=1,y=2,z=3", "--wrt", "z,x"], "x,y,z,f,df/dz,df/dx"),
-    (["grad", "sin(x)", "--at", "x=0.3", "--order", "3"], "x,f,d3f/dx3"),
+    (["grad", "sin(x)", "--at", "x=0.3", "--order", "3"], "x,f,d3f/dx^3"),
     (["jacobian", "x*y", "x+y", "--at", "x=1,y=2"], "x,y,f1,f2,df1/dx,df1/dy,df2/dx,df2/dy"),
 ]
 
@@ -277,15 +278,15 @@ def test_csv_headers(capsys, args, header):
 
 
 def test_csv_hessian_adds_second_derivative_columns(capsys):
-    # x*y: d2f/dxdx = 0, d2f/dxdy = 1
+    # x*y: d2f/dx dx = 0, d2f/dx dy = 1 (a space between the two: README "Output")
     code, out, _ = run(capsys, "hessian", "x*y", "--at", "x=1,y=2", "--format", "csv")
     assert code == 0
     header, row = out.splitlines()
     columns = header.split(",")
     assert columns[:5] == ["x", "y", "f", "df/dx", "df/dy"]
     values = dict(zip(columns, (float(t) for t in row.split(","))))
-    assert values["d2f/dxdy"] == 1.0
-    assert values["d2f/dxdx"] == 0.0
+    assert values["d2f/dx dy"] == 1.0
+    assert values["d2f/dx dx"] == 0.0
 
 
 def test_plain_is_value_then_partials_one_line_per_point(capsys):

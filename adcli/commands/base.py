@@ -7,6 +7,7 @@ to; ``compute`` calls the public Python API only, and the renderers walk ``colum
 from __future__ import annotations
 
 import functools
+import itertools
 from dataclasses import dataclass
 
 import numpy as np
@@ -19,7 +20,11 @@ from ..render import writer
 class Column:
     """One number per point. ``path`` places it in the JSON point's ``skeleton``
     (``("gradient", "x")``, ``("hessian", 0, 1)``: a list index appends); ``csv`` and
-    ``label`` head it in CSV and in the points table (None: not shown there)."""
+    ``label`` head it in CSV/TSV and in the points table (None: not shown there).
+
+    Headers never equal a variable's name: a derivative's contains "/" (no name does) and
+    the value's is the function's symbol, which ``name_outputs`` picks to differ from
+    every input column (``f``, else ``g``, ``h``, ``f_``, ...)."""
 
     path: tuple
     csv: str
@@ -35,6 +40,7 @@ class Matrix:
     rows: list[str]
     columns: list[str]
     cells: list[list[tuple]]
+    legend: tuple[str, ...] = ()    # lines shown once above this kind of matrix
 
 
 class Command:
@@ -52,6 +58,7 @@ class Command:
     values_optional = False
     metavar: str | None = None  # the arguments in the usage line (default: the name)
     grid_count: int | None = None   # the count of a --grid given without one (None: required)
+    symbol = "f"              # the function's name in headers (see name_outputs)
 
     def __init__(self, expressions, wrt=None, **options):
         self.expressions = expressions
@@ -79,10 +86,11 @@ class Command:
         """Raise ValuesError if the command cannot use these points (a PointSource whose
         names have been checked against the expressions)."""
 
-    def writer(self, fmt: str, out, err, digits: int | None):
+    def writer(self, fmt: str, out, err, digits: int | None, **options):
         """What writes the results: a render.py format, unless the command draws its own
-        output (then it gets each chunk's Rows through ``write``, then ``close``)."""
-        return writer(fmt, self, out, digits)
+        output (then it gets each chunk's Rows through ``write``, then ``close``).
+        ``options``: render.writer's (header, width)."""
+        return writer(fmt, self, out, digits, **options)
 
     @functools.cached_property
     def names(self) -> list[str]:
@@ -92,7 +100,21 @@ class Command:
     @property
     def function_names(self) -> list[str]:
         n = len(self.expressions)
-        return ["f"] if n == 1 else [f"f{i + 1}" for i in range(n)]
+        return [self.symbol] if n == 1 else [f"{self.symbol}{i + 1}" for i in range(n)]
+
+    def name_outputs(self, taken) -> None:
+        """Pick the symbol so that no output header is the name of an input column
+        (``taken``: the variables, and the columns of a points file passed through)."""
+        taken = set(taken)
+        # A taken name can rule out only a few symbols (one per header shape), so this
+        # many tries find a free one, unless the headers do not use the symbol at all.
+        tries = 2 + len(taken) * (2 + len(self.wrt) + len(self.expressions))
+        for symbol in itertools.islice(_symbols(), tries):
+            self.symbol = symbol
+            headers = [h for c in self.columns() for h in (c.csv, c.label) if h is not None]
+            if taken.isdisjoint(headers):
+                return
+        self.symbol = "f"
 
     def graph_size(self) -> int:
         """Roughly how many arrays one point's evaluation holds (sizes the chunks)."""
@@ -127,6 +149,14 @@ class Command:
 
     def matrices(self) -> list[Matrix]:
         return []
+
+
+def _symbols():
+    yield from ("f", "g", "h")
+    underscores = 1
+    while True:             # ends: only finitely many names are taken
+        yield "f" + "_" * underscores
+        underscores += 1
 
 
 def at_points(expression, chunk: dict[str, np.ndarray]) -> dict[str, np.ndarray]:

@@ -16,7 +16,7 @@ class Eval(Command):
         return {"value": None}
 
     def columns(self):
-        return [Column(("value",), "f", "f")]
+        return [Column(("value",), self.symbol, self.symbol)]
 
     def compute(self, chunk, n):
         result = self.expressions[0].derivatives(at_points(self.expressions[0], chunk), order=0)

@@ -24,8 +24,9 @@ class Grad(Command):
         return {"value": None, "gradient": {}}
 
     def columns(self):
-        return [Column(("value",), "f", "f"),
-                *(Column(("gradient", w), f"df/d{w}", f"∂f/∂{w}") for w in self.wrt)]
+        f = self.symbol
+        return [Column(("value",), f, f),
+                *(Column(("gradient", w), f"d{f}/d{w}", f"∂{f}/∂{w}") for w in self.wrt)]
 
     def compute(self, chunk, n):
         result = self.expressions[0].derivatives(at_points(self.expressions[0], chunk),

@@ -19,10 +19,11 @@ class Hessian(Grad):
         return {**super().skeleton(), "hessian": [[] for _ in self.wrt]}
 
     def columns(self):
-        k = range(len(self.wrt))
-        # Row i holds the derivatives of df/dx_i: H[i][j] = d/dx_j (df/dx_i).
+        k, w = range(len(self.wrt)), self.wrt
+        # Row i holds the derivatives of df/dx_i: H[i][j] = d/dx_j (df/dx_i). A space
+        # between the two: "d2f/dxd dy" and "d2f/dx ddy" are different variables.
         return [*super().columns(),
-                *(Column(("hessian", i, j), f"d2f/d{self.wrt[i]}d{self.wrt[j]}", None)
+                *(Column(("hessian", i, j), f"d2{self.symbol}/d{w[i]} d{w[j]}", None)
                   for i in k for j in k)]
 
     def compute(self, chunk, n):
@@ -37,5 +38,5 @@ class Hessian(Grad):
     def matrices(self):
         names = [f"∂/∂{w}" for w in self.wrt]
         k = range(len(self.wrt))
-        return [Matrix("Hessian", "∂²f", names, names,
+        return [Matrix("Hessian", f"∂²{self.symbol}", names, names,
                        [[("hessian", i, j) for j in k] for i in k])]

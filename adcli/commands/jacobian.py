@@ -33,8 +33,9 @@ class Jacobian(Command):
         return None
 
     def matrices(self):
-        rows = [f"{f}: {e.parsed}" for f, e in zip(self.function_names, self.expressions)]
+        rows = self.function_names
         cells = [[("values", i), *(("jacobian", i, j) for j in range(len(self.wrt)))]
                  for i in range(len(rows))]
+        legend = tuple(f"{f} = {e.parsed}" for f, e in zip(rows, self.expressions))
         return [Matrix("Jacobian", "output", rows, ["value", *(f"∂/∂{w}" for w in self.wrt)],
-                       cells)]
+                       cells, legend)]

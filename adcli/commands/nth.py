@@ -27,10 +27,11 @@ class Nth(Grad):
         return {"value": None, "order": self.order, "derivative": None}
 
     def columns(self):
-        k, w = self.order, self.wrt[0]
+        k, w, f = self.order, self.wrt[0], self.symbol
         sup = str(k).translate(_SUPERSCRIPT)
-        return [Column(("value",), "f", "f"),
-                Column(("derivative",), f"d{k}f/d{w}{k}", f"d{sup}f/d{w}{sup}")]
+        # "^" before the order: d3f/dx1^3 is the third derivative in x1, not one in x13.
+        return [Column(("value",), f, f),
+                Column(("derivative",), f"d{k}{f}/d{w}^{k}", f"d{sup}{f}/d{w}{sup}")]
 
     def compute(self, chunk, n):
         e = self.expressions[0]

@@ -130,16 +130,16 @@ class Plot(Command):
 
     # ----- the output ----------------------------------------------------------------
 
-    def writer(self, fmt, out, err, digits):
+    def writer(self, fmt, out, err, digits, **options):
         if self.output is not None:
             return FigureWriter(self, lambda figure: _save(figure, self.output))
         if fmt != "plot":
-            return data_writer(fmt, self, out, digits)
+            return data_writer(fmt, self, out, digits, **options)
         if not out.isatty():
             err.write("adcli: note: stdout is not a terminal, so the plotted data is "
                       "printed as CSV; draw it in a terminal, or to a file with -o "
                       "FILE.png\n")
-            return data_writer("csv", self, out, digits)
+            return data_writer("csv", self, out, digits, **options)
         return FigureWriter(self, lambda figure: _show(figure, out))
 
     def figure(self, x: np.ndarray, columns: list[np.ndarray]):
@@ -187,14 +187,21 @@ def _show(figure, out) -> None:
 class FigureWriter:
     """Gathers every chunk's rows, then draws them all at once."""
 
+    streams = False     # the pipeline's writer interface (render._Writer): drawn at the end
+
     def __init__(self, command: Plot, draw):
         self.command, self.draw = command, draw
         self.x: list[np.ndarray] = []
         self.columns: list[list[np.ndarray]] = []
+        self.written = 0
+
+    def pass_through(self, names) -> None:
+        pass            # plot reads no points file
 
     def write(self, rows) -> None:
         self.x.append(np.asarray(rows.at[self.command.variable], dtype=float))
         self.columns.append([np.asarray(c, dtype=float) for c in rows.columns])
+        self.written += len(rows)
 
     def close(self) -> None:
         x = np.concatenate(self.x)

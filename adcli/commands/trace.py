@@ -72,9 +72,8 @@ class Trace(Command):
 def points(source, expression):
     """Each point of the source, one at a time, as {name: float}."""
     for chunk in source.chunks():
-        n = len(next(iter(chunk.values()))) if chunk else 1
-        for i in range(n):
-            yield {v: float(chunk[v][i]) for v in expression.variables}
+        for i in range(chunk.n):
+            yield {v: float(chunk.values[v][i]) for v in expression.variables}
 
 
 def where(point: dict[str, float], digits=None) -> str:
