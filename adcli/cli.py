@@ -217,8 +217,8 @@ def main(argv=None) -> int:
     except click.ClickException as error:
         click.echo(f"adcli: error: {escape(error.format_message())}", err=True)
         return error.exit_code
-    except click.Abort:
-        click.echo("adcli: aborted", err=True)
+    except click.Abort:     # click's name for Ctrl-C
+        click.echo("adcli: interrupted", err=True)
         return EXIT_INTERRUPTED
     except AdcliError as error:
         click.echo(f"adcli: error: {error}", err=True)

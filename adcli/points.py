@@ -176,8 +176,6 @@ class PointSource:
 
     def __post_init__(self):
         self.variables: list[str] = []  # stream columns read as numbers (see use())
-        if self.columns is not None and self.stream is None:
-            raise ValuesError("--columns names the columns of --points input")
 
     @property
     def total(self) -> int | None:

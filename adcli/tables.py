@@ -14,6 +14,7 @@ visibly in the middle. Only imported to print a table: rich stays off the start-
 """
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 
 from rich.cells import cell_len
@@ -47,10 +48,21 @@ class _Console(Console):
 
 
 def console(out, width: int | None = None) -> Console:
-    if width is None and not out.isatty():
-        width = PIPE_WIDTH
+    if width is None:
+        width = _terminal_width(out) if out.isatty() else PIPE_WIDTH
     return _Console(file=out, width=width, highlight=False, markup=False, emoji=False,
                     soft_wrap=False)
+
+
+def _terminal_width(out) -> int | None:
+    """The width of the terminal the table goes to (rich would measure stdin's first),
+    unless COLUMNS says otherwise (rich reads it)."""
+    if os.environ.get("COLUMNS", "").isdigit():
+        return None
+    try:
+        return os.get_terminal_size(out.fileno()).columns
+    except (AttributeError, OSError, ValueError):
+        return None
 
 
 def table_width(widths) -> int:
@@ -133,9 +145,12 @@ def _flush(console: Console, label: Column, group: list[Column], sections: int) 
 
 
 def _print_lines(console: Console, label: Column, column: Column) -> None:
-    """Too narrow for any table: one ``label = value`` line per cell, left to the
-    terminal to wrap (a number split over two lines is still all there)."""
+    """Too narrow for any table: ``label = value`` lines, the value on a line of its own
+    when both do not fit, so a number is only split by a terminal narrower than it."""
     if column.header:
         console.print(Text(escape(column.header)), soft_wrap=True)
     for name, cell in zip(label.cells, column.cells):
-        console.print(Text(f"  {escape(name)} = {escape(cell)}"), soft_wrap=True)
+        line = f"  {escape(name)} = {escape(cell)}"
+        if cell_len(line) > console.width:
+            line = f"  {escape(name)} =\n    {escape(cell)}"
+        console.print(Text(line), soft_wrap=True)
