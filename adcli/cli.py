@@ -9,7 +9,7 @@ import click
 from . import __version__
 from .commands import COMMANDS, load
 from .errors import EXIT_BAD_INPUT, EXIT_INTERNAL, EXIT_INTERRUPTED, AdcliError, escape
-from .points import STREAM_FORMATS
+from .streams import STREAM_FORMATS
 from .render import FORMATS
 
 _OPTION_LIKE = re.compile(r"--[A-Za-z][\w-]*(=.*)?\Z")

@@ -45,6 +45,11 @@ def escape(text: str) -> str:
     return "".join(_escape_char(c) for c in text)
 
 
+def quote(text: str, limit: int = 60) -> str:
+    """A piece of user input for a message: in quotes, escaped, cut short if long."""
+    return repr(text if len(text) <= limit else text[:limit] + "…")
+
+
 def _escape_char(c: str) -> str:
     if c == " " or (c.isprintable() and unicodedata.category(c)[0] != "Z"):
         return c

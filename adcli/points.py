@@ -5,9 +5,7 @@ large grid or an endless stream is evaluated in bounded memory.
 """
 from __future__ import annotations
 
-import csv
 import functools
-import json
 import math
 import re
 from dataclasses import dataclass, field
@@ -16,14 +14,11 @@ from fractions import Fraction
 
 import numpy as np
 
-from .errors import ExpressionError, PointsError, ValuesError, escape
+from .errors import ExpressionError, PointsError, ValuesError, escape, quote
 from .functions import CONSTANTS
 from .parser import is_name, parse
+from .streams import StreamReader, number
 
-
-def _quote(text: str, limit: int = 60) -> str:
-    """An option's text for an error message: escaped, and cut short if it is long."""
-    return repr(text if len(text) <= limit else text[:limit] + "…")
 
 
 def split_top_level(text: str, separator: str) -> list[str]:
@@ -37,17 +32,30 @@ def split_top_level(text: str, separator: str) -> list[str]:
     return parts + [text[start:]]
 
 
-def constant_value(text: str, what: str) -> float:
-    """The value of a constant expression such as ``pi/4`` or ``-1/3``, as a float64."""
-    try:
-        expression = parse(text)
-    except ExpressionError as error:
-        raise ValuesError(f"{what}: {error.message}: {_quote(text)}") from None
+class NotConstant(ValueError):
+    """A value that is an expression in variables (its message names them)."""
+
+
+@functools.lru_cache(maxsize=1024)      # a points column repeats the same few texts
+def constant(text: str) -> float:
+    """The value of a constant expression such as ``pi/4`` or ``-1/3``, as a float64;
+    ExpressionError if it is no expression, NotConstant if it uses variables."""
+    expression = parse(text)
     if expression.variables:
-        raise ValuesError(f"{what}: {_quote(text)} is not a number or constant expression "
-                          f"(it uses {', '.join(expression.variables)})")
+        raise NotConstant(", ".join(expression.variables))
     with np.errstate(all="ignore"):
         return float(expression.value())
+
+
+def constant_value(text: str, what: str) -> float:
+    """``constant``, with a message that says which option or cell ``what`` is wrong."""
+    try:
+        return constant(text)
+    except ExpressionError as error:
+        raise ValuesError(f"{what}: {error.message}: {quote(text)}") from None
+    except NotConstant as error:
+        raise ValuesError(f"{what}: {quote(text)} is not a number or constant expression "
+                          f"(it uses {error})") from None
 
 
 def _pairs(option: str, text: str):
@@ -55,10 +63,10 @@ def _pairs(option: str, text: str):
         name, equals, value = pair.partition("=")
         name = name.strip()
         if not equals or not is_name(name) or not value.strip():
-            raise ValuesError(f"{option} {_quote(text)}: {_quote(pair)} is not of the form "
+            raise ValuesError(f"{option} {quote(text)}: {quote(pair)} is not of the form "
                               "name=value")
         if name in CONSTANTS:
-            raise ValuesError(f"{option} {_quote(text)}: {name} is a constant and cannot be "
+            raise ValuesError(f"{option} {quote(text)}: {name} is a constant and cannot be "
                               "given a value")
         yield name, value
 
@@ -69,7 +77,7 @@ def parse_at(options) -> dict[str, float]:
     for text in options:
         for name, value in _pairs("--at", text):
             if name in values:
-                raise ValuesError(f"--at {_quote(text)}: {name} is given more than once; "
+                raise ValuesError(f"--at {quote(text)}: {name} is given more than once; "
                                   "for several points use --grid or --points")
             values[name] = constant_value(value, f"--at {name}")
     return values
@@ -137,14 +145,14 @@ def parse_grid(options, default_count: int | None = None) -> dict[str, Axis]:
             count = parts[-1].strip()
             if len(parts) != 3 or not count.isdigit() or not count.isascii() \
                     or not count.strip("0"):
-                raise ValuesError(f"--grid {_quote(text)}: {_quote(spec)} is not start:stop:count "
+                raise ValuesError(f"--grid {quote(text)}: {quote(spec)} is not start:stop:count "
                                   "with a whole count of at least 1")
             if name in axes:
-                raise ValuesError(f"--grid {_quote(text)}: {name} is given more than once")
+                raise ValuesError(f"--grid {quote(text)}: {name} is given more than once")
             count = count.lstrip("0")           # 0005 is 5; a 5,000-digit count is too many
             if len(count) > 12 or math.prod([a.count for a in axes.values()] + [int(count)]) \
                     > MAX_GRID_POINTS:
-                raise ValuesError(f"--grid {_quote(text)}: the grid would have more than "
+                raise ValuesError(f"--grid {quote(text)}: the grid would have more than "
                                   f"{MAX_GRID_POINTS:,} points; stream more with --points")
             start, stop = (constant_value(p, f"--grid {name}") for p in parts[:2])
             axes[name] = Axis(start, stop, int(count), _exact_ends(parts[:2], int(count)))
@@ -235,7 +243,8 @@ class PointSource:
         return self._reader.columns
 
     def _stream_chunks(self):
-        reader, names = self._reader, self._header()
+        names = self._header()
+        reader = self._reader
         numbers = [names.index(v) for v in self.variables]
         passed = [names.index(c) for c in self.extra_names]
         rows: list[list[float]] = []
@@ -262,7 +271,7 @@ class PointSource:
             if len(fields) != len(self._reader.columns):
                 raise PointsError(f"points file line {line}: {len(fields)} fields, "
                                   f"the header has {len(self._reader.columns)}")
-            return [_number(fields[i], line, self._reader.columns[i]) for i in numbers]
+            return [number(fields[i], line, self._reader.columns[i]) for i in numbers]
         except PointsError as error:
             if not self.skip_bad_rows:
                 raise
@@ -274,154 +283,6 @@ class PointSource:
         columns = {n: data[:, i] for i, n in enumerate(self.variables)}
         extra = {n: [e[i] for e in extras] for i, n in enumerate(self.extra_names)}
         return Chunk(self._with_fixed(columns, len(rows)), len(rows), extra)
-
-
-STREAM_FORMATS = ("csv", "tsv", "plain", "jsonl")
-_MAX_LINE = 1 << 20   # a longer line is no points row (and /dev/zero must not fill memory)
-
-
-class StreamReader:
-    """The records of a points stream in any of STREAM_FORMATS, with its column names: the
-    header row, ``--columns`` for headerless input, or the keys of the first JSON object.
-    Blank lines and lines starting with ``#`` are skipped."""
-
-    def __init__(self, stream, fmt: str | None = None, columns: list[str] | None = None):
-        self.stream, self.line = stream, 0
-        first = self._first_line()
-        if first is None:
-            raise PointsError("the points file is empty: it needs a header row of names"
-                              if columns is None else "the points input is empty")
-        self.format = fmt or _detect(first)
-        self._pending: str | None = first
-        if self.format == "jsonl":
-            if columns is not None:
-                raise ValuesError("--columns is for csv, tsv and plain input: JSON Lines "
-                                  "objects name their own fields")
-            self.columns = _names(list(_json_object(first, self.line)), self.line)
-        elif columns is not None:
-            self.columns = _names(columns, None)
-        else:
-            self._pending = None
-            self.columns = _names(next(self._split([first]))[1], self.line)
-
-    def records(self):
-        """(line number, fields) for every row: fields in column order."""
-        lines = self._lines()
-        if self.format == "jsonl":
-            for text in lines:     # a missing field is None: an error for a variable
-                obj = _json_object(text, self.line)
-                yield self.line, [obj.get(c) for c in self.columns]
-        else:
-            yield from self._split(lines)
-
-    def _split(self, lines):
-        if self.format == "csv":
-            reader = csv.reader(lines)
-            while True:
-                try:
-                    row = next(reader, None)
-                except csv.Error as error:
-                    raise PointsError(f"points file line {self.line}: {error}") from None
-                if row is None:
-                    return
-                if row and not (len(row) == 1 and not row[0].strip()):
-                    yield self.line, row
-        else:
-            split = str.split if self.format == "plain" else _tab_split
-            for text in lines:
-                yield self.line, split(text)
-
-    def _first_line(self) -> str | None:
-        for text in self._raw_lines():
-            if text.strip() and not text.lstrip().startswith("#"):
-                return text
-        return None
-
-    def _lines(self):
-        if self._pending is not None:
-            yield self._pending
-            self._pending = None
-        for text in self._raw_lines():
-            if text.strip() and not text.lstrip().startswith("#"):
-                yield text
-
-    def _raw_lines(self):
-        while True:
-            try:
-                text = self.stream.readline(_MAX_LINE)
-            except UnicodeDecodeError:
-                # Decoding runs ahead of the rows (by blocks), so no exact line is known.
-                raise PointsError("the points file is not UTF-8 text") from None
-            if not text:
-                return
-            self.line += 1
-            if len(text) >= _MAX_LINE and not text.endswith("\n"):
-                raise PointsError(f"points file line {self.line}: longer than "
-                                  f"{_MAX_LINE:,} characters")
-            yield text
-
-
-def _detect(first: str) -> str:
-    """The format, from the first line: a line with one field is read as CSV."""
-    if first.lstrip().startswith("{"):
-        return "jsonl"
-    if "\t" in first:
-        return "tsv"
-    return "plain" if "," not in first and len(first.split()) > 1 else "csv"
-
-
-def _tab_split(text: str) -> list[str]:
-    return text.rstrip("\r\n").split("\t")
-
-
-def _json_object(text: str, line: int) -> dict:
-    try:
-        obj = json.loads(text)
-    except ValueError as error:
-        raise PointsError(f"points file line {line}: not JSON ({error})") from None
-    if not isinstance(obj, dict):
-        raise PointsError(f"points file line {line}: not a JSON object")
-    return obj
-
-
-def _names(names: list[str], line: int | None) -> list[str]:
-    where = f"points file line {line}" if line is not None else "--columns"
-    names = [n.strip() for n in names]
-    if not names or any(not n for n in names):
-        raise PointsError(f"{where}: a column has no name")
-    if len(set(names)) != len(names):
-        raise PointsError(f"{where}: a column name is repeated")
-    return names
-
-
-def _number(cell, line: int, column: str) -> float:
-    """A cell of a variable's column: a number, or what --at accepts (``pi/4``)."""
-    if isinstance(cell, (int, float)) and not isinstance(cell, bool):
-        return float(cell)
-    where = f"points file line {line}, column {_quote(column)}"
-    if cell is None:
-        raise PointsError(f"{where}: no value (null or missing)")
-    if not isinstance(cell, str):
-        raise PointsError(f"{where}: {_quote(json.dumps(cell))} is not a number")
-    try:
-        return float(cell.strip().replace("\u2212", "-"))
-    except ValueError:
-        pass
-    try:
-        return _constant(cell.strip())
-    except ValuesError as error:
-        raise PointsError(f"{where}: {_quote(cell.strip())} is not a number or constant "
-                          f"expression{_why(error)}") from None
-
-
-@functools.lru_cache(maxsize=1024)
-def _constant(text: str) -> float:
-    return constant_value(text, "")
-
-
-def _why(error: ValuesError) -> str:
-    reason = str(error).split("(it uses ", 1)
-    return f" (it uses {reason[1]}" if len(reason) == 2 else ""
 
 
 def chunk_size_for(node_count: int) -> int:
