@@ -111,6 +111,8 @@ class _LineWriter(_Writer):
     """Formats whose every line is one point: written and flushed as they come."""
 
     def write(self, rows: Rows) -> None:
+        if not len(rows):
+            return          # not even a header: a run stopped before its first point
         self._start()
         names = len(self.command.names)
         lines = [self.line(extra, point[:names], point[names:])

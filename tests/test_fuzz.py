@@ -135,8 +135,11 @@ def check_outcome(argv: list[str], code: int, out: str, err: str, *,
     assert code in (0, 2, 3), f"exit status {code}"
     assert not _raw_controls(err), "a control character reached stderr unescaped"
     if code == 2:
-        assert out == "", "exit 2 must leave stdout empty"
         assert err.strip(), "exit 2 needs a message"
+        # Issue 11: a bad row of --points stops the run after the points before it, which
+        # are written; any other exit 2 leaves stdout empty.
+        assert out == "" or ("--points" in argv and "points file line" in err), \
+            "exit 2 must leave stdout empty"
     if code == 3:
         assert "--strict" in argv
     if code != 0:

@@ -431,7 +431,7 @@ def test_order_csv_and_plain(capsys):
     code, out, _ = cli(capsys, "grad", "x^4", "--at", "x=2", "--order", "3", "--format", "csv")
     assert code == 0
     header, row = out.splitlines()
-    assert header == "x,f,d3f/dx3"
+    assert header == "x,f,d3f/dx^3"   # "^": x1 would read d3f/dx1^3, not d3f/dx13
     assert [float(v) for v in row.split(",")] == [2.0, 16.0, 48.0]
     code, out, _ = cli(capsys, "grad", "x^4", "--grid", "x=2:3:2", "--order", "3",
                        "--format", "plain")

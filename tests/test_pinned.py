@@ -53,7 +53,8 @@ def test_hessian_csv_header_is_row_major():
     code, out, err = run_cli("hessian", "x^3*y", "--at", "x=2,y=5", "--format", "csv")
     assert code == 0, err
     header, row = out.splitlines()
-    assert header == "x,y,f,df/dx,df/dy,d2f/dxdx,d2f/dxdy,d2f/dydx,d2f/dydy"
+    # README "Column names": a space between the two variables (issue 11)
+    assert header == "x,y,f,df/dx,df/dy,d2f/dx dx,d2f/dx dy,d2f/dy dx,d2f/dy dy"
     # f = 40, f_x = 3x^2 y = 60, f_y = x^3 = 8.
     assert row == "2.0,5.0,40.0,60.0,8.0,60.0,12.0,12.0,0.0"
 
