@@ -23,6 +23,7 @@ class Check(Command):
             "differences) at random or given points; exit 1 when they differ.")
     many = True   # EXPRESSION and, optionally, EXPECTED
     metavar = "EXPRESSION [EXPECTED]"
+    formats = ("table", "json", "csv", "plain")    # its own layouts (_FORMATS)
     options = (
         click.option("--expect", multiple=True, metavar="NAME=EXPR",
                      help="The expected partial derivative in NAME (repeatable)."),
@@ -44,6 +45,7 @@ class Check(Command):
 
     @classmethod
     def main(cls, texts, wrt=None, *, at=(), grid=(), points_file=None, skip_bad_rows=False,
+             points_format=None, columns=None, no_header=False,
              fmt="table", digits=None, strict=False, expect=(), order=1, samples=30, seed=0,
              domain=(), rtol=1e-9, atol=0.0, out=None, err=None) -> int:
         from .. import checking
@@ -53,8 +55,11 @@ class Check(Command):
         if len(texts) not in (1, 2):
             raise ValuesError(f"check takes EXPRESSION and optionally EXPECTED, got "
                               f"{len(texts)} arguments (quote each expression)")
+        if no_header:
+            raise ValuesError("--no-header: check's csv output always has its header")
         f = parse(texts[0])
-        given = _points(f, at, grid, points_file, skip_bad_rows, strict, err)
+        given = _points(f, at, grid, points_file, skip_bad_rows, strict, err,
+                        points_format, columns)
         spans = _known(f, _domains(domain), "--domain", strict, err)
         with np.errstate(all="ignore"), warnings.catch_warnings():
             warnings.simplefilter("ignore", RuntimeWarning)
@@ -116,13 +121,19 @@ def _domains(options) -> dict:
     return spans
 
 
-def _points(f, at, grid, points_file, skip_bad_rows, strict, err):
+def _points(f, at, grid, points_file, skip_bad_rows, strict, err, points_format=None,
+            columns=None):
     """The values the user gave: whole points (--grid, --points, or --at for every
-    variable), or fixed values with the rest sampled by adcli.check."""
+    variable), or fixed values with the rest sampled by adcli.check. Columns of a points
+    file that are not variables are ignored (other commands pass them through)."""
     from ..points import PointSource, parse_at, parse_grid
 
+    if points_file is None and (points_format or columns):
+        raise ValuesError("--points-format and --columns describe --points input, "
+                          "and there is none")
     source = PointSource(fixed=parse_at(at), grid=parse_grid(grid), stream=points_file,
-                         skip_bad_rows=skip_bad_rows)
+                         skip_bad_rows=skip_bad_rows, stream_format=points_format,
+                         columns=None if columns is None else columns.split(","))
     source.check()
     names = source.names()
     if not source.grid and source.stream is None:
@@ -134,7 +145,9 @@ def _points(f, at, grid, points_file, skip_bad_rows, strict, err):
         raise ValuesError(f"no value given for {listing(missing)}: add --at "
                           + ",".join(f"{n}=..." for n in missing) + "".join(typos)
                           + " (or leave out --grid and --points for random points)")
-    chunks = list(source.chunks())
+    source.use(f.variables)
+    names = [*source.fixed, *source.grid, *source.variables]
+    chunks = [c.values for c in source.chunks()]
     if source.skipped:
         _warn(err, f"skipped {len(source.skipped)} bad row(s) of the points file; "
                    f"first: {source.skipped[0]}")
