@@ -601,6 +601,30 @@ def test_jsonl_is_one_point_per_line(capsys):
         {"at": {"x": x}, "value": x ** 3, "gradient": {"x": 3 * x ** 2}} for x in (-1.0, 0.0, 1.0)]
 
 
+def test_jsonl_puts_a_points_warnings_in_it(capsys):
+    # abs(x) on -1, 0, 1: a kink at 0 only; values |x|, derivatives sign(x) (0 at the kink)
+    code, out, _ = run(capsys, "grad", "abs(x)", "--grid", "x=-1:1:3", "--format", "jsonl")
+    assert code == 0
+    points = [json.loads(line) for line in out.splitlines()]
+    assert [(p["value"], p["gradient"]["x"]) for p in points] == [(1.0, -1.0), (0.0, 0.0),
+                                                                 (1.0, 1.0)]
+    assert ["warnings" in p for p in points] == [False, True, False]
+    assert [(w["function"], w["kind"]) for w in points[1]["warnings"]] == [("abs", "kink")]
+
+
+def test_a_json_document_over_many_chunks_is_one_object_with_its_warnings(capsys):
+    # 200,001 points (4 chunks) of abs(x - 1/2) from 0 to 1: the kink at x = 1/2 is
+    # point 100,000 (exact: 100000/200000); every value is |x - 1/2|.
+    code, out, _ = run(capsys, "eval", "abs(x-1/2)", "--grid", "x=0:1:200001",
+                       "--format", "json")
+    assert code == 0
+    document = json.loads(out)
+    assert list(document) == ["expression", "parsed", "variables", "points", "warnings"]
+    assert len(document["points"]) == 200_001
+    assert [w["at"] for w in document["warnings"]] == [{"x": 0.5}]
+    assert all(p["value"] == abs(p["at"]["x"] - 0.5) for p in document["points"])
+
+
 @pytest.mark.parametrize("fmt", ["csv", "tsv", "plain", "jsonl", "json"])
 def test_streaming_formats_write_each_chunk_as_it_finishes(executable, fmt):
     """One chunk's worth of rows (65,536) on stdin, which stays open: its results must
