@@ -205,7 +205,8 @@ def test_format_csv_prints_the_data_even_on_a_terminal():
 
 def test_the_samples_option_and_an_explicit_count(capsys):
     columns, _ = data(capsys, "x^2", "--grid", "x=0:1", "--samples", "11")
-    np.testing.assert_array_equal(columns["x"], np.linspace(0, 1, 11))
+    # Grid values as typed (issue 11): 0.3, not linspace's 0.30000000000000004
+    np.testing.assert_array_equal(columns["x"], [i / 10 for i in range(11)])
     columns, _ = data(capsys, "x^2", "--grid", "x=0:1:5", "--samples", "11")
     np.testing.assert_array_equal(columns["x"], np.linspace(0, 1, 5))
 
