@@ -31,7 +31,10 @@ from rich.cells import cell_len
 import adcli
 from adcli import pipeline, progress
 from adcli.cli import main
-from adcli.commands import Eval, Grad, Hessian, Jacobian
+from adcli.commands.evaluate import Eval
+from adcli.commands.gradient import Grad
+from adcli.commands.hessian import Hessian
+from adcli.commands.jacobian import Jacobian
 from adcli.errors import EXIT_BAD_INPUT, EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_NONFINITE
 from adcli.functions import CALLABLE
 
