@@ -163,7 +163,11 @@ def nice_ticks(low: float, high: float, count: int) -> list[float]:
     """About ``count`` round numbers (1, 2 or 5 times a power of ten apart) in [low, high]."""
     if not high > low:
         return [low]
-    raw = high / max(count, 1) - low / max(count, 1)     # no overflow at +-1e308
+    raw = (high - low) / max(count, 1)
+    if not math.isfinite(raw):      # a span past 1.8e308: divide first
+        raw = high / max(count, 1) - low / max(count, 1)
+    if not raw > 0:                 # the span is below the ends' own resolution
+        return [low]
     power = 10.0 ** math.floor(math.log10(raw))
     # The nearest round step, rather than the next larger one: 2.1 apart gives 2, not 5.
     step = next(m * power for m in (1, 2, 5, 10) if m * power >= raw * 0.7)
