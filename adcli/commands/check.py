@@ -196,71 +196,56 @@ def _where(result) -> str:
     return f"{n} point{'s' * (n != 1)}"
 
 
-def _table(title: str, headers: list[str]):
-    from rich.table import Table
-    from rich.text import Text
+def _columns(result, rows, headers, fields, digits):
+    """The identifying columns (the point, which derivative) and the value columns, laid
+    out by adcli.tables so that no digit is cut on a narrow terminal."""
+    from ..tables import Column
 
-    table = Table(title=Text(title, no_wrap=True), title_justify="left",
-                  min_width=len(title) + 2)
-    for header in headers:
-        table.add_column(header, justify="right", no_wrap=True)
-    return table
-
-
-def _row_cells(row, digits, several: bool, last: list) -> list[str]:
-    cells = [_text(v, digits) for v in row.at.values()]
-    if several:
-        cells.append(row.label)
-    return cells + [_text(getattr(row, name), digits) for name in last]
+    keys = [Column(name, [_text(row.at[name], digits) for row in rows])
+            for name in result.points]
+    if len(result.targets) > 1:
+        keys.append(Column("derivative", [row.label for row in rows]))
+    values = [Column(header, [_text(getattr(row, field), digits) for row in rows])
+              for header, field in zip(headers, fields)]
+    return keys, values
 
 
-def _worst_table(result, digits):
-    several = len(result.targets) > 1
-    names = list(result.points)
+def _worst_columns(result, digits):
     if result.expected_mode:
-        headers = ["expected", "AD", "finite differences", "relative difference"]
-        fields = ["expected", "ad", "fd", "difference"]
+        headers = ["expected", "AD", "finite differences"]
+        fields = ["expected", "ad", "fd"]
     else:
-        headers = ["AD", "finite differences", "relative difference"]
-        fields = ["ad", "fd", "difference"]
-    shown = len(result.worst)
-    title = f"the {shown} worst of {_where(result)}" if shown > 1 \
-        else f"the worst of {_where(result)}"
-    table = _table(title, [*names, *(["derivative"] if several else []), *headers])
-    for row in result.worst:
-        cells = _row_cells(row, digits, several, fields[:-1])
-        table.add_row(*cells, f"{row.difference:.2g}")
-    return table
+        headers, fields = ["AD", "finite differences"], ["ad", "fd"]
+    keys, values = _columns(result, result.worst, headers, fields, digits)
+    from ..tables import Column
+
+    values.append(Column("relative difference",
+                         [f"{row.difference:.2g}" for row in result.worst]))
+    return keys, values
 
 
-def _kink_table(result, digits):
-    several = len(result.targets) > 1
-    names = list(result.points)
+def _kink_columns(result, digits):
     headers = [*(["expected"] if result.expected_mode else []), "AD", "left derivative",
                "right derivative"]
     fields = [*(["expected"] if result.expected_mode else []), "ad", "left", "right"]
-    table = _table("where the derivative does not exist",
-                   [*names, *(["derivative"] if several else []), *headers])
-    for row in result.kinks[:20]:
-        table.add_row(*_row_cells(row, digits, several, fields))
-    return table
+    return _columns(result, result.kinks[:20], headers, fields, digits)
 
 
 def _render_table(result, out, digits) -> None:
-    from rich.console import Console
+    from ..tables import console as make_console, print_heading, print_points
 
-    console = Console(file=out, highlight=False, soft_wrap=False,
-                      width=None if out.isatty() else 10_000)
-    for line in [*_headline(result), result.summary]:
-        console.print(line, markup=False)
+    console = make_console(out)
+    print_heading(console, [*_headline(result), result.summary])
     if result.worst:
-        console.print(_worst_table(result, digits))
+        shown = len(result.worst)
+        print_heading(console, [f"the {shown} worst of {_where(result)}" if shown > 1
+                                else f"the worst of {_where(result)}"])
+        print_points(console, *_worst_columns(result, digits))
     if result.kinks:
-        console.print(_kink_table(result, digits))
-    for line in result.diagnosis:
-        console.print(f"diagnosis: {line}", markup=False)
-    for line in result.notes:
-        console.print(f"note: {line}", markup=False)
+        print_heading(console, ["where the derivative does not exist"])
+        print_points(console, *_kink_columns(result, digits))
+    print_heading(console, [*(f"diagnosis: {line}" for line in result.diagnosis),
+                            *(f"note: {line}" for line in result.notes)])
 
 
 def _render_plain(result, out, digits) -> None:
