@@ -209,8 +209,9 @@ class PowDiff(Primitive):
         ga = gb = None
         if a.requires_grad and (b.requires_grad or _falling(b.data, k + 1).any()):
             ga = gy * PowDiff(k + 1)(a, b)
-        if b.requires_grad:  # the product rule on (b)_k a^(b-k)
-            gb = gy * (_falling_slope(b, k) * PowShift(k)(a, b) + self.y * op.log(a))
+        if b.requires_grad:  # the product rule on (b)_k a^(b-k); 0^(b-k) is flat in b
+            flat = _pin_zero(self.y * op.log(a), (self.y.data == 0) & (a.data == 0))
+            gb = gy * (_falling_slope(b, k) * PowShift(k)(a, b) + flat)
         return ga, gb
 
 
@@ -245,8 +246,11 @@ class PowLog(Primitive):
 
     def backward(self, gy):
         a, b = self.inputs  # d/da = a^(b-1) (1 + b log a), d/db = a^b log^2 a
-        return (gy * PowShift(1)(a, b) * (1.0 + b * op.log(a)) if a.requires_grad else None,
-                gy * self.y * op.log(a) if b.requires_grad else None)
+        ga = gy * PowShift(1)(a, b) * (1.0 + b * op.log(a)) if a.requires_grad else None
+        # Pow takes a^b log a as 0 where a == 0 < b (0^b is flat in b): so is its slope in b.
+        flat = (a.data == 0) & (b.data > 0)
+        gb = _pin_zero(gy * self.y * op.log(a), flat) if b.requires_grad else None
+        return ga, gb
 
 
 def _power(a, b):

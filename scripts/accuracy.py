@@ -376,7 +376,14 @@ def helper_order(name: str) -> int:
 def sweep_primitive(name: str, quick: bool) -> dict[int, Worst]:
     cls = PRIMITIVES[name]
     args = (unary_sample(quick),) if cls.arity == 1 else binary_sample(name, quick)
-    results = engine_derivatives(cls, args)
+    return score(name, args)
+
+
+def score(name: str, args) -> dict[int, Worst]:
+    """The worst score per order (0, 1, 2) of one primitive over points given as one array
+    per argument."""
+    args = [np.asarray(a, dtype=np.float64) for a in args]
+    results = engine_derivatives(PRIMITIVES[name], args)
     worst = {order: Worst() for order in (0, 1, 2)}
     for index in range(len(args[0])):
         point = tuple(float(a[index]) for a in args)
