@@ -268,10 +268,18 @@ def _times_power(c, a, b, k: int):
     h = a^((b-k)/2)."""
     d, lost = _two_sum(b, -float(k))          # b - k = d + lost exactly
 
-    def power(d, lost):  # a^(d + lost), with a^lost = 1 + lost log a (|lost log a| < 1e-13)
+    def power(d, lost):  # a^(d + lost) = a^d a^lost
         y = _power(a, d)
-        fix = (lost != 0) & (a > 0) & np.isfinite(y)
-        return np.where(fix, y + y * (lost * np.log(np.where(fix, a, 1.0))), y)
+        fix = (lost != 0) & np.isfinite(y)
+        if not fix.any():
+            return y
+        # a > 0: a^lost = 1 + lost log a, as |lost log a| < 1e-13 wherever a^d is finite.
+        # a < 0: b is whole (else a^b is nan), so lost is a small whole number that can
+        # flip the sign: (-1)^(1e16 - 1) is -1, though b - 1 rounds to 1e16.
+        positive = a > 0
+        log = np.log(np.where(fix & positive, a, 1.0))
+        return np.where(fix & positive, y + y * (lost * log),
+                        np.where(fix & (a < 0), y * np.power(a, np.where(fix, lost, 0.0)), y))
 
     y = power(d, lost)
     split = (a > 0) & ~((np.abs(y) >= _TINY) & (np.abs(y) <= _HUGE))

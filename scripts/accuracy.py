@@ -23,8 +23,9 @@ at every edge: 1 - 2^-k and 1 + 2^-k (asin, acos, atanh, acosh), -1 + 2^-k (log1
 (x -> 0) and the float64 multiples of pi/2 (the poles and zeros of the trigonometric
 functions). Two-argument functions get the product of a log-spaced set of magnitudes (both
 signs) with itself, plus pairs on and next to the diagonals (atan2's and hypot's mixed
-partials change sign there); ``pow`` gets positive bases only (with a variable exponent
-its real domain), integer and non-integer exponents, and exponents near 0.
+partials change sign there); ``pow`` gets positive bases (with a variable exponent its
+real domain) with whole and fractional exponents and exponents near 0, and negative bases
+with whole exponents (up to 1e300, where b - 1 rounds and its parity decides the sign).
 
 A derivative is scored at a point only where its true value is a normal float64 or exactly
 0 (subnormal and overflowing values are left out), and only where the function's own
@@ -101,6 +102,12 @@ def _cbrt(x):
     return mp.sign(x) * mp.cbrt(abs(x))
 
 
+def _pw(a, b, k):
+    """a^(b - k) with b - k exact: at 50 digits 1e51 - 1 would round to 1e51, and the
+    parity of a whole exponent decides the sign of a negative base's power."""
+    return a ** mp.fsub(b, k, exact=True)
+
+
 def unary(f, d1, d2):
     return {(): f, (0,): d1, (0, 0): d2}
 
@@ -123,9 +130,9 @@ REFERENCES = {
     "div": binary(lambda a, b: a / b, lambda a, b: 1 / b, lambda a, b: -a / b**2,
                   lambda a, b: 0, lambda a, b: -1 / b**2, lambda a, b: 2 * a / b**3),
     "neg": unary(lambda x: -x, lambda x: -1, lambda x: 0),
-    "pow": binary(lambda a, b: a**b, lambda a, b: b * a**(b - 1), lambda a, b: a**b * mp.log(a),
-                  lambda a, b: b * (b - 1) * a**(b - 2),
-                  lambda a, b: a**(b - 1) * (1 + b * mp.log(a)),
+    "pow": binary(lambda a, b: a**b, lambda a, b: b * _pw(a, b, 1), lambda a, b: a**b * mp.log(a),
+                  lambda a, b: b * (b - 1) * _pw(a, b, 2),
+                  lambda a, b: _pw(a, b, 1) * (1 + b * mp.log(a)),
                   lambda a, b: a**b * mp.log(a)**2),
     # exponentials and logarithms
     "exp": unary(mp.exp, mp.exp, mp.exp),
@@ -195,21 +202,21 @@ REFERENCES = {
                       lambda u, v: 24 * u * v * (u * u - v * v) / R2(u, v)**4,
                       lambda u, v: -6 * (u**4 - 6 * u * u * v * v + v**4) / R2(u, v)**4),
     "pow_log": binary(lambda a, b: a**b * mp.log(a),
-                      lambda a, b: a**(b - 1) * (1 + b * mp.log(a)),
+                      lambda a, b: _pw(a, b, 1) * (1 + b * mp.log(a)),
                       lambda a, b: a**b * mp.log(a)**2,
-                      lambda a, b: a**(b - 2) * (2 * b - 1 + b * (b - 1) * mp.log(a)),
-                      lambda a, b: a**(b - 1) * mp.log(a) * (2 + b * mp.log(a)),
+                      lambda a, b: _pw(a, b, 2) * (2 * b - 1 + b * (b - 1) * mp.log(a)),
+                      lambda a, b: _pw(a, b, 1) * mp.log(a) * (2 + b * mp.log(a)),
                       lambda a, b: a**b * mp.log(a)**3),
-    "pow_diff": binary(lambda a, b: b * a**(b - 1), lambda a, b: b * (b - 1) * a**(b - 2),
-                       lambda a, b: a**(b - 1) * (1 + b * mp.log(a)),
-                       lambda a, b: b * (b - 1) * (b - 2) * a**(b - 3),
-                       lambda a, b: a**(b - 2) * (2 * b - 1 + b * (b - 1) * mp.log(a)),
-                       lambda a, b: a**(b - 1) * mp.log(a) * (2 + b * mp.log(a))),
-    "pow_shift": binary(lambda a, b: a**(b - 1), lambda a, b: (b - 1) * a**(b - 2),
-                        lambda a, b: a**(b - 1) * mp.log(a),
-                        lambda a, b: (b - 1) * (b - 2) * a**(b - 3),
-                        lambda a, b: a**(b - 2) * (1 + (b - 1) * mp.log(a)),
-                        lambda a, b: a**(b - 1) * mp.log(a)**2),
+    "pow_diff": binary(lambda a, b: b * _pw(a, b, 1), lambda a, b: b * (b - 1) * _pw(a, b, 2),
+                       lambda a, b: _pw(a, b, 1) * (1 + b * mp.log(a)),
+                       lambda a, b: b * (b - 1) * (b - 2) * _pw(a, b, 3),
+                       lambda a, b: _pw(a, b, 2) * (2 * b - 1 + b * (b - 1) * mp.log(a)),
+                       lambda a, b: _pw(a, b, 1) * mp.log(a) * (2 + b * mp.log(a))),
+    "pow_shift": binary(lambda a, b: _pw(a, b, 1), lambda a, b: (b - 1) * _pw(a, b, 2),
+                        lambda a, b: _pw(a, b, 1) * mp.log(a),
+                        lambda a, b: (b - 1) * (b - 2) * _pw(a, b, 3),
+                        lambda a, b: _pw(a, b, 2) * (1 + (b - 1) * mp.log(a)),
+                        lambda a, b: _pw(a, b, 1) * mp.log(a)**2),
 }
 
 
@@ -345,10 +352,15 @@ def binary_sample(name: str, quick: bool) -> tuple[np.ndarray, np.ndarray]:
         b = np.concatenate([mags, -mags, np.arange(-4.0, 11.0), [0.5, -0.5, 1 / 3, 2.5, 100.5],
                             np.geomspace(-1e-2, -1e-300, m // 2), np.geomspace(1e-300, 1e-2, m // 2)])
         a, b = (g.ravel() for g in np.meshgrid(np.unique(a), np.unique(b)))
-        # Far outside float64's range (|b log a| > 3000) every result overflows or
+        # Negative bases with whole exponents, up to where b - 1 is no longer a float64
+        # (its parity decides the sign).
+        whole = np.array([-3.0, -1.0, 2.0, 3.0, 2.0**53, 1e16, 1e16 + 2, 1e51, 1e300])
+        neg_a, neg_b = (g.ravel() for g in np.meshgrid(-np.unique(a), whole))
+        a, b = np.concatenate([a, neg_a]), np.concatenate([b, neg_b])
+        # Far outside float64's range (|b log |a|| > 3000) every result overflows or
         # underflows, and mpmath's powers of huge exponents are slow: leave those out.
-        with np.errstate(over="ignore"):
-            keep = np.abs(b * np.log(a)) <= 3000
+        with np.errstate(over="ignore", invalid="ignore"):
+            keep = np.abs(b * np.log(np.abs(a))) <= 3000
         return a[keep], b[keep]
     values = np.unique(np.concatenate([mags, -mags]))
     a, b = np.meshgrid(values, values)

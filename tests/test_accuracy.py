@@ -13,9 +13,7 @@ sigmoid/tanh/expm1) and the edges of every domain (|x| -> 1, x -> 0, x -> 1 for 
 """
 from __future__ import annotations
 
-import importlib.util
 import math
-from pathlib import Path
 
 import mpmath as mp
 import numpy as np
@@ -23,12 +21,9 @@ import pytest
 
 import adcli
 from adcli.functions import PRIMITIVES
-from conftest import strict_json, warnings_in
+from conftest import accuracy_script, strict_json, warnings_in
 
-_SCRIPT = Path(__file__).resolve().parent.parent / "scripts" / "accuracy.py"
-_spec = importlib.util.spec_from_file_location("accuracy_script", _SCRIPT)
-acc = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(acc)
+acc = accuracy_script()
 
 SWEPT = sorted(n for n in PRIMITIVES if n not in acc.NOT_SWEPT)
 UNARY = [n for n in SWEPT if PRIMITIVES[n].arity == 1]
@@ -53,7 +48,9 @@ _BASES = [1e-300, 1e-171, 1e-150, 1e-10, 0.5, 1 - 2.0**-40, 1.0, 1 + 2.0**-40, 2
           1e150, 1e300]
 _EXPONENTS = [-3.0, -1.0000000000000002, -0.5, -0.1, -1e-300, 0.0, 1e-300, 1e-10, 0.1, 0.5,
               1.0, 2.0, 3.0, 10.0, 100.5, 1000.0]
-POWER_POINTS = [(a, b) for a in _BASES for b in _EXPONENTS if abs(b * math.log(a)) <= 3000]
+POWER_POINTS = [(a, b) for a in _BASES for b in _EXPONENTS if abs(b * math.log(a)) <= 3000] \
+    + [(-2.0, 3.0), (-0.5, -3.0), (-1.0, 1e16), (-1.0, 1e16 + 2), (-1.0, 1e51),
+       (-(1 + 2.0**-52), 1e16)]  # b - 1 rounds to an even number where b - 1 is odd
 
 
 def _points(name):
