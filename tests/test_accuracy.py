@@ -193,3 +193,12 @@ def test_nth_derivatives_in_the_tails(text, x, order):
     got = float(adcli.parse(text).derivative("x", order, x=x))
     true = acc.mp_diff(acc.REFERENCES[name][()], x, order)
     assert abs(got - true) <= 1e-13 * abs(true), (got, mp.nstr(true, 17))
+
+
+def test_the_script_runs_and_reports_its_table(capsys):
+    # scripts/accuracy.py --quick is what CI runs; a few functions keep this test short.
+    status = acc.main(["--quick", "--only", "sigmoid,atan2,pow", "--no-orders", "--markdown"])
+    out = capsys.readouterr().out
+    assert status == 0
+    rows = [line for line in out.splitlines() if line.startswith("| `")]
+    assert [row.split("`")[1] for row in rows] == ["atan2", "pow", "sigmoid"]
