@@ -8,7 +8,9 @@ Conventions at kinks and edges follow PyTorch (see the README).
 from __future__ import annotations
 
 import copy
+import functools
 import math
+import operator
 
 import numpy as np
 
@@ -182,22 +184,42 @@ class Pow(Primitive):
             # d/db a^b = a^b log a, taken as 0 where a^b == 0 and b > 0 (0^b is flat in b).
             # Pinned only where the product is not 0 already (a <= 0), so that an a^b
             # that merely underflows keeps its (normal) mixed second derivative.
-            gb = _pin_zero(gy * op.pow_log(a, b), (self.y.data == 0) & (b.data > 0) & ~(a.data > 0))
+            flat = (self.y.data == 0) & (b.data > 0) & ~(a.data > 0)
+            gb = _pin_zero(gy * op.pow_log(a, b), flat)
         return ga, gb
 
     def taylor(self, a, b): return _pow_series(self, a, b)
 
 
-class PowDiff(Primitive):
+class _Inside:
+    """A helper primitive that exists only inside other functions' backward rules: messages
+    (a derivative that went nan or inf) name those functions, not the helper, and a printed
+    rule (adcli trace) shows ``spelled``, the helper written in the expression language."""
+    inside = ""
+
+    @classmethod
+    def label(cls) -> str:
+        return cls.inside
+
+    def spelled(self, *xs: Variable) -> Variable:
+        raise NotImplementedError
+
+
+class PowDiff(_Inside, Primitive):
     """d^k/da^k a^b = b (b-1) ... (b-k+1) a^(b-k), exactly 0 where a factor b - i is 0.
     One primitive, because pow(a, b - k) would round b - k and multiply that error by
     |log a| (600 ulps at a = 1e-150), and a^(b-k) alone overflows where b a^(b-k) does
     not (b near 0, a below 1e-154)."""
-    name, arity, callable = "pow_diff", 2, False
+    name, arity, callable, inside = "pow_diff", 2, False, "'^'"
     domain = ((0.2, 3.0), (-3.0, 3.0))
 
     def __init__(self, order: int = 1):
         self.order = order
+
+    def spelled(self, a, b):
+        k = self.order
+        return functools.reduce(operator.mul, [b - float(i) if i else b for i in range(k)],
+                                a ** (b - float(k)))
 
     def forward(self, a, b):
         c = _falling(b, self.order)
@@ -215,15 +237,16 @@ class PowDiff(Primitive):
         return ga, gb
 
 
-class PowShift(Primitive):
+class PowShift(_Inside, Primitive):
     """a^(b - k) for a whole k, from the exact b (see PowDiff)."""
-    name, arity, callable = "pow_shift", 2, False
+    name, arity, callable, inside = "pow_shift", 2, False, "'^'"
     domain = ((0.2, 3.0), (-3.0, 3.0))
 
     def __init__(self, shift: int = 1):
         self.shift = shift
 
     def forward(self, a, b): return _times_power(1.0, a, b, self.shift)
+    def spelled(self, a, b): return a ** (b - float(self.shift))
 
     def backward(self, gy):
         a, b = self.inputs
@@ -233,16 +256,18 @@ class PowShift(Primitive):
             ga = _pin_zero(gy * (b - float(k)) * PowShift(k + 1)(a, b),
                            (b.data == k) & (a.data == 0))  # as in Pow
         if b.requires_grad:
-            gb = _pin_zero(gy * self.y * op.log(a), (self.y.data == 0) & (b.data > k) & ~(a.data > 0))
+            flat = (self.y.data == 0) & (b.data > k) & ~(a.data > 0)
+            gb = _pin_zero(gy * self.y * op.log(a), flat)
         return ga, gb
 
 
-class PowLog(Primitive):
+class PowLog(_Inside, Primitive):
     """a^b log a = d/db a^b, also where a^b alone is subnormal and has lost digits."""
-    name, arity, callable = "pow_log", 2, False
+    name, arity, callable, inside = "pow_log", 2, False, "'^'"
     domain = ((0.2, 3.0), (-3.0, 3.0))
 
     def forward(self, a, b): return _times_power(np.log(a), a, b, 0)
+    def spelled(self, a, b): return a ** b * op.log(a)
 
     def backward(self, gy):
         a, b = self.inputs  # d/da = a^(b-1) (1 + b log a), d/db = a^b log^2 a
@@ -533,7 +558,8 @@ class Tanh(Primitive):
     name = "tanh"
     def forward(self, x): return np.tanh(x)
     def backward(self, gy): return gy * op.sech2(self.inputs[0])  # 1 - y^2 is 0 from 19 on
-    def taylor(self, x): return _riccati_series(self, x, lambda _: Sech2().forward(x[0]), 0.0, -1.0)
+    def taylor(self, x):
+        return _riccati_series(self, x, lambda _: Sech2().forward(x[0]), 0.0, -1.0)
 
 
 class Asinh(Primitive):
@@ -639,19 +665,21 @@ class Softplus(Primitive):
 # cancels or overflows (1 - tanh^2, 1 - x*x, x*x + y*y), and its own backward is a
 # product of such helpers, so second derivatives are as accurate as first ones.
 
-class Sech2(Primitive):
+class Sech2(_Inside, Primitive):
     """tanh' = sech^2 x = 4 e^-2|x| / (1 + e^-2|x|)^2."""
-    name, callable = "sech2", False
+    name, callable, inside = "sech2", False, "tanh"
     def forward(self, x): return _bell(np.exp(-2.0 * np.abs(x)), 4.0)
+    def spelled(self, x): return 1.0 / op.cosh(x) ** 2.0
     def backward(self, gy): return -2.0 * gy * self.y * op.tanh(self.inputs[0])
 
 
-class Dsigmoid(Primitive):
+class Dsigmoid(_Inside, Primitive):
     """sigmoid' = s (1 - s) = e^-|x| / (1 + e^-|x|)^2; its derivative s'(1 - 2s) is
     -s' tanh(x/2)."""
-    name, callable = "dsigmoid", False
+    name, callable, inside = "dsigmoid", False, "sigmoid or softplus"
     domain = ((-20.0, 20.0),)
     def forward(self, x): return _bell(np.exp(-np.abs(x)), 1.0)
+    def spelled(self, x): return op.sigmoid(x) * op.sigmoid(-x)
     def backward(self, gy): return -gy * self.y * op.tanh(0.5 * self.inputs[0])
 
 
@@ -662,21 +690,24 @@ def _bell(z, scale):
     return scale * z / (s * s) * (1.0 - 2.0 * lost / s)
 
 
-class OneMinusSq(Primitive):
+class OneMinusSq(_Inside, Primitive):
     """1 - x^2 as (1 - x)(1 + x): exact factors near |x| = 1, where 1 - x*x cancels."""
-    name, callable = "one_minus_sq", False
+    name, callable, inside = "one_minus_sq", False, "asin, acos or atanh"
     def forward(self, x): return (1.0 - x) * (1.0 + x)
+    def spelled(self, x): return (1.0 - x) * (1.0 + x)
     def backward(self, gy): return -2.0 * gy * self.inputs[0]
 
 
-class Unit(Primitive):
+class Unit(_Inside, Primitive):
     """a / hypot(a, b), the a-component of the unit vector: hypot's derivative."""
-    name, arity, callable = "unit", 2, False
+    name, arity, callable, inside = "unit", 2, False, "hypot or asinh"
     domain = ((0.2, 3.0), (-3.0, 3.0))
 
     def forward(self, a, b):
         a, b, _ = _scaled(a, b)
         return a / np.hypot(a, b)
+
+    def spelled(self, a, b): return a / op.hypot(a, b)
 
     def backward(self, gy):
         a, b = self.inputs  # d/da = b^2/h^3, d/db = -ab/h^3, as products of unit vectors
@@ -686,15 +717,17 @@ class Unit(Primitive):
                 -gy * self.y * slope if b.requires_grad else None)
 
 
-class Datan2(Primitive):
+class Datan2(_Inside, Primitive):
     """v / (u^2 + v^2), which is d/du atan2(u, v), without overflow or underflow of the
     squares (1e-300 and 1e200 are fine)."""
-    name, arity, callable = "datan2", 2, False
+    name, arity, callable, inside = "datan2", 2, False, "atan2 or atan"
     domain = ((0.2, 3.0), (-3.0, 3.0))
 
     def forward(self, u, v):
         u, v, k = _scaled(u, v)
         return np.ldexp(v / (u * u + v * v), -k)
+
+    def spelled(self, u, v): return v / (u ** 2.0 + v ** 2.0)
 
     def backward(self, gy):
         u, v = self.inputs  # d/du = -2uv/r^4, d/dv = (u^2 - v^2)/r^4
@@ -702,15 +735,17 @@ class Datan2(Primitive):
                 gy * op.d2atan2(u, v) if v.requires_grad else None)
 
 
-class D2atan2(Primitive):
+class D2atan2(_Inside, Primitive):
     """(u^2 - v^2) / (u^2 + v^2)^2 as (u - v)(u + v) / r^4: exact 0 on the diagonal."""
-    name, arity, callable = "d2atan2", 2, False
+    name, arity, callable, inside = "d2atan2", 2, False, "atan2 or atan"
     domain = ((0.2, 3.0), (-3.0, 3.0))
 
     def forward(self, u, v):
         u, v, k = _scaled(u, v)
         r2 = u * u + v * v
         return np.ldexp((u - v) * (u + v) / (r2 * r2), -2 * k)
+
+    def spelled(self, u, v): return (u - v) * (u + v) / (u ** 2.0 + v ** 2.0) ** 2.0
 
     def backward(self, gy):
         u, v = self.inputs  # 2u(3v^2 - u^2)/r^6 and 2v(v^2 - 3u^2)/r^6, with v/r^2 and u/r^2

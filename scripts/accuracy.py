@@ -160,7 +160,8 @@ REFERENCES = {
                     lambda y, x: (y * y - x * x) / R2(x, y)**2,
                     lambda y, x: 2 * x * y / R2(x, y)**2),
     "hypot": binary(mp.hypot, lambda a, b: a / mp.hypot(a, b), lambda a, b: b / mp.hypot(a, b),
-                    lambda a, b: b * b / mp.hypot(a, b)**3, lambda a, b: -a * b / mp.hypot(a, b)**3,
+                    lambda a, b: b * b / mp.hypot(a, b)**3,
+                    lambda a, b: -a * b / mp.hypot(a, b)**3,
                     lambda a, b: a * a / mp.hypot(a, b)**3),
     # hyperbolic
     "sinh": unary(mp.sinh, mp.cosh, mp.sinh),
@@ -307,7 +308,8 @@ class Worst:
     """The worst score seen for one (function, order), and where."""
 
     def __init__(self):
-        self.score, self.raw, self.at, self.got, self.true, self.points = 0.0, 0.0, None, None, None, 0
+        self.score, self.raw, self.points = 0.0, 0.0, 0
+        self.at = self.got = self.true = None
 
     def add(self, score, raw, at, got, true):
         self.points += 1
@@ -350,7 +352,8 @@ def binary_sample(name: str, quick: bool) -> tuple[np.ndarray, np.ndarray]:
     if name.startswith("pow"):
         a = np.concatenate([mags, 1 - 2.0**-np.arange(1, 54, 8), np.geomspace(1e-3, 1e3, m)])
         b = np.concatenate([mags, -mags, np.arange(-4.0, 11.0), [0.5, -0.5, 1 / 3, 2.5, 100.5],
-                            np.geomspace(-1e-2, -1e-300, m // 2), np.geomspace(1e-300, 1e-2, m // 2)])
+                            np.geomspace(-1e-2, -1e-300, m // 2),
+                            np.geomspace(1e-300, 1e-2, m // 2)])
         a, b = (g.ravel() for g in np.meshgrid(np.unique(a), np.unique(b)))
         # Negative bases with whole exponents, up to where b - 1 is no longer a float64
         # (its parity decides the sign).
@@ -417,7 +420,8 @@ def score(name: str, args) -> dict[int, Worst]:
 
 # ----- n-th derivatives (--order) ----------------------------------------------------------
 
-ORDER_CANDIDATES = [-30.0, -3.7, -1.2, -0.9999, -0.6, -1e-3, 1e-3, 0.3, 0.99, 1.001, 1.7, 4.0, 30.0]
+ORDER_CANDIDATES = [-30.0, -3.7, -1.2, -0.9999, -0.6, -1e-3, 1e-3, 0.3, 0.99, 1.001, 1.7, 4.0,
+                    30.0]
 ORDERS = range(2, 9)
 
 
