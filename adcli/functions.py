@@ -650,7 +650,13 @@ class Sigmoid(Primitive):
         return np.where(x >= 0, 1.0 / (1.0 + z), z / (1.0 + z))
     def backward(self, gy): return gy * op.dsigmoid(self.inputs[0])  # 1 - y is 0 from 37 on
     def taylor(self, x):
-        return _riccati_series(self, x, lambda _: Dsigmoid().forward(x[0]), 1.0, -1.0)
+        # s = (1 + tanh(x/2)) / 2: the Riccati rule of s itself, s' = s - s^2, cancels in
+        # its rows near x = 0 (1 - 2s from a rounded s); tanh's rows do not.
+        half = 0.5 * x
+        t = _riccati_series(Tanh(), half, lambda _: Sech2().forward(half[0]), 0.0, -1.0)
+        y, _ = _start(self, (x,))
+        y[1:] = 0.5 * t[1:]
+        return y
 
 
 class Softplus(Primitive):
