@@ -310,11 +310,14 @@ class Worst:
     def __init__(self):
         self.score, self.raw, self.points = 0.0, 0.0, 0
         self.at = self.got = self.true = None
+        self.unscaled = (0.0, None, 1.0)  # worst raw ulps of a COND_LIMITED entry: where, cond
 
     def add(self, score, raw, at, got, true):
         self.points += 1
         if score > self.score or self.at is None:
             self.score, self.raw, self.at, self.got, self.true = score, raw, at, got, true
+        if score != raw and raw > self.unscaled[0]:
+            self.unscaled = (raw, at, raw / score)
 
     def cell(self) -> str:
         if not self.points:
@@ -564,6 +567,14 @@ def print_sweep(rows, markdown):
         body.append(cells)
     print("\nWorst error in ulps from the correctly rounded value, by function and order")
     _table(header, body, markdown)
+    for name, worst in rows:
+        for w in worst.values():
+            raw, at, cond = w.unscaled
+            if at is not None:
+                point = ", ".join(f"{a:.17g}" for a in at[0])
+                print(f"\n{name} {partial_text(at[1])}: scored relative to its condition number;"
+                      f" unscaled, the worst is {_fmt_ulps(raw)} ulps at {point}, where the"
+                      f" condition number is {cond:.3g}")
 
 
 def print_orders(names, opts):

@@ -142,6 +142,17 @@ def test_the_bell_takes_back_the_rounding_of_one_plus_z(z):
     assert acc.ulps(float(_bell(np.float64(z), 1.0)), true) <= 1
 
 
+def test_a_warning_names_the_function_not_its_helper(cli):
+    # d2/dy2 atan2(y, x) = -2xy/(x^2 + y^2)^2 = -5e599 at x = y = 1e-300: a true overflow,
+    # inside the helper datan2; the user wrote atan2, so the warning says atan2.
+    code, out, err = cli("hessian", "atan2(y, x)", "--at", "y=1e-300,x=1e-300", "--format",
+                         "json")
+    assert code == 0
+    assert strict_json(out)["points"][0]["hessian"][0][0] == "-inf"
+    (warning,) = warnings_in(err)
+    assert warning.startswith("adcli: warning: the derivative of atan2 or atan is nan or inf")
+
+
 # ----- the references themselves -----------------------------------------------------------
 
 _CHECK_POINTS = {1: [(0.37,), (-0.81,), (2.3,)], 2: [(0.7, 1.9), (1.3, -0.6), (2.2, 0.45)]}
