@@ -223,6 +223,8 @@ class PowDiff(_Inside, Primitive):
 
     def forward(self, a, b):
         c = _falling(b, self.order)
+        if np.ndim(c) == 0 and c != 0:  # a constant exponent such as x^3: no zero factor
+            return _times_power(c, a, b, self.order)
         return np.where(c == 0, 0.0, _times_power(c, a, b, self.order))
 
     def backward(self, gy):
@@ -295,9 +297,9 @@ def _times_power(c, a, b, k: int):
 
     def power(d, lost):  # a^(d + lost) = a^d a^lost
         y = _power(a, d)
-        fix = (lost != 0) & np.isfinite(y)
-        if not fix.any():
+        if not np.any(lost):  # b - k was exact: x^3, x^2.5, ...
             return y
+        fix = (lost != 0) & np.isfinite(y)
         # a > 0: a^lost = 1 + lost log a, as |lost log a| < 1e-13 wherever a^d is finite.
         # a < 0: b is whole (else a^b is nan), so lost is a small whole number that can
         # flip the sign: (-1)^(1e16 - 1) is -1, though b - 1 rounds to 1e16.
@@ -307,9 +309,10 @@ def _times_power(c, a, b, k: int):
                         np.where(fix & (a < 0), y * np.power(a, np.where(fix, lost, 0.0)), y))
 
     y = power(d, lost)
-    split = (a > 0) & ~((np.abs(y) >= _TINY) & (np.abs(y) <= _HUGE))
-    if not split.any():
+    size = np.abs(y)
+    if size.size and size.min() >= _TINY and size.max() <= _HUGE:  # all normal: no split
         return c * y
+    split = (a > 0) & ~((size >= _TINY) & (size <= _HUGE))
     h = power(0.5 * d, 0.5 * lost)
     return np.where(split, c * h * h, c * y)
 
@@ -710,8 +713,12 @@ class Unit(_Inside, Primitive):
     domain = ((0.2, 3.0), (-3.0, 3.0))
 
     def forward(self, a, b):
+        h = np.hypot(a, b)
+        over = np.isinf(h) & np.isfinite(a) & np.isfinite(b)  # both near 1e308
+        if not over.any():
+            return a / h
         a, b, _ = _scaled(a, b)
-        return a / np.hypot(a, b)
+        return np.where(over, a / np.hypot(a, b), a / h)
 
     def spelled(self, a, b): return a / op.hypot(a, b)
 
@@ -730,6 +737,8 @@ class Datan2(_Inside, Primitive):
     domain = ((0.2, 3.0), (-3.0, 3.0))
 
     def forward(self, u, v):
+        if _moderate(u, v):  # no scaling needed, and scaling would give the same bits
+            return v / (u * u + v * v)
         u, v, k = _scaled(u, v)
         return np.ldexp(v / (u * u + v * v), -k)
 
@@ -747,6 +756,9 @@ class D2atan2(_Inside, Primitive):
     domain = ((0.2, 3.0), (-3.0, 3.0))
 
     def forward(self, u, v):
+        if _moderate(u, v, 2.0**250):  # as in Datan2
+            r2 = u * u + v * v
+            return (u - v) * (u + v) / (r2 * r2)
         u, v, k = _scaled(u, v)
         r2 = u * u + v * v
         return np.ldexp((u - v) * (u + v) / (r2 * r2), -2 * k)
@@ -758,6 +770,15 @@ class D2atan2(_Inside, Primitive):
         qv, qu = op.datan2(u, v), op.datan2(v, u)
         return (2.0 * gy * qu * (3.0 * qv * qv - qu * qu) if u.requires_grad else None,
                 2.0 * gy * qv * (qv * qv - 3.0 * qu * qu) if v.requires_grad else None)
+
+
+def _moderate(a, b, bound=2.0**500) -> bool:
+    """Whether max(|a|, |b|) lies in [1/bound, bound] at every point (or is 0 or nan),
+    so that squares (or fourth powers, with bound 2^250) neither overflow nor lose the
+    larger square to underflow. Scaling by a power of 2 is then exact and changes no
+    rounding, so a point gets the same bits whichever way its batch goes."""
+    m = np.maximum(np.abs(a), np.abs(b))
+    return bool(np.all((m <= bound) & ((m >= 1.0 / bound) | (m == 0)) | np.isnan(m)))
 
 
 def _scaled(a, b):

@@ -41,7 +41,8 @@ _PLANE = [1e-305, 1e-150, 1e-20, 0.5, 1.0, 3.0, 1e20, 1e200]
 _PLANE = [s * x for x in _PLANE for s in (1.0, -1.0)]
 _DIAGONAL = [(t, t) for t in (1e-300, 1.0, 1e200)] + [(t, -t) for t in (1e-300, 3.0)] \
     + [(1.0, 1.0 + 2.0**-52), (1e200, 1e200 * (1 - 2.0**-52)), (2.0, 3.0), (1e-300, 1e-150),
-       (3.0, 3.0000000000000004), (0.7, 0.7000000000000001), (-5e-200, -5.000000000000001e-200)]
+       (3.0, 3.0000000000000004), (0.7, 0.7000000000000001), (-5e-200, -5.000000000000001e-200),
+       (0.7997720850026853, 0.7997720850026854)]  # u*u - v*v is 0 here; u^2 - v^2 is not
 PLANE_POINTS = [(a, b) for a in _PLANE for b in _PLANE] + _DIAGONAL
 
 _BASES = [1e-300, 1e-171, 1e-150, 1e-10, 0.5, 1 - 2.0**-40, 1.0, 1 + 2.0**-40, 2.0, 1e10,
@@ -151,6 +152,27 @@ def test_a_warning_names_the_function_not_its_helper(cli):
     assert strict_json(out)["points"][0]["hessian"][0][0] == "-inf"
     (warning,) = warnings_in(err)
     assert warning.startswith("adcli: warning: the derivative of atan2 or atan is nan or inf")
+
+
+_ALONE = {1: [(1e-300,), (-0.5,), (0.9999999926,), (20.0,), (-40.0,), (710.0,), (1e300,)],
+          2: [(0.7997720850026853, 0.7997720850026854), (3.0, 4.0), (1e-300, 1e-300),
+              (1e200, -1e200), (1e300, 1e300), (1e-305, 1.0), (-2.0, 0.5)],
+          "pow": [(2.0, 3.0), (1e-300, 0.5), (-1.0, 1e16), (0.5, 1030.0), (2.0, 0.1),
+                  (1e-171, 2.0), (1e-300, 1e-300)]}
+
+
+@pytest.mark.parametrize("name", SWEPT)
+def test_a_points_result_does_not_depend_on_the_other_points_in_its_batch(name):
+    # The CLI computes points in chunks, the API one point as an array of one: a point's
+    # digits must not depend on its neighbours, though helpers take a faster path when a
+    # whole batch is of moderate size (datan2) or all normal (pow's helpers).
+    points = _ALONE["pow" if name.startswith("pow") else PRIMITIVES[name].arity]
+    batch = acc.engine_derivatives(PRIMITIVES[name], [np.array(c) for c in zip(*points)])
+    for i, point in enumerate(points):
+        alone = acc.engine_derivatives(PRIMITIVES[name], [np.array([x]) for x in point])
+        for partial, values in batch.items():
+            np.testing.assert_array_equal(alone[partial], values[i:i + 1],
+                                          err_msg=f"{name} {partial} at {point}")
 
 
 # ----- the references themselves -----------------------------------------------------------
