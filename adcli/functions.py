@@ -714,11 +714,12 @@ class Unit(_Inside, Primitive):
 
     def forward(self, a, b):
         h = np.hypot(a, b)
+        y = a / h
         over = np.isinf(h) & np.isfinite(a) & np.isfinite(b)  # both near 1e308
         if not over.any():
-            return a / h
-        a, b, _ = _scaled(a, b)
-        return np.where(over, a / np.hypot(a, b), a / h)
+            return y
+        a_, b_, _ = _scaled(a, b)
+        return np.where(over, a_ / np.hypot(a_, b_), y)
 
     def spelled(self, a, b): return a / op.hypot(a, b)
 
