@@ -26,8 +26,6 @@ from conftest import accuracy_script, strict_json, warnings_in
 acc = accuracy_script()
 
 SWEPT = sorted(n for n in PRIMITIVES if n not in acc.NOT_SWEPT)
-UNARY = [n for n in SWEPT if PRIMITIVES[n].arity == 1]
-BINARY = [n for n in SWEPT if PRIMITIVES[n].arity == 2]
 
 # ----- the fixed sample -------------------------------------------------------------------
 
