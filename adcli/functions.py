@@ -8,7 +8,9 @@ Conventions at kinks and edges follow PyTorch (see the README).
 from __future__ import annotations
 
 import copy
+import functools
 import math
+import operator
 
 import numpy as np
 
@@ -168,28 +170,177 @@ class Pow(Primitive):
         # 0^b for b > 0 not whole: one-sided, with a vertical tangent when b < 1.
         return (a == 0) & (b > 0) & (b != np.floor(b))
 
-    def forward(self, a, b):
-        if b.ndim == 0 and float(b).is_integer():
-            # libm's pow is ~20x slower for negative bases; |a|^k with the sign put back
-            # is the same correctly rounded number.
-            y = np.power(np.abs(a), b)
-            return np.copysign(y, a) if b % 2 else y
-        return np.power(a, b)
+    def forward(self, a, b): return _power(a, b)
 
     def backward(self, gy):
         a, b = self.inputs
         ga = gb = None
         # x^0 with a constant 0 is the constant 1: no graph, so higher derivatives are 0.
         if a.requires_grad and (b.requires_grad or b.data.any()):
-            ga = gy * b * a ** (b - 1.0)
+            ga = gy * PowDiff(1)(a, b)  # b a^(b-1)
             # d/da a^b is 0 where a == b == 0 (PyTorch's convention; 0 * 0^-1 would be nan).
             ga = _pin_zero(ga, (b.data == 0) & (a.data == 0))
         if b.requires_grad:  # a constant exponent gets no gradient (no log of a < 0 either)
             # d/db a^b = a^b log a, taken as 0 where a^b == 0 and b > 0 (0^b is flat in b).
-            gb = _pin_zero(gy * self.y * op.log(a), (self.y.data == 0) & (b.data > 0))
+            # Pinned only where the product is not 0 already (a <= 0), so that an a^b
+            # that merely underflows keeps its (normal) mixed second derivative.
+            flat = (self.y.data == 0) & (b.data > 0) & ~(a.data > 0)
+            gb = _pin_zero(gy * op.pow_log(a, b), flat)
         return ga, gb
 
     def taylor(self, a, b): return _pow_series(self, a, b)
+
+
+class _Inside:
+    """A helper primitive that exists only inside other functions' backward rules: messages
+    (a derivative that went nan or inf) name those functions, not the helper, and a printed
+    rule (adcli trace) shows ``spelled``, the helper written in the expression language."""
+    inside = ""
+
+    @classmethod
+    def label(cls) -> str:
+        return cls.inside
+
+    def spelled(self, *xs: Variable) -> Variable:
+        raise NotImplementedError
+
+
+class PowDiff(_Inside, Primitive):
+    """d^k/da^k a^b = b (b-1) ... (b-k+1) a^(b-k), exactly 0 where a factor b - i is 0.
+    One primitive, because pow(a, b - k) would round b - k and multiply that error by
+    |log a| (600 ulps at a = 1e-150), and a^(b-k) alone overflows where b a^(b-k) does
+    not (b near 0, a below 1e-154)."""
+    name, arity, callable, inside = "pow_diff", 2, False, "'^'"
+    domain = ((0.2, 3.0), (-3.0, 3.0))
+
+    def __init__(self, order: int = 1):
+        self.order = order
+
+    def spelled(self, a, b):
+        k = self.order
+        return functools.reduce(operator.mul, [b - float(i) if i else b for i in range(k)],
+                                a ** (b - float(k)))
+
+    def forward(self, a, b):
+        c = _falling(b, self.order)
+        if np.ndim(c) == 0 and c != 0:  # a constant exponent such as x^3: no zero factor
+            return _times_power(c, a, b, self.order)
+        return np.where(c == 0, 0.0, _times_power(c, a, b, self.order))
+
+    def backward(self, gy):
+        a, b = self.inputs
+        k = self.order
+        ga = gb = None
+        if a.requires_grad and (b.requires_grad or _falling(b.data, k + 1).any()):
+            ga = gy * PowDiff(k + 1)(a, b)
+        if b.requires_grad:  # the product rule on (b)_k a^(b-k); 0^(b-k) is flat in b
+            flat = _pin_zero(self.y * op.log(a), (self.y.data == 0) & (a.data == 0))
+            gb = gy * (_falling_slope(b, k) * PowShift(k)(a, b) + flat)
+        return ga, gb
+
+
+class PowShift(_Inside, Primitive):
+    """a^(b - k) for a whole k, from the exact b (see PowDiff)."""
+    name, arity, callable, inside = "pow_shift", 2, False, "'^'"
+    domain = ((0.2, 3.0), (-3.0, 3.0))
+
+    def __init__(self, shift: int = 1):
+        self.shift = shift
+
+    def forward(self, a, b): return _times_power(1.0, a, b, self.shift)
+    def spelled(self, a, b): return a ** (b - float(self.shift))
+
+    def backward(self, gy):
+        a, b = self.inputs
+        k = self.shift
+        ga = gb = None
+        if a.requires_grad and (b.requires_grad or (b.data != k).any()):
+            ga = _pin_zero(gy * (b - float(k)) * PowShift(k + 1)(a, b),
+                           (b.data == k) & (a.data == 0))  # as in Pow
+        if b.requires_grad:
+            flat = (self.y.data == 0) & (b.data > k) & ~(a.data > 0)
+            gb = _pin_zero(gy * self.y * op.log(a), flat)
+        return ga, gb
+
+
+class PowLog(_Inside, Primitive):
+    """a^b log a = d/db a^b, also where a^b alone is subnormal and has lost digits."""
+    name, arity, callable, inside = "pow_log", 2, False, "'^'"
+    domain = ((0.2, 3.0), (-3.0, 3.0))
+
+    def forward(self, a, b): return _times_power(np.log(a), a, b, 0)
+    def spelled(self, a, b): return a ** b * op.log(a)
+
+    def backward(self, gy):
+        a, b = self.inputs  # d/da = a^(b-1) (1 + b log a), d/db = a^b log^2 a
+        ga = gy * PowShift(1)(a, b) * (1.0 + b * op.log(a)) if a.requires_grad else None
+        # Pow takes a^b log a as 0 where a == 0 < b (0^b is flat in b): so is its slope in b.
+        flat = (a.data == 0) & (b.data > 0)
+        gb = _pin_zero(gy * self.y * op.log(a), flat) if b.requires_grad else None
+        return ga, gb
+
+
+def _power(a, b):
+    if b.ndim == 0 and float(b).is_integer():
+        # libm's pow is ~20x slower for negative bases; |a|^k with the sign put back
+        # is the same correctly rounded number.
+        y = np.power(np.abs(a), b)
+        return np.copysign(y, a) if b % 2 else y
+    return np.power(a, b)
+
+
+def _times_power(c, a, b, k: int):
+    """c a^(b - k), accurate from the exact b: the rounding of b - k is put back, and
+    where a^(b-k) alone is not a normal float64 the product is taken as (c h) h with
+    h = a^((b-k)/2)."""
+    d, lost = _two_sum(b, -float(k))          # b - k = d + lost exactly
+
+    def power(d, lost):  # a^(d + lost) = a^d a^lost
+        y = _power(a, d)
+        if not np.any(lost):  # b - k was exact: x^3, x^2.5, ...
+            return y
+        fix = (lost != 0) & np.isfinite(y)
+        # a > 0: a^lost = 1 + lost log a, as |lost log a| < 1e-13 wherever a^d is finite.
+        # a < 0: b is whole (else a^b is nan), so lost is a small whole number that can
+        # flip the sign: (-1)^(1e16 - 1) is -1, though b - 1 rounds to 1e16.
+        positive = a > 0
+        log = np.log(np.where(fix & positive, a, 1.0))
+        return np.where(fix & positive, y + y * (lost * log),
+                        np.where(fix & (a < 0), y * np.power(a, np.where(fix, lost, 0.0)), y))
+
+    y = power(d, lost)
+    size = np.abs(y)
+    if size.size and size.min() >= _TINY and size.max() <= _HUGE:  # all normal: no split
+        return c * y
+    split = (a > 0) & ~((size >= _TINY) & (size <= _HUGE))
+    h = power(0.5 * d, 0.5 * lost)
+    return np.where(split, c * h * h, c * y)
+
+
+_TINY, _HUGE = np.finfo(np.float64).tiny, np.finfo(np.float64).max
+
+
+def _two_sum(a, b):
+    """a + b rounded, and the rounding error: exactly a + b = s + err (Knuth)."""
+    s = a + b
+    bv = s - a
+    return s, (a - (s - bv)) + (b - bv)
+
+
+def _falling(b, k: int):
+    """b (b-1) ... (b-k+1) on arrays (1 for k = 0)."""
+    c = np.ones_like(b)
+    for i in range(k):
+        c = c * (b - i)
+    return c
+
+
+def _falling_slope(b: Variable, k: int):
+    """d/db of b (b-1) ... (b-k+1), on Variables: the sum over i of the product without b - i."""
+    if k == 1:
+        return 1.0
+    terms = [math.prod([b - float(j) for j in range(k) if j != i]) for i in range(k)]
+    return sum(terms[1:], terms[0])
 
 
 def _pin_zero(g: Variable, where: np.ndarray) -> Variable:
@@ -249,8 +400,8 @@ class Log1p(Primitive):
 class Expm1(Primitive):
     name = "expm1"
     def forward(self, x): return np.expm1(x)
-    def backward(self, gy): return gy * (self.y + 1.0)
-    def taylor(self, x): return _riccati_series(self, x, lambda y: y + 1.0, 1.0, 0.0)
+    def backward(self, gy): return gy * op.exp(self.inputs[0])  # y + 1 rounds to 0 below -37
+    def taylor(self, x): return _riccati_series(self, x, lambda _: np.exp(x[0]), 1.0, 0.0)
 
 
 class Sqrt(Primitive):
@@ -341,8 +492,7 @@ class Asin(Primitive):
     def kinks(self, x): return np.abs(x) == 1
     def forward(self, x): return np.arcsin(x)
     def backward(self, gy):
-        x = self.inputs[0]
-        return gy / op.sqrt(1.0 - x * x)
+        return gy / op.sqrt(op.one_minus_sq(self.inputs[0]))
 
 
 class Acos(Primitive):
@@ -353,16 +503,13 @@ class Acos(Primitive):
     def kinks(self, x): return np.abs(x) == 1
     def forward(self, x): return np.arccos(x)
     def backward(self, gy):
-        x = self.inputs[0]
-        return -gy / op.sqrt(1.0 - x * x)
+        return -gy / op.sqrt(op.one_minus_sq(self.inputs[0]))
 
 
 class Atan(Primitive):
     name = "atan"
     def forward(self, x): return np.arctan(x)
-    def backward(self, gy):
-        x = self.inputs[0]
-        return gy / (1.0 + x * x)
+    def backward(self, gy): return gy * op.datan2(self.inputs[0], 1.0)  # 1/(x^2 + 1)
 
 
 class Atan2(Primitive):
@@ -375,9 +522,9 @@ class Atan2(Primitive):
     def kinks(self, y, x): return (y == 0) & (x <= 0)
     def forward(self, y, x): return np.arctan2(y, x)
     def backward(self, gy):
-        y, x = self.inputs
-        r2 = x * x + y * y  # 0 at the origin: nan there, as in PyTorch
-        return gy * x / r2, -gy * y / r2
+        y, x = self.inputs  # x/(x^2 + y^2), -y/(x^2 + y^2); nan at the origin, as in PyTorch
+        return (gy * op.datan2(y, x) if y.requires_grad else None,
+                -gy * op.datan2(x, y) if x.requires_grad else None)
 
 
 class Hypot(Primitive):
@@ -388,8 +535,9 @@ class Hypot(Primitive):
     def kinks(self, a, b): return (a == 0) & (b == 0)
     def forward(self, a, b): return np.hypot(a, b)
     def backward(self, gy):
-        a, b = self.inputs
-        return gy * a / self.y, gy * b / self.y  # nan at the origin, as in PyTorch
+        a, b = self.inputs  # a/y, b/y; nan at the origin, as in PyTorch
+        return (gy * op.unit(a, b) if a.requires_grad else None,
+                gy * op.unit(b, a) if b.requires_grad else None)
     def taylor(self, a, b): return _hypot_series(self, a, b)
 
 
@@ -412,16 +560,16 @@ class Cosh(Primitive):
 class Tanh(Primitive):
     name = "tanh"
     def forward(self, x): return np.tanh(x)
-    def backward(self, gy): return gy * (1.0 - self.y * self.y)
-    def taylor(self, x): return _riccati_series(self, x, lambda y: 1.0 - y * y, 0.0, -1.0)
+    def backward(self, gy): return gy * op.sech2(self.inputs[0])  # 1 - y^2 is 0 from 19 on
+    def taylor(self, x):
+        return _riccati_series(self, x, lambda _: Sech2().forward(x[0]), 0.0, -1.0)
 
 
 class Asinh(Primitive):
     name = "asinh"
     def forward(self, x): return np.arcsinh(x)
     def backward(self, gy):
-        x = self.inputs[0]
-        return gy / op.sqrt(x * x + 1.0)
+        return gy / op.hypot(self.inputs[0], 1.0)  # sqrt(x^2 + 1); x^2 overflows
 
 
 class Acosh(Primitive):
@@ -445,8 +593,7 @@ class Atanh(Primitive):
     def kinks(self, x): return np.abs(x) > 1
     def forward(self, x): return np.arctanh(x)
     def backward(self, gy):
-        x = self.inputs[0]
-        return gy / (1.0 - x * x)
+        return gy / op.one_minus_sq(self.inputs[0])
 
 
 # ----- piecewise and neural-network staples ---------------------------------------------
@@ -504,8 +651,15 @@ class Sigmoid(Primitive):
         # exp of -|x| never overflows, so |x| up to 1e308 is safe on both sides.
         z = np.exp(-np.abs(x))
         return np.where(x >= 0, 1.0 / (1.0 + z), z / (1.0 + z))
-    def backward(self, gy): return gy * self.y * (1.0 - self.y)
-    def taylor(self, x): return _riccati_series(self, x, lambda y: y * (1.0 - y), 1.0, -1.0)
+    def backward(self, gy): return gy * op.dsigmoid(self.inputs[0])  # 1 - y is 0 from 37 on
+    def taylor(self, x):
+        # s = (1 + tanh(x/2)) / 2: the Riccati rule of s itself, s' = s - s^2, cancels in
+        # its rows near x = 0 (1 - 2s from a rounded s); tanh's rows do not.
+        half = 0.5 * x
+        t = _riccati_series(Tanh(), half, lambda _: Sech2().forward(half[0]), 0.0, -1.0)
+        y, _ = _start(self, (x,))
+        y[1:] = 0.5 * t[1:]
+        return y
 
 
 class Softplus(Primitive):
@@ -513,6 +667,126 @@ class Softplus(Primitive):
     domain = ((-20.0, 20.0),)
     def forward(self, x): return np.log1p(np.exp(-np.abs(x))) + np.maximum(x, 0.0)
     def backward(self, gy): return gy * op.sigmoid(self.inputs[0])
+
+
+# ----- helpers for backward rules ------------------------------------------------------
+# Not callable. Each computes from its exact inputs a derivative whose textbook formula
+# cancels or overflows (1 - tanh^2, 1 - x*x, x*x + y*y), and its own backward is a
+# product of such helpers, so second derivatives are as accurate as first ones.
+
+class Sech2(_Inside, Primitive):
+    """tanh' = sech^2 x = 4 e^-2|x| / (1 + e^-2|x|)^2."""
+    name, callable, inside = "sech2", False, "tanh"
+    def forward(self, x): return _bell(np.exp(-2.0 * np.abs(x)), 4.0)
+    def spelled(self, x): return 1.0 / op.cosh(x) ** 2.0
+    def backward(self, gy): return -2.0 * gy * self.y * op.tanh(self.inputs[0])
+
+
+class Dsigmoid(_Inside, Primitive):
+    """sigmoid' = s (1 - s) = e^-|x| / (1 + e^-|x|)^2; its derivative s'(1 - 2s) is
+    -s' tanh(x/2)."""
+    name, callable, inside = "dsigmoid", False, "sigmoid or softplus"
+    domain = ((-20.0, 20.0),)
+    def forward(self, x): return _bell(np.exp(-np.abs(x)), 1.0)
+    def spelled(self, x): return op.sigmoid(x) * op.sigmoid(-x)
+    def backward(self, gy): return -gy * self.y * op.tanh(0.5 * self.inputs[0])
+
+
+def _bell(z, scale):
+    """scale z / (1 + z)^2 for 0 <= z <= 1, with the rounding of 1 + z taken back."""
+    s = 1.0 + z
+    lost = z - (s - 1.0)  # exactly 1 + z - s (Fast2Sum, as 1 >= z)
+    return scale * z / (s * s) * (1.0 - 2.0 * lost / s)
+
+
+class OneMinusSq(_Inside, Primitive):
+    """1 - x^2 as (1 - x)(1 + x): exact factors near |x| = 1, where 1 - x*x cancels."""
+    name, callable, inside = "one_minus_sq", False, "asin, acos or atanh"
+    def forward(self, x): return (1.0 - x) * (1.0 + x)
+    def spelled(self, x): return (1.0 - x) * (1.0 + x)
+    def backward(self, gy): return -2.0 * gy * self.inputs[0]
+
+
+class Unit(_Inside, Primitive):
+    """a / hypot(a, b), the a-component of the unit vector: hypot's derivative."""
+    name, arity, callable, inside = "unit", 2, False, "hypot or asinh"
+    domain = ((0.2, 3.0), (-3.0, 3.0))
+
+    def forward(self, a, b):
+        h = np.hypot(a, b)
+        y = a / h
+        over = np.isinf(h) & np.isfinite(a) & np.isfinite(b)  # both near 1e308
+        if not over.any():
+            return y
+        a_, b_, _ = _scaled(a, b)
+        return np.where(over, a_ / np.hypot(a_, b_), y)
+
+    def spelled(self, a, b): return a / op.hypot(a, b)
+
+    def backward(self, gy):
+        a, b = self.inputs  # d/da = b^2/h^3, d/db = -ab/h^3, as products of unit vectors
+        ub, h = op.unit(b, a), op.hypot(a, b)
+        slope = ub / h  # before the product: ub * ub alone can underflow
+        return (gy * ub * slope if a.requires_grad else None,
+                -gy * self.y * slope if b.requires_grad else None)
+
+
+class Datan2(_Inside, Primitive):
+    """v / (u^2 + v^2), which is d/du atan2(u, v), without overflow or underflow of the
+    squares (1e-300 and 1e200 are fine)."""
+    name, arity, callable, inside = "datan2", 2, False, "atan2 or atan"
+    domain = ((0.2, 3.0), (-3.0, 3.0))
+
+    def forward(self, u, v):
+        if _moderate(u, v):  # no scaling needed, and scaling would give the same bits
+            return v / (u * u + v * v)
+        u, v, k = _scaled(u, v)
+        return np.ldexp(v / (u * u + v * v), -k)
+
+    def spelled(self, u, v): return v / (u ** 2.0 + v ** 2.0)
+
+    def backward(self, gy):
+        u, v = self.inputs  # d/du = -2uv/r^4, d/dv = (u^2 - v^2)/r^4
+        return (-2.0 * gy * self.y * op.datan2(v, u) if u.requires_grad else None,
+                gy * op.d2atan2(u, v) if v.requires_grad else None)
+
+
+class D2atan2(_Inside, Primitive):
+    """(u^2 - v^2) / (u^2 + v^2)^2 as (u - v)(u + v) / r^4: exact 0 on the diagonal."""
+    name, arity, callable, inside = "d2atan2", 2, False, "atan2 or atan"
+    domain = ((0.2, 3.0), (-3.0, 3.0))
+
+    def forward(self, u, v):
+        if _moderate(u, v, 2.0**250):  # as in Datan2
+            r2 = u * u + v * v
+            return (u - v) * (u + v) / (r2 * r2)
+        u, v, k = _scaled(u, v)
+        r2 = u * u + v * v
+        return np.ldexp((u - v) * (u + v) / (r2 * r2), -2 * k)
+
+    def spelled(self, u, v): return (u - v) * (u + v) / (u ** 2.0 + v ** 2.0) ** 2.0
+
+    def backward(self, gy):
+        u, v = self.inputs  # 2u(3v^2 - u^2)/r^6 and 2v(v^2 - 3u^2)/r^6, with v/r^2 and u/r^2
+        qv, qu = op.datan2(u, v), op.datan2(v, u)
+        return (2.0 * gy * qu * (3.0 * qv * qv - qu * qu) if u.requires_grad else None,
+                2.0 * gy * qv * (qv * qv - 3.0 * qu * qu) if v.requires_grad else None)
+
+
+def _moderate(a, b, bound=2.0**500) -> bool:
+    """Whether max(|a|, |b|) lies in [1/bound, bound] at every point (or is 0 or nan),
+    so that squares (or fourth powers, with bound 2^250) neither overflow nor lose the
+    larger square to underflow. Scaling by a power of 2 is then exact and changes no
+    rounding, so a point gets the same bits whichever way its batch goes."""
+    m = np.maximum(np.abs(a), np.abs(b))
+    return bool(np.all((m <= bound) & ((m >= 1.0 / bound) | (m == 0)) | np.isnan(m)))
+
+
+def _scaled(a, b):
+    """a and b times the power of 2 that brings the larger magnitude into [0.5, 1) (exact),
+    and that power's exponent k: a = a' 2^k."""
+    k = np.frexp(np.maximum(np.abs(a), np.abs(b)))[1]
+    return np.ldexp(a, -k), np.ldexp(b, -k), k
 
 
 # ----- operators on Variables -----------------------------------------------------------

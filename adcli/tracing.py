@@ -284,12 +284,23 @@ def formula(root: Variable) -> str:
     into their Function (with an explicit stack: no recursion), the rest are numbers."""
     nodes: list[Node] = []
     placed: dict[int, int] = {}
+    spelled: dict[int, Variable] = {}  # a helper primitive's output -> the language's form
     stack = [(root, False)]
     while stack:
         variable, ready = stack.pop()
         if id(variable) in placed:
             continue
         creator = None if variable.name else variable.creator
+        if hasattr(creator, "spelled"):  # a helper only backward rules use (sech2, ...)
+            if id(variable) not in spelled:
+                with using_backprop(True):
+                    spelled[id(variable)] = creator.spelled(*creator.inputs)
+            form = spelled[id(variable)]
+            if id(form) in placed:
+                placed[id(variable)] = placed[id(form)]
+            else:
+                stack.extend([(variable, False), (form, False)])
+            continue
         if creator is None:
             nodes.extend(_leaf(variable, len(nodes)))
         elif not ready:

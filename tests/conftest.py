@@ -2,10 +2,13 @@
 from __future__ import annotations
 
 import contextlib
+import functools
+import importlib.util
 import io
 import json
 import sys
 import warnings
+from pathlib import Path
 
 import pytest
 
@@ -42,6 +45,16 @@ def strict_json(text: str):
 
 def warnings_in(err: str) -> list[str]:
     return [line for line in err.splitlines() if line.startswith("adcli: warning:")]
+
+
+@functools.cache
+def accuracy_script():
+    """scripts/accuracy.py as a module: its 50-digit mpmath references and ulp scoring."""
+    path = Path(__file__).resolve().parent.parent / "scripts" / "accuracy.py"
+    spec = importlib.util.spec_from_file_location("accuracy_script", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 @pytest.fixture

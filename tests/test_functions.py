@@ -2,20 +2,24 @@
 
 The first part is driven by the registry in ``adcli.functions``: a function added there is
 checked here (first derivative, second derivative, vectorisation) without editing this
-file. References are independent of the engine: central finite differences of values,
-closed forms from ``math``, and derivatives worked out by hand in the comments.
+file. References are independent of the engine: finite differences of values (on the
+mild domain each function declares), 50-digit mpmath closed forms (over the whole float64
+range, where finite differences cannot resolve the derivative), closed forms from
+``math``, and derivatives worked out by hand in the comments.
 """
 from __future__ import annotations
 
 import math
 
+import mpmath as mp
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 
 import adcli
 from adcli.functions import CALLABLE, PRIMITIVES
+from conftest import accuracy_script
 
 # The infix/prefix operators, as the text that reaches each one through the parser.
 OPERATOR_TEXT = {"add": "a + b", "sub": "a - b", "mul": "a * b", "div": "a / b",
@@ -29,12 +33,18 @@ OPERATORS = sorted(n for n in OPERATOR_TEXT if n in PRIMITIVES)
 EXAMPLES = settings(max_examples=30, deadline=None,
                     suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow])
 
-# Finite-difference steps (scaled by max(1, |x|)) and tolerances. Central differences of
-# float64 values have truncation error ~h^2 f'''/6 and rounding error ~eps |f| / h: with
-# h = 1e-6 both stay near 1e-10 on the sampled domains, far below the 1e-5 tolerance.
-H_VALUE = 1e-6     # step for f' from values of f
-H_GRAD = 1e-5      # step for f'' from values of f' (f' is exact, so a larger step is fine)
-RTOL = ATOL = 1e-5
+# Finite differences: central differences with steps h and h/2 (h = 1e-4 max(1, |x|)),
+# combined by Richardson extrapolation, (4 D(h/2) - D(h)) / 3, whose truncation error is
+# ~h^4 f^(5) / 480: below 3e-12 relative on every declared domain. Rounding the values
+# costs at most ~3 ulp(F) / h, where F is the largest |f| at the stencil points: that floor
+# (with a margin) is added to the tolerance, so a derivative tiny next to its function
+# (sigmoid' at 20) is judged only as finely as the differences can resolve it; the
+# mpmath tests below judge those. RTOL = 1e-10 catches a real error in a rule, where the
+# old tolerance (1e-5, absolute and relative) let through a wrong 1e-6 term or 8 lost
+# digits.
+H = 1e-4
+RTOL = 1e-10
+EPS = float(np.finfo(np.float64).eps)
 
 
 def _text_of(name: str) -> str:
@@ -66,33 +76,48 @@ def _step(x: float, h: float) -> float:
     return h * max(1.0, abs(x))
 
 
-def _close(actual, expected, rtol=RTOL, atol=ATOL) -> bool:
-    return abs(float(actual) - float(expected)) <= atol + rtol * abs(float(expected))
+class Estimate:
+    """A finite-difference derivative and the rounding floor below which it is blind."""
+
+    def __init__(self, value: float, floor: float):
+        self.value, self.floor = float(value), float(floor)
+
+    def __repr__(self):
+        return f"{self.value!r} (+- {self.floor:.1e})"
 
 
-def _central_gradient(f, names, xs, h=H_VALUE) -> list[float]:
-    """d f / d name_i by central differences of Expression.value."""
-    grads = []
-    for i, name in enumerate(names):
-        step = _step(xs[i], h)
-        up = dict(zip(names, xs)); up[name] = xs[i] + step
-        down = dict(zip(names, xs)); down[name] = xs[i] - step
-        grads.append((float(f.value(**up)) - float(f.value(**down))) / (2 * step))
-    return grads
+def _close(actual, expected: Estimate, rtol=RTOL) -> bool:
+    error = abs(float(actual) - expected.value)
+    return error <= 8 * expected.floor + rtol * abs(expected.value)
 
 
-def _central_hessian(f, names, xs, h=H_GRAD) -> np.ndarray:
-    """H[i, j] = d/d name_i of (d f / d name_j), by central differences of Expression.grad."""
-    k = len(names)
-    hessian = np.empty((k, k))
-    for i, name in enumerate(names):
-        step = _step(xs[i], h)
-        up = dict(zip(names, xs)); up[name] = xs[i] + step
-        down = dict(zip(names, xs)); down[name] = xs[i] - step
-        g_up, g_down = f.grad(**up), f.grad(**down)
-        for j, other in enumerate(names):
-            hessian[i, j] = (float(g_up[other]) - float(g_down[other])) / (2 * step)
-    return hessian
+def _richardson(fun, names, xs, i) -> list[Estimate]:
+    """d fun / d name_i for every output of fun (a list of floats), by the scheme above."""
+    step = _step(xs[i], H)
+
+    def at(offset):
+        point = dict(zip(names, xs))
+        point[names[i]] = xs[i] + offset
+        return np.array(fun(point), dtype=np.float64)
+
+    samples = [at(k * step) for k in (1.0, -1.0, 0.5, -0.5)]
+    coarse = (samples[0] - samples[1]) / (2 * step)
+    fine = (samples[2] - samples[3]) / step
+    # An ulp of the largest |value|: eps times it, and never below the subnormal spacing.
+    ulp = np.maximum(EPS * np.max(np.abs(samples), axis=0), 2.0**-1074)
+    return [Estimate(v, 3 * u / step) for v, u in zip((4 * fine - coarse) / 3, ulp)]
+
+
+def _central_gradient(f, names, xs) -> list[Estimate]:
+    """d f / d name_i from values of Expression.value."""
+    return [_richardson(lambda p: [float(f.value(**p))], names, xs, i)[0]
+            for i in range(len(names))]
+
+
+def _central_hessian(f, names, xs) -> list[list[Estimate]]:
+    """H[i][j] = d/d name_i of (d f / d name_j), from values of Expression.grad."""
+    return [_richardson(lambda p: [float(g) for g in f.grad(**p).values()], names, xs, i)
+            for i in range(len(names))]
 
 
 # ----- the registry itself -------------------------------------------------------------
@@ -167,7 +192,7 @@ def test_second_derivative_of_unary_function_matches_central_differences(name, p
     @given(_points(cls))
     def check(xs):
         (x,) = xs
-        expected = _central_hessian(f, ["x"], xs)[0, 0]
+        expected = _central_hessian(f, ["x"], xs)[0][0]
         second = second_derivative(f, x)
         assert _close(second, expected), f"{name}'' ({path}) at {x}: {second} vs {expected}"
 
@@ -189,7 +214,7 @@ def test_hessian_of_binary_function_matches_central_differences(name):
         assert hessian.shape == (2, 2)
         for i in range(2):
             for j in range(2):
-                assert _close(hessian[i, j], expected[i, j]), \
+                assert _close(hessian[i, j], expected[i][j]), \
                     f"{name} H[{i},{j}] at {at}: {hessian} vs {expected}"
 
     check()
@@ -212,8 +237,9 @@ def test_operator_first_and_second_derivatives_match_central_differences(name):
             assert _close(grad[var], want), f"{OPERATOR_TEXT[name]} d/d{var} at {at}"
         expected = _central_hessian(f, names, xs)
         hessian = f.hessian(**at)
-        assert np.all(np.abs(hessian - expected) <= ATOL + RTOL * np.abs(expected)), \
-            f"{OPERATOR_TEXT[name]} at {at}: {hessian} vs {expected}"
+        for i, j in np.ndindex(hessian.shape):
+            assert _close(hessian[i, j], expected[i][j]), \
+                f"{OPERATOR_TEXT[name]} H[{i},{j}] at {at}: {hessian} vs {expected}"
 
     check()
 
@@ -278,6 +304,73 @@ def test_unary_operators_and_precedence_against_hand_derived_values(
     assert math.isclose(float(f.grad(x=x)["x"]), derivative, rel_tol=1e-14, abs_tol=1e-15)
     assert math.isclose(float(f.derivative("x", 2, x=x)), second, rel_tol=1e-13, abs_tol=1e-15)
     assert math.isclose(float(f.hessian(x=x)[0, 0]), second, rel_tol=1e-13, abs_tol=1e-15)
+
+
+# ----- the whole float64 range, against 50-digit mpmath closed forms --------------------
+# Finite differences cannot resolve a derivative that is tiny next to its function
+# (sigmoid' at 40 is 4e-18 beside sigmoid = 1) or an argument near 1e300, so every
+# function and operator is also sampled over its whole domain, both signs, log-spaced
+# magnitudes from 1e-307 to 1.8e308 and points next to the edges 0 and +-1, against the
+# closed forms in scripts/accuracy.py (each checked against mpmath's own differentiation
+# in test_accuracy.py). The tolerance is relative, 1e-13 (about 450 ulps): it catches lost
+# digits and spurious 0s and infs; the ulp budget itself is test_accuracy.py's.
+TAIL_RTOL = 1e-13
+TAIL_EXAMPLES = settings(EXAMPLES, max_examples=15)  # and the fixed points below, always
+ACC = accuracy_script()
+REACHABLE = sorted({cls.name for cls in CALLABLE.values()} | set(OPERATORS))
+
+_RANGE = st.floats(-307.0, 308.25).map(lambda e: 10.0 ** e)    # tiny to huge
+_MIDDLE = st.one_of(st.floats(-3.0, 3.0).map(lambda e: 10.0 ** e),
+                    st.floats(0.0, 800.0, allow_subnormal=False))
+_GAP = st.floats(-17.0, 0.0).map(lambda e: 10.0 ** e)           # distance to an edge
+_SIGN = st.sampled_from([1.0, -1.0])
+_TAIL = st.one_of(st.builds(lambda s, t: s * t, _SIGN, st.one_of(_RANGE, _MIDDLE)),
+                  st.builds(lambda s, g, t: s * (1.0 + g * t), _SIGN, _SIGN, _GAP))  # +-1 +- t
+_NEAR = st.builds(lambda t, k: (t, t * (1.0 + k * EPS)), _TAIL, st.integers(-4, 4))
+TAILS = {1: _TAIL.map(lambda x: (x,)), 2: st.one_of(st.tuples(_TAIL, _TAIL), _NEAR)}
+# Always tried, whatever hypothesis draws: the points where the old rules broke.
+_FIXED = [1e-300, 1e-8, 1 - 2.0**-30, 1 + 2.0**-30, 20.0, 40.0, 700.0, 1e100, 1e200, 1e300]
+FIXED_TAILS = {1: [(s * x,) for x in _FIXED for s in (1.0, -1.0)],
+               2: [(1e-300, 1e-300), (1e200, -1e200), (1e-150, 3.0), (3.0, 1e-150),
+                   (1e100, 2.5), (2.5, 1e100), (1e-300, 0.3), (0.7, -1e-10)]}
+
+
+def _text(name: str) -> str:
+    return OPERATOR_TEXT[name] if name in OPERATOR_TEXT else _text_of(name)
+
+
+def _tail_results(f, names, at):
+    """{partial: float} for the first and second partials, through the API."""
+    grad, hessian = f.grad(**at), f.hessian(**at)
+    out = {(i,): float(grad[n]) for i, n in enumerate(names)}
+    out.update({(i, j): float(hessian[i, j]) for i, j in np.ndindex(hessian.shape)})
+    return out
+
+
+@pytest.mark.parametrize("name", REACHABLE)
+def test_derivatives_over_the_whole_range_match_mpmath(name):
+    cls = PRIMITIVES[name]
+    f = adcli.parse(_text(name))
+    names = list(f.variables)
+
+    @TAIL_EXAMPLES
+    @given(TAILS[cls.arity])
+    def check(xs):
+        value = ACC.reference(name, (), xs)
+        assume(value is not None and abs(value) <= ACC.HUGE)  # in the domain, no overflow
+        for partial, got in _tail_results(f, names, dict(zip(names, xs))).items():
+            true = ACC.reference(name, partial, xs)
+            if not ACC.scored(true):
+                continue  # subnormal or overflowing: no digits to compare
+            bound = TAIL_RTOL * abs(true)
+            if (name, partial) in ACC.COND_LIMITED:  # where any float64 evaluation is limited
+                bound *= max(1.0, float(ACC.condition_number(name, partial, xs)))
+            assert abs(got - true) <= bound, \
+                f"{name} d{partial} at {xs}: {got!r}, true {mp.nstr(true, 17)}"
+
+    for xs in FIXED_TAILS[cls.arity]:
+        check = example(xs)(check)
+    check()
 
 
 # ----- values against closed forms from math ---------------------------------------------
@@ -506,6 +599,13 @@ def test_second_derivative_conventions(text, x, second):
     assert float(f.hessian(x=x)[0, 0]) == second
 
 
+@pytest.mark.parametrize("a, b", [(0.0, 1.0), (0.0, 0.0), (1e-300, 0.0)])
+def test_pow_second_derivative_in_a_is_zero_where_a_factor_b_minus_i_is(a, b):
+    # d2/da2 a^b = b (b-1) a^(b-2): 0 where b is 0 or 1, even where a^(b-2) is infinite
+    # (a = 0) or overflows (1e-300^-2), as a^1 and a^0 are linear and constant in a.
+    assert float(adcli.parse("a^b").hessian(a=a, b=b)[0, 0]) == 0.0
+
+
 @pytest.mark.parametrize("text", ["a^b", "pow(a, b)", "0 + a^b"])
 def test_pow_hessian_at_exponent_zero_keeps_the_mixed_partial(text):
     # f = a^b = exp(b log a) at a = 2, b = 0 (a smooth point: a > 0).
@@ -531,6 +631,7 @@ def test_exp_overflow_value_is_inf():
 # For x = -700, e^-700 ~ 9.86e-305 is representable: s = e^x/(1+e^x) ~ e^x to within
 # e^x relative, and s(1-s) ~ e^x; softplus = log1p(e^x) ~ e^x.
 E700 = math.exp(-700.0)
+S40 = math.exp(-40.0) / (1 + math.exp(-40.0)) ** 2
 SATURATED = [
     # (function, x, value, first derivative, second derivative)
     ("sigmoid", 1e308, 1.0, 0.0, 0.0),
@@ -540,6 +641,12 @@ SATURATED = [
     ("sigmoid", 800.0, 1.0, 0.0, 0.0),
     ("sigmoid", -800.0, 0.0, 0.0, 0.0),
     ("sigmoid", -700.0, E700, E700, E700),
+    # At +700, 1 - s = e^-700/(1 + e^-700) rounds away: s = 1.0, but s' = s(1-s) ~ e^-700
+    # and s'' = s'(1 - 2s) ~ -e^-700 (the old y(1-y) gave 0 for both).
+    ("sigmoid", 700.0, 1.0, E700, -E700),
+    # At +-40: s' = e^-40/(1 + e^-40)^2 = 4.25e-18 and s'' = -s' tanh(x/2).
+    ("sigmoid", 40.0, 1.0, S40, -S40 * math.tanh(20.0)),
+    ("sigmoid", -40.0, math.exp(-40.0) / (1 + math.exp(-40.0)), S40, S40 * math.tanh(20.0)),
     ("softplus", 1e308, 1e308, 1.0, 0.0),
     ("softplus", -1e308, 0.0, 0.0, 0.0),
     ("softplus", 1e5, 1e5, 1.0, 0.0),
@@ -547,6 +654,10 @@ SATURATED = [
     ("softplus", 800.0, 800.0, 1.0, 0.0),
     ("softplus", -800.0, 0.0, 0.0, 0.0),
     ("softplus", -700.0, E700, E700, E700),
+    # softplus(700) = 700 + log1p(e^-700) = 700.0; softplus' = sigmoid(700) = 1.0;
+    # softplus'' = s(1-s) ~ e^-700.
+    ("softplus", 700.0, 700.0, 1.0, E700),
+    ("softplus", 40.0, 40.0, 1.0, S40),
 ]
 
 

@@ -13,7 +13,10 @@ import pytest
 import test_functions as hand
 from adcli.functions import CALLABLE, OPERATORS, PRIMITIVES
 
-ENGINE_HELPERS = {"keep"}  # pins conventions inside backward rules; never in user text
+# Primitives that appear only inside backward rules, never in user text: keep pins
+# conventions; the others (sech2, datan2, pow_diff, ...) are accurate forms of derivatives,
+# checked with their own derivatives against mpmath in tests/test_accuracy.py.
+ENGINE_HELPERS = {n for n, cls in PRIMITIVES.items() if not cls.callable and not cls.symbol}
 
 
 def _rows(test) -> list[str]:
