@@ -485,7 +485,7 @@ class Cot(Primitive):
 
 
 class Asin(Primitive):
-    name = "asin"
+    name, aliases = "asin", ("arcsin",)
     domain = ((-0.9, 0.9),)
     kink = staticmethod(lambda x: 1.0 - np.abs(x))
     kink_reason = "-1 or 1, the edges of its domain, with vertical tangents"
@@ -496,7 +496,7 @@ class Asin(Primitive):
 
 
 class Acos(Primitive):
-    name = "acos"
+    name, aliases = "acos", ("arccos",)
     domain = ((-0.9, 0.9),)
     kink = staticmethod(lambda x: 1.0 - np.abs(x))
     kink_reason = "-1 or 1, the edges of its domain, with vertical tangents"
@@ -507,7 +507,7 @@ class Acos(Primitive):
 
 
 class Atan(Primitive):
-    name = "atan"
+    name, aliases = "atan", ("arctan",)
     def forward(self, x): return np.arctan(x)
     def backward(self, gy): return gy * op.datan2(self.inputs[0], 1.0)  # 1/(x^2 + 1)
 
@@ -566,14 +566,14 @@ class Tanh(Primitive):
 
 
 class Asinh(Primitive):
-    name = "asinh"
+    name, aliases = "asinh", ("arsinh", "arcsinh")
     def forward(self, x): return np.arcsinh(x)
     def backward(self, gy):
         return gy / op.hypot(self.inputs[0], 1.0)  # sqrt(x^2 + 1); x^2 overflows
 
 
 class Acosh(Primitive):
-    name = "acosh"
+    name, aliases = "acosh", ("arcosh", "arccosh")
     domain = ((1.1, 10.0),)
     kink = staticmethod(lambda x: x - 1.0)
     kink_reason = "1, the edge of its domain, with a vertical tangent"
@@ -586,7 +586,7 @@ class Acosh(Primitive):
 
 
 class Atanh(Primitive):
-    name = "atanh"
+    name, aliases = "atanh", ("artanh", "arctanh")
     domain = ((-0.9, 0.9),)
     kink = staticmethod(lambda x: 1.0 - np.abs(x))
     kink_reason = "an argument outside [-1, 1], where the value is nan"
@@ -787,6 +787,91 @@ def _scaled(a, b):
     and that power's exponent k: a = a' 2^k."""
     k = np.frexp(np.maximum(np.abs(a), np.abs(b)))[1]
     return np.ldexp(a, -k), np.ldexp(b, -k), k
+
+# ----- reciprocal hyperbolic, inverse reciprocal trigonometric --------------------------
+
+class Sech(Primitive):
+    name = "sech"
+    domain = ((-5.0, 5.0),)
+    def forward(self, x):
+        # 2e^-|x| / (1 + e^-2|x|): 1/cosh(x) would be 0 from |x| ~ 710, where sech is not.
+        z = np.exp(-np.abs(x))
+        return 2.0 * z / (1.0 + z * z)
+    def backward(self, gy): return -gy * self.y * op.tanh(self.inputs[0])
+
+
+class Csch(Primitive):
+    name = "csch"
+    domain = ((-5.0, 5.0),)
+    smooth_margin = 0.3
+    kink = staticmethod(lambda x: np.abs(x))
+    def forward(self, x):
+        # 2e^-|x| / (1 - e^-2|x|), the denominator by expm1: exact near 0, and no overflow
+        # of sinh in the tails. At 0 it is 2/(+0): inf, given x's sign as 1/sinh(x) would.
+        z = np.exp(-np.abs(x))
+        return np.copysign(2.0 * z / -np.expm1(-2.0 * np.abs(x)), x)
+    def backward(self, gy): return -gy * self.y * op.coth(self.inputs[0])
+
+
+class Coth(Primitive):
+    name = "coth"
+    domain = ((-5.0, 5.0),)
+    smooth_margin = 0.3
+    kink = staticmethod(lambda x: np.abs(x))
+    def forward(self, x): return 1.0 / np.tanh(x)
+    def backward(self, gy):
+        # -csch^2, not 1 - coth^2: that cancels to 0 once coth rounds to 1 (|x| > ~19).
+        c = op.csch(self.inputs[0])
+        return -gy * (c * c)
+
+
+def _over_x_sqrt_x2_minus_1(g: Variable, x: Variable) -> Variable:
+    """g / (|x| sqrt(x^2 - 1)), with sqrt(x^2 - 1) as sqrt(|x|-1) sqrt(|x|+1) (no
+    cancellation near |x| = 1) and one division per factor (no overflow of x^2 in the
+    tails, nor underflow of its square in the second derivative)."""
+    ax = op.abs(x)
+    return g / ax / (op.sqrt(ax - 1.0) * op.sqrt(ax + 1.0))
+
+
+def _sqrt_x2_minus_1(x: np.ndarray) -> np.ndarray:
+    ax = np.abs(x)
+    return np.sqrt(ax - 1.0) * np.sqrt(ax + 1.0)  # nan for |x| < 1, outside the domain
+
+
+class Asec(Primitive):
+    name = "asec"
+    domain = ((-5.0, 5.0),)
+    smooth_margin = 0.1
+    kink = staticmethod(lambda x: np.abs(x) - 1.0)  # defined for |x| >= 1 only
+    def forward(self, x):
+        # atan(sqrt(x^2 - 1)), mirrored to pi - ... for x < 0: acos(1/x) loses half its
+        # digits near |x| = 1, where 1/x rounds.
+        a = np.arctan(_sqrt_x2_minus_1(x))
+        return np.where(x < 0, np.pi - a, a)
+    def backward(self, gy): return _over_x_sqrt_x2_minus_1(gy, self.inputs[0])
+
+
+class Acsc(Primitive):
+    name = "acsc"
+    domain = ((-5.0, 5.0),)
+    smooth_margin = 0.1
+    kink = staticmethod(lambda x: np.abs(x) - 1.0)
+    def forward(self, x):
+        # atan2(1, sqrt(x^2 - 1)) with x's sign: exact near |x| = 1 (where asin(1/x) is
+        # not), and 1/|x| to the last digit in the tails.
+        return np.copysign(np.arctan2(1.0, _sqrt_x2_minus_1(x)), x)
+    def backward(self, gy): return _over_x_sqrt_x2_minus_1(-gy, self.inputs[0])
+
+
+class Acot(Primitive):
+    name = "acot"
+    # atan(1/x), as sympy and Mathematica define it: values in (-pi/2, pi/2], a jump at 0.
+    smooth_margin = 0.1
+    kink = staticmethod(lambda x: np.abs(x))
+    def forward(self, x): return np.arctan(1.0 / x)
+    def backward(self, gy):
+        x = self.inputs[0]
+        return -gy / (1.0 + x * x)
 
 
 # ----- operators on Variables -----------------------------------------------------------
