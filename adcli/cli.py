@@ -120,6 +120,9 @@ def points_options(command, formats=None):
                      help="Round results to N significant digits (never the points)."),
         click.option("--strict", is_flag=True,
                      help="Exit 3 on any nan/inf result; make unused --at names errors."),
+        click.option("--let", "let", multiple=True, metavar="NAME=EXPRESSION",
+                     help="Define a name for a sub-expression, e.g. --let F=\"x^2+y^2-1\" "
+                          "(repeatable)."),
     ]
     for option in reversed(options):
         command = option(command)

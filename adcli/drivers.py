@@ -90,12 +90,14 @@ class Growth:
     def pass_(self, step: int):
         ratio = self.last / self.before_last if self.before_last else 1.0
         if step and self.total + self.last * max(ratio, 1.0) > self.BUDGET:
-            raise ValuesError(
-                f"order {self.order} is too high for this expression: after {step} "
-                f"derivatives the graph already has {self.total:,} operations and each "
-                f"further order multiplies it by about {ratio:.1f} (limit {self.BUDGET:,}); "
-                f"ask for order {step} or less")
+            raise ValuesError(self.refusal(step, ratio))
         start = recorded.count
         yield
         self.before_last, self.last = self.last, recorded.count - start
         self.total += self.last
+
+    def refusal(self, step: int, ratio: float) -> str:
+        return (f"order {self.order} is too high for this expression: after {step} "
+                f"derivatives the graph already has {self.total:,} operations and each "
+                f"further order multiplies it by about {ratio:.1f} (limit {self.BUDGET:,}); "
+                f"ask for order {step} or less")

@@ -7,6 +7,7 @@ printing the parsed form in ``printer`` (the parser's inverse).
 """
 from __future__ import annotations
 
+import contextlib
 import functools
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -14,14 +15,15 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import drivers
-from .core import Variable, no_grad
+from .core import Variable, no_grad, using_backprop
 from .diagnostics import Diagnostics, watcher
+from .diffs import InnerDerivatives
 from .errors import ValuesError, did_you_mean, listing
 
 
 @dataclass(frozen=True)
 class Node:
-    kind: str                  # number | constant | variable | call | infix | prefix
+    kind: str                  # number | constant | variable | call | infix | prefix | diff
     position: int              # where it starts in the text (for error carets)
     name: str = ""
     value: float | None = None
@@ -62,9 +64,10 @@ class Expression:
     method's parameters (``order``, ``wrt``, ``name``, ``at``).
     """
 
-    def __init__(self, text: str, nodes: list[Node]):
+    def __init__(self, text: str, nodes: list[Node], names: dict[int, str] | None = None):
         self.text = text
         self.nodes = nodes
+        self.names = dict(names or {})  # the root node of each --let definition: its name
         names = (node.name for node in nodes if node.kind == "variable")
         self.variables: tuple[str, ...] = tuple(dict.fromkeys(names))
 
@@ -81,11 +84,31 @@ class Expression:
         return tuple(varies)
 
     @functools.cached_property
+    def has_diff(self) -> bool:
+        """Whether a diff(f, x) node is inside: f's graph must then always be recorded."""
+        return any(node.kind == "diff" for node in self.nodes)
+
+    @functools.cached_property
+    def diff_growth(self) -> float:
+        """How many times bigger than its node list the graph of one evaluation may get:
+        each derivative a diff() takes makes about 3 times the graph it differentiates (as
+        --order does), up to the growth budget. 1 without diff()."""
+        if not self.has_diff:
+            return 1.0
+        size: list[int] = []
+        for node in self.nodes:
+            below = 1 + sum(size[a] for a in node.args)
+            if node.kind == "diff":
+                below = size[node.args[0]] * 3 ** min(len(node.args) - 1, 20)
+            size.append(min(below, drivers.Growth.BUDGET))
+        return max(1.0, size[-1] / len(self.nodes))
+
+    @functools.cached_property
     def parsed(self) -> str:
         """The expression as it was read, with every compound operand in parentheses."""
         from .printer import render
 
-        return render(self.nodes)
+        return render(self.nodes, names=self.names)
 
     # ----- the Python API -------------------------------------------------------------
 
@@ -210,6 +233,12 @@ class _Run:
         grows like order^2 (nested reverse passes grow like 3^order)."""
         from .taylor import taylor_derivative
 
+        if self.expression.has_diff:  # a diff() node is reverse passes: no Taylor rule
+            y = self.forward()
+            derivative = drivers.nth_derivative(y, self.leaves, name, order, self.shape,
+                                                self.watch)
+            return self._result(y, (name,), derivative=derivative)
+
         with no_grad():
             y = self.forward()
         values = {v: leaf.data for v, leaf in self.leaves.items()}
@@ -228,16 +257,22 @@ class _Run:
     def forward_nodes(self) -> list[Variable]:
         """Every node's Variable, in node order (the last is the result)."""
         computed: list[Variable] = []
-        for node, varies in zip(self.expression.nodes, self.expression.varying):
-            if node.kind == "variable":
-                computed.append(self.leaves[node.name])
-            elif node.function is None:
-                computed.append(Variable(node.value, requires_grad=False))
-            else:
-                function, inputs = node.function(), [computed[i] for i in node.args]
-                computed.append(function(*inputs))
-                if varies:
-                    self.diagnostics.add_kinks(function, *[x.data for x in inputs])
+        # diff(f, x) nodes (adcli.diffs) need f's graph, even when only values are asked for.
+        inner = (InnerDerivatives(self.leaves, watcher(self.diagnostics))
+                 if self.expression.has_diff else None)
+        with using_backprop(True) if inner else contextlib.nullcontext():
+            for node, varies in zip(self.expression.nodes, self.expression.varying):
+                if node.kind == "variable":
+                    computed.append(self.leaves[node.name])
+                elif node.kind == "diff":
+                    computed.append(inner.value(node, computed, self.expression.nodes))
+                elif node.function is None:
+                    computed.append(Variable(node.value, requires_grad=False))
+                else:
+                    function, inputs = node.function(), [computed[i] for i in node.args]
+                    computed.append(function(*inputs))
+                    if varies:
+                        self.diagnostics.add_kinks(function, *[x.data for x in inputs])
         if not np.isfinite(computed[-1].data).all():
             self._blame(computed)
         return computed
@@ -246,7 +281,7 @@ class _Run:
         """Name the functions that made nan/inf from finite inputs. Only run when the
         result is not finite, so the common case pays nothing per node."""
         for node, y in zip(self.expression.nodes, computed):
-            if node.args and not np.isfinite(y.data).all():
+            if node.function is not None and node.args and not np.isfinite(y.data).all():
                 inputs = [computed[i].data for i in node.args]
                 fine = functools.reduce(np.logical_and, [np.isfinite(x) for x in inputs])
                 self.diagnostics.add(node.function, "value", ~np.isfinite(y.data) & fine)

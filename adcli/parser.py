@@ -1,99 +1,28 @@
 """Text to Expression: loads grammar/expr.lark and reports syntax errors with a caret.
 
-The LALR parser calls the builder below on every reduction, children first, so the nodes
-come out already flat in evaluation order and no tree is ever walked recursively.
+The LALR parser calls the builder (adcli.reader) on every reduction, children first, so the
+nodes come out already flat in evaluation order and no tree is ever walked recursively.
 """
 from __future__ import annotations
 
+import re
 import threading
+from collections.abc import Mapping
 
 from . import lalr
-from .errors import ExpressionError, slip
-from .expression import Expression, Node
-from .functions import CALLABLE, CONSTANTS, OPERATORS, PRIMITIVES
+from .definitions import Definitions
+from .errors import ExpressionError
+from .expression import Expression
+from .reader import Builder as _Builder
 
-_SUPERSCRIPT_DIGITS = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻", "0123456789+-")
-_EXPECTED = {"NUMBER": "a number", "NAME": "a name", "CALL": "a name", "LPAR": "'('",
-             "ADD_OP": "an operator", "MUL_OP": "an operator", "POW_OP": "an operator", "SUPERSCRIPT": "an operator",
-             "RPAR": "')'", "COMMA": "','", "$END": "the end"}
+_EXPECTED = {"NUMBER": "a number", "NAME": "a name", "CALL": "a name", "ROOT": "a name",
+             "PI": "a name", "LPAR": "'('", "BAR": "'|'",
+             "ADD_OP": "an operator", "MUL_OP": "an operator", "POW_OP": "an operator",
+             "SUPERSCRIPT": "an operator", "RPAR": "')'", "COMMA": "','", "$END": "the end"}
 
 
 def _grammar_text() -> str:
     return lalr.grammar_text()
-
-
-class _Builder:
-    """Appends one Node per reduction; returns the node's index to the parent rule."""
-
-    def __init__(self):
-        super().__init__()
-        self.text, self.nodes = "", []
-
-    def _add(self, node: Node) -> int:
-        self.nodes.append(node)
-        return len(self.nodes) - 1
-
-    def number(self, children):
-        (token,) = children
-        return self._add(Node("number", token.start_pos, value=float(token)))
-
-    def name(self, children):
-        (token,) = children
-        name = str(token)
-        if name in CALLABLE:
-            raise ExpressionError(f"'{name}' is a function and needs arguments: {name}(...)",
-                                  self.text, token.start_pos)
-        kind = "constant" if name in CONSTANTS else "variable"
-        return self._add(Node(kind, token.start_pos, name=name, value=CONSTANTS.get(name)))
-
-    def call(self, children):
-        token, arguments = children
-        name = token.rstrip("(").rstrip()
-        function = CALLABLE.get(name) or self._unknown(name, token.start_pos)
-        if len(arguments) != function.arity:
-            plural = "s" if function.arity > 1 else ""
-            raise ExpressionError(
-                f"{name}() takes {function.arity} argument{plural}, got {len(arguments)}",
-                self.text, token.start_pos)
-        return self._add(Node("call", token.start_pos, name=name, function=function,
-                              args=tuple(arguments)))
-
-    def arguments(self, children):
-        return list(children)
-
-    def binary(self, children):
-        left, token, right = children
-        function = OPERATORS[str(token)]
-        return self._add(Node("infix", token.start_pos, name=function.name, function=function,
-                              args=(left, right)))
-
-    def implicit(self, children):
-        left, right = (c if isinstance(c, int) else self.number([c]) for c in children)
-        return self._add(Node("infix", self.nodes[right].position, name="mul",
-                              function=PRIMITIVES["mul"], args=(left, right)))
-
-    def superscript(self, children):
-        base, token = children
-        exponent = float(str(token).translate(_SUPERSCRIPT_DIGITS))
-        power = self._add(Node("number", token.start_pos, value=exponent))
-        return self._add(Node("infix", token.start_pos, name="pow",
-                              function=PRIMITIVES["pow"], args=(base, power)))
-
-    def unary(self, children):
-        token, operand = children
-        if token == "+":
-            return operand
-        return self._add(Node("prefix", token.start_pos, name="neg",
-                              function=PRIMITIVES["neg"], args=(operand,)))
-
-    def _unknown(self, name: str, position: int):
-        if name in CONSTANTS:
-            hint = f"'{name}' is a constant; to multiply, write {name}*(...)"
-        elif (match := slip(name, CALLABLE)) is not None:
-            hint = f"unknown function '{name}'; did you mean '{match}'?"
-        else:
-            hint = f"unknown function '{name}'; if '{name}' is a variable, write {name}*(...)"
-        raise ExpressionError(hint, self.text, position)
 
 
 _builder = _Builder()
@@ -120,19 +49,67 @@ def _lark_parser():
     return _lark
 
 
-def parse(text: str) -> Expression:
-    """Parse an expression of the adcli language; raise ExpressionError on bad input."""
+def parse(text: str, definitions: Mapping[str, str] | Definitions | None = None) -> Expression:
+    """Parse an expression of the adcli language; raise ExpressionError on bad input.
+
+    ``definitions`` maps names to the texts they stand for (the CLI's ``--let F=...``): a
+    definition may use the others, never itself, and its name is not a variable."""
     if not text.strip():
         raise ExpressionError("the expression is empty", text, 0)
+    if definitions is not None and not isinstance(definitions, Definitions):
+        definitions = define(definitions)
+    names = definitions.names if definitions is not None else frozenset()
+    nodes, roots = _nodes(text, names), {}
+    if definitions is not None:
+        nodes, roots = definitions.link(nodes)
+    return Expression(text, nodes, roots)
+
+
+def define(texts: Mapping[str, str]) -> Definitions:
+    """Definitions (name -> text) parsed and checked once, for ``parse(text, definitions)``
+    of several expressions."""
+    return Definitions(texts, _nodes)
+
+
+def _nodes(text: str, definitions=frozenset(), hint: bool = True) -> list:
+    """The flat node list of one text; names in ``definitions`` become "ref" nodes."""
     with _lock:
-        _builder.text, _builder.nodes = text, []
         try:
-            _parser().parse(text)
-        except lalr.Rejected:
-            _builder.nodes = []
-            _parse_with_lark(text)
-        nodes, _builder.nodes = _builder.nodes, []
-    return Expression(text, nodes)
+            _builder.reset(text, definitions)
+            try:
+                return _builder.finish(_parser().parse(text))
+            except lalr.Rejected:
+                _builder.reset(text, definitions)
+                result = _parse_with_lark(text)
+                if not isinstance(result, ExpressionError):
+                    return _builder.finish(result)
+                syntax = result
+        finally:
+            _builder.reset("")
+    raise (_bars_hint(text, definitions) if hint else None) or syntax
+
+
+_FACTOR_END = re.compile(r"[\w.)|\u00b2\u00b3\u00b9\u2070-\u2079]\s*\Z")
+_FACTOR_START = re.compile(r"\s*[\w.(|\u221a\u221b]")
+
+
+def _bars_hint(text: str, definitions) -> ExpressionError | None:
+    """Between bars, a "|" after a factor closes them, so "|x |y||" fails. If a "*" before
+    one such "|" makes the text parse, say so, with the caret there."""
+    if "|" not in text or len(text) > 2000:
+        return None
+    for position in [p for p, c in enumerate(text) if c == "|"][:50]:
+        if not (_FACTOR_END.search(text, 0, position) and _FACTOR_START.match(text, position + 1)):
+            continue
+        fixed = text[:position] + "*" + text[position:]
+        try:
+            _nodes(fixed, definitions, hint=False)
+        except ExpressionError:
+            continue
+        shown = fixed if len(fixed) <= 40 else "…" + fixed[max(0, position - 20):position + 20] + "…"
+        return ExpressionError("between bars, a '|' after a factor closes them; to multiply by "
+                               f"new bars, insert '*': {shown}", text, position)
+    return None
 
 
 def is_name(text: str) -> bool:
@@ -145,13 +122,14 @@ def is_name(text: str) -> bool:
     return len(nodes) == 1 and nodes[0].kind in ("variable", "constant") and nodes[0].name == text
 
 
-def _parse_with_lark(text: str) -> None:
+def _parse_with_lark(text: str):
+    """lark's parse of a text the tables rejected, or its syntax error, with a caret."""
     from lark.exceptions import UnexpectedInput
 
     try:
-        _lark_parser().parse(text)
+        return _lark_parser().parse(text)
     except UnexpectedInput as error:
-        raise _syntax_error(error, text) from None
+        return _syntax_error(error, text)
 
 
 def _syntax_error(error, text: str) -> ExpressionError:

@@ -11,8 +11,9 @@ import numpy as np
 
 from .errors import (AdcliError, NonFiniteError, ValuesError, closest, did_you_mean, escape,
                      listing, run_together)
-from .functions import CONSTANTS
-from .parser import is_name, parse
+from .definitions import from_pairs
+from .functions import CALLABLE, CONSTANTS
+from .parser import define, is_name, parse
 from .points import PointSource, chunk_size_for, parse_at, parse_grid
 from .progress import Progress
 from .render import FORMATS, Rows
@@ -42,15 +43,20 @@ def _no_cycle_collection():
 
 def _run(command_class, texts, wrt, *, at=(), grid=(), points_file=None, points_format=None,
          columns=None, skip_bad_rows=False, fmt="table", digits=None, no_header=False,
-         strict=False, out=None, err=None, width=None, **options) -> None:
+         strict=False, out=None, err=None, width=None, let=(), **options) -> None:
     out, err = out or sys.stdout, err or sys.stderr
     if no_header and not getattr(FORMATS.get(fmt), "has_header", False):
         raise ValuesError(f"--no-header is for --format csv or tsv, not {fmt}")
     command_class = command_class.select(**options)
-    expressions = [parse(text) for text in texts]
+    definitions = define(from_pairs(let)) if let else None
+    expressions = [parse(text, definitions) for text in texts]
     command = command_class(expressions, [], **options)
+    if definitions is not None and wrt is not None:
+        _not_defined(definitions, [w.strip() for w in wrt.split(",")])
     command.wrt = _wrt(command, wrt, strict, err)
     source = _source(command, at, grid, points_file, points_format, columns, skip_bad_rows)
+    if definitions is not None:
+        _not_defined(definitions, source.names())
     if not (command.values_optional and not source.names()):
         _check_names(command, source, strict, err)
     source.use(command.names)
@@ -87,10 +93,21 @@ def _source(command, at, grid, points_file, points_format, columns, skip_bad_row
         option = "--points-format" if points_format else "--columns"
         raise ValuesError(f"{option} describes --points input, and there is none")
     names = None if columns is None else columns.split(",")
+    # diff() builds bigger graphs than the node list says: smaller chunks keep memory near
+    # chunk_size_for's aim.
+    growth = max([e.diff_growth for e in command.expressions], default=1.0)
     return PointSource(fixed=parse_at(at), grid=parse_grid(grid, command.grid_count),
                        stream=points_file,
                        skip_bad_rows=skip_bad_rows, stream_format=points_format,
-                       columns=names, chunk_size=chunk_size_for(command.graph_size()))
+                       columns=names, chunk_size=chunk_size_for(command.graph_size() * growth))
+
+
+def _not_defined(definitions, names) -> None:
+    """A name is a definition (--let) or a variable, never both."""
+    for name in names:
+        if name in definitions.names:
+            raise ValuesError(f"'{name}' is defined by --let, so it is not a variable: it "
+                              "cannot be given a value or be differentiated by")
 
 
 def _compute(command, chunk, output, report: Report, strict: bool) -> None:
@@ -164,10 +181,19 @@ def _hints(missing: list[str], given: list[str]) -> list[str]:
             hints.append(f"'{name}' is one name; for {' times '.join(parts)} write "
                          + "*".join(parts))
             explained.update(parts)
+        elif function := _function_glued_to(name):
+            hints.append(f"'{name}' is one name; for the function, write "
+                         f"{function} {name[len(function):]}")
     for name in given:
         if name not in explained and (match := closest(name, missing)):
             hints.append(f"'{escape(name)}' was given: did you mean '{match}'?")
     return hints
+
+
+def _function_glued_to(name: str) -> str | None:
+    """'sin' for 'sinx': a function name written against its argument makes one name."""
+    heads = [f for f in CALLABLE if len(f) > 1 and name.startswith(f) and is_name(name[len(f):])]
+    return max(heads, key=len, default=None)
 
 
 def _unused(strict: bool, err, message: str) -> None:

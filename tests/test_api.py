@@ -197,7 +197,7 @@ def test_a_value_for_an_unused_name_is_an_error_even_when_nothing_is_missing():
     ("sin(x))", "column 7"),
     ("sinn(x)", "did you mean 'sin'"),
     ("atan2(x)", "2 arguments"),
-    ("x y", ""),
+    ("2 3", "2*3"),
     ("", ""),
 ])
 def test_syntax_errors_are_adcli_errors(text, fragment):

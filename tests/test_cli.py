@@ -440,7 +440,7 @@ ERRORS = [
     # arguments, words the message must contain
     (["grad", "sin(x))", "--at", "x=1"], ["unexpected ')'", "(column 7)", "sin(x))"]),
     (["grad", "sinn(x)", "--at", "x=1"], ["unknown function 'sinn'; did you mean 'sin'?"]),
-    (["grad", "x(y+1)", "--at", "x=1,y=1"], ["x*("]),
+    (["grad", "x(y, 1)", "--at", "x=1,y=1"], ["'x' is not a function", "x*("]),
     (["grad", "atan2(x)", "--at", "x=1"], ["atan2() takes 2 arguments, got 1"]),
     (["grad", "", "--at", "x=1"], ["empty"]),
     (["grad", "x+y+z", "--at", "y=1"], ["no value given for x and z"]),

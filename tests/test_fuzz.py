@@ -421,6 +421,12 @@ REFERENCE = {
     "asin": np.arcsin, "acos": np.arccos, "atan": np.arctan,
     "sinh": np.sinh, "cosh": np.cosh, "tanh": np.tanh,
     "asinh": np.arcsinh, "acosh": np.arccosh, "atanh": np.arctanh,
+    "arcsin": np.arcsin, "arccos": np.arccos, "arctan": np.arctan,
+    "arsinh": np.arcsinh, "arcosh": np.arccosh, "artanh": np.arctanh,
+    "arcsinh": np.arcsinh, "arccosh": np.arccosh, "arctanh": np.arctanh,
+    "sech": lambda x: 1.0 / np.cosh(x), "csch": lambda x: 1.0 / np.sinh(x),
+    "coth": lambda x: 1.0 / np.tanh(x), "asec": lambda x: np.arccos(1.0 / x),
+    "acsc": lambda x: np.arcsin(1.0 / x), "acot": lambda x: np.arctan(1.0 / x),
     "abs": np.abs, "sigmoid": _sigmoid, "softplus": lambda x: np.logaddexp(0.0, x),
     "pow": np.power, "atan2": np.arctan2, "hypot": np.hypot,
     "min": np.minimum, "max": np.maximum,
@@ -521,6 +527,8 @@ def tokens_of(tree) -> list[str]:
         return _operand(tree[1]) + [tree[2]]
     if kind == "group":
         return ["("] + tokens_of(tree[1]) + [")"]
+    if tree[1][0] == "num" and tree[2] == ("const", "e"):
+        return tokens_of(tree[1]) + [" e"]                    # 2 e: "2e" is an error
     return tokens_of(tree[1]) + tokens_of(tree[2])           # imp: 2x, (a)x, (a)(b)
 
 

@@ -5,8 +5,11 @@ Every expected reading below was worked out by hand from the README's precedence
     loosest  + -          (binary, left-associative)
              * /          (left-associative)
              unary - +    (so -x^2 is -(x^2), but -a*b is (-a)*b)
-             implicit *   (a number in front, or a parenthesised factor behind; 1/2x = 1/(2*x))
+             side by side (factors written next to each other multiply; 1/2x = 1/(2*x))
     tightest ^ **         (right-associative; the exponent may carry a sign)
+
+(tests/test_reading.py has the rules for factors side by side and functions without
+parentheses, from the README's table.)
 
 and the `.parsed` notation: every compound operand is parenthesised, `+`/`-` are written
 with spaces, `*`, `/`, `^` without, a unary minus as `-x`, integral numbers without ".0".
@@ -106,6 +109,15 @@ READINGS = [
     ("atan2(y,x)", "atan2(y, x)"),
     ("x^(y+1)", "x^(y + 1)"),
     ("(x+1)^2", "(x + 1)^2"),
+    # errors before issue 10, products now: a variable is never a function
+    ("x y", "x*y"),
+    ("sin(x)y", "sin(x)*y"),
+    ("x(1)", "x*1"),
+    ("x(y+1)", "x*(y + 1)"),
+    ("2 + θ(1)", "2 + (θ*1)"),
+    ("pi(2)", "pi*2"),
+    ("e(x+1)", "e*(x + 1)"),
+    ("log(x, 2)", "log(x)/log(2)"),
 ]
 
 
@@ -260,22 +272,18 @@ ERRORS = [
     ("x+", ["unexpected end of expression", "a number"], 2),
     ("(x", ["unexpected end of expression", "')'"], 2),
     ("2^", ["unexpected end of expression"], 2),
-    ("x y", ["unexpected name 'y'"], 2),
-    ("2 3", ["unexpected number '3'"], 2),
-    ("sin(x)y", ["unexpected name 'y'"], 6),
+    ("2 3", ["a number must come first", "insert one", "2*3"], 2),
     ("sinn(x)", ["unknown function 'sinn'; did you mean 'sin'?"], 0),
     ("1 + expp(x)", ["unknown function 'expp'; did you mean 'exp'?"], 4),
-    ("x(1)", ["'x'", "x*(...)"], 0),
-    ("x(y+1)", ["'x'", "x*("], 0),
-    ("2 + θ(1)", ["'θ'", "θ*("], 4),
-    ("pi(2)", ["'pi' is a constant", "pi*("], 0),
-    ("e(2)", ["'e' is a constant", "e*("], 0),
-    ("sin", ["'sin' is a function and needs arguments", "sin(...)"], 0),
-    ("2 + sin", ["'sin' is a function and needs arguments"], 4),
+    ("x(1, 2)", ["'x' is not a function", "x*(...)"], 0),
+    ("2 + θ(1, 2)", ["'θ' is not a function", "θ*("], 4),
+    ("pi(1, 2)", ["'pi' is not a function", "pi*("], 0),
+    ("sin", ["'sin' is a function and needs an argument", "sin(...)"], 0),
+    ("2 + sin", ["'sin' is a function and needs an argument"], 4),
     ("atan2(x)", ["atan2() takes 2 arguments, got 1"], 0),
     ("1 + hypot(1, 2, 3)", ["hypot() takes 2 arguments, got 3"], 4),
     ("sin(x, y)", ["sin() takes 1 argument, got 2"], 0),
-    ("log(x, 2)", ["log() takes 1 argument, got 2"], 0),
+    ("log(x, 2, 3)", ["log() takes 1 or 2 arguments, got 3"], 0),
     ("", ["the expression is empty"], 0),
     ("   ", ["the expression is empty"], 0),
     # no Python is ever evaluated: these are plain syntax errors
@@ -327,12 +335,12 @@ def test_control_characters_are_shown_escaped(text, shown, position):
 
 
 def test_a_control_character_before_the_error_moves_the_caret_by_its_escape():
-    # "x\ty": the tab is shown as the two characters "\t", so 'y' is at shown offset 3
-    error = expression_error("x\ty")
+    # "x\t$": the tab is shown as the two characters "\t", so '$' is at shown offset 3
+    error = expression_error("x\t$")
     assert error.position == 2
     _, line, caret = str(error).split("\n")
-    assert line == "  x\\ty"
-    assert line[caret.index("^")] == "y"
+    assert line == "  x\\t$"
+    assert line[caret.index("^")] == "$"
 
 
 def test_a_long_expression_shows_a_short_excerpt_with_the_caret_under_the_culprit():

@@ -1,0 +1,440 @@
+"""How a parse is read into nodes: the builder the LALR parser calls on every reduction.
+
+The grammar (grammar/expr.lark) knows no function names, so factors written side by side
+(a *run*: ``2x sin x``, ``x(y+1)``, ``sin^2 x``) reach this module as a list, and are read
+here, left to right, by these rules (the README's "Reading maths as written by hand"):
+
+* side by side is multiplication: ``2x sin(x)`` is ``((2*x)*sin(x))``, left-associative;
+* a number may only come first: ``2x`` is a product, ``x 2`` and ``2 3`` are errors that
+  propose the ``*`` to insert; ``2e`` is an error too (``2e3`` is a number, ``2e-x`` is not);
+* a function name without parentheses takes, as its argument, the parenthesised group right
+  after it (``sin^2(x) y`` is ``sin(x)^2*y``) or else every factor up to the next function
+  (``sin 2x cos x`` is ``sin(2*x)*cos(x)``); ``sin cos x`` is ``sin(cos(x))``;
+* ``sin^2 x`` is ``sin(x)^2``; ``sin^-1 x`` is the inverse function, ``asin(x)``;
+* a name followed by ``(`` is a call if the name is a function, else a product: ``x(y+1)``.
+
+Nodes come out flat in evaluation order and nothing here recurses (inputs may be 100,000
+levels deep). The methods are named after the grammar's rules and aliases.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from .errors import ExpressionError, slip
+from .expression import Node
+from .functions import CALLABLE, CONSTANTS, OPERATORS, PRIMITIVES
+from .printer import format_number
+
+_SUPERSCRIPT_DIGITS = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻", "0123456789+-")
+CONSTANT_SPELLINGS = {"π": "pi"}
+ROOTS = {"√": "sqrt", "∛": "cbrt"}
+# The textbook's f^-1: the inverse function (sin^-1 x is asin(x), not 1/sin(x)).
+INVERSES = {"sin": "asin", "cos": "acos", "tan": "atan", "sec": "asec", "csc": "acsc",
+            "cot": "acot", "sinh": "asinh", "cosh": "acosh", "tanh": "atanh"}
+_LOG_BASE = re.compile(r"log_(\d+(?:\.\d+)?)\Z")  # log_2 x, log_10(x)
+_SPECIAL = {"log": (1, 2), "diff": (2, None)}      # argument counts beyond the registry's
+_SIGNED = re.compile(r"\s*([-+\u2212]\s*[\w.]+)")    # sin -x: suggest sin(-x)
+
+
+def is_function_name(name: str) -> bool:
+    """Whether ``name`` (as written) names a function: sin, arcsin, diff, log_2, ..."""
+    return name in CALLABLE or name in _SPECIAL or _LOG_BASE.match(name) is not None
+
+
+# ----- what the rules hand up before a run is read -----------------------------------
+
+@dataclass(frozen=True)
+class Factor:
+    """A value in a run: its node, where its text starts, and what kind of factor it is:
+    "number" (starts with a number), "paren" (in parentheses or bars), "applied" (a
+    function with its argument in parentheses), or "plain"."""
+
+    index: int
+    start: int
+    kind: str = "plain"
+
+
+@dataclass(frozen=True)
+class Func:
+    """A function name still waiting for its argument: ``sin``, ``sin^2``, ``tan^-1``, ``√``."""
+
+    written: str          # as in the text, for messages
+    name: str             # the function to apply (asin for sin^-1)
+    start: int
+    mark: int             # how many nodes existed before it: an exponent is read back, then dropped
+    power: float | None = None
+
+
+@dataclass(frozen=True)
+class Pieces:
+    """``x(y+1)``: a name that is not a function, then a parenthesised factor."""
+
+    head: Factor
+    paren: Factor
+
+
+@dataclass(frozen=True)
+class CallHead:
+    name: str
+    start: int
+
+
+class Run(list):
+    """Factors side by side, read when the run is used."""
+
+
+class Builder:
+    """Appends one Node per reduction. ``definitions``: names that refer to --let
+    definitions (read as "ref" nodes, linked by adcli.definitions)."""
+
+    def __init__(self):
+        self.text, self.nodes, self.definitions = "", [], frozenset()
+
+    def reset(self, text: str, definitions=frozenset()) -> None:
+        self.text, self.nodes, self.definitions = text, [], frozenset(definitions)
+
+    def finish(self, item) -> list[Node]:
+        """The node list, once the whole text is parsed into ``item``; the root last."""
+        root = self._value(item)
+        nodes, self.nodes = self.nodes, []
+        assert root == len(nodes) - 1, "the root of an expression is its last node"
+        return nodes
+
+    def _add(self, node: Node) -> int:
+        self.nodes.append(node)
+        return len(self.nodes) - 1
+
+    def _error(self, message: str, position: int):
+        raise ExpressionError(message, self.text, position)
+
+    # ----- leaves ----------------------------------------------------------------------
+
+    def number(self, children):
+        (token,) = children
+        index = self._add(Node("number", token.start_pos, value=float(token)))
+        return Factor(index, token.start_pos, "number")
+
+    def name(self, children):
+        (token,) = children
+        name, start = str(token), token.start_pos
+        if name in self.definitions:
+            return Factor(self._add(Node("ref", start, name=name)), start)
+        if is_function_name(name):
+            return Func(name, name, start, len(self.nodes))
+        return Factor(self._leaf(name, start), start)
+
+    def root(self, children):
+        (token,) = children
+        return Func(str(token), ROOTS[str(token)], token.start_pos, len(self.nodes))
+
+    def _leaf(self, name: str, start: int) -> int:
+        name = CONSTANT_SPELLINGS.get(name, name)
+        kind = "constant" if name in CONSTANTS else "variable"
+        return self._add(Node(kind, start, name=name, value=CONSTANTS.get(name)))
+
+    # ----- calls, and names followed by "(" ---------------------------------------------
+
+    def call_head(self, children):
+        (token,) = children
+        name, start = token.rstrip("(").rstrip(), token.start_pos
+        if is_function_name(name):
+            return CallHead(name, start)
+        if name in self.definitions:
+            self._error(f"'{name}' is a definition and takes no arguments; to multiply, "
+                        f"write {name}*(...)", start)
+        if name not in CONSTANTS and name not in CONSTANT_SPELLINGS \
+                and (match := slip(name, CALLABLE)) is not None:
+            self._error(f"unknown function '{name}'; did you mean '{match}'? (if '{name}' is a "
+                        f"variable, write {name}*(...))", start)
+        # A variable (or constant) is never a function: x(y+1) is x*(y+1). Its node goes
+        # in now, so the variables keep their order of appearance.
+        return Factor(self._leaf(name, start), start)
+
+    def arguments(self, children):
+        return [self._value(child) for child in children]
+
+    def call(self, children):
+        head, arguments = children
+        if isinstance(head, Factor):
+            if len(arguments) != 1:
+                written = self.nodes[head.index].name
+                self._error(f"'{written}' is not a function, so it takes no arguments; to "
+                            f"multiply, write {written}*(...)", head.start)
+            paren = self.text.index("(", head.start)
+            return Pieces(head, Factor(arguments[0], paren, "paren"))
+        index = self._apply(head.name, arguments, head.start, head.name)
+        return Factor(index, head.start, "applied")
+
+    def _apply(self, name: str, args: list[int], start: int, written: str) -> int:
+        """The node of function ``name`` applied to the nodes ``args``."""
+        if name == "diff":
+            return self._diff(args, start)
+        if (base := _LOG_BASE.match(name)) is not None:
+            self._arity(written, args, (1, 1), start)
+            return self._log_in_base(args[0], float(base.group(1)), start)
+        if name == "log" and len(args) == 2:
+            return self._log(args[0], args[1], start)
+        function = CALLABLE[name]
+        self._arity(written, args, _SPECIAL.get(name, (function.arity, function.arity)), start)
+        return self._add(Node("call", start, name=name, function=function, args=tuple(args)))
+
+    def _arity(self, name: str, args, counts, start: int) -> None:
+        low, high = counts
+        if len(args) < low or (high is not None and len(args) > high):
+            wanted = (f"{low}" if low == high else f"{low} or {high}" if high is not None
+                      else f"{low} or more")
+            plural = "" if wanted == "1" else "s"
+            self._error(f"{name}() takes {wanted} argument{plural}, got {len(args)}", start)
+
+    def _log(self, x: int, base: int, start: int) -> int:
+        """log(x, b) is log(x)/log(b): ``base`` is b's node."""
+        log = CALLABLE["log"]
+        top = self._add(Node("call", start, name="log", function=log, args=(x,)))
+        bottom = self._add(Node("call", start, name="log", function=log, args=(base,)))
+        return self._infix("div", top, bottom, start)
+
+    def _log_in_base(self, x: int, base: float, start: int) -> int:
+        """log_2 x is log2(x), log_10 x is log10(x); any other base is log(x)/log(base)."""
+        if base in (2.0, 10.0):
+            name = f"log{int(base)}"
+            return self._add(Node("call", start, name=name, function=CALLABLE[name], args=(x,)))
+        return self._log(x, self._add(Node("number", start, value=base)), start)
+
+    def _diff(self, args: list[int], start: int) -> int:
+        """diff(f, x, y, ...): the derivative of f in x, then y, ...; a value computed by
+        reverse passes over f's graph when the expression is evaluated (adcli.diffs)."""
+        if len(args) < 2:
+            self._error("diff() takes an expression and the variables to differentiate by, "
+                        "as in diff(f, x) or diff(f, x, y)", start)
+        f, names = args[0], args[1:]
+        for index in names:
+            node = self.nodes[index]
+            if node.kind != "variable":
+                what = {"constant": f", and '{node.name}' is a constant",
+                        "ref": f", and '{node.name}' is a definition"}.get(node.kind, "")
+                self._error(f"diff() differentiates with respect to variables{what}: write a "
+                            "variable name here, as in diff(f, x)", self._start(index))
+        root = self.nodes[f]
+        wrt = {self.nodes[i].name for i in names}
+        if root.kind == "variable" and root.name not in wrt:
+            self._error(f"'{root.name}' is not defined: define it with --let "
+                        f"{root.name}=... (as a variable, its derivative would be 0)", root.position)
+        return self._add(Node("diff", start, name="diff", args=(f, *names)))
+
+    def _start(self, index: int) -> int:
+        """Where the text of a node's subtree starts (for a caret); a walk, not recursion."""
+        start, stack = self.nodes[index].position, [index]
+        while stack:
+            node = self.nodes[stack.pop()]
+            start = min(start, node.position)
+            stack.extend(node.args)
+        return start
+
+    # ----- groups, bars, powers ---------------------------------------------------------
+
+    def group(self, children):
+        token, inner = children
+        return Factor(self._value(inner), token.start_pos, "paren")
+
+    def bars(self, children):
+        token, inner, _ = children
+        index = self._add(Node("call", token.start_pos, name="abs", function=CALLABLE["abs"],
+                               args=(self._value(inner),)))
+        return Factor(index, token.start_pos, "paren")
+
+    def power(self, children):
+        if len(children) == 2:  # a superscript: x², sin⁻¹
+            base, token = children
+            exponent = self.number([_Token(str(token).translate(_SUPERSCRIPT_DIGITS),
+                                           token.start_pos)])
+            position = token.start_pos
+        else:
+            base, token, exponent = children
+            position = token.start_pos
+        if isinstance(base, Func):
+            return self._function_power(base, exponent, position)
+        if isinstance(exponent, Pieces):  # x^y(z+1): the exponent is y alone
+            return Pieces(self._power(base, exponent.head, position), exponent.paren)
+        if isinstance(base, Pieces):      # x(y)^2: the power is on the group
+            return Pieces(base.head, self._power(base.paren, exponent, position))
+        return self._power(base, exponent, position)
+
+    def _power(self, base: Factor, exponent, position: int) -> Factor:
+        index = self._infix("pow", base.index, self._value(exponent, power=True), position)
+        kind = base.kind if base.kind in ("number", "applied") else "plain"
+        return Factor(index, base.start, kind)
+
+    def _function_power(self, func: Func, exponent, position: int) -> Func:
+        """sin^2 x is sin(x)^2; sin^-1 x is asin(x). The exponent must be a plain number."""
+        exponent_nodes = self.nodes[func.mark:]
+        value = _plain_number(exponent_nodes)
+        if value is None or func.power is not None:
+            self._error(f"a power of a function must be a number, as in {func.written}^2 x; "
+                        f"for anything else write {func.written}(x)^...", position)
+        del self.nodes[func.mark:]  # the exponent lives on in the Func, not as nodes
+        if value == -1.0:
+            inverse = INVERSES.get(func.name)
+            if inverse is None:
+                self._error(f"{func.written}^-1 would be an inverse function, and adcli has "
+                            f"none for {func.written}; for 1/{func.written}(x), write "
+                            f"{func.written}(x)^-1", position)
+            return Func(f"{func.written}^-1", inverse, func.start, func.mark)
+        if value < 0:
+            self._error(f"{func.written}^{format_number(value)} is ambiguous: write "
+                        f"{func.written}(x)^{format_number(value)} for a power of "
+                        f"{func.written}", position)
+        return Func(func.written, func.name, func.start, func.mark, value)
+
+    def exponent_sign(self, children):
+        sign, operand = children
+        if sign == "+":
+            return operand
+        if isinstance(operand, Pieces):  # x^-y(z): the sign is on y
+            return Pieces(self._negate(operand.head, sign.start_pos), operand.paren)
+        if not isinstance(operand, Factor):
+            operand = Factor(self._value(operand, power=True), sign.start_pos)
+        return self._negate(operand, sign.start_pos)
+
+    def _negate(self, factor: Factor, position: int) -> Factor:
+        index = self._add(Node("prefix", position, name="neg", function=PRIMITIVES["neg"],
+                               args=(factor.index,)))
+        return Factor(index, position, factor.kind)
+
+    # ----- operators --------------------------------------------------------------------
+
+    def binary(self, children):
+        left, token, right = children
+        function = OPERATORS[str(token)]
+        return self._add(Node("infix", token.start_pos, name=function.name, function=function,
+                              args=(self._value(left), self._value(right))))
+
+    def unary(self, children):
+        token, operand = children
+        index = self._value(operand)
+        if token == "+":
+            return index
+        return self._add(Node("prefix", token.start_pos, name="neg",
+                              function=PRIMITIVES["neg"], args=(index,)))
+
+    def _infix(self, name: str, left: int, right: int, position: int) -> int:
+        function = PRIMITIVES[name]
+        return self._add(Node("infix", position, name=name, function=function,
+                              args=(left, right)))
+
+    # ----- runs: factors side by side ---------------------------------------------------
+
+    def juxtapose(self, children):
+        left, right = children
+        if isinstance(left, Run):
+            left.append(right)
+            return left
+        return Run([left, right])
+
+    def _value(self, item, power: bool = False) -> int:
+        """The node index of anything a rule handed up, reading a run if it is one."""
+        if isinstance(item, int):
+            return item
+        if isinstance(item, Factor):
+            return item.index
+        if isinstance(item, Func):
+            self._no_argument(item, power)
+        if isinstance(item, Pieces):
+            return self._mul(item.head.index, item.paren.index)
+        return self._read_run(item)
+
+    def _no_argument(self, func: Func, power: bool = False):
+        name = func.written
+        if power:
+            self._error(f"'{name}' in an exponent needs parentheses: {name}(...)", func.start)
+        signed = _SIGNED.match(self.text, func.start + len(name))
+        hint = f"{name}({signed.group(1)})" if signed else f"{name}(...) or {name} x"
+        self._error(f"'{name}' is a function and needs an argument: {hint}", func.start)
+
+    def _read_run(self, run: Run) -> int:
+        items = []
+        for item in run:
+            items.extend([item.head, item.paren] if isinstance(item, Pieces) else [item])
+        self._check_numbers(items)
+        product, i = None, 0
+        while i < len(items):
+            if isinstance(items[i], Func):
+                value, i = self._application(items, i)
+            else:
+                value, i = items[i].index, i + 1
+            product = value if product is None else self._mul(product, value)
+        return product
+
+    def _application(self, items: list, i: int) -> tuple[int, int]:
+        """Read the functions starting at items[i] and their argument; return the node and
+        where the run goes on. ``sin cos x`` nests; the argument is a group right after the
+        name, or the factors up to the next function."""
+        chain = []
+        while i < len(items) and isinstance(items[i], Func):
+            chain.append(items[i])
+            i += 1
+        if i == len(items):
+            self._no_argument(chain[-1])
+        if items[i].kind == "paren":
+            argument, i = items[i].index, i + 1
+        else:
+            argument, i = items[i].index, i + 1
+            while i < len(items) and not isinstance(items[i], Func) \
+                    and items[i].kind != "applied":
+                argument, i = self._mul(argument, items[i].index), i + 1
+        for func in reversed(chain):
+            argument = self._apply_func(func, argument)
+        return argument, i
+
+    def _apply_func(self, func: Func, argument: int) -> int:
+        function = CALLABLE.get(func.name)
+        if func.name == "diff" or (function is not None and function.arity != 1):
+            count = "an expression and variables" if func.name == "diff" else \
+                f"{function.arity} arguments"
+            self._error(f"{func.written}() takes {count}: write {func.written}(...)", func.start)
+        index = self._apply(func.name, [argument], func.start, func.written)
+        if func.power is not None:
+            exponent = self._add(Node("number", func.start, value=func.power))
+            index = self._infix("pow", index, exponent, func.start)
+        return index
+
+    def _check_numbers(self, items: list) -> None:
+        """A number only starts a product (2x, sin 2x); and 2e is not a number."""
+        for k in range(1, len(items)):
+            item, before = items[k], items[k - 1]
+            if isinstance(item, Func) or isinstance(before, Func):
+                continue
+            if item.kind == "number":
+                shown = self.text[before.start:item.start].rstrip()
+                shown = shown if len(shown) <= 20 else "…" + shown[-20:]
+                number = self.text[item.start:].split()[0][:20]
+                self._error(f"a number must come first in a product written without '*': "
+                            f"insert one, as in {shown}*{number}", item.start)
+            node = self.nodes[item.index]
+            if node.kind == "constant" and node.name == "e" and before.kind == "number" \
+                    and item.start > 0 and self.text[item.start - 1] in "0123456789.":
+                number = self.text[before.start:item.start]
+                thousand = format_number(float(number) * 1000)
+                self._error(f"'{number}e' is not a number: write {number}*e, or {number}e3 "
+                            f"for {thousand}", before.start)
+
+    def _mul(self, left: int, right: int) -> int:
+        return self._infix("mul", left, right, self.nodes[right].position)
+
+
+def _plain_number(nodes: list[Node]) -> float | None:
+    """The value of an exponent written as a number, signed or in parentheses, else None."""
+    if len(nodes) == 1 and nodes[0].kind == "number":
+        return nodes[0].value
+    if len(nodes) == 2 and nodes[0].kind == "number" and nodes[1].name == "neg":
+        return -nodes[0].value
+    return None
+
+
+class _Token(str):
+    """A token made up here (a superscript read as a number), positioned like lark's."""
+
+    def __new__(cls, value: str, start_pos: int):
+        token = super().__new__(cls, value)
+        token.start_pos = start_pos
+        return token

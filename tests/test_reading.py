@@ -1,0 +1,626 @@
+"""Issue 10: maths as written by hand, derivatives inside expressions, --let definitions.
+
+The readings are the README's table ("Maths as written by hand"), read from README.md here
+so the documentation and the tests cannot drift apart; each expected reading was worked out
+by hand from the README's rules. Values come from closed forms derived by hand (noted
+beside them) or from the engine's other paths (grad, hessian, derivative), which diff must
+agree with exactly, being built on the same double backprop.
+"""
+from __future__ import annotations
+
+import math
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import adcli
+from adcli.core import recorded
+from adcli.drivers import Growth
+from adcli.errors import ExpressionError
+from adcli.functions import CALLABLE
+from conftest import run_cli, strict_json
+
+README = Path(__file__).parent.parent / "README.md"
+
+
+# ----- the README's table of readings ---------------------------------------------------
+
+def _cells(line: str) -> list[str]:
+    """The cells of a Markdown table row: split at unescaped bars, code quotes removed."""
+    cells = re.split(r"(?<!\\)\|", line.strip())[1:-1]
+    return [cell.strip().replace("\\|", "|") for cell in cells]
+
+
+def readme_readings() -> list[tuple[str, str]]:
+    lines = README.read_text(encoding="utf-8").splitlines()
+    start = lines.index("| you write | read as |")
+    rows = []
+    for line in lines[start + 2:]:
+        if not line.startswith("|"):
+            break
+        written, read_as = _cells(line)
+        rows.append((written.strip("`"), read_as))
+    return rows
+
+
+READINGS = readme_readings()
+READ = [(w, r.strip("`")) for w, r in READINGS if not r.startswith("error:")]
+REFUSED = [(w, r.removeprefix("error:").strip().strip("`")) for w, r in READINGS
+           if r.startswith("error:")]
+
+
+def test_the_readme_table_has_at_least_30_readings_and_refusals():
+    assert len(READINGS) >= 30
+    assert len(READ) >= 30 and len(REFUSED) >= 5
+
+
+@pytest.mark.parametrize("written, reading", READ, ids=[w for w, _ in READ])
+def test_readme_reading(written, reading):
+    assert adcli.parse(written).parsed == reading
+
+
+@pytest.mark.parametrize("written, reading", READ, ids=[w for w, _ in READ])
+def test_a_reading_reads_back_to_itself_with_the_same_value(written, reading):
+    # The reading is itself an expression in plain notation: it must parse to the same
+    # reading, and both must give the same number (same tree, so the same float).
+    again = adcli.parse(reading)
+    assert again.parsed == reading
+    f = adcli.parse(written)
+    point = {name: 0.3 + 0.4 * i for i, name in enumerate(f.variables)}
+    np.testing.assert_array_equal(f.value(**point), again.value(**point))
+
+
+@pytest.mark.parametrize("written, fragment", REFUSED, ids=[w for w, _ in REFUSED])
+def test_readme_refusal(written, fragment):
+    with pytest.raises(ExpressionError) as info:
+        adcli.parse(written)
+    assert fragment in info.value.message
+    message, shown, caret = str(info.value).split("\n")
+    assert shown == "  " + written and caret.endswith("^")
+
+
+# Where the caret goes for each refusal, and the exact advice (column counted by hand).
+CARETS = [
+    ("2 3", 2, "a number must come first in a product written without '*': insert one, "
+               "as in 2*3"),
+    ("x 2", 2, "a number must come first in a product written without '*': insert one, "
+               "as in x*2"),
+    ("(x+1) 2", 6, "a number must come first in a product written without '*': insert one, "
+                   "as in (x+1)*2"),
+    ("sin x 2", 6, "a number must come first in a product written without '*': insert one, "
+                   "as in x*2"),
+    ("2e", 0, "'2e' is not a number: write 2*e, or 2e3 for 2000"),
+    ("1 + 2e-x", 4, "'2e' is not a number: write 2*e, or 2e3 for 2000"),
+    ("1.5e x", 0, "'1.5e' is not a number: write 1.5*e, or 1.5e3 for 1500"),
+    ("|x |y||", 3, "between bars, a '|' after a factor closes them; to multiply by new bars, "
+                   "insert '*': |x *|y||"),
+    ("sin", 0, "'sin' is a function and needs an argument: sin(...) or sin x"),
+    ("x + sin", 4, "'sin' is a function and needs an argument: sin(...) or sin x"),
+    ("sin -x", 0, "'sin' is a function and needs an argument: sin(-x)"),
+    ("2^sin x", 2, "'sin' in an exponent needs parentheses: sin(...)"),
+    ("sin^x y", 3, "a power of a function must be a number, as in sin^2 x; for anything "
+                   "else write sin(x)^..."),
+    ("exp^-1 x", 3, "exp^-1 would be an inverse function, and adcli has none for exp; for "
+                    "1/exp(x), write exp(x)^-1"),
+    ("atan2 y x", 0, "atan2() takes 2 arguments: write atan2(...)"),
+    ("x(1, 2)", 0, "'x' is not a function, so it takes no arguments; to multiply, write "
+                   "x*(...)"),
+    ("sinn(x)", 0, "unknown function 'sinn'; did you mean 'sin'? (if 'sinn' is a variable, "
+                   "write sinn*(...))"),
+    ("log(x, 2, 3)", 0, "log() takes 1 or 2 arguments, got 3"),
+]
+
+
+@pytest.mark.parametrize("text, position, message", CARETS, ids=[t for t, _, _ in CARETS])
+def test_refusals_say_what_to_write_with_the_caret_in_place(text, position, message):
+    with pytest.raises(ExpressionError) as info:
+        adcli.parse(text)
+    assert (info.value.message, info.value.position) == (message, position)
+
+
+VALUES = [
+    # text, point, value worked out by hand
+    ("2x sin(x) + x^2 cos(x)", {"x": 1.0}, 2 * math.sin(1) + math.cos(1)),
+    ("sin x cos x", {"x": 0.5}, math.sin(0.5) * math.cos(0.5)),
+    ("sin^2 x + cos^2 x", {"x": 0.7}, 1.0),                 # up to rounding
+    ("sin^-1 x", {"x": 0.5}, math.pi / 6),
+    ("tan^-1(x)", {"x": 1.0}, math.pi / 4),
+    ("|x - |y||", {"x": 1.0, "y": -3.0}, 2.0),            # |1 - 3|
+    ("√(x+1)", {"x": 3.0}, 2.0),
+    ("∛x", {"x": -8.0}, -2.0),
+    ("π r^2", {"r": 2.0}, 4 * math.pi),
+    ("log(x, b)", {"x": 8.0, "b": 2.0}, 3.0),
+    # b is node 2, then node 10: no confusion with the bases 2 and 10 of log_2 and log_10.
+    ("log(sin(x), b)", {"x": math.pi / 6, "b": 4.0}, -0.5),       # log_4 (1/2)
+    ("log(-x+y+z+w+u, b)", {"x": 1.0, "y": 2.0, "z": 2.0, "w": 2.0, "u": 3.0, "b": 2.0}, 3.0),
+
+    ("log_10 x", {"x": 1000.0}, 3.0),
+    ("2e-3x", {"x": 1000.0}, 2.0),
+    ("2 e", {}, 2 * math.e),
+    ("1/2x", {"x": 4.0}, 0.125),
+    ("sin 2πx", {"x": 0.25}, 1.0),                        # sin(pi/2)
+]
+
+
+@pytest.mark.parametrize("text, at, expected", VALUES, ids=[t for t, _, _ in VALUES])
+def test_values_of_readings(text, at, expected):
+    assert float(adcli.parse(text).value(**at)) == pytest.approx(expected, rel=1e-15, abs=1e-15)
+
+
+@pytest.mark.parametrize("alias, name", [
+    ("arcsin", "asin"), ("arccos", "acos"), ("arctan", "atan"), ("arsinh", "asinh"),
+    ("arcsinh", "asinh"), ("arcosh", "acosh"), ("arccosh", "acosh"), ("artanh", "atanh"),
+    ("arctanh", "atanh"),
+])
+def test_aliases_of_inverse_functions(alias, name):
+    assert CALLABLE[alias] is CALLABLE[name]
+
+
+def test_variables_keep_their_order_of_appearance_in_a_product_with_parentheses():
+    # x(y+1): x's node goes in before the parenthesised factor's.
+    assert adcli.parse("x(y+1)").variables == ("x", "y")
+    assert adcli.parse("sin z x(y)").variables == ("z", "x", "y")
+
+
+# ----- inserting '*' where the rules allow changes nothing --------------------------------
+#
+# Expressions are drawn as pairs: as written by hand (factors side by side, functions
+# without parentheses, powers of functions, bars, roots) and the same with every '*' the
+# rules imply inserted and every function's argument in parentheses. The two must read the
+# same and give the same values.
+
+NUMBERS = ["2", "3", "0.5", "1.5", "10"]
+VARIABLES = ["x", "y", "t"]
+PARENLESS = {"sin": "sin", "cos": "cos", "tan": "tan", "exp": "exp", "ln": "ln", "log": "log",
+             "sqrt": "sqrt", "sinh": "sinh", "atan": "atan", "arcsin": "arcsin",
+             "sech": "sech", "coth": "coth", "acot": "acot", "√": "sqrt", "∛": "cbrt"}
+INVERTIBLE = {"sin": "asin", "cos": "acos", "tan": "atan", "sinh": "asinh", "tanh": "atanh",
+              "sec": "asec", "cot": "acot"}
+CALLS = ["sin", "cos", "exp", "log", "sqrt", "atan", "cosh", "csch", "asec", "abs"]
+
+
+def _join(draw, left: str, right: str) -> str:
+    """Side by side: a space, or nothing where no two tokens would merge (2x, (a)b, x²y)."""
+    glue_ok = left[-1] in ")|²³" or (re.fullmatch(r"[\d.]+", left) is not None
+                                     and right[0] not in "0123456789.e")
+    return left + ("" if glue_ok and draw(st.booleans()) else " ") + right
+
+
+@st.composite
+def simple_factor(draw, depth: int, first: bool):
+    """A factor that may stand anywhere in a product or a function's argument."""
+    kinds = ["var", "var", "power", "superscript", "pi", "exp"] + (["group"] if depth else [])
+    kind = draw(st.sampled_from(kinds if not first else kinds[:-1] if depth else kinds))
+    v = draw(st.sampled_from(VARIABLES))
+    if kind == "var":
+        return v, v
+    if kind == "power":
+        n = draw(st.sampled_from(["2", "3", "-1"]))
+        return f"{v}^{n}", f"{v}^{n}"
+    if kind == "superscript":
+        return f"{v}²", f"{v}^2"
+    if kind == "pi":
+        spelled = draw(st.sampled_from(["π", "pi"]))
+        return spelled, "pi"
+    if kind == "exp":
+        return f"e^{v}", f"e^{v}"
+    written, explicit = draw(expression(depth - 1))
+    return f"({written})", f"({explicit})"
+
+
+@st.composite
+def application(draw, depth: int):
+    """A function without parentheses: sin 2x, sin^2 x, sin⁻¹ x, √x y."""
+    name = draw(st.sampled_from(sorted(PARENLESS)))
+    target = PARENLESS[name]
+    power = draw(st.sampled_from(["", "", "^2", "²", "^-1", "⁻¹"])) if name.isalpha() else ""
+    if power in ("^-1", "⁻¹") and name not in INVERTIBLE:
+        power = ""
+    head = name + power
+    parts_written, parts_explicit = [], []
+    if draw(st.booleans()):
+        number = draw(st.sampled_from(NUMBERS))
+        parts_written.append(number)
+        parts_explicit.append(number)
+    for k in range(draw(st.integers(1, 2))):
+        written, explicit = draw(simple_factor(depth, first=(k == 0)))
+        parts_written.append(written)
+        parts_explicit.append(explicit)
+    argument = parts_written[0]
+    for part in parts_written[1:]:
+        argument = _join(draw, argument, part)
+    written = head + " " + argument
+    inner = "*".join(parts_explicit)
+    if power in ("^-1", "⁻¹"):
+        return written, f"{INVERTIBLE[name]}({inner})"
+    explicit = f"{target}({inner})"
+    return written, explicit + ("^2" if power in ("^2", "²") else "")
+
+
+@st.composite
+def run(draw, depth: int, in_bars: bool):
+    """Factors side by side; after a function without parentheses only another function
+    may follow (anything else would belong to its argument)."""
+    written, explicit = [], []
+    if draw(st.booleans()):
+        number = draw(st.sampled_from(NUMBERS))
+        written.append(number)
+        explicit.append(number)
+    after_application = False
+    for k in range(draw(st.integers(1, 3 if depth == 2 else 2))):
+        kinds = ["call", "application"] if after_application else \
+            ["simple", "simple", "call", "application"]
+        if k == 0 and not written and depth:
+            kinds.append("bars")
+        kind = draw(st.sampled_from(kinds))
+        if kind == "simple":
+            part = draw(simple_factor(depth, first=False))
+        elif kind == "call":
+            name = draw(st.sampled_from(CALLS))
+            inner_written, inner_explicit = draw(expression(max(depth - 1, 0)))
+            part = (f"{name}({inner_written})", f"{name}({inner_explicit})")
+        elif kind == "bars":
+            inner_written, inner_explicit = draw(expression(depth - 1, in_bars=True))
+            part = (f"|{inner_written}|", f"abs({inner_explicit})")
+        else:
+            part = draw(application(depth))
+        after_application = kind == "application"
+        written.append(part[0])
+        explicit.append(part[1])
+    text = written[0]
+    for part in written[1:]:
+        text = _join(draw, text, part)
+    return text, explicit[0] if len(explicit) == 1 else "(" + "*".join(explicit) + ")"
+
+
+@st.composite
+def expression(draw, depth: int = 2, in_bars: bool = False):
+    written, explicit = draw(run(depth, in_bars))
+    if draw(st.booleans()):
+        written, explicit = "-" + written, "-" + explicit
+    for _ in range(draw(st.integers(0, 1 if depth < 2 else 2))):
+        op = draw(st.sampled_from(["+", "-", "*", "/"]))
+        more_written, more_explicit = draw(run(depth, in_bars))
+        written, explicit = f"{written} {op} {more_written}", f"{explicit} {op} {more_explicit}"
+    return written, explicit
+
+
+def _same(a, b) -> bool:
+    a, b = float(a), float(b)
+    return a == b or (math.isnan(a) and math.isnan(b))
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(expression(), st.floats(0.1, 3.0), st.floats(0.1, 3.0), st.floats(0.1, 3.0))
+def test_inserting_the_implied_stars_and_parentheses_changes_nothing(pair, x, y, t):
+    written, explicit = pair
+    f, g = adcli.parse(written), adcli.parse(explicit)
+    assert f.parsed == g.parsed, (written, explicit)
+    point = {"x": x, "y": y, "t": t}
+    assert _same(f.value({n: point[n] for n in f.variables}),
+                 g.value({n: point[n] for n in g.variables}))
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from(["2", "x", "y", "(x+1)", "sin(y)", "e^x", "x^2", "|y|", "π"]),
+                min_size=2, max_size=6))
+def test_a_star_between_plain_factors_side_by_side_is_the_same_product(factors):
+    # Without functions written bare, the rule is literally "insert '*'": a number may only
+    # come first, so one is drawn only there.
+    factors = [factors[0]] + [f for f in factors[1:] if f != "2"] or factors[:1]
+    written = " ".join(factors)
+    starred = "*".join(factors)
+    f, g = adcli.parse(written), adcli.parse(starred)
+    assert f.parsed == g.parsed
+    assert _same(f.value({n: 0.7 for n in f.variables}), g.value({n: 0.7 for n in g.variables}))
+
+
+# ----- deep and long inputs: nothing recurses ----------------------------------------------
+
+@pytest.mark.parametrize("text, reading_start, value", [
+    (" ".join(["x"] * 100_000), "((((", 1.0),                      # x^100000 at x = 1
+    ("sin " * 100_000 + "x", "sin(sin(sin(", None),
+    ("|" * 100_000 + "x" + "|" * 100_000, "abs(abs(", 1.0),        # ||...|x|...|| at 1
+    ("√" * 100_000 + "x", "sqrt(sqrt(", 1.0),
+])
+def test_long_runs_and_deep_nesting(text, reading_start, value):
+    f = adcli.parse(text)
+    assert f.parsed.startswith(reading_start)
+    result = float(f.value(x=1.0))
+    if value is not None:
+        assert result == value
+
+
+def test_deeply_nested_diffs():
+    # 20,000 levels, far beyond Python's recursion limit: d/dx x^3 = 3x^2, then 6x, 6, 0, ...
+    text = "diff(" * 20_000 + "x^3" + ", x)" * 20_000
+    f = adcli.parse(text)
+    assert f.parsed == text
+    assert float(f.value(x=2.0)) == 0.0 and float(f.grad(x=2.0)["x"]) == 0.0
+    assert float(adcli.parse("diff(" * 3 + "x^3" + ", x)" * 3).value(x=2.0)) == 6.0
+
+
+# ----- diff inside expressions ------------------------------------------------------------
+
+DIFF_VALUES = [
+    # text, point, value worked out by hand
+    ("diff(x^2*y, x, y)", {"x": 1.0, "y": 2.0}, 2.0),          # d/dy 2xy = 2x
+    ("diff(x^2*y, x)", {"x": 3.0, "y": 2.0}, 12.0),            # 2xy
+    ("diff(sin(x), x, x, x)", {"x": 0.3}, -math.cos(0.3)),     # sin''' = -cos
+    ("diff(x^3, x, x)", {"x": 2.0}, 12.0),                     # 6x
+    ("diff(x, x)", {"x": 5.0}, 1.0),
+    ("diff(y^2, x)", {"x": 1.0, "y": 3.0}, 0.0),               # no x in it
+    ("diff(2, x)", {"x": 1.0}, 0.0),
+    ("diff(diff(x^3*y^2, x), y)", {"x": 1.0, "y": 2.0}, 12.0),  # 6x^2 y
+    ("x diff(x^3, x)", {"x": 2.0}, 24.0),                      # x * 3x^2
+    ("diff(x^2, x)^2", {"x": 3.0}, 36.0),                      # (2x)^2
+    ("diff(sin x cos x, x)", {"x": 0.25}, math.cos(0.5)),      # (sin 2x / 2)' = cos 2x
+]
+
+
+@pytest.mark.parametrize("text, at, expected", DIFF_VALUES, ids=[t for t, _, _ in DIFF_VALUES])
+def test_diff_values_by_hand(text, at, expected):
+    assert float(adcli.parse(text).value(**at)) == pytest.approx(expected, rel=1e-14, abs=1e-15)
+
+
+def test_diff_nodes_leave_no_gradient_behind_for_the_outer_passes():
+    # f = x * d/dx x^3 = 3x^3: f' = 9x^2 = 36, f'' = 18x = 36, f''' = 18 at x = 2. A stale
+    # grad on x from the inner pass (3x^2 = 12) would be added to the outer one.
+    f = adcli.parse("x*diff(x^3, x)")
+    assert float(f.grad(x=2.0)["x"]) == 36.0
+    assert float(f.hessian(x=2.0)[0, 0]) == 36.0
+    assert float(f.derivative("x", 3, x=2.0)) == 18.0
+    # g = d/dx (x^2 y) + x y = 2xy + xy: dg/dx = 3y = 6, dg/dy = 3x = 3 at (1, 2).
+    g = adcli.parse("diff(x^2*y, x) + x*y").grad(x=1.0, y=2.0)
+    assert (float(g["x"]), float(g["y"])) == (6.0, 3.0)
+
+
+def test_diff_works_at_many_points_at_once():
+    x = np.linspace(-2, 2, 7)
+    np.testing.assert_allclose(adcli.parse("diff(sin(x)^2, x)").value(x=x), np.sin(2 * x),
+                               rtol=1e-14, atol=1e-15)          # 2 sin cos = sin 2x
+
+
+def _sample(cls) -> list[float]:
+    """A point inside each argument's domain, away from kinks."""
+    point = [lo + fraction * (hi - lo) for (lo, hi), fraction in zip(cls.domain, (0.618, 0.29))]
+    assert float(cls.kink(*point)) > cls.smooth_margin
+    return point
+
+
+UNARY = sorted({cls.name for cls in CALLABLE.values() if cls.arity == 1})
+BINARY = sorted({cls.name for cls in CALLABLE.values() if cls.arity == 2})
+
+
+@pytest.mark.parametrize("name", UNARY)
+def test_diff_agrees_with_grad_hessian_and_derivative(name):
+    (x,) = _sample(CALLABLE[name])
+    f = adcli.parse(f"{name}(x)")
+    first = adcli.parse(f"diff({name}(x), x)")
+    assert float(first.value(x=x)) == float(f.grad(x=x)["x"])
+    second = float(adcli.parse(f"diff({name}(x), x, x)").value(x=x))
+    assert second == float(f.hessian(x=x)[0, 0]) == float(f.derivative("x", 2, x=x))
+    third = float(adcli.parse(f"diff({name}(x), x, x, x)").value(x=x))
+    assert third == float(f.derivative("x", 3, x=x))
+    # ... and through it: the gradient, Hessian and n-th derivative of a diff.
+    assert float(first.grad(x=x)["x"]) == second
+    assert float(first.hessian(x=x)[0, 0]) == third
+    assert float(first.derivative("x", 2, x=x)) == third
+
+
+@pytest.mark.parametrize("name", BINARY)
+def test_diff_mixed_partials_agree_with_the_hessian(name):
+    a, b = _sample(CALLABLE[name])
+    f = adcli.parse(f"{name}(a, b)")
+    hessian, grad = f.hessian(a=a, b=b), f.grad(a=a, b=b)
+    for i, first in enumerate("ab"):
+        assert float(adcli.parse(f"diff({name}(a, b), {first})").value(a=a, b=b)) == \
+            float(grad[first])
+        for j, second in enumerate("ab"):
+            text = f"diff({name}(a, b), {first}, {second})"
+            assert float(adcli.parse(text).value(a=a, b=b)) == float(hessian[i, j]), text
+
+
+GROWING = "exp(sin(x))*x^3/(1+x^2)"  # about 3 times bigger a derivative
+
+
+@pytest.fixture
+def small_budget(monkeypatch):
+    """The growth budget cut to 20,000 operations, so reaching it takes a fraction of a
+    second: --order then goes to 7 on GROWING (2,110 operations at 5, 6,209 at 6)."""
+    monkeypatch.setattr(Growth, "BUDGET", 20_000)
+
+
+def _highest_order(text: str) -> int:
+    f = adcli.parse(text)
+    for order in range(1, 30):
+        try:
+            f.derivative("x", order, x=0.5)
+        except adcli.AdcliError:
+            return order - 1
+    raise AssertionError("the budget never refused")
+
+
+def _diff(text: str, times: int) -> str:
+    return "diff(" + text + ", x" * times + ")"
+
+
+def test_nested_diff_goes_exactly_as_far_as_the_order_budget(small_budget):
+    limit = _highest_order(GROWING)
+    assert limit >= 5
+    assert float(adcli.parse(_diff(GROWING, limit)).value(x=0.5)) == \
+        float(adcli.parse(GROWING).derivative("x", limit, x=0.5))
+    with pytest.raises(adcli.AdcliError, match="diff\\(\\) nests too deep"):
+        adcli.parse(_diff(GROWING, limit + 1)).value(x=0.5)
+
+
+def test_the_budget_counts_all_the_diffs_of_an_expression_but_projects_each_on_its_own(
+        small_budget):
+    # Two 6th derivatives cost twice one (about 12,000 operations): not refused, although
+    # 12 derivatives in a row would be.
+    sixes = _diff(GROWING, 6)
+    assert float(adcli.parse(f"{sixes} - {sixes}").value(x=0.5)) == 0.0
+
+
+@pytest.mark.parametrize("text", [
+    _diff(GROWING, 12),                                                   # one diff, 12 names
+    "diff(" * 12 + GROWING + ", x)" * 12,                                 # 12 nested diffs
+    "diff(x*" + "diff(" * 10 + GROWING + ", x)" * 10 + ", x)",            # inside a product
+    _diff(GROWING, 7) + " + " + _diff(GROWING, 7),                        # 2 x 18,000 in all
+])
+def test_nested_diff_is_refused_before_the_graph_outgrows_the_budget(small_budget, text):
+    before = recorded.count
+    with pytest.raises(adcli.AdcliError) as info:
+        adcli.parse(text).value(x=0.5)
+    assert "diff() nests too deep for this expression" in str(info.value)
+    assert recorded.count - before <= Growth.BUDGET
+
+
+# ----- --let definitions --------------------------------------------------------------
+
+def test_definitions_in_python():
+    # F = x^2 + y^2 - 1: the implicit slope -F_x/F_y = -x/y = -0.75 at (0.6, 0.8).
+    f = adcli.parse("-diff(F,x)/diff(F,y)", definitions={"F": "x^2+y^2-1"})
+    assert f.variables == ("x", "y")
+    assert f.parsed == "(-diff(F, x))/diff(F, y) where F = ((x^2) + (y^2)) - 1"
+    assert float(f.value(x=0.6, y=0.8)) == pytest.approx(-0.75, rel=1e-15)
+
+
+def test_definitions_may_use_each_other_in_any_order_and_are_evaluated_once():
+    f = adcli.parse("H + G", definitions={"H": "diff(G, y)", "G": "diff(F, x)",
+                                          "F": "x^2 y^3"})
+    # G = 2x y^3, H = 6x y^2: at (1, 2), 16 + 24.
+    assert float(f.value(x=1.0, y=2.0)) == 40.0
+    assert f.parsed == ("H + G where F = (x^2)*(y^3), G = diff(F, x), H = diff(G, y)")
+    assert sum(node.kind == "let" for node in f.nodes) == 3
+    assert sum(node.name == "pow" for node in f.nodes) == 2     # F's nodes are there once
+
+
+def test_an_unused_definition_costs_nothing_and_names_no_variable():
+    f = adcli.parse("x + 1", definitions={"F": "z^2"})
+    assert f.variables == ("x",) and f.parsed == "x + 1"
+
+
+DEFINITION_ERRORS = [
+    # definitions, expression, error type, message, the text under the caret, caret column
+    ({"F": "F+1"}, "F", ExpressionError,
+     "in the definition of F: 'F' is defined in terms of itself", "F+1", 0),
+    ({"A": "B+x", "B": "2A"}, "A", ExpressionError,
+     "in the definition of B: 'A' here makes a cycle of definitions: A → B → A", "2A", 1),
+    ({"F": "x^^2"}, "F", ExpressionError,
+     "in the definition of F: unexpected '^'; expected a number, a name, '(' or '|'", "x^^2", 2),
+    ({"F": "  "}, "F", ExpressionError, "in the definition of F: the definition is empty",
+     "  ", 0),
+    ({"F": "x"}, "F(2)", ExpressionError,
+     "'F' is a definition and takes no arguments; to multiply, write F*(...)", "F(2)", 0),
+    ({"F": "x"}, "diff(x, F)", ExpressionError,
+     "diff() differentiates with respect to variables, and 'F' is a definition: write a "
+     "variable name here, as in diff(f, x)", "diff(x, F)", 8),
+    ({"pi": "3"}, "x", adcli.AdcliError, "cannot define 'pi': it is a constant", None, None),
+    ({"sin": "x"}, "x", adcli.AdcliError, "cannot define 'sin': it is a function", None, None),
+    ({"2x": "x"}, "x", adcli.AdcliError,
+     "cannot define '2x': it is not a name (a letter, then letters, digits or '_')", None, None),
+]
+
+
+@pytest.mark.parametrize("definitions, text, error, message, shown, column", DEFINITION_ERRORS)
+def test_bad_definitions(definitions, text, error, message, shown, column):
+    with pytest.raises(error) as info:
+        adcli.parse(text, definitions=definitions)
+    if shown is None:
+        assert str(info.value) == message
+    else:
+        assert (info.value.message, info.value.text, info.value.position) == \
+            (message, shown, column)
+
+
+# ----- the command line: diff and --let on every command ----------------------------------
+
+def test_the_issue_examples_on_the_command_line():
+    code, out, err = run_cli("eval", "diff(x^2*y, x, y)", "--at", "x=1,y=2", "--format", "json")
+    assert code == 0, err
+    assert strict_json(out)["points"][0]["value"] == 2.0                  # 2x
+    # Laplacian of x^2 y^3: 2y^3 + 6x^2 y = 16 + 12 at (1, 2).
+    code, out, err = run_cli("eval", "diff(f,x,x) + diff(f,y,y)", "--let", "f=x^2 y^3",
+                             "--at", "x=1,y=2", "--format", "plain")
+    assert (code, out) == (0, "28.0\n"), err
+    # d/dx diff(sin x, x) = -sin x.
+    code, out, err = run_cli("grad", "diff(sin(x), x)", "--at", "x=0.5", "--format", "json")
+    point = strict_json(out)["points"][0]
+    assert point["value"] == math.cos(0.5) and point["gradient"]["x"] == -math.sin(0.5)
+    code, out, err = run_cli("eval", "-diff(F,x)/diff(F,y)", "--let", "F=x^2+y^2-1",
+                             "--at", "x=0.6,y=0.8", "--format", "json")
+    document = strict_json(out)
+    assert document["parsed"] == "(-diff(F, x))/diff(F, y) where F = ((x^2) + (y^2)) - 1"
+    assert document["points"][0]["value"] == pytest.approx(-0.75, rel=1e-15)
+
+
+@pytest.mark.parametrize("argv, expected", [
+    # F = x^2 y: F = 2, dF/dx = 2xy = 4, dF/dy = x^2 = 1 at (1, 2); d2F/dx2 = 2y = 4.
+    (["eval", "F + 1"], "3.0"),
+    (["grad", "F"], "2.0 4.0 1.0"),
+    (["hessian", "F"], "2.0 4.0 1.0 4.0 2.0 2.0 0.0"),
+    (["grad", "F", "--order", "2", "--wrt", "x"], "2.0 4.0"),
+    (["jacobian", "F", "G"], "2.0 4.0 4.0 1.0 4.0 2.0"),          # G = 2xy: grad (2y, 2x)
+])
+def test_let_on_every_command(argv, expected):
+    code, out, err = run_cli(*argv, "--let", "F=x^2*y", "--let", "G=diff(F, x)",
+                             "--at", "x=1,y=2", "--format", "plain")
+    assert (code, err) == (0, "")
+    assert out.strip() == expected
+
+
+BAD_CALLS = [
+    # argv, the message, the text shown, caret column
+    (["eval", "diff(x)", "--at", "x=1"],
+     "diff() takes an expression and the variables to differentiate by, as in diff(f, x) "
+     "or diff(f, x, y)", "diff(x)", 0),
+    (["eval", "diff(x, 2)", "--at", "x=1"],
+     "diff() differentiates with respect to variables: write a variable name here, as in "
+     "diff(f, x)", "diff(x, 2)", 8),
+    (["eval", "diff(x, y+1)", "--at", "x=1,y=1"],
+     "diff() differentiates with respect to variables: write a variable name here, as in "
+     "diff(f, x)", "diff(x, y+1)", 8),
+    (["eval", "diff(G, x)", "--let", "F=x^2", "--at", "x=1"],
+     "'G' is not defined: define it with --let G=... (as a variable, its derivative would "
+     "be 0)", "diff(G, x)", 5),
+    (["eval", "diff(F, x)", "--let", "F=2G", "--let", "G=F+x", "--at", "x=1"],
+     "in the definition of G: 'F' here makes a cycle of definitions: F → G → F", "F+x", 0),
+]
+
+
+@pytest.mark.parametrize("argv, message, shown, column", BAD_CALLS, ids=[a[1] for a, *_ in BAD_CALLS])
+def test_bad_diff_calls_are_one_line_with_a_caret(argv, message, shown, column):
+    code, out, err = run_cli(*argv)
+    assert (code, out) == (2, "")
+    assert err.splitlines() == [f"adcli: error: {message} (column {column + 1})",
+                                f"  {shown}", "  " + " " * column + "^"]
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["eval", "F", "--let", "F=x", "--at", "x=1,F=2"],
+     "'F' is defined by --let, so it is not a variable: it cannot be given a value or be "
+     "differentiated by"),
+    (["grad", "F", "--let", "F=x", "--at", "x=1", "--wrt", "F"],
+     "'F' is defined by --let, so it is not a variable: it cannot be given a value or be "
+     "differentiated by"),
+    (["eval", "x", "--let", "F", "--at", "x=1"],
+     "--let 'F': expected NAME=EXPRESSION, as in --let F=\"x^2+1\""),
+    (["eval", "x", "--let", "F=1", "--let", "F=2", "--at", "x=1"],
+     "--let F: 'F' is defined twice"),
+])
+def test_a_name_is_a_definition_or_a_variable_never_both(argv, message):
+    code, out, err = run_cli(*argv)
+    assert (code, out, err) == (2, "", f"adcli: error: {message}\n")
+
+
+def test_a_function_glued_to_its_argument_is_one_name_and_the_error_says_so():
+    code, out, err = run_cli("eval", "2sinx cosx", "--at", "x=1")
+    assert (code, out) == (2, "")
+    assert err == ("adcli: error: no value given for sinx and cosx: add --at sinx=...,cosx=... "
+                   "('sinx' is one name; for the function, write sin x) "
+                   "('cosx' is one name; for the function, write cos x)\n")
