@@ -804,7 +804,8 @@ class Csch(Primitive):
     name = "csch"
     domain = ((-5.0, 5.0),)
     smooth_margin = 0.3
-    kink = staticmethod(lambda x: np.abs(x))
+    kink = staticmethod(lambda x: np.abs(x))   # a pole at 0
+    side = staticmethod(lambda x: x > 0)
     def forward(self, x):
         # 2e^-|x| / (1 - e^-2|x|), the denominator by expm1: exact near 0, and no overflow
         # of sinh in the tails. At 0 it is 2/(+0): inf, given x's sign as 1/sinh(x) would.
@@ -817,7 +818,8 @@ class Coth(Primitive):
     name = "coth"
     domain = ((-5.0, 5.0),)
     smooth_margin = 0.3
-    kink = staticmethod(lambda x: np.abs(x))
+    kink = staticmethod(lambda x: np.abs(x))   # a pole at 0
+    side = staticmethod(lambda x: x > 0)
     def forward(self, x): return 1.0 / np.tanh(x)
     def backward(self, gy):
         # -csch^2, not 1 - coth^2: that cancels to 0 once coth rounds to 1 (|x| > ~19).
@@ -843,6 +845,9 @@ class Asec(Primitive):
     domain = ((-5.0, 5.0),)
     smooth_margin = 0.1
     kink = staticmethod(lambda x: np.abs(x) - 1.0)  # defined for |x| >= 1 only
+    side = staticmethod(lambda x: x > 0)
+    kink_reason = "-1 or 1, the edges of its domain, with vertical tangents"
+    def kinks(self, x): return np.abs(x) == 1
     def forward(self, x):
         # atan(sqrt(x^2 - 1)), mirrored to pi - ... for x < 0: acos(1/x) loses half its
         # digits near |x| = 1, where 1/x rounds.
@@ -855,7 +860,10 @@ class Acsc(Primitive):
     name = "acsc"
     domain = ((-5.0, 5.0),)
     smooth_margin = 0.1
-    kink = staticmethod(lambda x: np.abs(x) - 1.0)
+    kink = staticmethod(lambda x: np.abs(x) - 1.0)  # defined for |x| >= 1 only
+    side = staticmethod(lambda x: x > 0)
+    kink_reason = "-1 or 1, the edges of its domain, with vertical tangents"
+    def kinks(self, x): return np.abs(x) == 1
     def forward(self, x):
         # atan2(1, sqrt(x^2 - 1)) with x's sign: exact near |x| = 1 (where asin(1/x) is
         # not), and 1/|x| to the last digit in the tails.
@@ -868,6 +876,9 @@ class Acot(Primitive):
     # atan(1/x), as sympy and Mathematica define it: values in (-pi/2, pi/2], a jump at 0.
     smooth_margin = 0.1
     kink = staticmethod(lambda x: np.abs(x))
+    side = staticmethod(lambda x: x > 0)
+    kink_reason = "0, where it jumps from -pi/2 to pi/2"
+    def kinks(self, x): return x == 0
     def forward(self, x): return np.arctan(1.0 / x)
     def backward(self, gy):
         x = self.inputs[0]
