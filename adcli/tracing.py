@@ -22,6 +22,7 @@ import numpy as np
 
 from .core import Function, Variable, as_variable, using_backprop
 from .diagnostics import Diagnostics
+from .errors import ValuesError
 from .expression import Expression, Node
 from .printer import format_number, render
 
@@ -179,6 +180,10 @@ def join_terms(terms: list[str]) -> str:
 def record(expression: Expression, point: Mapping[str, float]) -> Trace:
     """Evaluate at one point on the tape, as ``Expression`` does (a point is an array of
     one, so the numbers agree with ``grad`` to the last bit), keeping every step."""
+    if expression.has_diff:  # a diff() node is whole reverse passes, not one step
+        raise ValuesError("trace and graph show one evaluation step by step, and diff() "
+                          "runs reverse passes of its own inside it: trace the expression "
+                          "it differentiates instead")
     leaves = {v: Variable(np.array([point[v]], dtype=np.float64), name=v)
               for v in expression.variables}
     steps = [Step(i + 1, "input", v, leaf) for i, (v, leaf) in enumerate(leaves.items())]

@@ -639,3 +639,34 @@ def test_a_function_glued_to_its_argument_is_one_name_and_the_error_says_so():
     assert err == ("adcli: error: no value given for sinx and cosx: add --at sinx=...,cosx=... "
                    "('sinx' is one name; for the function, write sin x) "
                    "('cosx' is one name; for the function, write cos x)\n")
+
+
+@pytest.mark.parametrize("argv, code, verdict", [
+    # d/dx x^2 = 2x; 3x is wrong.
+    (["check", "F", "2x", "--let", "F=x^2"], 0, "matches d/dx at 30/30 points"),
+    (["check", "F", "3x", "--let", "F=x^2"], 1, "differs from d/dx at 30 of 30 points"),
+    # An expectation may itself use diff().
+    (["check", "x^3 sin x", "diff(x^3 sin x, x)"], 0, "matches d/dx at 30/30 points"),
+    (["check", "F", "--expect", "x=diff(F, x)", "--let", "F=x^2 y", "--at", "y=3"], 0,
+     "matches ∂/∂x"),
+])
+def test_check_expectations_with_definitions_and_diff(argv, code, verdict):
+    status, out, err = run_cli(*argv)
+    assert status == code, err
+    assert verdict in out
+
+
+@pytest.mark.parametrize("command", ["trace", "graph"])
+def test_trace_and_graph_do_not_pretend_to_show_inside_diff(command):
+    code, out, err = run_cli(command, "diff(x^2, x)", "--at", "x=1")
+    assert (code, out) == (2, "")
+    assert err == ("adcli: error: trace and graph show one evaluation step by step, and "
+                   "diff() runs reverse passes of its own inside it: trace the expression it "
+                   "differentiates instead\n")
+
+
+def test_trace_shows_a_definition_once_however_often_it_is_used():
+    # F*F with F = x^2: one step for x^2, used twice (v3 = v2·v2).
+    code, out, err = run_cli("trace", "F*F", "--let", "F=x^2", "--at", "x=3")
+    assert code == 0, err
+    assert "  v2 = v1^2  = 9.0\n  v3 = v2·v2 = 81.0\n" in out

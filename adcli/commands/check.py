@@ -47,9 +47,10 @@ class Check(Command):
     def main(cls, texts, wrt=None, *, at=(), grid=(), points_file=None, skip_bad_rows=False,
              points_format=None, columns=None, no_header=False,
              fmt="table", digits=None, strict=False, expect=(), order=1, samples=30, seed=0,
-             domain=(), rtol=1e-9, atol=0.0, out=None, err=None) -> int:
+             domain=(), rtol=1e-9, atol=0.0, let=(), out=None, err=None) -> int:
         from .. import checking
-        from ..parser import parse
+        from ..definitions import from_pairs
+        from ..parser import define, parse
 
         out, err = out or sys.stdout, err or sys.stderr
         if len(texts) not in (1, 2):
@@ -57,14 +58,19 @@ class Check(Command):
                               f"{len(texts)} arguments (quote each expression)")
         if no_header:
             raise ValuesError("--no-header: check's csv output always has its header")
-        f = parse(texts[0])
+        definitions = define(from_pairs(let)) if let else None
+        f = parse(texts[0], definitions)
+        expected = texts[1] if len(texts) == 2 else None
+        expectations = _expectations(expect)
+        if definitions is not None:  # --let: the expectations may use the definitions too
+            expected = None if expected is None else parse(expected, definitions)
+            expectations = {n: parse(t, definitions) for n, t in expectations.items()}
         given = _points(f, at, grid, points_file, skip_bad_rows, strict, err,
                         points_format, columns)
         spans = _known(f, _domains(domain), "--domain", strict, err)
         with np.errstate(all="ignore"), warnings.catch_warnings():
             warnings.simplefilter("ignore", RuntimeWarning)
-            result = checking.check(f, texts[1] if len(texts) == 2 else None,
-                                    expect=_expectations(expect), order=order, wrt=wrt,
+            result = checking.check(f, expected, expect=expectations, order=order, wrt=wrt,
                                     at=given, samples=samples, seed=seed, domain=spans,
                                     rtol=rtol, atol=atol)
         _FORMATS[fmt](result, out, digits)
