@@ -411,8 +411,8 @@ class Builder:
                 self._error(f"a number must come first in a product written without '*': "
                             f"insert one, as in {shown}*{number}", item.start)
             node = self.nodes[item.index]
-            if node.kind == "constant" and node.name == "e" and before.kind == "number" \
-                    and item.start > 0 and self.text[item.start - 1] in "0123456789.":
+            if node.kind == "constant" and node.name == "e" and item.kind == "plain" \
+                    and before.kind == "number" and self.text[item.start - 1] in "0123456789.":
                 number = self.text[before.start:item.start]
                 thousand = format_number(float(number) * 1000)
                 self._error(f"'{number}e' is not a number: write {number}*e, or {number}e3 "
