@@ -280,8 +280,8 @@ def test_parse_gives_the_same_nodes_and_errors_with_or_without_lark(monkeypatch)
 def test_a_rejected_input_is_explained_by_lark_with_a_caret():
     with pytest.raises(ExpressionError) as caught:
         adcli.parse("sin(x,")
-    assert str(caught.value) == ("unexpected end of expression; expected a number, a name or '('"
-                                 " (column 7)\n  sin(x,\n        ^")
+    assert str(caught.value) == ("unexpected end of expression; expected a number, a name, "
+                                 "'(' or '|' (column 7)\n  sin(x,\n        ^")
 
 
 def test_deep_nesting_does_not_recurse():
