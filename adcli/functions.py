@@ -793,11 +793,51 @@ def _scaled(a, b):
 class Sech(Primitive):
     name = "sech"
     domain = ((-5.0, 5.0),)
+    def forward(self, x): return _sech(x)
+    def backward(self, gy): return gy * op.dsech(self.inputs[0])  # -sech tanh
+
+
+def _sech(x):
+    # 2e^-|x| / (1 + e^-2|x|): 1/cosh(x) would be 0 from |x| ~ 710, where sech is not.
+    z = np.exp(-np.abs(x))
+    return 2.0 * z / (1.0 + z * z)
+
+
+class Dsech(_Inside, Primitive):
+    """sech' = -sech x tanh x: a helper, so that its derivative is one primitive too."""
+    name, callable, inside = "dsech", False, "sech"
+    def forward(self, x): return -_sech(x) * np.tanh(x)
+    def spelled(self, x): return -op.sech(x) * op.tanh(x)
+    def backward(self, gy): return gy * op.d2sech(self.inputs[0])
+
+
+_ASINH_1 = (0.881373587019543, -2.250545892825866e-17)  # asinh(1) = hi + lo, 32 digits
+
+
+class D2sech(_Inside, Primitive):
+    """sech'' = sech (tanh^2 - sech^2), which a product of primitives gives with every
+    digit lost next to its zeros, x = +-asinh(1) (no float64 numbers). There it is
+    sech^3 (sinh|x| - 1)(sinh|x| + 1), with sinh|x| - 1 = 2 cosh((|x| + a)/2)
+    sinh((|x| - a)/2) and a = asinh(1) in two parts, so that |x| - a is exact."""
+    name, callable, inside = "d2sech", False, "sech"
+
     def forward(self, x):
-        # 2e^-|x| / (1 + e^-2|x|): 1/cosh(x) would be 0 from |x| ~ 710, where sech is not.
-        z = np.exp(-np.abs(x))
-        return 2.0 * z / (1.0 + z * z)
-    def backward(self, gy): return -gy * self.y * op.tanh(self.inputs[0])
+        s, t = _sech(x), np.tanh(x)
+        far = s * (t - s) * (t + s)  # no cancellation away from the zeros
+        ax = np.abs(x)
+        near = (ax > 0.5) & (ax < 1.3)
+        if not near.any():
+            return far
+        hi, lo = _ASINH_1
+        d = (ax - hi) - lo  # ax - hi is exact here (Sterbenz)
+        sinh_minus_1 = 2.0 * np.cosh(0.5 * (ax + hi)) * np.sinh(0.5 * d)
+        return np.where(near, s * s * s * sinh_minus_1 * (np.sinh(ax) + 1.0), far)
+
+    def spelled(self, x): return op.sech(x) * (op.tanh(x) ** 2.0 - op.sech(x) ** 2.0)
+
+    def backward(self, gy):
+        s, t = op.sech(self.inputs[0]), op.tanh(self.inputs[0])
+        return gy * s * t * (5.0 * s * s - t * t)  # the third derivative of sech
 
 
 class Csch(Primitive):
@@ -880,9 +920,7 @@ class Acot(Primitive):
     kink_reason = "0, where it jumps from -pi/2 to pi/2"
     def kinks(self, x): return x == 0
     def forward(self, x): return np.arctan(1.0 / x)
-    def backward(self, gy):
-        x = self.inputs[0]
-        return -gy / (1.0 + x * x)
+    def backward(self, gy): return -gy * op.datan2(self.inputs[0], 1.0)  # -1/(x^2 + 1)
 
 
 # ----- operators on Variables -----------------------------------------------------------

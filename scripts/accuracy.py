@@ -79,7 +79,8 @@ COND_LIMITED = {("pow", (0, 1)), ("pow", (1, 0)), ("pow_log", (0,)), ("pow_diff"
 # callable function that each one's value is (sech2 is tanh', d2atan2 is a second partial
 # of atan2). Their k-th derivative is held to the goal of that order plus k.
 HELPER_ORDER = {"sech2": 1, "dsigmoid": 1, "one_minus_sq": 1, "unit": 1, "datan2": 1,
-                "pow_diff": 1, "pow_log": 1, "d2atan2": 2, "pow_shift": 2}
+                "pow_diff": 1, "pow_log": 1, "d2atan2": 2, "pow_shift": 2,
+                "dsech": 1, "d2sech": 2}
 
 # ----- references: closed forms in mpmath ------------------------------------------------
 # Each entry maps a partial (a tuple of argument indices; () is the value) to a function of
@@ -178,6 +179,25 @@ REFERENCES = {
     "max": binary(max, lambda a, b: 1 if a > b else (0.5 if a == b else 0),
                   lambda a, b: 1 if b > a else (0.5 if a == b else 0),
                   lambda a, b: 0, lambda a, b: 0, lambda a, b: 0),
+    # reciprocal hyperbolic and inverse reciprocal trigonometric (acot is atan(1/x))
+    "sech": unary(mp.sech, lambda x: -mp.sech(x) * mp.tanh(x),
+                  lambda x: mp.sech(x) * (mp.tanh(x)**2 - mp.sech(x)**2)),
+    "csch": unary(mp.csch, lambda x: -mp.csch(x) * mp.coth(x),
+                  lambda x: mp.csch(x) * (mp.coth(x)**2 + mp.csch(x)**2)),
+    "coth": unary(mp.coth, lambda x: -mp.csch(x)**2, lambda x: 2 * mp.csch(x)**2 * mp.coth(x)),
+    "asec": unary(mp.asec, lambda x: 1 / mp.sqrt(x**4 - x**2),
+                  lambda x: -(2 * x**3 - x) / (x**4 - x**2)**1.5),
+    "acsc": unary(mp.acsc, lambda x: -1 / mp.sqrt(x**4 - x**2),
+                  lambda x: (2 * x**3 - x) / (x**4 - x**2)**1.5),
+    "acot": unary(lambda x: mp.atan(1 / x), lambda x: -1 / (1 + x**2),
+                  lambda x: 2 * x / (1 + x**2)**2),
+    "dsech": unary(lambda x: -mp.sech(x) * mp.tanh(x),
+                   lambda x: mp.sech(x) * (mp.tanh(x)**2 - mp.sech(x)**2),
+                   lambda x: mp.sech(x) * mp.tanh(x) * (5 * mp.sech(x)**2 - mp.tanh(x)**2)),
+    "d2sech": unary(lambda x: mp.sech(x) * (mp.tanh(x)**2 - mp.sech(x)**2),
+                    lambda x: mp.sech(x) * mp.tanh(x) * (5 * mp.sech(x)**2 - mp.tanh(x)**2),
+                    lambda x: mp.sech(x) * (5 * mp.sech(x)**4 - 18 * mp.sech(x)**2
+                                            * mp.tanh(x)**2 + mp.tanh(x)**4)),
     "sigmoid": unary(_sigmoid, _ds, lambda x: -_ds(x) * mp.tanh(x / 2)),
     "softplus": unary(lambda x: mp.log1p(mp.exp(x)), _sigmoid, _ds),
     # helper primitives used inside backward rules (adcli.functions says why each exists)
