@@ -11,7 +11,8 @@ here, left to right, by these rules (the README's "Reading maths as written by h
   after it (``sin^2(x) y`` is ``sin(x)^2*y``) or else every factor up to the next function
   (``sin 2x cos x`` is ``sin(2*x)*cos(x)``); ``sin cos x`` is ``sin(cos(x))``;
 * ``sin^2 x`` is ``sin(x)^2``; ``sin^-1 x`` is the inverse function, ``asin(x)``;
-* a name followed by ``(`` is a call if the name is a function, else a product: ``x(y+1)``.
+* a name followed by ``(`` is a call if the name is a function, a product if it is a
+  one-letter variable or a constant (``x(y+1)``, ``e(x+1)``), else an unknown function.
 
 Nodes come out flat in evaluation order and nothing here recurses (inputs may be 100,000
 levels deep). The methods are named after the grammar's rules and aliases.
@@ -34,6 +35,7 @@ INVERSES = {"sin": "asin", "cos": "acos", "tan": "atan", "sec": "asec", "csc": "
             "cot": "acot", "sinh": "asinh", "cosh": "acosh", "tanh": "atanh"}
 _LOG_BASE = re.compile(r"log_(\d+(?:\.\d+)?)\Z")  # log_2 x, log_10(x)
 _SPECIAL = {"log": (1, 2), "diff": (2, None)}      # argument counts beyond the registry's
+_SHORT_NAME = re.compile(r"[^\W\d_][\d_]*")           # x, x1, x_2, θ: variables, not functions
 _SIGNED = re.compile(r"\s*([-+\u2212]\s*[\w.]+)")    # sin -x: suggest sin(-x)
 
 
@@ -143,12 +145,14 @@ class Builder:
         if name in self.definitions:
             self._error(f"'{name}' is a definition and takes no arguments; to multiply, "
                         f"write {name}*(...)", start)
-        if name not in CONSTANTS and name not in CONSTANT_SPELLINGS \
-                and (match := slip(name, CALLABLE)) is not None:
-            self._error(f"unknown function '{name}'; did you mean '{match}'? (if '{name}' is a "
-                        f"variable, write {name}*(...))", start)
-        # A variable (or constant) is never a function: x(y+1) is x*(y+1). Its node goes
-        # in now, so the variables keep their order of appearance.
+        if name not in CONSTANTS and not _SHORT_NAME.fullmatch(name):
+            # sign(x), cosd(x), log3(x): most likely functions adcli lacks or misspelt.
+            match = slip(name, CALLABLE)
+            self._error(f"unknown function '{name}'; did you mean '{match}'?" if match else
+                        f"unknown function '{name}'; if '{name}' is a variable, write "
+                        f"{name}*(...)", start)
+        # A variable of one letter (x, x1, θ) or a constant is never a function: x(y+1)
+        # is x*(y+1). Its node goes in now, so the variables keep their order.
         return Factor(self._leaf(name, start), start)
 
     def arguments(self, children):

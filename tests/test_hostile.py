@@ -272,8 +272,8 @@ def test_python_is_not_executed(sentinel, make):
     code, out, err = run("grad", expression, "--at", "x=1", "--format", "json")
     no_crash(code, err)
     assert code == 2 and out == ""
-    # Since issue 10 a name followed by "(" that is no function is a product, so eval(x),
-    # open(x) and "x if x else x" read as products of variables that have no values.
+    # Since issue 10 names side by side multiply: "x if x else x" is a product of variables
+    # that have no values.
     assert "unexpected" in err or "unknown function" in err or "no value given for" in err, err
 
 

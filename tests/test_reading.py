@@ -109,8 +109,8 @@ CARETS = [
     ("atan2 y x", 0, "atan2() takes 2 arguments: write atan2(...)"),
     ("x(1, 2)", 0, "'x' is not a function, so it takes no arguments; to multiply, write "
                    "x*(...)"),
-    ("sinn(x)", 0, "unknown function 'sinn'; did you mean 'sin'? (if 'sinn' is a variable, "
-                   "write sinn*(...))"),
+    ("sinn(x)", 0, "unknown function 'sinn'; did you mean 'sin'?"),
+    ("theta(x+1)", 0, "unknown function 'theta'; if 'theta' is a variable, write theta*(...)"),
     ("log(x, 2, 3)", 0, "log() takes 1 or 2 arguments, got 3"),
 ]
 
