@@ -6,6 +6,7 @@ import functools
 import importlib.util
 import io
 import json
+import signal
 import sys
 import warnings
 from pathlib import Path
@@ -19,19 +20,33 @@ def _stream(errors: str) -> io.TextIOWrapper:
                             write_through=True)
 
 
-def run_cli(*argv: str, stdin: str = "") -> tuple[int, str, str]:
+class Hang(BaseException):
+    """Raised by the alarm: not an Exception, so main() cannot swallow it."""
+
+
+def run_cli(*argv: str, stdin: str = "", timeout: int | None = None) -> tuple[int, str, str]:
     """``adcli ARGV`` in this process: stdio captured (as a pipe would), every warning an
-    error, so a numpy RuntimeWarning that leaks fails the test."""
+    error, so a numpy RuntimeWarning that leaks fails the test; with ``timeout``, a run
+    longer than that many seconds fails as a hang."""
     from adcli.cli import main
+
+    def on_alarm(signum, frame):
+        raise Hang(f"adcli ran for more than {timeout} s on {list(argv)!r:.300}")
 
     out, err = _stream("strict"), _stream("backslashreplace")
     saved_stdin, sys.stdin = sys.stdin, io.StringIO(stdin)
+    if timeout:
+        previous = signal.signal(signal.SIGALRM, on_alarm)
+        signal.alarm(timeout)
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("error")
             with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
                 code = main(list(argv))
     finally:
+        if timeout:
+            signal.alarm(0)
+            signal.signal(signal.SIGALRM, previous)
         sys.stdin = saved_stdin
     return code, *(s.buffer.getvalue().decode("utf-8", "surrogateescape") for s in (out, err))
 

@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 
 import adcli
 from adcli.cli import main
+from conftest import strict_json, warnings_in
 
 EPS = 2.0 ** -52
 
@@ -29,21 +30,10 @@ def run(capsys, *args):
     return code, out, err
 
 
-def strict_json(text):
-    """The whole text as one JSON object; a bare NaN/Infinity (invalid JSON) fails."""
-    def refuse(constant):
-        raise AssertionError(f"bare {constant} in JSON output")
-    return json.loads(text, parse_constant=refuse)
-
-
 def run_json(capsys, *args):
     code, out, err = run(capsys, *args, "--format", "json")
     assert code == 0, err
     return strict_json(out), err
-
-
-def warnings_in(err):
-    return [line for line in err.splitlines() if line.startswith("adcli: warning:")]
 
 
 def close(actual, expected, scale, ulps=4):

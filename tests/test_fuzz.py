@@ -30,13 +30,8 @@ Example counts come from the environment, so CI stays quick and a long run is on
 """
 from __future__ import annotations
 
-import contextlib
-import io
-import json
 import math
 import os
-import signal
-import sys
 import unicodedata
 import warnings
 from datetime import timedelta
@@ -46,7 +41,8 @@ from hypothesis import HealthCheck, assume, given, note, settings
 from hypothesis import strategies as st
 
 import adcli
-from adcli.cli import main
+import conftest
+from conftest import strict_json
 from adcli.functions import CALLABLE, PRIMITIVES
 
 EXAMPLES = int(os.environ.get("ADCLI_FUZZ_EXAMPLES", "200"))
@@ -68,52 +64,9 @@ OPTIONS = {"--help", "--at", "--grid", "--points", "--skip-bad-rows", "--format"
 
 # ----- running the CLI ------------------------------------------------------------------
 
-class Hang(BaseException):
-    """Raised by the alarm: not an Exception, so main() cannot swallow it."""
-
-
-def _stream(errors: str) -> io.TextIOWrapper:
-    # Like a real stdout/stderr under a UTF-8 locale: stdout is strict, stderr
-    # backslash-escapes what it cannot encode (as CPython sets them up).
-    return io.TextIOWrapper(io.BytesIO(), encoding="utf-8", errors=errors,
-                            newline="\n", write_through=True)
-
-
 def run_cli(argv: list[str]) -> tuple[int, str, str]:
     """main(argv) with stdio captured, stdin empty, warnings as errors, and a hard timeout."""
-    out, err = _stream("strict"), _stream("backslashreplace")
-
-    def on_alarm(signum, frame):
-        raise Hang(f"main() ran for more than {HANG_SECONDS} s on {argv!r:.300}")
-
-    previous = signal.signal(signal.SIGALRM, on_alarm)
-    signal.alarm(HANG_SECONDS)
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("error")
-            with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err), \
-                    _stdin(io.StringIO("")):
-                code = main(argv)
-    finally:
-        signal.alarm(0)
-        signal.signal(signal.SIGALRM, previous)
-    texts = [s.buffer.getvalue().decode("utf-8", "surrogateescape") for s in (out, err)]
-    return code, texts[0], texts[1]
-
-
-@contextlib.contextmanager
-def _stdin(stream):
-    saved, sys.stdin = sys.stdin, stream
-    try:
-        yield
-    finally:
-        sys.stdin = saved
-
-
-def strict_json(text: str):
-    def refuse(constant):
-        raise AssertionError(f"bare {constant} in the JSON output")
-    return json.loads(text, parse_constant=refuse)
+    return conftest.run_cli(*argv, timeout=HANG_SECONDS)
 
 
 def _is_number(v) -> bool:

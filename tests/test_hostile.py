@@ -7,57 +7,26 @@ a segfault or a RecursionError is a failure here and never takes pytest down wit
 """
 from __future__ import annotations
 
-import contextlib
 import csv
-import io
 import json
 import math
 import os
 import resource
-import signal
 import subprocess
 import sys
 import textwrap
 import unicodedata
-import warnings
 
 import pytest
 
-from adcli.cli import main
+from conftest import run_cli, strict_json
 
 # ----- helpers --------------------------------------------------------------------------
 
 
-class Hang(BaseException):
-    """Raised by the alarm: not an Exception, so main() cannot swallow it."""
-
-
-def _stream(errors: str) -> io.TextIOWrapper:
-    # As CPython sets up stdio under a UTF-8 locale: stdout strict, stderr backslashreplace.
-    return io.TextIOWrapper(io.BytesIO(), encoding="utf-8", errors=errors, newline="\n",
-                            write_through=True)
-
-
 def run(*argv: str, timeout: int = 60) -> tuple[int, str, str]:
     """main(argv) in this process: stdio captured, stdin empty, every warning an error."""
-    out, err = _stream("strict"), _stream("backslashreplace")
-
-    def on_alarm(signum, frame):
-        raise Hang(f"adcli did not finish within {timeout} s")
-
-    previous = signal.signal(signal.SIGALRM, on_alarm)
-    signal.alarm(timeout)
-    saved_stdin, sys.stdin = sys.stdin, io.StringIO("")
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("error")
-            with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-                code = main(list(argv))
-    finally:
-        signal.alarm(0)
-        signal.signal(signal.SIGALRM, previous)
-        sys.stdin = saved_stdin
-    return code, *(s.buffer.getvalue().decode("utf-8", "surrogateescape") for s in (out, err))
+    return run_cli(*argv, timeout=timeout)
 
 
 _CHILD = textwrap.dedent("""
@@ -88,12 +57,6 @@ def run_isolated(tmp_path, *argv: str, timeout: int = 120, memory: int | None = 
     out, err = (b.decode("utf-8", "replace") for b in (done.stdout, done.stderr))
     assert done.returncode >= 0, f"killed by signal {-done.returncode}; stderr: {err[-2000:]}"
     return done.returncode, out, err
-
-
-def strict_json(text: str):
-    def refuse(constant):
-        raise AssertionError(f"bare {constant} in the JSON output")
-    return json.loads(text, parse_constant=refuse)
 
 
 def no_crash(code: int, err: str) -> None:
