@@ -4,7 +4,6 @@ Expected numbers are worked out by hand (closed forms, exact float arithmetic) a
 next to each case; none is copied from adcli's own output.
 """
 import io
-import json
 import math
 import os
 import shutil
