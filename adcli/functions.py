@@ -90,8 +90,24 @@ class _Ops:
 op = _Ops()
 
 
-def _constant(array) -> Variable:
-    return Variable(array, requires_grad=False)
+class Flat(Function):
+    """A quantity of the points that is not differentiated (a sign, a share at a tie, a
+    mask): a constant of the graph, like a number read off the data, but computed by a
+    call, so that a compiled gradient (kernel.py) replays it on new points instead of
+    reusing the numbers of the points it was recorded on."""
+
+    def __init__(self, rule):
+        self.rule = rule
+
+    def __call__(self, *inputs) -> Variable:
+        with using_backprop(False):
+            return super().__call__(*inputs)
+
+    def forward(self, *xs): return self.rule(*xs)
+
+
+def _flat(rule, *xs) -> Variable:
+    return Flat(rule)(*xs)
 
 
 # ----- operators ------------------------------------------------------------------------
@@ -149,15 +165,14 @@ class Neg(Primitive):
 
 
 class Keep(Primitive):
-    """x where ``keep`` holds, else exactly 0 (even where x is nan): pins conventions."""
-    name, callable = "keep", False
-
-    def __init__(self, keep=None):
-        self.keep = keep
-
-    def forward(self, x): return np.where(self.keep, x, 0.0)
-    def backward(self, gy): return Keep(self.keep)(gy)
-    def taylor(self, x): return _series_by(self, (x,), lambda x: np.where(self.keep, x, 0.0))
+    """x where ``keep`` is not 0, else exactly 0 (even where x is nan): pins conventions.
+    ``keep`` is a mask of the points (made by ``Flat``), never differentiated."""
+    name, arity, callable = "keep", 2, False
+    domain = ((-3.0, 3.0), (-1.0, 1.0))
+    def forward(self, x, keep): return np.where(keep, x, 0.0)
+    def backward(self, gy): return Keep()(gy, self.inputs[1]), None
+    def taylor(self, x, keep):
+        return _series_by(self, (x, keep), lambda x, keep: np.where(keep[:1], x, 0.0))
 
 
 class Pow(Primitive):
@@ -179,13 +194,13 @@ class Pow(Primitive):
         if a.requires_grad and (b.requires_grad or b.data.any()):
             ga = gy * PowDiff(1)(a, b)  # b a^(b-1)
             # d/da a^b is 0 where a == b == 0 (PyTorch's convention; 0 * 0^-1 would be nan).
-            ga = _pin_zero(ga, (b.data == 0) & (a.data == 0))
+            ga = _pin_zero(ga, (a, _is_zero), (b, _is_zero))
         if b.requires_grad:  # a constant exponent gets no gradient (no log of a < 0 either)
             # d/db a^b = a^b log a, taken as 0 where a^b == 0 and b > 0 (0^b is flat in b).
             # Pinned only where the product is not 0 already (a <= 0), so that an a^b
             # that merely underflows keeps its (normal) mixed second derivative.
-            flat = (self.y.data == 0) & (b.data > 0) & ~(a.data > 0)
-            gb = _pin_zero(gy * op.pow_log(a, b), flat)
+            gb = _pin_zero(gy * op.pow_log(a, b), (self.y, _is_zero), (b, _is_positive),
+                           (a, _not_positive))
         return ga, gb
 
     def taylor(self, a, b): return _pow_series(self, a, b)
@@ -234,7 +249,7 @@ class PowDiff(_Inside, Primitive):
         if a.requires_grad and (b.requires_grad or _falling(b.data, k + 1).any()):
             ga = gy * PowDiff(k + 1)(a, b)
         if b.requires_grad:  # the product rule on (b)_k a^(b-k); 0^(b-k) is flat in b
-            flat = _pin_zero(self.y * op.log(a), (self.y.data == 0) & (a.data == 0))
+            flat = _pin_zero(self.y * op.log(a), (self.y, _is_zero), (a, _is_zero))
             gb = gy * (_falling_slope(b, k) * PowShift(k)(a, b) + flat)
         return ga, gb
 
@@ -256,10 +271,10 @@ class PowShift(_Inside, Primitive):
         ga = gb = None
         if a.requires_grad and (b.requires_grad or (b.data != k).any()):
             ga = _pin_zero(gy * (b - float(k)) * PowShift(k + 1)(a, b),
-                           (b.data == k) & (a.data == 0))  # as in Pow
+                           (b, lambda v: v == k), (a, _is_zero))  # as in Pow
         if b.requires_grad:
-            flat = (self.y.data == 0) & (b.data > k) & ~(a.data > 0)
-            gb = _pin_zero(gy * self.y * op.log(a), flat)
+            gb = _pin_zero(gy * self.y * op.log(a), (self.y, _is_zero), (b, lambda v: v > k),
+                           (a, _not_positive))
         return ga, gb
 
 
@@ -275,8 +290,8 @@ class PowLog(_Inside, Primitive):
         a, b = self.inputs  # d/da = a^(b-1) (1 + b log a), d/db = a^b log^2 a
         ga = gy * PowShift(1)(a, b) * (1.0 + b * op.log(a)) if a.requires_grad else None
         # Pow takes a^b log a as 0 where a == 0 < b (0^b is flat in b): so is its slope in b.
-        flat = (a.data == 0) & (b.data > 0)
-        gb = _pin_zero(gy * self.y * op.log(a), flat) if b.requires_grad else None
+        gb = (_pin_zero(gy * self.y * op.log(a), (a, _is_zero), (b, _is_positive))
+              if b.requires_grad else None)
         return ga, gb
 
 
@@ -343,8 +358,24 @@ def _falling_slope(b: Variable, k: int):
     return sum(terms[1:], terms[0])
 
 
-def _pin_zero(g: Variable, where: np.ndarray) -> Variable:
-    return Keep(~where)(g) if where.any() else g
+def _pin_zero(g: Variable, *conditions) -> Variable:
+    """g, but exactly 0 at the points where every (x, test) holds: a convention at an edge.
+    A constant that never passes its test decides it here (b = 2 is never 0); otherwise
+    the mask is a Flat step, computed from the values wherever the rule is run."""
+    if any(not x.requires_grad and not np.any(test(x.data)) for x, test in conditions):
+        return g
+    xs, tests = zip(*conditions)
+    return Keep()(g, _flat(_kept(tests), *xs))
+
+
+def _kept(tests):
+    """The rule of a pin's mask: True where not every test holds (the gradient is kept)."""
+    return lambda *values: ~functools.reduce(np.logical_and, [t(v) for t, v in zip(tests, values)])
+
+
+def _is_zero(x): return x == 0
+def _is_positive(x): return x > 0
+def _not_positive(x): return ~(x > 0)
 
 
 # ----- exponentials and logarithms ------------------------------------------------------
@@ -606,12 +637,17 @@ class Abs(Primitive):
     kink_reason = "a corner at 0"
     def kinks(self, x): return x == 0
     def forward(self, x): return np.abs(x)
-    def backward(self, gy): return gy * _constant(np.sign(self.inputs[0].data))  # abs'(0) = 0
+    def backward(self, gy): return gy * _flat(np.sign, self.inputs[0])  # abs'(0) = 0
 
 
-def _share(a, b, a_wins):
-    """The share of the gradient going to a: 1 where it wins, 1/2 at a tie, else 0."""
-    return _constant(np.where(a == b, 0.5, np.where(a_wins, 1.0, 0.0)))
+def _min_share(a, b):
+    """The share of the gradient going to a: 1 where it is smaller, 1/2 at a tie, else 0."""
+    return np.where(a == b, 0.5, np.where(a < b, 1.0, 0.0))
+
+
+def _max_share(a, b):
+    """The share of the gradient going to a: 1 where it is larger, 1/2 at a tie, else 0."""
+    return np.where(a == b, 0.5, np.where(a > b, 1.0, 0.0))
 
 
 class Min(Primitive):
@@ -625,7 +661,7 @@ class Min(Primitive):
     def forward(self, a, b): return np.minimum(a, b)
     def backward(self, gy):
         a, b = self.inputs
-        share = _share(a.data, b.data, a.data < b.data)
+        share = _flat(_min_share, a, b)
         return gy * share, gy * (1.0 - share)
 
 
@@ -640,7 +676,7 @@ class Max(Primitive):
     def forward(self, a, b): return np.maximum(a, b)
     def backward(self, gy):
         a, b = self.inputs
-        share = _share(a.data, b.data, a.data > b.data)
+        share = _flat(_max_share, a, b)
         return gy * share, gy * (1.0 - share)
 
 
