@@ -44,6 +44,20 @@ def no_grad():
     return using_backprop(False)
 
 
+# A callback seeing every Function call (function, inputs, output) in this context: how a
+# compiled gradient records the steps a backward rule takes (kernel.py).
+_tracer = contextvars.ContextVar("adcli_tracer", default=None)
+
+
+@contextlib.contextmanager
+def tracing(callback):
+    token = _tracer.set(callback)
+    try:
+        yield
+    finally:
+        _tracer.reset(token)
+
+
 class Variable:
     """An ndarray of float64 with the bookkeeping reverse mode needs."""
 
@@ -147,6 +161,9 @@ class Function:
             self.output = weakref.ref(y)
             y.requires_grad = True
             y.set_creator(self)
+        tracer = _tracer.get()
+        if tracer is not None:
+            tracer(self, inputs, y)
         return y
 
     def forward(self, *xs: np.ndarray) -> np.ndarray:

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import drivers
+from . import drivers, kernel
 from .core import Variable, no_grad, using_backprop
 from .diagnostics import Diagnostics, watcher
 from .diffs import InnerDerivatives
@@ -217,6 +217,10 @@ class _Run:
         self.watch = watcher(self.diagnostics) if watching else None
 
     def partials(self, wrt, order: int) -> Result:
+        if order < 2 and self.watch is None:
+            result = self._replayed(wrt, order)
+            if result is not None:
+                return result
         if order == 0:
             with no_grad():
                 y = self.forward()
@@ -227,6 +231,23 @@ class _Run:
         hessian = (drivers.hessian(variables, self.leaves, wrt, self.shape, self.watch)
                    if order == 2 else None)
         return self._result(y, wrt, gradient=grads, hessian=hessian)
+
+    def _replayed(self, wrt, order: int) -> Result | None:
+        """The tape's numbers from kernel.py's recorded steps (no graph), or None where the
+        tape must run: a rule that reads the data, or a result that is not finite (the tape
+        then says which function made it so)."""
+        n = int(np.prod(self.shape, dtype=np.int64))
+        columns = {v: np.broadcast_to(leaf.data, self.shape).reshape(-1)
+                   for v, leaf in self.leaves.items()}
+        computed = kernel.evaluate(self.expression, columns, n, wrt, order)
+        if computed is None:
+            return None
+        value, grads = computed
+        if not all(np.isfinite(a).all() for a in (value, *grads.values())):
+            return None
+        grads = {name: g.reshape(self.shape) for name, g in grads.items()}
+        return Result(value.reshape(self.shape), self.diagnostics, tuple(wrt),
+                      gradient=grads if order else None)
 
     def nth(self, name: str, order: int) -> Result:
         """Taylor mode: one sweep of truncated series through the nodes, at a cost that

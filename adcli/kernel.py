@@ -1,0 +1,658 @@
+"""Value and first derivatives as straight-line numpy calls, recorded from the tape's rules.
+
+The tape (core.py) makes a Variable and a Function per node on every evaluation and walks
+a heap backwards; at many points, or for a huge expression, that bookkeeping costs more
+than the arithmetic. Here each backward rule is *recorded* once per kind of node: it runs
+on a few probe values while ``core.tracing`` logs every Function call it makes, and the
+log becomes a ``Rule``. An expression is then laid out as one list of steps, each a
+primitive's own ``forward`` on plain ndarrays: the forward pass, then each node's recorded
+rule, in the order the tape would run them, with the gradients summed in the tape's order.
+The calls are the tape's calls on the same numbers, so the results are the tape's to the
+last bit; tests/test_kernel.py checks this over the whole registry and at kinks and edges.
+
+A rule replays only if it decides nothing from the numbers of the points. It may look at a
+constant (pow's exponent): then it is recorded per value of that constant. Any other look
+at the data (``.data`` outside a Function call) is caught while recording and the
+expression stays on the tape. Rules compute what they need from the data (abs's sign, a
+pin's mask) with ``Flat`` calls, which replay like any other step.
+
+``Program`` runs the steps on cache-sized blocks of points, in threads (numpy releases the
+GIL inside its loops, and every step is elementwise), freeing each array after its last
+use. For expressions too big to be worth keeping as a program the same steps are run as
+they are laid out (``interpret``): no Variables, no Functions, no heap.
+"""
+from __future__ import annotations
+
+import concurrent.futures
+import os
+import threading
+import weakref
+from dataclasses import dataclass
+
+import numpy as np
+
+from .core import Variable, tracing, using_backprop
+from .functions import PRIMITIVES, Flat
+
+BLOCK = 8192              # points per block: a program's live arrays stay in cache
+COMPILE_LIMIT = 20_000    # nodes; beyond this a program is laid out and run in one go
+
+
+class NotReplayable(Exception):
+    """A backward rule looked at the data: this expression's gradient stays on the tape."""
+
+
+# ----- recording one backward rule ------------------------------------------------------
+
+_DATA = Variable.__dict__["data"]  # the slot itself, read without being counted
+
+
+class _Watched(Variable):
+    """A Variable that counts how often its numbers are read."""
+
+    __slots__ = ("reads",)
+
+    def __init__(self, data, requires_grad: bool):
+        self.reads = 0
+        super().__init__(data, requires_grad=requires_grad)
+
+    @property
+    def data(self):
+        self.reads += 1
+        return _DATA.__get__(self)
+
+    @data.setter
+    def data(self, value):
+        _DATA.__set__(self, value)
+
+
+@dataclass(frozen=True)
+class Rule:
+    """A recorded backward rule. ``steps`` are (function, input refs); a ref is ("x", i),
+    ("y",), ("gy",), ("t", j) (step j's output) or ("k", array) (a constant the rule made).
+    ``grads`` holds one ref per input, or None where the rule gives no gradient."""
+
+    steps: tuple
+    grads: tuple
+
+
+_rules: dict = {}
+_rules_lock = threading.Lock()
+_BY_VALUE = object()  # marks a kind of node whose rule looks at its constants' values
+
+
+def rule_for(cls, constants) -> Rule:
+    """The recorded rule of ``cls`` for inputs that vary (None in ``constants``) or are the
+    given 0-d constants. Raises NotReplayable if the rule reads the points' numbers."""
+    shape = (cls, tuple(c is None for c in constants))
+    values = shape + tuple(None if c is None else c.tobytes() for c in constants)
+    with _rules_lock:
+        rule = _rules.get(shape)
+        if rule is _BY_VALUE:
+            rule = _rules.get(values)
+        if rule is None:
+            rule, by_value = _record(cls, constants)
+            if by_value:
+                _rules[shape], _rules[values] = _BY_VALUE, rule
+            else:
+                _rules[shape] = rule
+    if isinstance(rule, NotReplayable):
+        raise rule
+    return rule
+
+
+def _record(cls, constants):
+    """Run cls's backward on probe values under a tracer; return (Rule or the
+    NotReplayable to raise, whether it read a constant's value)."""
+    function = cls()
+    domain = getattr(cls, "domain", ())
+    xs = []
+    for i, c in enumerate(constants):
+        if c is None:
+            lo, hi = domain[i] if i < len(domain) else (-3.0, 3.0)
+            xs.append(_Watched(lo + (hi - lo) * np.array([0.31, 0.67]), requires_grad=True))
+        else:
+            xs.append(_Watched(c, requires_grad=False))
+    with np.errstate(all="ignore"):
+        y = _Watched(function.forward(*[_DATA.__get__(x) for x in xs]),
+                     requires_grad=any(c is None for c in constants))
+    gy = _Watched(np.array([0.7, -1.3]), requires_grad=False)
+    function.inputs, function.output, function.generation = tuple(xs), weakref.ref(y), 1
+    log = []
+    with tracing(lambda f, inputs, output: log.append((f, inputs, output))), \
+            using_backprop(False), np.errstate(all="ignore"):
+        grads = function.backward(gy)
+    grads = grads if isinstance(grads, tuple) else (grads,)
+    calls = {}
+    for _, inputs, _ in log:
+        for v in inputs:
+            calls[id(v)] = calls.get(id(v), 0) + 1
+    looked = [v.reads > calls.get(id(v), 0) for v in (*xs, y, gy)]
+    reads_constants = any(looked[i] for i, c in enumerate(constants) if c is not None)
+    if any(looked[i] for i, c in enumerate(constants) if c is None) or any(looked[-2:]):
+        return NotReplayable(f"{cls.__name__}.backward reads the values of the points"), False
+    try:
+        return _as_rule(log, xs, y, gy, grads, constants), reads_constants
+    except NotReplayable as error:
+        return error, reads_constants
+
+
+def _as_rule(log, xs, y, gy, grads, constants) -> Rule:
+    refs = {id(x): ("x", i) for i, x in enumerate(xs)}
+    refs[id(y)], refs[id(gy)] = ("y",), ("gy",)
+
+    def ref(v):
+        if isinstance(v, Variable) and id(v) in refs:
+            return refs[id(v)]
+        data = np.asarray(_DATA.__get__(v) if isinstance(v, Variable) else v, dtype=np.float64)
+        if data.ndim:
+            raise NotReplayable("a backward rule made numbers of the points outside a call")
+        return ("k", data)
+
+    steps = []
+    for function, inputs, output in log:
+        _check_pure(function)
+        steps.append((function, tuple(ref(v) for v in inputs)))
+        refs[id(output)] = ("t", len(steps) - 1)
+    grads = tuple(None if g is None or constants[i] is not None else ref(g)
+                  for i, g in enumerate(grads))
+    return Rule(tuple(steps), grads)
+
+
+def _check_pure(function) -> None:
+    """A step is replayed with the state it was recorded with: arrays of the probe points
+    kept in that state (a mask, say) would be wrong on other points."""
+    for value in vars(function).values():
+        cells = getattr(value, "__closure__", None) or ()
+        for v in (value, *[c.cell_contents for c in cells]):
+            if isinstance(v, np.ndarray) and v.ndim:
+                raise NotReplayable(f"{type(function).__name__} keeps numbers of the points")
+
+
+# ----- laying out an expression as steps -----------------------------------------------
+
+# Rounded exactly like the tape whatever the shapes: IEEE arithmetic and selection. Only
+# these run on a 0-d stand-in for an array of ones (the seed of the backward pass).
+_EXACT = {PRIMITIVES[name] for name in ("add", "sub", "mul", "div", "neg", "keep")}
+_POW, _MUL, _DIV = PRIMITIVES["pow"], PRIMITIVES["mul"], PRIMITIVES["div"]
+
+
+class _Sum:
+    """Summing two gradients as the tape does without create_graph: ndarray +."""
+
+    forward = staticmethod(np.add)
+
+
+_SUM = _Sum()
+_EXACT.add(_Sum)
+
+
+def _float_forward(function):
+    """The step's callable: ``forward``, converted to float64 where Variable would."""
+    if isinstance(function, Flat):
+        rule = function.rule
+        return lambda *xs: np.asarray(rule(*xs), dtype=np.float64)
+    return function.forward
+
+
+class _Layout:
+    """Steps over numbered slots. A slot holds a runtime array, or a 0-d constant known
+    now; a *uniform* constant stands for an array of that one value (the tape seeds its
+    backward pass with an array of ones), so it only meets exact arithmetic as a 0-d."""
+
+    def __init__(self, names, share: bool, run_now=None):
+        self.known: list = []                 # per slot: its 0-d value, or None
+        self.uniform: set[int] = set()
+        self.steps: list = []                 # (callable, argument slots, output slot)
+        self.inputs = {name: self._slot(None) for name in names}
+        self.interned: dict = {}
+        self.shared: dict | None = {} if share else None
+        self.run_now = run_now                # interpret: (values list) run as laid out
+        self.one = self.constant(np.asarray(1.0), uniform=True)
+
+    def _slot(self, value, uniform=False) -> int:
+        self.known.append(value)
+        if uniform:
+            self.uniform.add(len(self.known) - 1)
+        return len(self.known) - 1
+
+    def constant(self, value: np.ndarray, uniform: bool = False) -> int:
+        key = (value.tobytes(), uniform)
+        slot = self.interned.get(key)
+        if slot is None:
+            slot = self.interned[key] = self._slot(value, uniform)
+        return slot
+
+    def call(self, function, args) -> int:
+        """The slot of function(*args): folded, simplified, shared or a new step."""
+        known = [self.known[a] for a in args]
+        exact = type(function) in _EXACT
+        uniform = any(a in self.uniform for a in args)
+        if uniform and not exact:
+            args = [self._spread(a) if a in self.uniform else a for a in args]
+            known = [self.known[a] for a in args]
+            uniform = False
+        if all(k is not None for k in known):
+            with np.errstate(all="ignore"):
+                value = np.asarray(_float_forward(function)(*known), dtype=np.float64)
+            return self.constant(value, uniform)
+        same = self._identity(function, args, known)
+        if same is not None:
+            return same
+        if type(function) is _POW and known[0] is None and known[1] is not None:
+            plan = _power_steps(known[1])
+            if plan is not None:
+                return self._expand(plan, args)
+        key = None
+        if self.shared is not None:
+            key = _share_key(function, args)
+            if key is not None and key in self.shared:
+                return self.shared[key]
+        slot = self._slot(None)
+        self.steps.append((function, tuple(args), slot))
+        if self.run_now is not None:
+            self.run_now(self.steps[-1])
+        if key is not None:
+            self.shared[key] = slot
+        return slot
+
+    def _identity(self, function, args, known):
+        """x*1, 1*x, x/1 and x^1 are x itself, to the bit (pow(x, 1) is exact)."""
+        kind = type(function)
+        if kind is _MUL:
+            for i in (0, 1):
+                if known[i] is not None and known[i] == 1.0 and known[1 - i] is None:
+                    return args[1 - i]
+        elif kind in (_DIV, _POW) and known[1] is not None and known[1] == 1.0 \
+                and known[0] is None:
+            return args[0]
+        return None
+
+    def _expand(self, plan, args) -> int:
+        made = []
+        for ufunc, *refs in plan:
+            inputs = [args[0] if r == "a" else args[1] if r == "b" else made[r] for r in refs]
+            made.append(self.call(_ufunc_step(ufunc), inputs))
+        return made[-1]
+
+    def _spread(self, slot) -> int:
+        """A uniform constant as the array of that value the tape would have."""
+        value = self.known[slot]
+        like = next(iter(self.inputs.values()))
+        return self.call(_Full(value), [like])
+
+    def apply(self, rule: Rule, xs, y, gy) -> list:
+        """Lay out a recorded rule for one node: the gradient slot of each input."""
+        made = []
+
+        def slot(ref):
+            kind = ref[0]
+            if kind == "x":
+                return xs[ref[1]]
+            if kind == "t":
+                return made[ref[1]]
+            if kind == "k":
+                return self.constant(ref[1])
+            return y if kind == "y" else gy
+
+        for function, refs in rule.steps:
+            made.append(self.call(function, [slot(r) for r in refs]))
+        return [None if g is None else slot(g) for g in rule.grads]
+
+
+class _Full:
+    """An array of one value shaped like the points (a uniform constant made real)."""
+
+    def __init__(self, value):
+        self.value = value
+
+    def forward(self, like):
+        return np.full(like.shape, self.value)
+
+
+def _share_key(function, args):
+    state = vars(function)
+    try:
+        key = (type(function), tuple(sorted(state.items())) if state else (), tuple(args))
+        hash(key)
+    except TypeError:
+        return None
+    return key
+
+
+def lay_out(expression, wrt, order: int, layout: _Layout):
+    """The value's slot and each wanted gradient's slot (None: the gradient is 0), with
+    the steps in the tape's order: forward in node order, then backward by generation,
+    newest first and first pushed first, as core.Variable.backward pops its heap."""
+    nodes = expression.nodes
+    slots, key = [], []          # per node: data slot; the Variable it is (name or index)
+    varying, generation = set(expression.variables), {}
+    for i, node in enumerate(nodes):
+        if node.kind == "variable":
+            slots.append(layout.inputs[node.name])
+            key.append(node.name)
+            continue
+        key.append(i)
+        if node.function is None:
+            slots.append(layout.constant(np.asarray(node.value, dtype=np.float64)))
+            continue
+        slots.append(layout.call(node.function(), [slots[j] for j in node.args]))
+        moving = [key[j] for j in node.args if key[j] in varying]
+        if moving:
+            varying.add(i)
+            generation[i] = max(generation.get(k, -1) + 1 for k in moving)
+    value = slots[-1]
+    if order == 0 or key[-1] not in varying:
+        return value, {name: None for name in wrt}
+    grads = _backward(nodes, slots, key, varying, generation, layout)
+    return value, {name: grads.get(name) for name in wrt}
+
+
+def _backward(nodes, slots, key, varying, generation, layout) -> dict:
+    """The gradient slot of every Variable the backward pass reaches."""
+    grads = {key[-1]: layout.one}
+    buckets: dict[int, list[int]] = {}
+    seen = set()
+
+    def push(k):
+        if isinstance(k, int) and k not in seen:
+            seen.add(k)
+            buckets.setdefault(generation[k], []).append(k)
+
+    push(key[-1])
+    for g in range(generation.get(key[-1], -1), -1, -1):
+        for i in buckets.pop(g, ()):
+            node = nodes[i]
+            constants = [None if key[j] in varying else layout.known[slots[j]]
+                         for j in node.args]
+            rule = rule_for(node.function, constants)
+            gy = grads.pop(i) if i != key[-1] else grads[i]
+            gxs = layout.apply(rule, [slots[j] for j in node.args], slots[i], gy)
+            for j, gx in zip(node.args, gxs):
+                k = key[j]
+                if gx is None or k not in varying:
+                    continue
+                grads[k] = gx if k not in grads else layout.call(_SUM, [grads[k], gx])
+                push(k)
+    return grads
+
+
+# ----- forwards that are one ufunc, so they can write into reused buffers -----------------
+
+_UFUNCS = {"add": np.add, "sub": np.subtract, "mul": np.multiply, "div": np.divide,
+           "neg": np.negative, "exp": np.exp, "log": np.log, "log10": np.log10,
+           "log2": np.log2, "log1p": np.log1p, "expm1": np.expm1, "sqrt": np.sqrt,
+           "cbrt": np.cbrt, "sin": np.sin, "cos": np.cos, "tan": np.tan, "asin": np.arcsin,
+           "acos": np.arccos, "atan": np.arctan, "atan2": np.arctan2, "hypot": np.hypot,
+           "sinh": np.sinh, "cosh": np.cosh, "tanh": np.tanh, "asinh": np.arcsinh,
+           "acosh": np.arccosh, "atanh": np.arctanh, "abs": np.absolute,
+           "min": np.minimum, "max": np.maximum}
+
+_SPECIAL = np.array([0.0, -0.0, 1.0, -1.0, 0.5, -0.5, 2.0, -2.0, 3.0, -3.0, 0.1, 0.7, 1.3,
+                     2.9, 30.0, -30.0, 710.0, -745.0, 1e-8, 1e16, 94906267.0, 1e-300,
+                     -1e-300, 5e-324, 1e300, -1e300, np.inf, -np.inf, np.nan])
+
+
+def identical(a, b) -> bool:
+    """The same float64s: equal values, zeros of the same sign, nan where nan."""
+    a, b = np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)
+    return a.shape == b.shape and np.array_equal(a, b, equal_nan=True) and \
+        np.array_equal(np.signbit(a) & (a == 0), np.signbit(b) & (b == 0))
+
+
+def _probes(arity: int):
+    if arity == 1:
+        return [np.concatenate([_SPECIAL, np.linspace(-10.0, 10.0, 401)])]
+    a, b = np.meshgrid(_SPECIAL, np.concatenate([_SPECIAL, np.linspace(-3.0, 3.0, 13)]))
+    return [a.ravel(), b.ravel()]
+
+
+_checked: dict = {}
+
+
+def _ufunc_of(cls):
+    """The ufunc cls.forward is, checked once on probe values (a forward that is changed
+    to something else stops being replaced here rather than giving other numbers)."""
+    if cls not in _checked:
+        ufunc = _UFUNCS.get(getattr(cls, "name", None))
+        if ufunc is not None:
+            xs = _probes(ufunc.nin)
+            with np.errstate(all="ignore"):
+                if not identical(cls().forward(*xs), ufunc(*xs)):
+                    ufunc = None
+        _checked[cls] = ufunc
+    return _checked[cls]
+
+
+class _Ufunc:
+    """A step that is one ufunc (the pieces of pow with a constant exponent)."""
+
+    def __init__(self, ufunc):
+        self.ufunc = ufunc
+
+    def forward(self, *xs):
+        return self.ufunc(*xs)
+
+
+_ufunc_steps: dict = {}
+
+
+def _ufunc_step(ufunc) -> _Ufunc:
+    return _ufunc_steps.setdefault(ufunc, _Ufunc(ufunc))
+
+
+def _step_ufunc(function):
+    if isinstance(function, _Ufunc):
+        return function.ufunc
+    if isinstance(function, _Sum):
+        return np.add
+    return _ufunc_of(type(function)) if type(function) in _checked or \
+        getattr(type(function), "name", None) in _UFUNCS else None
+
+
+def _power_steps(exponent: np.ndarray):
+    """pow(a, b) for this constant b as ufunc steps ((ufunc, uses a twice) list), checked
+    against Pow.forward on probes; None where they would differ."""
+    key = exponent.tobytes()
+    if key not in _checked:
+        b = float(exponent)
+        if b == 2.0:
+            plan = [(np.multiply, "a", "a")]
+        elif b.is_integer():
+            plan = [(np.absolute, "a"), (np.power, 0, "b")]
+            if b % 2:
+                plan.append((np.copysign, 1, "a"))
+        else:
+            plan = [(np.power, "a", "b")]
+        a = _probes(1)[0]
+        with np.errstate(all="ignore"):
+            if not identical(_POW().forward(a, exponent), _run_plan(plan, a, exponent)):
+                plan = None
+        _checked[key] = plan
+    return _checked[key]
+
+
+def _run_plan(plan, a, b):
+    made = []
+    for ufunc, *refs in plan:
+        made.append(ufunc(*[a if r == "a" else b if r == "b" else made[r] for r in refs]))
+    return made[-1]
+
+
+# ----- running the steps ----------------------------------------------------------------
+
+class Program:
+    """An expression's value and gradient as steps over slots, kept for reuse: only the
+    steps an output needs; one-ufunc steps write into buffers reused after their last
+    use, or straight into the result."""
+
+    def __init__(self, layout: _Layout, value: int, grads: dict):
+        self.names = list(grads)
+        outputs = [value, *grads.values()]            # one per result, None: zero
+        steps = _needed(layout.steps, [o for o in outputs if o is not None], layout.known)
+        self.initial = list(layout.known)
+        self.inputs = layout.inputs
+        self.outputs = outputs
+        self.ops, self.buffers, self.direct = _registers(steps, outputs)
+
+    def run(self, columns: dict[str, np.ndarray], n: int):
+        """(value, gradients) at n points, each column of shape (n,)."""
+        results = [np.empty(n) for _ in self.outputs]
+        starts = range(0, n, BLOCK)
+
+        def block(start):
+            stop = min(n, start + BLOCK)
+            with np.errstate(all="ignore"):
+                self._run(columns, results, start, stop)
+
+        if len(starts) > 1 and _workers() > 1:
+            list(_pool().map(block, starts))
+        else:
+            for start in starts:
+                block(start)
+        return results[0], dict(zip(self.names, results[1:]))
+
+    def _run(self, columns, results, start, stop) -> None:
+        values = self.initial.copy()
+        for name, slot in self.inputs.items():
+            values[slot] = columns[name][start:stop]
+        buffers = [np.empty(stop - start) for _ in range(self.buffers)]
+        targets = [r[start:stop] for r in results]
+        for forward, args, out, where, frees in self.ops:
+            if where is None:
+                values[out] = forward(*[values[a] for a in args])
+            else:
+                target = buffers[where] if where >= 0 else targets[~where]
+                forward(*[values[a] for a in args], out=target)
+                values[out] = target
+            for f in frees:
+                values[f] = None
+        for i, slot in enumerate(self.outputs):
+            if i not in self.direct:
+                targets[i][...] = 0.0 if slot is None else values[slot]
+
+
+def _needed(steps, outputs, known) -> list:
+    live = {s for s in outputs if known[s] is None}
+    kept = []
+    for step in reversed(steps):
+        if step[2] in live:
+            kept.append(step)
+            live.update(a for a in step[1] if known[a] is None)
+    kept.reverse()
+    return kept
+
+
+def _registers(steps, outputs):
+    """Ops (callable, args, out slot, where, slots to drop after): ``where`` is None (the
+    callable makes its array), a buffer number, or ~i to write result i directly."""
+    last = {}
+    for index, (_, args, _) in enumerate(steps):
+        for a in args:
+            last[a] = index
+    claims = {}
+    for i, slot in enumerate(outputs):
+        if slot is not None:
+            claims.setdefault(slot, i)
+    ops, spare, holds, count, direct = [], [], {}, 0, set()
+    for index, (function, args, out) in enumerate(steps):
+        dying = [a for a in dict.fromkeys(args) if last[a] == index and a not in claims]
+        spare.extend(holds.pop(a) for a in dying if a in holds)
+        ufunc = _step_ufunc(function)
+        if ufunc is None:
+            where, forward = None, _float_forward(function)
+        elif out in claims:
+            where, forward = ~claims[out], ufunc
+            direct.add(claims[out])
+        else:
+            if not spare:
+                spare.append(count)
+                count += 1
+            where, forward = spare.pop(), ufunc
+            holds[out] = where
+        drops = tuple(a for a in dying if a not in holds)
+        ops.append((forward, args, out, where, drops))
+    return ops, count, direct
+
+
+_pool_lock = threading.Lock()
+_executor = None
+
+
+def _workers() -> int:
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else \
+        (os.cpu_count() or 1)
+
+
+def _pool():
+    global _executor
+    with _pool_lock:
+        if _executor is None:
+            _executor = concurrent.futures.ThreadPoolExecutor(
+                max_workers=_workers(), thread_name_prefix="adcli-kernel")
+        return _executor
+
+
+# ----- the entry points -----------------------------------------------------------------
+
+_programs: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+_programs_lock = threading.Lock()
+
+
+def program(expression, wrt, order: int) -> Program:
+    """The expression's Program for (wrt, order), made once. Raises NotReplayable."""
+    with _programs_lock:
+        cache = _programs.setdefault(expression, {})
+        made = cache.get((wrt, order))
+    if made is None:
+        try:
+            layout = _Layout(expression.variables, share=True)
+            made = Program(layout, *lay_out(expression, wrt, order, layout))
+        except NotReplayable as error:
+            made = error
+        with _programs_lock:
+            cache[(wrt, order)] = made
+    if isinstance(made, NotReplayable):
+        raise made
+    return made
+
+
+def interpret(expression, columns: dict[str, np.ndarray], n: int, wrt, order: int):
+    """(value, gradients) by running the steps as they are laid out: for expressions too
+    big to keep as a program. Raises NotReplayable."""
+    values: list = []
+    layout = None
+
+    def run_now(step):
+        function, args, out = step
+        while len(values) <= out:
+            values.append(None)
+        values[out] = _float_forward(function)(*[values[a] if layout.known[a] is None else layout.known[a]
+                                for a in args])
+        layout.steps.clear()
+
+    layout = _Layout(expression.variables, share=False, run_now=run_now)
+    for name, slot in layout.inputs.items():
+        while len(values) <= slot:
+            values.append(None)
+        values[slot] = columns[name]
+    with np.errstate(all="ignore"):
+        value, grads = lay_out(expression, wrt, order, layout)
+
+    def result(slot):
+        out = values[slot] if layout.known[slot] is None else layout.known[slot]
+        return np.broadcast_to(out, (n,)).copy()
+
+    return result(value), {name: np.zeros(n) if slot is None else result(slot)
+                           for name, slot in grads.items()}
+
+
+def evaluate(expression, columns: dict[str, np.ndarray], n: int, wrt, order: int):
+    """(value, gradients) at n points (each column of shape (n,)) without the tape, or
+    None when a rule in the expression reads the points' numbers."""
+    try:
+        if len(expression.nodes) > COMPILE_LIMIT:
+            return interpret(expression, columns, n, wrt, order)
+        return program(expression, tuple(wrt), order).run(columns, n)
+    except NotReplayable:
+        return None
