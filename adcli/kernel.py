@@ -66,7 +66,7 @@ class _Watched(Variable):
         _DATA.__set__(self, value)
 
 
-@dataclass(frozen=True)
+@dataclass
 class Rule:
     """A recorded backward rule. ``steps`` are (function, input refs); a ref is ("x", i),
     ("y",), ("gy",), ("t", j) (step j's output) or ("k", array) (a constant the rule made).
@@ -74,6 +74,42 @@ class Rule:
 
     steps: tuple
     grads: tuple
+    _plan: _Plan | None = None
+
+    def plan(self) -> _Plan:
+        if self._plan is None:
+            self._plan = _Plan(self)
+        return self._plan
+
+
+class _Plan:
+    """A rule as calls over one list holding the inputs, y, gy, the rule's constants and
+    then each step's output, for running it at once (``interpret``)."""
+
+    def __init__(self, rule: Rule):
+        refs = [r for _, rs in rule.steps for r in rs] + [g for g in rule.grads if g]
+        self.constants = [r[1] for r in refs if r[0] == "k"]
+        arity, after = len(rule.grads), len(rule.grads) + 2 + len(self.constants)
+        place = {("y",): arity, ("gy",): arity + 1}
+        numbered = iter(range(arity + 2, after))
+
+        def index(ref):
+            if ref[0] == "x":
+                return ref[1]
+            if ref[0] == "k":
+                return next(numbered)  # constants are met in the order they were listed
+            if ref[0] == "t":
+                return after + ref[1]
+            return place[ref]
+
+        self.steps = [(_float_forward(f), [index(r) for r in rs]) for f, rs in rule.steps]
+        self.grads = [None if g is None else index(g) for g in rule.grads]
+
+    def run(self, xs, y, gy) -> list:
+        env = [*xs, y, gy, *self.constants]
+        for forward, args in self.steps:
+            env.append(forward(*[env[a] for a in args]))
+        return [None if g is None else env[g] for g in self.grads]
 
 
 _rules: dict = {}
@@ -84,8 +120,11 @@ _BY_VALUE = object()  # marks a kind of node whose rule looks at its constants' 
 def rule_for(cls, constants) -> Rule:
     """The recorded rule of ``cls`` for inputs that vary (None in ``constants``) or are the
     given 0-d constants. Raises NotReplayable if the rule reads the points' numbers."""
-    shape = (cls, tuple(c is None for c in constants))
-    values = shape + tuple(None if c is None else c.tobytes() for c in constants)
+    shape = (cls, tuple([c is None for c in constants]))
+    rule = _rules.get(shape)
+    if rule.__class__ is Rule:
+        return rule
+    values = shape + tuple([None if c is None else c.tobytes() for c in constants])
     with _rules_lock:
         rule = _rules.get(shape)
         if rule is _BY_VALUE:
@@ -599,52 +638,124 @@ _programs: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 _programs_lock = threading.Lock()
 
 
-def program(expression, wrt, order: int) -> Program:
-    """The expression's Program for (wrt, order), made once. Raises NotReplayable."""
+def _cached(expression, key, make):
+    """make(), kept per expression; a NotReplayable is kept and raised again."""
     with _programs_lock:
         cache = _programs.setdefault(expression, {})
-        made = cache.get((wrt, order))
+        made = cache.get(key)
     if made is None:
         try:
-            layout = _Layout(expression.variables, share=True)
-            made = Program(layout, *lay_out(expression, wrt, order, layout))
+            made = make()
         except NotReplayable as error:
             made = error
         with _programs_lock:
-            cache[(wrt, order)] = made
+            cache[key] = made
     if isinstance(made, NotReplayable):
         raise made
     return made
 
 
-def interpret(expression, columns: dict[str, np.ndarray], n: int, wrt, order: int):
-    """(value, gradients) by running the steps as they are laid out: for expressions too
-    big to keep as a program. Raises NotReplayable."""
-    values: list = []
-    layout = None
+def program(expression, wrt, order: int) -> Program:
+    """The expression's Program for (wrt, order), made once. Raises NotReplayable."""
+    def make():
+        layout = _Layout(expression.variables, share=True)
+        return Program(layout, *lay_out(expression, wrt, order, layout))
+    return _cached(expression, (wrt, order), make)
 
-    def run_now(step):
-        function, args, out = step
-        while len(values) <= out:
-            values.append(None)
-        values[out] = _float_forward(function)(*[values[a] if layout.known[a] is None else layout.known[a]
-                                for a in args])
-        layout.steps.clear()
 
-    layout = _Layout(expression.variables, share=False, run_now=run_now)
-    for name, slot in layout.inputs.items():
-        while len(values) <= slot:
-            values.append(None)
-        values[slot] = columns[name]
-    with np.errstate(all="ignore"):
-        value, grads = lay_out(expression, wrt, order, layout)
+class Schedule:
+    """The tape's walk without its objects: each node's forward on the arrays, then each
+    node's recorded rule (run at once, see _Plan) in the tape's order, the gradients summed
+    as the tape sums them, seeded with an array of ones as the tape is. Cheaper to make
+    than a Program, for expressions evaluated once or too big to lay out step by step."""
 
-    def result(slot):
-        out = values[slot] if layout.known[slot] is None else layout.known[slot]
-        return np.broadcast_to(out, (n,)).copy()
+    def __init__(self, expression, order: int):
+        nodes = expression.nodes
+        self.size = len(nodes)
+        self.leaves = {name: self.size + k for k, name in enumerate(expression.variables)}
+        self.forward, self.known, self.backward = [], {}, []
+        self.variable_nodes = [(i, node.name) for i, node in enumerate(nodes)
+                               if node.kind == "variable"]
+        key, varying, generation, forwards = [], set(self.leaves.values()), {}, {}
+        for i, node in enumerate(nodes):
+            if node.kind == "variable":
+                key.append(self.leaves[node.name])
+                continue
+            key.append(i)
+            if node.function is None:
+                self.known[i] = np.asarray(node.value, dtype=np.float64)
+                continue
+            moving = [key[j] for j in node.args if key[j] in varying]
+            forward = forwards.get(node.function)
+            if forward is None:  # one instance per class: a forward keeps no state
+                forward = forwards[node.function] = node.function().forward
+            if moving:
+                self.forward.append((i, forward, node.args))
+                varying.add(i)
+                generation[i] = max([generation.get(k, -1) + 1 for k in moving])
+            else:  # constants only: computed once, 0-d, as the tape's Variable makes them
+                with np.errstate(all="ignore"):
+                    value = forward(*[self.known[j] for j in node.args])
+                self.known[i] = np.asarray(value, dtype=np.float64)
+        self.top = key[-1]
+        if order and self.top in varying:
+            self._order(nodes, key, varying, generation)
 
-    return result(value), {name: np.zeros(n) if slot is None else result(slot)
-                           for name, slot in grads.items()}
+    def _order(self, nodes, key, varying, generation) -> None:
+        """The backward steps, in the order core.Variable.backward pops its heap: newest
+        generation first, and within one, first pushed first."""
+        buckets: dict[int, list[int]] = {}
+        seen = set()
+        if self.top < self.size:
+            seen.add(self.top)
+            buckets[generation[self.top]] = [self.top]
+        for g in range(generation.get(self.top, -1), -1, -1):
+            for i in buckets.pop(g, ()):
+                args = nodes[i].args
+                constants = [None if key[j] in varying else self.known[j] for j in args]
+                plan = rule_for(nodes[i].function, constants).plan()
+                targets = [(n, key[j]) for n, j in enumerate(args)
+                           if plan.grads[n] is not None and key[j] in varying]
+                self.backward.append((i, plan, args, targets))
+                for _, k in targets:
+                    if k < self.size and k not in seen:
+                        seen.add(k)
+                        buckets.setdefault(generation[k], []).append(k)
+
+    def run(self, columns: dict[str, np.ndarray], n: int, wrt):
+        with np.errstate(all="ignore"):
+            return self._run(columns, n, wrt)
+
+    def _run(self, columns, n, wrt):
+        values = [None] * (self.size + len(self.leaves))
+        for i, value in self.known.items():
+            values[i] = value
+        for name, slot in self.leaves.items():
+            values[slot] = columns[name]
+        for i, name in self.variable_nodes:
+            values[i] = columns[name]
+        for i, forward, args in self.forward:
+            values[i] = forward(*[values[j] for j in args])
+        top = values[self.top]
+        grads = [None] * len(values)
+        if self.backward or self.top in self.leaves.values():
+            grads[self.top] = np.ones_like(top)
+        for i, plan, args, targets in self.backward:
+            gxs = plan.run([values[j] for j in args], values[i], grads[i])
+            if i != self.top:
+                grads[i] = None
+            for n_arg, k in targets:
+                before = grads[k]
+                grads[k] = gxs[n_arg] if before is None else before + gxs[n_arg]
+        result = {}
+        for name in wrt:
+            g = grads[self.leaves[name]] if name in self.leaves else None
+            result[name] = np.zeros(n) if g is None else np.broadcast_to(g, (n,)).copy()
+        return np.broadcast_to(top, (n,)).copy(), result
+
+
+def schedule(expression, order: int) -> Schedule:
+    return _cached(expression, ("schedule", order), lambda: Schedule(expression, order))
 
 
 def evaluate(expression, columns: dict[str, np.ndarray], n: int, wrt, order: int):
@@ -652,7 +763,7 @@ def evaluate(expression, columns: dict[str, np.ndarray], n: int, wrt, order: int
     None when a rule in the expression reads the points' numbers."""
     try:
         if len(expression.nodes) > COMPILE_LIMIT:
-            return interpret(expression, columns, n, wrt, order)
+            return schedule(expression, order).run(columns, n, wrt)
         return program(expression, tuple(wrt), order).run(columns, n)
     except NotReplayable:
         return None
