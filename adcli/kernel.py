@@ -23,7 +23,6 @@ they are laid out (``interpret``): no Variables, no Functions, no heap.
 """
 from __future__ import annotations
 
-import concurrent.futures
 import os
 import threading
 import weakref
@@ -35,7 +34,8 @@ from .core import Variable, tracing, using_backprop
 from .functions import PRIMITIVES, Flat
 
 BLOCK = 8192              # points per block: a program's live arrays stay in cache
-COMPILE_LIMIT = 20_000    # nodes; beyond this a program is laid out and run in one go
+COMPILE_LIMIT = 20_000    # nodes; beyond, a Program costs more to make than it saves
+FEW = 64                  # points; at so few, a Schedule is as fast and cheaper to make
 
 
 class NotReplayable(Exception):
@@ -627,6 +627,8 @@ def _pool():
     global _executor
     with _pool_lock:
         if _executor is None:
+            import concurrent.futures  # ~20 ms: only once there are blocks to share out
+
             _executor = concurrent.futures.ThreadPoolExecutor(
                 max_workers=_workers(), thread_name_prefix="adcli-kernel")
         return _executor
@@ -762,7 +764,7 @@ def evaluate(expression, columns: dict[str, np.ndarray], n: int, wrt, order: int
     """(value, gradients) at n points (each column of shape (n,)) without the tape, or
     None when a rule in the expression reads the points' numbers."""
     try:
-        if len(expression.nodes) > COMPILE_LIMIT:
+        if n <= FEW or len(expression.nodes) > COMPILE_LIMIT:
             return schedule(expression, order).run(columns, n, wrt)
         return program(expression, tuple(wrt), order).run(columns, n)
     except NotReplayable:
