@@ -290,7 +290,7 @@ def formula(root: Variable) -> str:
     nodes: list[Node] = []
     placed: dict[int, int] = {}
     spelled: dict[int, Variable] = {}  # a helper primitive's output -> the language's form
-    stack = [(root, False)]
+    stack = [(_through_pins(root), False)]
     while stack:
         variable, ready = stack.pop()
         if id(variable) in placed:
@@ -310,15 +310,26 @@ def formula(root: Variable) -> str:
             nodes.extend(_leaf(variable, len(nodes)))
         elif not ready:
             stack.append((variable, True))
-            stack.extend((x, False) for x in reversed(creator.inputs))
+            stack.extend((_through_pins(x), False) for x in reversed(creator.inputs))
             continue
         else:
             cls = type(creator)
             nodes.append(Node(_kind(creator), 0, name=getattr(cls, "name", "") or
                               cls.__name__.lower(), function=cls,
-                              args=tuple(placed[id(x)] for x in creator.inputs)))
+                              args=tuple(placed[id(_through_pins(x))]
+                                         for x in creator.inputs)))
         placed[id(variable)] = len(nodes) - 1
     return render(nodes, SYMBOLS)
+
+
+def _through_pins(variable: Variable) -> Variable:
+    """What a pin (Keep: a convention at an edge, applied wherever it might hold) lets
+    through at this point: its gradient where it keeps it, so it prints as that."""
+    from .functions import Keep
+
+    while isinstance(variable.creator, Keep) and np.all(variable.creator.inputs[1].data):
+        variable = variable.creator.inputs[0]
+    return variable
 
 
 def _leaf(variable: Variable, at: int) -> list[Node]:
