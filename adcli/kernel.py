@@ -692,7 +692,7 @@ class Schedule:
             if forward is None:  # one instance per class: a forward keeps no state
                 forward = forwards[node.function] = node.function().forward
             if moving:
-                self.forward.append((i, forward, node.args))
+                self.forward.append((i, forward, *node.args, -1)[:4])
                 varying.add(i)
                 generation[i] = max([generation.get(k, -1) + 1 for k in moving])
             else:  # constants only: computed once, 0-d, as the tape's Variable makes them
@@ -716,8 +716,8 @@ class Schedule:
                 args = nodes[i].args
                 constants = [None if key[j] in varying else self.known[j] for j in args]
                 plan = rule_for(nodes[i].function, constants).plan()
-                targets = [(n, key[j]) for n, j in enumerate(args)
-                           if plan.grads[n] is not None and key[j] in varying]
+                targets = tuple((n, key[j]) for n, j in enumerate(args)
+                                if plan.grads[n] is not None and key[j] in varying)
                 self.backward.append((i, plan, args, targets))
                 for _, k in targets:
                     if k < self.size and k not in seen:
@@ -736,16 +736,17 @@ class Schedule:
             values[slot] = columns[name]
         for i, name in self.variable_nodes:
             values[i] = columns[name]
-        for i, forward, args in self.forward:
-            values[i] = forward(*[values[j] for j in args])
+        for i, forward, a, b in self.forward:  # b < 0: one argument
+            values[i] = forward(values[a]) if b < 0 else forward(values[a], values[b])
         top = values[self.top]
         grads = [None] * len(values)
         if self.backward or self.top in self.leaves.values():
             grads[self.top] = np.ones_like(top)
         for i, plan, args, targets in self.backward:
             gxs = plan.run([values[j] for j in args], values[i], grads[i])
-            if i != self.top:
-                grads[i] = None
+            # Node i's users all ran before it (a higher generation): its value and its
+            # gradient are used no more.
+            grads[i] = values[i] = None
             for n_arg, k in targets:
                 before = grads[k]
                 grads[k] = gxs[n_arg] if before is None else before + gxs[n_arg]
