@@ -242,8 +242,8 @@ class _Run:
         computed = kernel.evaluate(self.expression, columns, n, wrt, order)
         if computed is None:
             return None
-        value, grads = computed
-        if not all(np.isfinite(a).all() for a in (value, *grads.values())):
+        value, grads, finite = computed
+        if not finite:
             return None
         grads = {name: g.reshape(self.shape) for name, g in grads.items()}
         return Result(value.reshape(self.shape), self.diagnostics, tuple(wrt),

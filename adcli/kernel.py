@@ -543,13 +543,16 @@ class Program:
             stop = min(n, start + BLOCK)
             with np.errstate(all="ignore"):
                 self._run(columns, results, start, stop)
+                # A finite sum means finite terms (a false alarm only on overflow).
+                return all(np.isfinite(np.add.reduce(r[start:stop])) for r in results)
 
         if len(starts) > 1 and _workers() > 1:
-            list(_pool().map(block, starts))
+            finite = all(list(_pool().map(block, starts)))
         else:
-            for start in starts:
-                block(start)
-        return results[0], dict(zip(self.names, results[1:]))
+            finite = all([block(start) for start in starts])
+        if not finite:
+            finite = all(np.isfinite(r).all() for r in results)
+        return results[0], dict(zip(self.names, results[1:])), finite
 
     def _run(self, columns, results, start, stop) -> None:
         values = self.initial.copy()
@@ -754,7 +757,9 @@ class Schedule:
         for name in wrt:
             g = grads[self.leaves[name]] if name in self.leaves else None
             result[name] = np.zeros(n) if g is None else np.broadcast_to(g, (n,)).copy()
-        return np.broadcast_to(top, (n,)).copy(), result
+        value = np.broadcast_to(top, (n,)).copy()
+        finite = all(np.isfinite(a).all() for a in (value, *result.values()))
+        return value, result, finite
 
 
 def schedule(expression, order: int) -> Schedule:
@@ -762,8 +767,8 @@ def schedule(expression, order: int) -> Schedule:
 
 
 def evaluate(expression, columns: dict[str, np.ndarray], n: int, wrt, order: int):
-    """(value, gradients) at n points (each column of shape (n,)) without the tape, or
-    None when a rule in the expression reads the points' numbers."""
+    """(value, gradients, all finite) at n points (each column of shape (n,)) without the
+    tape, or None when a rule in the expression reads the points' numbers."""
     try:
         if n <= FEW or len(expression.nodes) > COMPILE_LIMIT:
             return schedule(expression, order).run(columns, n, wrt)
