@@ -23,6 +23,7 @@ they are laid out (``interpret``): no Variables, no Functions, no heap.
 """
 from __future__ import annotations
 
+import itertools
 import os
 import threading
 import weakref
@@ -546,10 +547,7 @@ class Program:
                 # A finite sum means finite terms (a false alarm only on overflow).
                 return all(np.isfinite(np.add.reduce(r[start:stop])) for r in results)
 
-        if len(starts) > 1 and _workers() > 1:
-            finite = all(list(_pool().map(block, starts)))
-        else:
-            finite = all([block(start) for start in starts])
+        finite = _share_out(block, starts)
         if not finite:
             finite = all(np.isfinite(r).all() for r in results)
         return results[0], dict(zip(self.names, results[1:])), finite
@@ -615,6 +613,25 @@ def _registers(steps, outputs):
         drops = tuple(a for a in dying if a not in holds)
         ops.append((forward, args, out, where, drops))
     return ops, count, direct
+
+
+def _share_out(block, starts) -> bool:
+    """block(start) for every start, on this thread and the pool's, each taking the next
+    start as it finishes one (a busy core just takes fewer); True if every call was."""
+    helpers = min(_workers(), len(starts)) - 1
+    if helpers < 1:
+        return all([block(start) for start in starts])
+    taken = itertools.count()  # next() on it is atomic: each start is run once
+
+    def work():
+        ok = True
+        for i in iter(taken.__next__, None):
+            if i >= len(starts):
+                return ok
+            ok = block(starts[i]) and ok
+    futures = [_pool().submit(work) for _ in range(helpers)]
+    ok = work()
+    return all([f.result() for f in futures]) and ok
 
 
 _pool_lock = threading.Lock()
@@ -762,6 +779,74 @@ class Schedule:
         return value, result, finite
 
 
+def interpret(expression, columns: dict[str, np.ndarray], n: int, wrt, order: int):
+    """What Schedule(expression, order).run(...) gives, run as it is worked out and kept
+    nowhere: for expressions so big that the schedule itself would cost much memory."""
+    with np.errstate(all="ignore"):
+        return _interpret(expression.nodes, expression.variables, columns, n, wrt, order)
+
+
+def _interpret(nodes, variables, columns, n, wrt, order):
+    size = len(nodes)
+    leaves = {name: size + k for k, name in enumerate(variables)}
+    values = [None] * size + [columns[name] for name in variables]
+    key, varying, generation, forwards = [], [False] * size + [True] * len(variables), \
+        [-1] * (size + len(variables)), {}
+    for i, node in enumerate(nodes):
+        if node.kind == "variable":
+            key.append(leaves[node.name])
+            continue
+        key.append(i)
+        if node.function is None:
+            values[i] = np.asarray(node.value, dtype=np.float64)
+            continue
+        forward = forwards.get(node.function)
+        if forward is None:
+            forward = forwards[node.function] = node.function().forward
+        args = [key[j] for j in node.args]
+        value = forward(*[values[k] for k in args])
+        moving = [k for k in args if varying[k]]
+        if moving:
+            values[i], varying[i] = value, True
+            generation[i] = max([generation[k] + 1 if k < size else 0 for k in moving])
+        else:
+            values[i] = np.asarray(value, dtype=np.float64)
+    top = key[-1]
+    result = np.broadcast_to(values[top], (n,)).copy()
+    grads = [None] * len(values)
+    if order and varying[top]:
+        grads[top] = np.ones_like(values[top])
+        _interpret_backward(nodes, values, key, varying, generation, grads, top)
+    return result, {name: np.zeros(n) if name not in leaves or grads[leaves[name]] is None
+                    else np.broadcast_to(grads[leaves[name]], (n,)).copy() for name in wrt}, \
+        all(np.isfinite(a).all() for a in [result] + [grads[leaves[w]] for w in wrt
+                                                     if w in leaves and grads[leaves[w]]
+                                                     is not None])
+
+
+def _interpret_backward(nodes, values, key, varying, generation, grads, top) -> None:
+    """As Schedule._order and Schedule._run together: the tape's order, run at once."""
+    if top >= len(nodes):
+        return
+    buckets: dict[int, list[int]] = {generation[top]: [top]}
+    seen = {top}
+    for g in range(generation[top], -1, -1):
+        for i in buckets.pop(g, ()):
+            args = [key[j] for j in nodes[i].args]
+            constants = [None if varying[k] else values[k] for k in args]
+            plan = rule_for(nodes[i].function, constants).plan()
+            gxs = plan.run([values[k] for k in args], values[i], grads[i])
+            grads[i] = values[i] = None  # its users all ran before it
+            for gx, k in zip(gxs, args):
+                if gx is None or not varying[k]:
+                    continue
+                before = grads[k]
+                grads[k] = gx if before is None else before + gx
+                if k < len(nodes) and k not in seen:
+                    seen.add(k)
+                    buckets.setdefault(generation[k], []).append(k)
+
+
 def schedule(expression, order: int) -> Schedule:
     return _cached(expression, ("schedule", order), lambda: Schedule(expression, order))
 
@@ -770,7 +855,9 @@ def evaluate(expression, columns: dict[str, np.ndarray], n: int, wrt, order: int
     """(value, gradients, all finite) at n points (each column of shape (n,)) without the
     tape, or None when a rule in the expression reads the points' numbers."""
     try:
-        if n <= FEW or len(expression.nodes) > COMPILE_LIMIT:
+        if len(expression.nodes) > COMPILE_LIMIT:
+            return interpret(expression, columns, n, wrt, order)
+        if n <= FEW:
             return schedule(expression, order).run(columns, n, wrt)
         return program(expression, tuple(wrt), order).run(columns, n)
     except NotReplayable:

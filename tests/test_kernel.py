@@ -67,12 +67,12 @@ def assert_identical(got, want, what=""):
 
 
 def both_engines(expression, at: dict, wrt=None):
-    """(value, gradient) from a Program and from a Schedule, on flat columns."""
+    """(value, gradient) from a Program, a Schedule and ``interpret``, on flat columns."""
     wrt = tuple(expression.variables if wrt is None else wrt)
     n = len(next(iter(at.values())))
-    program = kernel.program(expression, wrt, 1).run(at, n)
-    schedule = kernel.schedule(expression, 1).run(at, n, wrt)
-    return program, schedule
+    return (kernel.program(expression, wrt, 1).run(at, n),
+            kernel.schedule(expression, 1).run(at, n, wrt),
+            kernel.interpret(expression, at, n, wrt, 1))
 
 
 # ----- every primitive, everywhere -----------------------------------------------------
@@ -355,3 +355,4 @@ def test_the_kernel_says_whether_every_result_is_finite(x, finite, monkeypatch):
     at = {"x": np.array(x), "y": np.ones(len(x))}
     assert kernel.program(expression, ("x", "y"), 1).run(at, len(x))[2] is finite
     assert kernel.schedule(expression, 1).run(at, len(x), ("x", "y"))[2] is finite
+    assert kernel.interpret(expression, at, len(x), ("x", "y"), 1)[2] is finite
