@@ -242,9 +242,11 @@ class _Run:
         computed = kernel.evaluate(self.expression, columns, n, wrt, order)
         if computed is None:
             return None
-        value, grads, finite = computed
+        value, grads, finite, kinks = computed
         if not finite:
             return None
+        for function, mask in kinks:
+            self.diagnostics.add(function, "kink", mask.reshape(self.shape))
         grads = {name: g.reshape(self.shape) for name, g in grads.items()}
         return Result(value.reshape(self.shape), self.diagnostics, tuple(wrt),
                       gradient=grads if order else None)

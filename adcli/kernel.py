@@ -32,7 +32,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .core import Variable, tracing, using_backprop
-from .functions import PRIMITIVES, Flat
+from .functions import PRIMITIVES, Flat, Primitive
 
 BLOCK = 8192              # points per block: a program's live arrays stay in cache
 COMPILE_LIMIT = 20_000    # nodes; beyond, a Program costs more to make than it saves
@@ -232,6 +232,9 @@ def _float_forward(function):
     if isinstance(function, Flat):
         rule = function.rule
         return lambda *xs: np.asarray(rule(*xs), dtype=np.float64)
+    if isinstance(function, _Kinks):
+        kinks = function.forward
+        return lambda *xs: _mask(kinks(*xs))
     return function.forward
 
 
@@ -248,6 +251,7 @@ class _Layout:
         self.interned: dict = {}
         self.shared: dict | None = {} if share else None
         self.run_now = run_now                # interpret: (values list) run as laid out
+        self.kinks: list = []                 # (function, slot of its kink mask)
         self.one = self.constant(np.asarray(1.0), uniform=True)
 
     def _slot(self, value, uniform=False) -> int:
@@ -308,6 +312,13 @@ class _Layout:
             return args[0]
         return None
 
+    def kink(self, function, args) -> None:
+        """A step marking where ``function``'s inputs sit on its kinks (or None: nowhere),
+        as the tape's forward pass does for Diagnostics."""
+        slot = self._slot(None)
+        self.steps.append((_Kinks(function), tuple(args), slot))
+        self.kinks.append((function, slot))
+
     def _expand(self, plan, args) -> int:
         made = []
         for ufunc, *refs in plan:
@@ -338,6 +349,26 @@ class _Layout:
         for function, refs in rule.steps:
             made.append(self.call(function, [slot(r) for r in refs]))
         return [None if g is None else slot(g) for g in rule.grads]
+
+
+class _Kinks:
+    """A node's kink mask as a step (never shared, never folded)."""
+
+    def __init__(self, function):
+        self.forward = function.kinks
+
+
+def _has_kinks(function) -> bool:
+    return type(function).kinks is not Primitive.kinks
+
+
+def _kink_mask(function, arrays, n: int) -> np.ndarray:
+    mask = function.kinks(*arrays)
+    return np.zeros(n, dtype=bool) if mask is None else np.broadcast_to(mask, (n,))
+
+
+def _mask(kinks) -> np.ndarray | None:
+    return None if kinks is None else np.asarray(kinks, dtype=np.float64)
 
 
 class _Full:
@@ -376,11 +407,14 @@ def lay_out(expression, wrt, order: int, layout: _Layout):
         if node.function is None:
             slots.append(layout.constant(np.asarray(node.value, dtype=np.float64)))
             continue
-        slots.append(layout.call(node.function(), [slots[j] for j in node.args]))
+        function = node.function()
+        slots.append(layout.call(function, [slots[j] for j in node.args]))
         moving = [key[j] for j in node.args if key[j] in varying]
         if moving:
             varying.add(i)
             generation[i] = max(generation.get(k, -1) + 1 for k in moving)
+            if _has_kinks(function):
+                layout.kink(function, [slots[j] for j in node.args])
     value = slots[-1]
     if order == 0 or key[-1] not in varying:
         return value, {name: None for name in wrt}
@@ -528,7 +562,8 @@ class Program:
 
     def __init__(self, layout: _Layout, value: int, grads: dict):
         self.names = list(grads)
-        outputs = [value, *grads.values()]            # one per result, None: zero
+        self.kinds = [function for function, _ in layout.kinks]
+        outputs = [value, *grads.values(), *[slot for _, slot in layout.kinks]]
         steps = _needed(layout.steps, [o for o in outputs if o is not None], layout.known)
         self.initial = list(layout.known)
         self.inputs = layout.inputs
@@ -538,6 +573,7 @@ class Program:
     def run(self, columns: dict[str, np.ndarray], n: int):
         """(value, gradients) at n points, each column of shape (n,)."""
         results = [np.empty(n) for _ in self.outputs]
+        numbers = results[:1 + len(self.names)]
         starts = range(0, n, BLOCK)
 
         def block(start):
@@ -545,12 +581,13 @@ class Program:
             with np.errstate(all="ignore"):
                 self._run(columns, results, start, stop)
                 # A finite sum means finite terms (a false alarm only on overflow).
-                return all(np.isfinite(np.add.reduce(r[start:stop])) for r in results)
+                return all(np.isfinite(np.add.reduce(r[start:stop])) for r in numbers)
 
         finite = _share_out(block, starts)
         if not finite:
-            finite = all(np.isfinite(r).all() for r in results)
-        return results[0], dict(zip(self.names, results[1:])), finite
+            finite = all(np.isfinite(r).all() for r in numbers)
+        kinks = [(f, m != 0) for f, m in zip(self.kinds, results[1 + len(self.names):])]
+        return results[0], dict(zip(self.names, results[1:])), finite, kinks
 
     def _run(self, columns, results, start, stop) -> None:
         values = self.initial.copy()
@@ -569,7 +606,8 @@ class Program:
                 values[f] = None
         for i, slot in enumerate(self.outputs):
             if i not in self.direct:
-                targets[i][...] = 0.0 if slot is None else values[slot]
+                value = None if slot is None else values[slot]
+                targets[i][...] = 0.0 if value is None else value
 
 
 def _needed(steps, outputs, known) -> list:
@@ -695,7 +733,7 @@ class Schedule:
         nodes = expression.nodes
         self.size = len(nodes)
         self.leaves = {name: self.size + k for k, name in enumerate(expression.variables)}
-        self.forward, self.known, self.backward = [], {}, []
+        self.forward, self.known, self.backward, self.kinks = [], {}, [], []
         self.variable_nodes = [(i, node.name) for i, node in enumerate(nodes)
                                if node.kind == "variable"]
         key, varying, generation, forwards = [], set(self.leaves.values()), {}, {}
@@ -713,6 +751,8 @@ class Schedule:
                 forward = forwards[node.function] = node.function().forward
             if moving:
                 self.forward.append((i, forward, *node.args, -1)[:4])
+                if _has_kinks(forward.__self__):
+                    self.kinks.append((forward.__self__, node.args))
                 varying.add(i)
                 generation[i] = max([generation.get(k, -1) + 1 for k in moving])
             else:  # constants only: computed once, 0-d, as the tape's Variable makes them
@@ -759,6 +799,7 @@ class Schedule:
         for i, forward, a, b in self.forward:  # b < 0: one argument
             values[i] = forward(values[a]) if b < 0 else forward(values[a], values[b])
         top = values[self.top]
+        kinks = [(k, _kink_mask(k, [values[j] for j in args], n)) for k, args in self.kinks]
         grads = [None] * len(values)
         if self.backward or self.top in self.leaves.values():
             grads[self.top] = np.ones_like(top)
@@ -776,7 +817,7 @@ class Schedule:
             result[name] = np.zeros(n) if g is None else np.broadcast_to(g, (n,)).copy()
         value = np.broadcast_to(top, (n,)).copy()
         finite = all(np.isfinite(a).all() for a in (value, *result.values()))
-        return value, result, finite
+        return value, result, finite, kinks
 
 
 def interpret(expression, columns: dict[str, np.ndarray], n: int, wrt, order: int):
@@ -792,6 +833,7 @@ def _interpret(nodes, variables, columns, n, wrt, order):
     values = [None] * size + [columns[name] for name in variables]
     key, varying, generation, forwards = [], [False] * size + [True] * len(variables), \
         [-1] * (size + len(variables)), {}
+    kinks = []
     for i, node in enumerate(nodes):
         if node.kind == "variable":
             key.append(leaves[node.name])
@@ -809,6 +851,9 @@ def _interpret(nodes, variables, columns, n, wrt, order):
         if moving:
             values[i], varying[i] = value, True
             generation[i] = max([generation[k] + 1 if k < size else 0 for k in moving])
+            if _has_kinks(forward.__self__):
+                kinks.append((forward.__self__, _kink_mask(forward.__self__,
+                                                           [values[k] for k in args], n)))
         else:
             values[i] = np.asarray(value, dtype=np.float64)
     top = key[-1]
@@ -817,11 +862,10 @@ def _interpret(nodes, variables, columns, n, wrt, order):
     if order and varying[top]:
         grads[top] = np.ones_like(values[top])
         _interpret_backward(nodes, values, key, varying, generation, grads, top)
-    return result, {name: np.zeros(n) if name not in leaves or grads[leaves[name]] is None
-                    else np.broadcast_to(grads[leaves[name]], (n,)).copy() for name in wrt}, \
-        all(np.isfinite(a).all() for a in [result] + [grads[leaves[w]] for w in wrt
-                                                     if w in leaves and grads[leaves[w]]
-                                                     is not None])
+    gradient = {name: np.zeros(n) if name not in leaves or grads[leaves[name]] is None
+                else np.broadcast_to(grads[leaves[name]], (n,)).copy() for name in wrt}
+    finite = all(np.isfinite(a).all() for a in (result, *gradient.values()))
+    return result, gradient, finite, kinks
 
 
 def _interpret_backward(nodes, values, key, varying, generation, grads, top) -> None:
