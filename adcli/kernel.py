@@ -16,10 +16,16 @@ at the data (``.data`` outside a Function call) is caught while recording and th
 expression stays on the tape. Rules compute what they need from the data (abs's sign, a
 pin's mask) with ``Flat`` calls, which replay like any other step.
 
-``Program`` runs the steps on cache-sized blocks of points, in threads (numpy releases the
-GIL inside its loops, and every step is elementwise), freeing each array after its last
-use. For expressions too big to be worth keeping as a program the same steps are run as
-they are laid out (``interpret``): no Variables, no Functions, no heap.
+Three ways to run them, all giving the same numbers:
+- ``Program``: the steps laid out once per expression, constants folded, repeated calls
+  shared, dead ones dropped, one-ufunc steps writing into buffers reused after their last
+  use; run on cache-sized blocks of points, in threads (numpy releases the GIL inside its
+  loops, and every step is elementwise).
+- ``Schedule``: node by node, each node's forward then its rule as a whole (no layout per
+  step): cheaper to make, for a few points.
+- ``interpret``: a Schedule run as it is worked out and kept nowhere, for expressions too
+  big for either to pay (no Variables, no Functions, no heap, at most the memory of the
+  values the rules need).
 """
 from __future__ import annotations
 
@@ -243,14 +249,13 @@ class _Layout:
     now; a *uniform* constant stands for an array of that one value (the tape seeds its
     backward pass with an array of ones), so it only meets exact arithmetic as a 0-d."""
 
-    def __init__(self, names, share: bool, run_now=None):
+    def __init__(self, names):
         self.known: list = []                 # per slot: its 0-d value, or None
         self.uniform: set[int] = set()
         self.steps: list = []                 # (callable, argument slots, output slot)
         self.inputs = {name: self._slot(None) for name in names}
         self.interned: dict = {}
-        self.shared: dict | None = {} if share else None
-        self.run_now = run_now                # interpret: (values list) run as laid out
+        self.shared: dict = {}
         self.kinks: list = []                 # (function, slot of its kink mask)
         self.one = self.constant(np.asarray(1.0), uniform=True)
 
@@ -287,15 +292,11 @@ class _Layout:
             plan = _power_steps(known[1])
             if plan is not None:
                 return self._expand(plan, args)
-        key = None
-        if self.shared is not None:
-            key = _share_key(function, args)
-            if key is not None and key in self.shared:
-                return self.shared[key]
+        key = _share_key(function, args)
+        if key is not None and key in self.shared:
+            return self.shared[key]
         slot = self._slot(None)
         self.steps.append((function, tuple(args), slot))
-        if self.run_now is not None:
-            self.run_now(self.steps[-1])
         if key is not None:
             self.shared[key] = slot
         return slot
@@ -520,8 +521,7 @@ def _step_ufunc(function):
         return function.ufunc
     if isinstance(function, _Sum):
         return np.add
-    return _ufunc_of(type(function)) if type(function) in _checked or \
-        getattr(type(function), "name", None) in _UFUNCS else None
+    return _ufunc_of(type(function))
 
 
 def _power_steps(exponent: np.ndarray):
@@ -718,7 +718,7 @@ def _cached(expression, key, make):
 def program(expression, wrt, order: int) -> Program:
     """The expression's Program for (wrt, order), made once. Raises NotReplayable."""
     def make():
-        layout = _Layout(expression.variables, share=True)
+        layout = _Layout(expression.variables)
         return Program(layout, *lay_out(expression, wrt, order, layout))
     return _cached(expression, (wrt, order), make)
 
