@@ -198,8 +198,9 @@ class Expression:
             arrays = [a.reshape(1) for a in arrays]
         shape = arrays[0].shape if arrays else ()
         with np.errstate(all="ignore"):
-            result = compute(_Run(self, arrays, shape, watching=False))
-            if not result.derivatives_finite():
+            run = _Run(self, arrays, shape, watching=False)
+            result = compute(run)
+            if not run.replayed and not result.derivatives_finite():
                 # Rare, so paid only here: run again, naming the functions whose
                 # derivatives went non-finite (checking every node costs ~20% otherwise).
                 result = compute(_Run(self, arrays, shape, watching=True))
@@ -215,6 +216,7 @@ class _Run:
         self.leaves = {v: Variable(a, name=v) for v, a in zip(expression.variables, arrays)}
         self.diagnostics = Diagnostics(shape)
         self.watch = watcher(self.diagnostics) if watching else None
+        self.replayed = False  # by kernel.py, whose results are all finite
 
     def partials(self, wrt, order: int) -> Result:
         if order < 2 and self.watch is None:
@@ -247,6 +249,7 @@ class _Run:
             return None
         for function, mask in kinks:
             self.diagnostics.add(function, "kink", mask.reshape(self.shape))
+        self.replayed = True
         grads = {name: g.reshape(self.shape) for name, g in grads.items()}
         return Result(value.reshape(self.shape), self.diagnostics, tuple(wrt),
                       gradient=grads if order else None)

@@ -40,7 +40,7 @@ import numpy as np
 from .core import Variable, tracing, using_backprop
 from .functions import PRIMITIVES, Flat, Primitive
 
-BLOCK = 8192              # points per block: a program's live arrays stay in cache
+BLOCK = 16384             # points per block: a program's live arrays stay in cache
 COMPILE_LIMIT = 20_000    # nodes; beyond, a Program costs more to make than it saves
 FEW = 64                  # points; at so few, a Schedule is as fast and cheaper to make
 
@@ -238,9 +238,6 @@ def _float_forward(function):
     if isinstance(function, Flat):
         rule = function.rule
         return lambda *xs: np.asarray(rule(*xs), dtype=np.float64)
-    if isinstance(function, _Kinks):
-        kinks = function.forward
-        return lambda *xs: _mask(kinks(*xs))
     return function.forward
 
 
@@ -366,10 +363,6 @@ def _has_kinks(function) -> bool:
 def _kink_mask(function, arrays, n: int) -> np.ndarray:
     mask = function.kinks(*arrays)
     return np.zeros(n, dtype=bool) if mask is None else np.broadcast_to(mask, (n,))
-
-
-def _mask(kinks) -> np.ndarray | None:
-    return None if kinks is None else np.asarray(kinks, dtype=np.float64)
 
 
 class _Full:
@@ -562,9 +555,10 @@ class Program:
 
     def __init__(self, layout: _Layout, value: int, grads: dict):
         self.names = list(grads)
-        self.kinds = [function for function, _ in layout.kinks]
-        outputs = [value, *grads.values(), *[slot for _, slot in layout.kinks]]
-        steps = _needed(layout.steps, [o for o in outputs if o is not None], layout.known)
+        self.kinks = layout.kinks                     # (function, slot of its mask)
+        outputs = [value, *grads.values()]            # one per result, None: zero
+        roots = [o for o in outputs if o is not None] + [slot for _, slot in self.kinks]
+        steps = _needed(layout.steps, roots, layout.known)
         self.initial = list(layout.known)
         self.inputs = layout.inputs
         self.outputs = outputs
@@ -573,23 +567,25 @@ class Program:
     def run(self, columns: dict[str, np.ndarray], n: int):
         """(value, gradients) at n points, each column of shape (n,)."""
         results = [np.empty(n) for _ in self.outputs]
-        numbers = results[:1 + len(self.names)]
+        masks = [np.zeros(n, dtype=bool) for _ in self.kinks]
+        found = [False] * len(self.kinks)
         starts = range(0, n, BLOCK)
 
         def block(start):
             stop = min(n, start + BLOCK)
             with np.errstate(all="ignore"):
-                self._run(columns, results, start, stop)
+                self._run(columns, results, masks, found, start, stop)
                 # A finite sum means finite terms (a false alarm only on overflow).
-                return all(np.isfinite(np.add.reduce(r[start:stop])) for r in numbers)
+                return all(np.isfinite(np.add.reduce(r[start:stop])) for r in results)
 
         finite = _share_out(block, starts)
         if not finite:
-            finite = all(np.isfinite(r).all() for r in numbers)
-        kinks = [(f, m != 0) for f, m in zip(self.kinds, results[1 + len(self.names):])]
+            finite = all(np.isfinite(r).all() for r in results)
+        kinks = [(function, mask) for (function, _), mask, any_ in
+                 zip(self.kinks, masks, found) if any_]
         return results[0], dict(zip(self.names, results[1:])), finite, kinks
 
-    def _run(self, columns, results, start, stop) -> None:
+    def _run(self, columns, results, masks, found, start, stop) -> None:
         values = self.initial.copy()
         for name, slot in self.inputs.items():
             values[slot] = columns[name][start:stop]
@@ -606,8 +602,12 @@ class Program:
                 values[f] = None
         for i, slot in enumerate(self.outputs):
             if i not in self.direct:
-                value = None if slot is None else values[slot]
-                targets[i][...] = 0.0 if value is None else value
+                targets[i][...] = 0.0 if slot is None else values[slot]
+        for k, (_, slot) in enumerate(self.kinks):
+            kinks = values[slot]
+            if kinks is not None and kinks.any():
+                masks[k][start:stop] = kinks
+                found[k] = True
 
 
 def _needed(steps, outputs, known) -> list:
