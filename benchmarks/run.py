@@ -398,7 +398,7 @@ def csv_stream(options) -> None:
     row("csv", "adcli grad --points FILE --format csv", seconds(statistics.median(
         o[0] for o in ours)), seconds(statistics.median(r[0] for r in refs)),
         statistics.median(wall), 1.0)
-    row("csv", "  peak memory (adcli | numpy-only reference)",
+    row("csv", "  peak memory (adcli / numpy-only reference)",
         f"{max(o[1] for o in ours):.0f} MB", f"{max(r[1] for r in refs):.0f} MB")
 
 
