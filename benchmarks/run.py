@@ -192,6 +192,7 @@ def bulk(options) -> None:
     cores = kernel._workers()
     print(f"\n== value and gradient at {n:.0e} points, in process (issue 12, goals 2 and 6); "
           f"{cores} cores ==")
+    control()
     rng = np.random.default_rng(12)
     for name, text, reference, goal, (lo, hi) in CASES:
         expression = adcli.parse(text)
@@ -231,6 +232,30 @@ def bulk(options) -> None:
         peers(name, text, reference, at, options)
         del at
         gc.collect()
+
+
+def control() -> None:
+    """Is there a second core to have? sha256 (which releases the GIL) on two threads at
+    once, against the same work on one: about 0.5 when a core is free, 1.0 when not."""
+    import hashlib
+    import threading
+
+    data = b"x" * (1 << 23)
+
+    def work():
+        for _ in range(8):
+            hashlib.sha256(data).digest()
+
+    def two():
+        threads = [threading.Thread(target=work) for _ in range(2)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    times = rounds({"one": lambda: (work(), work()), "two": two}, 5)
+    row("bulk", "control: the same work on 2 threads, against 1",
+        seconds(statistics.median(times["two"])), seconds(statistics.median(times["one"])),
+        ratio(times, "two", "one"))
 
 
 def peers(name, text, reference, at, options) -> None:
