@@ -897,7 +897,10 @@ def schedule(expression, order: int) -> Schedule:
 
 def evaluate(expression, columns: dict[str, np.ndarray], n: int, wrt, order: int):
     """(value, gradients, all finite) at n points (each column of shape (n,)) without the
-    tape, or None when a rule in the expression reads the points' numbers."""
+    tape, or None when a rule in the expression reads the points' numbers or the
+    expression holds a diff() (its derivative is a graph of its own: the tape's)."""
+    if getattr(expression, "has_diff", False):
+        return None
     try:
         if len(expression.nodes) > COMPILE_LIMIT:
             return interpret(expression, columns, n, wrt, order)

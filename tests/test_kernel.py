@@ -378,3 +378,9 @@ def test_kinks_are_reported_as_the_tape_reports_them(text, tape, monkeypatch):
         kinks[function.name] = kinks.get(function.name, False) | mask
     assert {k: tuple(m) for k, m in kinks.items() if m.any()} == \
         {name: tuple(m) for (name, what), m in want.diagnostics.masks.items() if what == "kink"}
+
+
+def test_an_expression_with_diff_stays_on_the_tape():
+    expression = adcli.parse("diff(x^3, x) + x")
+    assert kernel.evaluate(expression, {"x": np.array([2.0])}, 1, ("x",), 1) is None
+    assert expression.grad(x=2.0)["x"] == 13.0   # 6x + 1
