@@ -75,3 +75,21 @@ def accuracy_script():
 @pytest.fixture
 def cli():
     return run_cli
+
+
+@pytest.fixture
+def registered():
+    """Define primitives for one test, then take them out of the registry again:
+    ``registered(cls)`` (or as a class decorator) after defining one."""
+    from adcli.functions import CALLABLE, PRIMITIVES
+
+    added = []
+
+    def define(cls):
+        added.append(cls)
+        return cls
+
+    yield define
+    for cls in added:
+        PRIMITIVES.pop(cls.name, None)
+        CALLABLE.pop(cls.name, None)

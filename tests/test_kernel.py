@@ -208,16 +208,6 @@ def test_random_expressions_give_the_tapes_numbers(text, seed):
 
 # ----- where the kernel refuses, or steps aside -------------------------------------------
 
-@pytest.fixture
-def registered():
-    """Define primitives for one test, then take them out of the registry again."""
-    added = []
-    yield added.append
-    for cls in added:
-        PRIMITIVES.pop(cls.name, None)
-        CALLABLE.pop(cls.name, None)
-
-
 def test_a_rule_that_reads_the_data_stays_on_the_tape(registered, tape):
     class Ramp(Primitive):  # max(x, 0) with its slope read off the numbers
         name = "kernel_test_ramp"

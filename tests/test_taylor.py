@@ -17,7 +17,7 @@ import pytest
 import adcli
 from adcli.core import Variable
 from adcli.errors import ValuesError
-from adcli.functions import CALLABLE, PRIMITIVES, Keep, Primitive, op
+from adcli.functions import PRIMITIVES, Keep, Primitive, op
 from adcli.taylor import jvp, taylor_coefficients, taylor_derivative
 
 EPS = np.finfo(np.float64).eps
@@ -281,21 +281,6 @@ def test_order_twenty_matches_mpmath():
 
 
 # ----- the generic rule serves functions it has never seen ----------------------------------
-
-@pytest.fixture
-def registered():
-    """Define primitives for one test, then take them out of the registry again."""
-    added = []
-
-    def define(cls):
-        added.append(cls)
-        return cls
-
-    yield define
-    for cls in added:
-        PRIMITIVES.pop(cls.name, None)
-        CALLABLE.pop(cls.name, None)
-
 
 def test_a_new_function_gets_its_taylor_rule_from_backward(registered):
     @registered

@@ -14,7 +14,7 @@ import pytest
 import adcli
 from adcli import tracing
 from adcli.core import Variable
-from adcli.functions import CALLABLE, PRIMITIVES, Primitive, op
+from adcli.functions import PRIMITIVES, Primitive, op
 from conftest import run_cli, strict_json, warnings_in
 
 EPS = 2.0 ** -52
@@ -275,15 +275,6 @@ def test_each_printed_tangent_rule_gives_the_tangent_beside_it(name, wrt):
     # and the output's tangent is the partial derivative the reverse pass gives
     reverse = tracing.reverse(expression, point)
     assert math.isclose(trace.output.tangent, reverse.gradient()[wrt], rel_tol=1e-12)
-
-
-@pytest.fixture
-def registered():
-    added = []
-    yield added.append
-    for cls in added:
-        PRIMITIVES.pop(cls.name, None)
-        CALLABLE.pop(cls.name, None)
 
 
 def test_a_new_function_s_rule_is_read_from_its_backward(registered):
