@@ -615,3 +615,19 @@ def test_jacobian_table_has_one_row_per_output_and_one_column_per_variable(capsy
     assert len(body) == 3
     assert [row[0].split(":")[0] for row in body] == ["f1", "f2", "f3"]
     assert [float(v) for v in body[2][-2:]] == [math.e, 0.0]
+
+
+def test_high_order_over_many_points_runs_in_taylor_mode_and_matches_the_api():
+    """--order 30 over 2,000 points: one chunk sized for order + 1 rows a node (nested
+    reverse passes would take minutes); d^30/dx^30 sin = -sin (30 = 4*7 + 2)."""
+    from conftest import run_cli
+
+    code, out, err = run_cli("grad", "sin(x)", "--order", "30", "--grid", "x=0:1:2000",
+                             "--format", "csv")
+    assert code == 0, err
+    rows = [line.split(",") for line in out.splitlines()[1:]]
+    assert len(rows) == 2000
+    x = np.array([float(r[0]) for r in rows])
+    got = np.array([float(r[2]) for r in rows])
+    np.testing.assert_allclose(got, -np.sin(x), rtol=1e-12, atol=1e-15)
+    np.testing.assert_array_equal(got, adcli.parse("sin(x)").derivative(order=30, x=x))
