@@ -237,6 +237,9 @@ def main(argv=None) -> int:
                    err=True)
         return EXIT_BAD_INPUT
     except Exception as error:  # an adcli bug: say so in one line, details with --debug
+        package = (getattr(error, "name", None) or "").split(".")[0]
+        if isinstance(error, ModuleNotFoundError) and package in _REQUIRED:
+            return _missing_package(package)
         if _state["debug"] or "--debug" in argv:
             import traceback
 
@@ -244,6 +247,18 @@ def main(argv=None) -> int:
         click.echo(f"adcli: internal error: {type(error).__name__}: {error} "
                    "(please report this; run with --debug for details)", err=True)
         return EXIT_INTERNAL
+
+
+# adcli's own dependencies (pyproject.toml): missing, they are an installation problem.
+_REQUIRED = {"numpy", "click", "lark", "rich", "plotext"}
+
+
+def _missing_package(name: str) -> int:
+    # Typically adcli run from a checkout by a Python it was not installed into.
+    click.echo(f"adcli: error: the Python package '{name}' is not installed for "
+               f"{sys.executable}: install adcli with 'pip install .' (which brings it), "
+               f"or 'pip install {name}'", err=True)
+    return EXIT_BAD_INPUT
 
 
 def _tolerate_narrow_encodings() -> None:

@@ -13,7 +13,7 @@ import marshal
 import os
 import re
 
-from .lalr_tables import FORMAT, sre_tag
+from .lalr_tables import FORMAT, fingerprint, sre_tag
 
 
 class Rejected(Exception):
@@ -203,13 +203,15 @@ def grammar_text() -> str:
 
 
 def load_tables() -> dict:
-    """The tables setup.py generated at install time; in a checkout, made from the grammar
-    by lark (slow: ~0.1 s) and cached until the grammar changes."""
+    """The generated tables (shipped in the source tree, made again by setup.py at install
+    time) when they are the grammar's; else, in a checkout whose grammar was edited, made by
+    lark (slow: ~0.1 s) and cached until the grammar changes."""
     try:
         from ._expr_tables import TABLES
     except ImportError:
         return _checkout_tables()
-    return TABLES if TABLES["format"] == FORMAT else _checkout_tables()
+    current = TABLES["format"] == FORMAT and TABLES["grammar"] == fingerprint(grammar_text())
+    return TABLES if current else _checkout_tables()
 
 
 def _checkout_tables() -> dict:

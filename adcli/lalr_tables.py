@@ -13,7 +13,7 @@ from __future__ import annotations
 import sys
 
 # Bump when the layout of the tables changes: it keys checkout caches (adcli.lalr).
-FORMAT = 2
+FORMAT = 3
 GENERATED_MODULE = "_expr_tables"   # adcli/_expr_tables.py in an installed package
 # How adcli's parser configures lark. The fallback that explains rejected input uses the same.
 LARK_OPTIONS = {"parser": "lalr", "lexer": "contextual", "propagate_positions": False,
@@ -22,6 +22,14 @@ LARK_OPTIONS = {"parser": "lalr", "lexer": "contextual", "propagate_positions": 
 
 class UnsupportedGrammar(Exception):
     """The grammar uses a lark feature adcli.lalr does not run; lark would have to parse it."""
+
+
+def fingerprint(grammar_text: str) -> int:
+    """Which grammar text the tables were made from: tables made from another text are
+    never used (a checkout whose grammar was edited makes its own)."""
+    import zlib
+
+    return zlib.crc32(grammar_text.encode("utf-8"))
 
 
 def make_lark(grammar_text: str, **options):
@@ -42,6 +50,7 @@ def generate(grammar_text: str) -> dict:
     scanners: list = []
     return {
         "format": FORMAT,
+        "grammar": fingerprint(grammar_text),
         "start": number[table.start_states[start]],
         "end": number[table.end_states[start]],
         "actions": [_actions(table.states[state], number, rules) for state in order],
@@ -182,10 +191,21 @@ def _rule(rule, wrappers) -> tuple:
 
 def module_source(tables: dict) -> str:
     entries = "".join(f"    {key!r}: {value!r},\n" for key, value in tables.items())
-    return ('"""LALR tables generated from grammar/expr.lark by adcli/lalr_tables.py at build '
-            'time. Do not edit."""\n\nTABLES = {\n' + entries + "}\n")
+    return ('"""LALR tables generated from grammar/expr.lark by adcli/lalr_tables.py. Do not '
+            'edit: run `python adcli/lalr_tables.py` after changing the grammar."""\n\n'
+            'TABLES = {\n' + entries + "}\n")
 
 
 def write_module(grammar_text: str, path: str) -> None:
     with open(path, "w", encoding="utf-8") as file:
         file.write(module_source(generate(grammar_text)))
+
+
+if __name__ == "__main__":
+    # Regenerate the tables shipped in the source tree (a checkout then parses without
+    # lark); setup.py regenerates them again for each install.
+    import os
+
+    here = os.path.dirname(os.path.abspath(__file__))
+    with open(os.path.join(here, os.pardir, "grammar", "expr.lark"), encoding="utf-8") as f:
+        write_module(f.read(), os.path.join(here, GENERATED_MODULE + ".py"))

@@ -8,6 +8,7 @@ What must hold for that to be safe:
 - a one-point run imports neither lark nor, for JSON, rich.
 """
 import importlib.util
+import math
 import os
 import random
 import subprocess
@@ -46,6 +47,27 @@ def test_an_installed_adcli_has_tables_generated_at_build_time():
     if package.parent == GRAMMAR.parent.parent:
         pytest.skip("adcli runs from this checkout (editable install): no build step ran")
     assert importlib.util.find_spec("adcli." + lalr_tables.GENERATED_MODULE) is not None
+
+
+def test_the_tables_shipped_in_the_source_tree_are_the_grammar_s(fresh_tables):
+    """A checkout parses with adcli/_expr_tables.py, no lark needed; an edited grammar
+    needs `python adcli/lalr_tables.py`. Precompiled scanners are for one interpreter
+    (others compile them afresh), so they are left out of the comparison."""
+    path = GRAMMAR.parent.parent / "adcli" / (lalr_tables.GENERATED_MODULE + ".py")
+    spec = importlib.util.spec_from_file_location("shipped_tables", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    shipped = {k: v for k, v in module.TABLES.items() if k != "sre"}
+    assert shipped == {k: v for k, v in fresh_tables.items() if k != "sre"}, \
+        "the grammar changed: run `python adcli/lalr_tables.py` and commit the tables"
+
+
+def test_tables_of_another_grammar_are_not_used(grammar, monkeypatch):
+    edited = grammar.replace('POW_OP: "^" | "**"', 'POW_OP: "^"')
+    monkeypatch.setattr(lalr, "grammar_text", lambda: edited)
+    made = []
+    monkeypatch.setattr(lalr, "_checkout_tables", lambda: made.append(1) or {"made": True})
+    assert lalr.load_tables() == {"made": True} and made == [1]
 
 
 def test_generated_module_holds_the_tables(grammar, fresh_tables, tmp_path):
@@ -328,3 +350,29 @@ def test_a_syntax_error_loads_lark_to_explain_it():
     code, modules = _imports("grad", "exp(x^2", "--at", "x=0.5", "--format", "json")
     assert code == 2
     assert "lark" in modules
+
+
+def _without_lark(*argv: str):
+    """adcli in a child Python where importing lark fails, as for a Python that adcli was
+    not installed into, running it from this checkout."""
+    code = ("import sys; sys.modules['lark'] = None\n"
+            "from adcli.cli import main\nsys.exit(main(sys.argv[1:]))")
+    return subprocess.run([sys.executable, "-c", code, *argv], capture_output=True,
+                          text=True, timeout=120)
+
+
+def test_a_valid_expression_needs_no_lark():
+    done = _without_lark("grad", "exp(x^2)^2", "--at", "x=0.5", "--format", "plain")
+    # e^0.5 and its derivative 4x e^(2x^2) = 2 e^0.5 at 0.5
+    assert (done.returncode, done.stderr) == (0, "")
+    value, slope = map(float, done.stdout.split())
+    assert math.isclose(value, math.exp(0.5), rel_tol=4 * 2**-52)
+    assert math.isclose(slope, 2 * math.exp(0.5), rel_tol=4 * 2**-52)
+
+
+def test_a_missing_dependency_is_one_clear_line_not_an_internal_error():
+    done = _without_lark("grad", "exp(x^2", "--at", "x=0.5")
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.count("\n") == 1
+    assert "the Python package 'lark' is not installed" in done.stderr
+    assert "pip install" in done.stderr
