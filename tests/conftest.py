@@ -93,3 +93,40 @@ def registered():
     for cls in added:
         PRIMITIVES.pop(cls.name, None)
         CALLABLE.pop(cls.name, None)
+
+
+def run_in_pty(argv, env, columns: int, rows: int = 24, stdin=None, stderr_apart=False,
+               timeout: int = 60) -> tuple[int, str, str]:
+    """``argv`` with its stdout (and stderr, unless ``stderr_apart``) on a pseudo-terminal of
+    ``columns`` x ``rows``, as a user sees it: (exit status, terminal text, stderr)."""
+    import fcntl
+    import os
+    import select
+    import struct
+    import subprocess
+    import termios
+    import time
+
+    master, slave = os.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", rows, columns, 0, 0))
+    child = subprocess.Popen(argv, stdin=stdin if stdin is not None else slave, stdout=slave,
+                             stderr=subprocess.PIPE if stderr_apart else slave, env=env,
+                             close_fds=True)
+    os.close(slave)
+    data, deadline = b"", time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        ready, _, _ = select.select([master], [], [], 0.5)
+        if ready:
+            try:
+                block = os.read(master, 65536)
+            except OSError:          # EIO: the child closed the terminal
+                break
+            if not block:
+                break
+            data += block
+        elif child.poll() is not None:
+            break
+    os.close(master)
+    err = child.stderr.read().decode() if stderr_apart else ""
+    code = child.wait(timeout=10)
+    return code, data.decode("utf-8").replace("\r\n", "\n"), err

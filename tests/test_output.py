@@ -28,6 +28,7 @@ from pathlib import Path
 import pytest
 from rich.cells import cell_len
 
+from conftest import run_in_pty
 import adcli
 from adcli import pipeline, progress
 from adcli.cli import main
@@ -76,27 +77,9 @@ def table_at_width(command_class, texts, width, **options):
 def in_pty(argv, columns, rows=200, timeout=60, stdin=None, **env):
     """The child's terminal output (stdout and stderr on one pseudo-terminal of the given
     size), ANSI codes removed, and its exit status."""
-    master, slave = os.openpty()
-    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", rows, columns, 0, 0))
-    child = subprocess.Popen(argv, stdin=stdin if stdin is not None else slave,
-                             stdout=slave, stderr=slave, env=child_env(**env), close_fds=True)
-    os.close(slave)
-    data, deadline = b"", time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        ready, _, _ = select.select([master], [], [], 0.5)
-        if ready:
-            try:
-                block = os.read(master, 65536)
-            except OSError:          # EIO: the child closed the terminal
-                break
-            if not block:
-                break
-            data += block
-        elif child.poll() is not None:
-            break
-    os.close(master)
-    code = child.wait(timeout=10)
-    return code, ANSI.sub("", data.decode("utf-8")).replace("\r\n", "\n")
+    code, text, _ = run_in_pty(argv, child_env(**env), columns, rows, stdin=stdin,
+                               timeout=timeout)
+    return code, ANSI.sub("", text)
 
 
 def counted(texts) -> collections.Counter:

@@ -5,26 +5,21 @@ of a given size. Image files are opened and measured. Expected numbers (the zero
 the data columns) are closed forms worked out by hand, never adcli's own output.
 """
 import contextlib
-import fcntl
 import io
 import json
 import math
-import os
-import pty
 import re
-import struct
 import subprocess
 import sys
-import termios
 
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from adcli.cli import main
 from adcli.commands.plot import slope_zeros
 from adcli.plotting import IMAGE_SIZE, Curve, Figure, connected, pieces, terminal, y_view
+from conftest import run_in_pty
 from test_cli import adcli_executable, run, subprocess_env
 
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
@@ -35,29 +30,13 @@ ANSI = re.compile(r"\x1b\[[0-9;]*m")
 def in_terminal(*args, columns=80, rows=24, **env):
     """Run adcli with stdout on a pseudo-terminal of this size; return (code, screen text
     with the colour codes, stderr)."""
-    master, slave = pty.openpty()
-    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", rows, columns, 0, 0))
     environment = subprocess_env(**env)
     for name in ("COLUMNS", "LINES", "NO_COLOR"):   # the terminal's own size and colours
         if name not in env:
             environment.pop(name, None)
     environment.setdefault("TERM", "xterm-256color")
-    process = subprocess.Popen([adcli_executable(), "plot", *args], stdin=subprocess.DEVNULL,
-                               stdout=slave, stderr=subprocess.PIPE, env=environment)
-    os.close(slave)
-    chunks = []
-    while True:
-        try:
-            chunk = os.read(master, 65536)
-        except OSError:          # EIO: the child closed the terminal
-            break
-        if not chunk:
-            break
-        chunks.append(chunk)
-    os.close(master)
-    err = process.stderr.read().decode()
-    code = process.wait(timeout=60)
-    return code, b"".join(chunks).decode("utf-8").replace("\r\n", "\n"), err
+    return run_in_pty([adcli_executable(), "plot", *args], environment, columns, rows,
+                      stdin=subprocess.DEVNULL, stderr_apart=True)
 
 
 def plain(screen):
