@@ -310,6 +310,8 @@ def _times_power(c, a, b, k: int):
     """c a^(b - k), accurate from the exact b: the rounding of b - k is put back, and
     where a^(b-k) alone is not a normal float64 the product is taken as (c h) h with
     h = a^((b-k)/2)."""
+    if np.ndim(b) == 0 and b - k == 1:  # x^2 -> 2x: one rounding, also where a is subnormal
+        return c * a                     # (b - k rounds to 1 only when it is exactly 1)
     d, lost = _two_sum(b, -float(k))          # b - k = d + lost exactly
 
     def power(d, lost):  # a^(d + lost) = a^d a^lost

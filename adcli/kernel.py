@@ -20,7 +20,8 @@ Three ways to run them, all giving the same numbers:
 - ``Program``: the steps laid out once per expression, constants folded, repeated calls
   shared, dead ones dropped, one-ufunc steps writing into buffers reused after their last
   use; run on cache-sized blocks of points, in threads (numpy releases the GIL inside its
-  loops, and every step is elementwise).
+  loops, and every step is elementwise). Where a step of pow's rule is c*a for a constant
+  exponent (x^2's 2x), it is laid out as that one multiplication.
 - ``Schedule``: node by node, each node's forward then its rule as a whole (no layout per
   step): cheaper to make, for a few points.
 - ``interpret``: a Schedule run as it is worked out and kept nowhere, for expressions too
@@ -30,6 +31,7 @@ Three ways to run them, all giving the same numbers:
 from __future__ import annotations
 
 import itertools
+import math
 import os
 import threading
 import weakref
@@ -40,7 +42,8 @@ import numpy as np
 from .core import Variable, tracing, using_backprop
 from .functions import PRIMITIVES, Flat, Primitive
 
-BLOCK = 16384             # points per block: a program's live arrays stay in cache
+BLOCK = None              # points per block; None: sized per program (Program.block)
+CACHE = 2 << 20           # bytes of a block's live arrays: they stay in the core's caches
 COMPILE_LIMIT = 20_000    # nodes; beyond, a Program costs more to make than it saves
 FEW = 64                  # points; at so few, a Schedule is as fast and cheaper to make
 
@@ -221,6 +224,7 @@ def _check_pure(function) -> None:
 # these run on a 0-d stand-in for an array of ones (the seed of the backward pass).
 _EXACT = {PRIMITIVES[name] for name in ("add", "sub", "mul", "div", "neg", "keep")}
 _POW, _MUL, _DIV = PRIMITIVES["pow"], PRIMITIVES["mul"], PRIMITIVES["div"]
+_SHIFT = PRIMITIVES["pow_shift"]
 
 
 class _Sum:
@@ -289,6 +293,10 @@ class _Layout:
             plan = _power_steps(known[1])
             if plan is not None:
                 return self._expand(plan, args)
+        if type(function) in _SCALED and known[0] is None and known[1] is not None:
+            c = _power_scale(function, known[1])
+            if c is not None:
+                return self.call(_ufunc_step(np.multiply), [self.constant(c), args[0]])
         key = _share_key(function, args)
         if key is not None and key in self.shared:
             return self.shared[key]
@@ -539,6 +547,28 @@ def _power_steps(exponent: np.ndarray):
     return _checked[key]
 
 
+_SCALED = {PRIMITIVES[name]: attribute for name, attribute in
+           (("pow_diff", "order"), ("pow_shift", "shift"))}
+
+
+def _power_scale(function, exponent: np.ndarray):
+    """The constant c where this step of pow's rule is c * a (x^2's 2x), checked against
+    its forward on probes; None for any other step."""
+    k = getattr(function, _SCALED[type(function)])
+    key = (type(function), k, exponent.tobytes())
+    if key not in _checked:
+        c = None
+        if float(exponent) - k == 1:
+            c = np.asarray(math.prod(float(exponent) - i for i in range(k))
+                           if type(function) is not _SHIFT else 1.0)
+            a = _probes(1)[0]
+            with np.errstate(all="ignore"):
+                if not identical(function.forward(a, exponent), c * a):
+                    c = None
+        _checked[key] = c
+    return _checked[key]
+
+
 def _run_plan(plan, a, b):
     made = []
     for ufunc, *refs in plan:
@@ -563,18 +593,26 @@ class Program:
         self.inputs = layout.inputs
         self.outputs = outputs
         self.ops, self.buffers, self.direct = _registers(steps, outputs)
+        self.block = _block_for(self.buffers + len(self.inputs) + len(outputs),
+                                any(_step_ufunc(f) is None and not isinstance(f, _Kinks)
+                                    for f, _, _ in steps))
 
     def run(self, columns: dict[str, np.ndarray], n: int):
         """(value, gradients) at n points, each column of shape (n,)."""
         results = [np.empty(n) for _ in self.outputs]
         masks = [np.zeros(n, dtype=bool) for _ in self.kinks]
         found = [False] * len(self.kinks)
-        starts = range(0, n, BLOCK)
+        size = BLOCK or self.block
+        starts = range(0, n, size)
+        spare = threading.local()  # each thread's buffers, made once per run
 
         def block(start):
-            stop = min(n, start + BLOCK)
+            stop = min(n, start + size)
+            if not hasattr(spare, "buffers"):
+                spare.buffers = [np.empty(min(n, size)) for _ in range(self.buffers)]
+            buffers = [b[:stop - start] for b in spare.buffers]
             with np.errstate(all="ignore"):
-                self._run(columns, results, masks, found, start, stop)
+                self._run(columns, results, masks, found, start, stop, buffers)
                 # A finite sum means finite terms (a false alarm only on overflow).
                 return all(np.isfinite(np.add.reduce(r[start:stop])) for r in results)
 
@@ -585,11 +623,10 @@ class Program:
                  zip(self.kinks, masks, found) if any_]
         return results[0], dict(zip(self.names, results[1:])), finite, kinks
 
-    def _run(self, columns, results, masks, found, start, stop) -> None:
+    def _run(self, columns, results, masks, found, start, stop, buffers) -> None:
         values = self.initial.copy()
         for name, slot in self.inputs.items():
             values[slot] = columns[name][start:stop]
-        buffers = [np.empty(stop - start) for _ in range(self.buffers)]
         targets = [r[start:stop] for r in results]
         for forward, args, out, where, frees in self.ops:
             if where is None:
@@ -608,6 +645,16 @@ class Program:
             if kinks is not None and kinks.any():
                 masks[k][start:stop] = kinks
                 found[k] = True
+
+
+def _block_for(arrays: int, allocating: bool) -> int:
+    """Points per block: a power of two from 4096 to 65536 whose arrays fill CACHE. Few
+    arrays (exp(x^2)^2) take big blocks, which pay the per-step Python cost less often;
+    many (a 40-operation expression) take small ones, which stay in cache. Steps that make
+    their own arrays (tanh's sech^2) keep blocks at 8192: arrays of 128 kB and more are
+    mapped afresh by malloc, page faults included, each time."""
+    points = CACHE // (8 * max(arrays, 1))
+    return 1 << min(max(points.bit_length() - 1, 12), 13 if allocating else 16)
 
 
 def _needed(steps, outputs, known) -> list:

@@ -236,3 +236,13 @@ def test_the_script_runs_and_reports_its_table(capsys):
     assert status == 0
     rows = [line for line in out.splitlines() if line.startswith("| `")]
     assert [row.split("`")[1] for row in rows] == ["atan2", "pow", "sigmoid"]
+
+
+@pytest.mark.parametrize("x", [9.616571936637866e-309, -7.530302077021777e-309,
+                               7.884287034284045e-309, 2.034552406761497e-309, 5e-324, 0.3])
+def test_a_square_and_a_cube_differentiate_exactly_down_to_subnormals(x):
+    """d/dx x^2 = 2x and d2/dx2 x^3 = 6x, each one correctly rounded product: x is
+    subnormal and the derivative normal, where the split through sqrt(x) was an ulp off."""
+    assert adcli.parse("x^2").grad(x=x)["x"] == 2.0 * x
+    assert adcli.parse("x^3").hessian(x=x)[0, 0] == 6.0 * x
+    assert adcli.parse("x^2").grad(x=np.full(3, x))["x"].tolist() == [2.0 * x] * 3

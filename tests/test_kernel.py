@@ -336,6 +336,22 @@ def test_program_steps_share_and_fold():
     assert kernel.program(adcli.parse("x * 1 / 1"), ("x",), 0).ops == []
 
 
+def test_a_square_costs_two_multiplications():
+    """x^2 forward is x*x and its rule is 2*x (then times gy): no pow, no opaque step."""
+    program = kernel.program(adcli.parse("x^2"), ("x",), 1)
+    steps = [op[0] for op in program.ops if getattr(op[0], "__name__", "") != "kinks"]
+    assert steps == [np.multiply, np.multiply]
+
+
+@pytest.mark.parametrize("arrays, allocating, points", [(5, False, 32768), (2, False, 65536),
+                                                       (29, False, 8192), (5, True, 8192),
+                                                       (400, False, 4096)])
+def test_blocks_are_sized_to_stay_in_cache(arrays, allocating, points):
+    """8 bytes x points x arrays within CACHE (2 MB), as a power of two in 4096..65536, and
+    at most 8192 (arrays under 128 kB) when a step makes its own arrays."""
+    assert kernel._block_for(arrays, allocating) == points
+
+
 @pytest.mark.parametrize("x, finite", [([1e308, 1e308, 1.0], True),   # the sum overflows
                                        ([1.0, np.inf, 2.0], False), ([np.nan, 1.0], False),
                                        ([0.5, 2.0], True)])
