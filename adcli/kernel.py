@@ -610,11 +610,11 @@ class Program:
             stop = min(n, start + size)
             if not hasattr(spare, "buffers"):
                 spare.buffers = [np.empty(min(n, size)) for _ in range(self.buffers)]
-            buffers = [b[:stop - start] for b in spare.buffers]
-            with np.errstate(all="ignore"):
-                self._run(columns, results, masks, found, start, stop, buffers)
-                # A finite sum means finite terms (a false alarm only on overflow).
-                return all(np.isfinite(np.add.reduce(r[start:stop])) for r in results)
+            places = [b[:stop - start] for b in spare.buffers]
+            places += [r[start:stop] for r in results]
+            self._run(columns, places, masks, found, start, stop)
+            # A finite sum means finite terms (a false alarm only on overflow).
+            return math.isfinite(sum([_total(r) for r in places[self.buffers:]]))
 
         finite = _share_out(block, starts)
         if not finite:
@@ -623,28 +623,29 @@ class Program:
                  zip(self.kinks, masks, found) if any_]
         return results[0], dict(zip(self.names, results[1:])), finite, kinks
 
-    def _run(self, columns, results, masks, found, start, stop, buffers) -> None:
+    def _run(self, columns, places, masks, found, start, stop) -> None:
+        """One block: ``places`` holds the buffers, then the blocks of the results."""
         values = self.initial.copy()
         for name, slot in self.inputs.items():
             values[slot] = columns[name][start:stop]
-        targets = [r[start:stop] for r in results]
         for forward, args, out, where, frees in self.ops:
             if where is None:
                 values[out] = forward(*[values[a] for a in args])
-            else:
-                target = buffers[where] if where >= 0 else targets[~where]
-                forward(*[values[a] for a in args], out=target)
-                values[out] = target
+            else:  # a ufunc, writing into its place
+                values[out] = forward(*[values[a] for a in args], out=places[where])
             for f in frees:
                 values[f] = None
         for i, slot in enumerate(self.outputs):
             if i not in self.direct:
-                targets[i][...] = 0.0 if slot is None else values[slot]
+                places[self.buffers + i][...] = 0.0 if slot is None else values[slot]
         for k, (_, slot) in enumerate(self.kinks):
             kinks = values[slot]
             if kinks is not None and kinks.any():
                 masks[k][start:stop] = kinks
                 found[k] = True
+
+
+_total = np.add.reduce
 
 
 def _block_for(arrays: int, allocating: bool) -> int:
@@ -670,7 +671,7 @@ def _needed(steps, outputs, known) -> list:
 
 def _registers(steps, outputs):
     """Ops (callable, args, out slot, where, slots to drop after): ``where`` is None (the
-    callable makes its array), a buffer number, or ~i to write result i directly."""
+    callable makes its array) or the place it writes: a buffer, or a result directly."""
     last = {}
     for index, (_, args, _) in enumerate(steps):
         for a in args:
@@ -697,23 +698,28 @@ def _registers(steps, outputs):
             holds[out] = where
         drops = tuple(a for a in dying if a not in holds)
         ops.append((forward, args, out, where, drops))
+    # Places are the buffers, then the results: result i is place count + i.
+    ops = [(f, a, o, w if w is None or w >= 0 else count + ~w, d) for f, a, o, w, d in ops]
     return ops, count, direct
 
 
 def _share_out(block, starts) -> bool:
     """block(start) for every start, on this thread and the pool's, each taking the next
-    start as it finishes one (a busy core just takes fewer); True if every call was."""
+    start as it finishes one (a busy core just takes fewer); True if every call was.
+    Floating-point warnings are off in the blocks: callers check what is not finite."""
     helpers = min(_workers(), len(starts)) - 1
     if helpers < 1:
-        return all([block(start) for start in starts])
+        with np.errstate(all="ignore"):
+            return all([block(start) for start in starts])
     taken = itertools.count()  # next() on it is atomic: each start is run once
 
     def work():
         ok = True
-        for i in iter(taken.__next__, None):
-            if i >= len(starts):
-                return ok
-            ok = block(starts[i]) and ok
+        with np.errstate(all="ignore"):  # per thread: the callers check what is not finite
+            for i in iter(taken.__next__, None):
+                if i >= len(starts):
+                    return ok
+                ok = block(starts[i]) and ok
     futures = [_pool().submit(work) for _ in range(helpers)]
     ok = work()
     return all([f.result() for f in futures]) and ok
