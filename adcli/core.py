@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
-import heapq
 import itertools
 import threading
 import weakref
@@ -94,6 +93,8 @@ class Variable:
         differentiated again (double backprop). ``watch(function, input_index, gx)`` is
         called for every gradient a function hands to an input that wants one.
         """
+        import heapq   # here: the one-point CLI path never runs the tape backwards
+
         if self.grad is None:
             self.grad = Variable(np.ones_like(self.data), requires_grad=False)
         queue, seen, tie = [], set(), itertools.count()

@@ -10,48 +10,177 @@ table is measured before it is drawn, and when it would not fit it changes layou
 - and when not even one value fits beside its label, ``label = value`` lines.
 
 Headings ("read as: ...") wrap instead of being cut, and a very long one is shortened
-visibly in the middle. Only imported to print a table: rich stays off the start-up path.
+visibly in the middle. Only imported to print a table. rich draws on terminals; for a
+pipe or a file, the usual tables are written here byte for byte as rich would write them
+(tests/test_tables.py compares the two), which saves importing rich (~20 ms of start-up).
 """
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
-
-from rich.cells import cell_len
-from rich.console import Console
-from rich.table import Table
-from rich.text import Text
+import re
 
 from .errors import escape
 
 PIPE_WIDTH = 10_000     # a pipe or a file has no width: one row per point, always
 LONG_HEADING = 500      # characters; a longer heading shows its head and tail
 
+# Characters that take one cell each for rich whatever the Unicode version (printable
+# ASCII, and ranges rich itself counts as one cell without its tables), and the few more
+# adcli writes in headers (∂, superscripts and subscripts, …); tests check them against
+# rich. Text made only of these is measured with len() and drawn without rich.
+_ONE_CELL = (" -~\u00a0-\u00ac\u00ae-\u02ff\u0370-\u0482\u2026\u2070-\u209f\u2202"
+             "\u2500-\u25fc")
+_SIMPLE = re.compile(f"[{_ONE_CELL}]*")
 
-@dataclass
+
+def cell_len(text: str) -> int:
+    """The cells ``text`` takes on a terminal, as rich counts them."""
+    if _SIMPLE.fullmatch(text):
+        return len(text)
+    from rich.cells import cell_len as rich_cell_len
+
+    return rich_cell_len(text)
+
+
 class Column:
-    header: str
-    cells: list[str] = field(default_factory=list)
-    justify: str = "right"
+    """A column of a table: its header, its cells (text) and how they are justified."""
+
+    __slots__ = ("header", "cells", "justify")
+
+    def __init__(self, header: str, cells: list[str] | None = None, justify: str = "right"):
+        self.header, self.justify = header, justify
+        self.cells = [] if cells is None else cells
 
     @property
     def width(self) -> int:
         return max([cell_len(self.header), *map(cell_len, self.cells)])
 
 
-class _Console(Console):
-    def on_broken_pipe(self) -> None:
-        # rich would exit with status 1; a reader that has seen enough is no error, and
-        # the CLI says so (exit 0, nothing on stderr).
-        self.quiet = True
-        raise BrokenPipeError
-
-
-def console(out, width: int | None = None) -> Console:
+def console(out, width: int | None = None):
+    """Where tables are drawn: by rich on a terminal, else (a pipe, a file) by
+    ``_PlainConsole``, which writes the same bytes rich would without importing it."""
     if width is None:
         width = _terminal_width(out) if out.isatty() else PIPE_WIDTH
-    return _Console(file=out, width=width, highlight=False, markup=False, emoji=False,
-                    soft_wrap=False)
+    if width is not None and _plain_output(out):
+        return _PlainConsole(out, width)
+    return _RichConsole(out, width)
+
+
+def _plain_output(out) -> bool:
+    """Whether rich would draw on ``out`` with no colour, no style and Unicode boxes: not a
+    terminal (nor told to act as one), UTF-8, not Windows (legacy consoles), not Jupyter."""
+    import builtins
+
+    encoding = (getattr(out, "encoding", "utf-8") or "utf-8").lower()
+    return (not out.isatty() and encoding.startswith("utf") and os.name != "nt"
+            and "FORCE_COLOR" not in os.environ and "TTY_COMPATIBLE" not in os.environ
+            and not hasattr(builtins, "get_ipython"))
+
+
+class _RichConsole:
+    """Draws with rich: terminals (styles, colours, their own width) and anything unusual."""
+
+    def __init__(self, out, width: int | None):
+        from rich.console import Console
+
+        class _Console(Console):
+            def on_broken_pipe(self) -> None:
+                # rich would exit with status 1; a reader that has seen enough is no
+                # error, and the CLI says so (exit 0, nothing on stderr).
+                self.quiet = True
+                raise BrokenPipeError
+
+        self.rich = _Console(file=out, width=width, highlight=False, markup=False,
+                             emoji=False, soft_wrap=False)
+
+    @property
+    def width(self) -> int:
+        return self.rich.width
+
+    def line(self, text: str, fold: bool = True) -> None:
+        """One line of text: folded at the width (``fold``), or left whole."""
+        from rich.text import Text
+
+        if fold:
+            self.rich.print(Text(text, overflow="fold"))
+        else:
+            self.rich.print(Text(text), soft_wrap=True)
+
+    def table(self, columns: list[Column], show_header: bool = True, section: int = 0) -> None:
+        """A table (rich's default box, one space of padding each side) whose rows are the
+        columns' cells; a line under the first ``section`` rows."""
+        from rich.table import Table
+        from rich.text import Text
+
+        table = Table(show_header=show_header)
+        for column in columns:
+            table.add_column(Text(column.header), justify=column.justify, no_wrap=True)
+        for i, row in enumerate(zip(*(c.cells for c in columns))):
+            table.add_row(*map(Text, row), end_section=i + 1 == section)
+        self.rich.print(table)
+
+
+class _PlainConsole:
+    """rich's output for a pipe or a file, for text of one-cell characters (``_SIMPLE``);
+    anything else is handed to rich. ~20 ms less start-up than importing rich."""
+
+    # rich's HEAVY_HEAD box, and SQUARE for a table with no header: top, header row, line
+    # under the header, rows, line between sections, bottom (left, fill, between, right).
+    _HEADED = ("┏━┳┓", "┃ ┃┃", "┡━╇┩", "│ ││", "├─┼┤", "└─┴┘")
+    _PLAIN = ("┌─┬┐", "│ ││", "├─┼┤", "│ ││", "├─┼┤", "└─┴┘")
+
+    def __init__(self, out, width: int):
+        self.out, self.width = out, width
+        self._rich = None
+
+    def _fallback(self) -> _RichConsole:
+        if self._rich is None:
+            self._rich = _RichConsole(self.out, self.width)
+        return self._rich
+
+    def line(self, text: str, fold: bool = True) -> None:
+        simple = _SIMPLE.fullmatch(text) if fold else all(map(_SIMPLE.fullmatch,
+                                                               text.split("\n")))
+        if not simple or (fold and len(text) > self.width):
+            return self._fallback().line(text, fold)
+        self.out.write(text + "\n")
+
+    def table(self, columns: list[Column], show_header: bool = True, section: int = 0) -> None:
+        texts = [t for c in columns for t in (c.header, *c.cells)]
+        widths = [c.width for c in columns]
+        if not all(map(_SIMPLE.fullmatch, texts)) or table_width(widths) > self.width:
+            return self._fallback().table(columns, show_header, section)
+        box = self._HEADED if show_header else self._PLAIN
+        rows = [list(row) for row in zip(*(c.cells for c in columns))]
+        lines = [_rule(box[0], widths)]
+        if show_header:
+            lines += [_row(box[1], widths, columns, [c.header for c in columns]),
+                      _rule(box[2], widths)]
+        for i, row in enumerate(rows):
+            first = i == 0 and not show_header
+            lines.append(_row(box[1] if first else box[3], widths, columns, row))
+            if i + 1 == section and i + 1 < len(rows):
+                lines.append(_rule(box[4], widths))
+        lines.append(_rule(box[5], widths))
+        self.out.write("\n".join(lines) + "\n")
+
+
+def _rule(chars: str, widths: list[int]) -> str:
+    left, fill, between, right = chars
+    return left + between.join(fill * (w + 2) for w in widths) + right
+
+
+def _row(chars: str, widths: list[int], columns: list[Column], cells: list[str]) -> str:
+    left, _, between, right = chars
+    return left + between.join(f" {_justified(cell, w, c.justify)} "
+                               for cell, w, c in zip(cells, widths, columns)) + right
+
+
+def _justified(text: str, width: int, justify: str) -> str:
+    if justify == "right":      # as rich: trailing spaces go, then it is padded on the left
+        text = text.rstrip()
+        return " " * (width - len(text)) + text
+    return text + " " * (width - len(text))
 
 
 def _terminal_width(out) -> int | None:
@@ -81,21 +210,17 @@ def shorten(text: str, limit: int = LONG_HEADING) -> str:
             "--format json gives them whole)")
 
 
-def print_heading(console: Console, lines: list[str]) -> None:
+def print_heading(console, lines: list[str]) -> None:
     for line in lines:
-        console.print(Text(shorten(escape(line)), overflow="fold"))
+        console.line(shorten(escape(line)))
 
 
-def print_points(console: Console, keys: list[Column], values: list[Column]) -> None:
+def print_points(console, keys: list[Column], values: list[Column]) -> None:
     """A row per point (keys: what identifies it) if it fits, else a column per point."""
     columns = keys + values
     if table_width(c.width for c in columns) <= console.width:
-        table = Table()
-        for column in columns:
-            table.add_column(Text(column.header), justify=column.justify, no_wrap=True)
-        for row in zip(*(c.cells for c in columns)):
-            table.add_row(*(Text(escape(cell)) for cell in row))
-        console.print(table)
+        console.table([Column(c.header, list(map(escape, c.cells)), c.justify)
+                       for c in columns])
         return
     n = len(columns[0].cells) if columns else 0
     labels = [c.header for c in columns]
@@ -104,15 +229,15 @@ def print_points(console: Console, keys: list[Column], values: list[Column]) -> 
     _print_across(console, labels, points, sections=len(keys))
 
 
-def print_matrix(console: Console, title: str, corner: str, rows: list[str],
+def print_matrix(console, title: str, corner: str, rows: list[str],
                  headers: list[str], cells: list[list[str]]) -> None:
     """A matrix with row labels; its columns are split over several tables if need be."""
-    console.print(Text(escape(title), overflow="fold"))
+    console.line(escape(title))
     columns = [Column(h, [row[j] for row in cells]) for j, h in enumerate(headers)]
     _print_across(console, rows, columns, corner=corner)
 
 
-def _print_across(console: Console, labels: list[str], columns: list[Column],
+def _print_across(console, labels: list[str], columns: list[Column],
                   corner: str = "", sections: int = 0) -> None:
     """Tables of a label column and as many of ``columns`` as fit the width each."""
     label = Column(corner, labels, "left")
@@ -131,26 +256,21 @@ def _print_across(console: Console, labels: list[str], columns: list[Column],
     _flush(console, label, group, sections)
 
 
-def _flush(console: Console, label: Column, group: list[Column], sections: int) -> None:
+def _flush(console, label: Column, group: list[Column], sections: int) -> None:
     if not group:
         return
-    table = Table(show_header=any(c.header for c in [label, *group]))
-    table.add_column(Text(label.header), justify="left", no_wrap=True)
-    for column in group:
-        table.add_column(Text(column.header), justify=column.justify, no_wrap=True)
-    for i, name in enumerate(label.cells):
-        table.add_row(Text(escape(name)), *(Text(escape(c.cells[i])) for c in group),
-                      end_section=i + 1 == sections)
-    console.print(table)
+    console.table([Column(c.header, list(map(escape, c.cells)), c.justify)
+                   for c in [label, *group]],
+                  show_header=any(c.header for c in [label, *group]), section=sections)
 
 
-def _print_lines(console: Console, label: Column, column: Column) -> None:
+def _print_lines(console, label: Column, column: Column) -> None:
     """Too narrow for any table: ``label = value`` lines, the value on a line of its own
     when both do not fit, so a number is only split by a terminal narrower than it."""
     if column.header:
-        console.print(Text(escape(column.header)), soft_wrap=True)
+        console.line(escape(column.header), fold=False)
     for name, cell in zip(label.cells, column.cells):
         line = f"  {escape(name)} = {escape(cell)}"
         if cell_len(line) > console.width:
             line = f"  {escape(name)} =\n    {escape(cell)}"
-        console.print(Text(line), soft_wrap=True)
+        console.line(line, fold=False)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import functools
 import itertools
-from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 
@@ -16,8 +16,7 @@ from ..diagnostics import Diagnostics
 from ..render import writer
 
 
-@dataclass(frozen=True)
-class Column:
+class Column(NamedTuple):
     """One number per point. ``path`` places it in the JSON point's ``skeleton``
     (``("gradient", "x")``, ``("hessian", 0, 1)``: a list index appends); ``csv`` and
     ``label`` head it in CSV/TSV and in the points table (None: not shown there).
@@ -31,8 +30,7 @@ class Column:
     label: str | None
 
 
-@dataclass(frozen=True)
-class Matrix:
+class Matrix(NamedTuple):
     """A table drawn for each point: ``cells[r][c]`` is the path of a column."""
 
     title: str

@@ -16,9 +16,11 @@ class Grad(Command):
 
     @classmethod
     def select(cls, order=1, **options):
+        if order == 1:
+            return cls
         from .nth import Nth
 
-        return Nth if order != 1 else cls
+        return Nth
 
     def skeleton(self):
         return {"value": None, "gradient": {}}
