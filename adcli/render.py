@@ -8,7 +8,6 @@ points file that are not variables (an id, a label) are passed through as they w
 """
 from __future__ import annotations
 
-import json
 import math
 
 
@@ -79,6 +78,8 @@ def extra_text(value) -> str:
     """A passed-through value as text: strings as read, JSON values as JSON."""
     if isinstance(value, str):
         return value
+    import json
+
     return "" if value is None else json.dumps(value, ensure_ascii=False)
 
 
@@ -173,6 +174,8 @@ class _PointWriter(_Writer):
     infinities are the strings "nan", "inf", "-inf"."""
 
     def points(self, rows: Rows):
+        import json     # here: a table needs none
+
         names, skeleton = self.command.names, json.dumps(self.command.skeleton())
         for extra, line in zip(_extras(rows), _lines(self.command, rows)):
             point = {"at": {n: number_json(v) for n, v in zip(names, line)}}
@@ -184,6 +187,8 @@ class _PointWriter(_Writer):
             yield point
 
     def dumps(self, value) -> str:
+        import json
+
         utf = "utf" in (getattr(self.out, "encoding", None) or "utf-8").lower()
         return json.dumps(value, ensure_ascii=not utf, allow_nan=False)
 

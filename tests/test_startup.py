@@ -337,7 +337,7 @@ RARELY_NEEDED = {"lark", "interegular", "hashlib", "subprocess", "shutil", "secr
 
 @pytest.mark.parametrize("fmt, unwanted", [
     ("json", RARELY_NEEDED | {"rich"}),
-    ("table", RARELY_NEEDED),
+    ("table", RARELY_NEEDED | {"rich"}),   # for a pipe, drawn without rich
 ])
 def test_a_one_point_run_leaves_heavy_modules_unimported(fmt, unwanted):
     code, modules = _imports("grad", "exp(x^2)^2", "--at", "x=0.5", "--format", fmt)
