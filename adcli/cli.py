@@ -170,9 +170,6 @@ def _one(arguments) -> list[str]:
     return [_expression_text(arguments[0])]
 
 
-_PAIR = re.compile(r"\s*(\w+)\s*=(.*)\Z")
-
-
 def _stray_words(arguments, at, many: bool) -> None:
     """Words after the expression that were surely meant otherwise: ``--at x = 1`` (the
     shell split the pair) or ``x=1`` (``--at`` forgotten). Named before anything else
@@ -184,7 +181,7 @@ def _stray_words(arguments, at, many: bool) -> None:
         raise click.UsageError(f"--at {escape(words)}: write a pair without spaces, "
                                f"--at {escape(''.join(words.split()))}")
     for word in rest:
-        match = _PAIR.match(word)
+        match = re.match(r"\s*(\w+)\s*=(.*)\Z", word)   # compiled only if there are words
         if match and match.group(1) and not match.group(1)[0].isdigit():
             raise click.UsageError(f"'{escape(word)}' after the expression looks like a value: "
                                    f"did you forget --at? (--at {escape(word.strip())})")

@@ -17,7 +17,6 @@ pipe or a file, the usual tables are written here byte for byte as rich would wr
 from __future__ import annotations
 
 import os
-import re
 
 from .errors import escape
 
@@ -28,14 +27,21 @@ LONG_HEADING = 500      # characters; a longer heading shows its head and tail
 # ASCII, and ranges rich itself counts as one cell without its tables), and the few more
 # adcli writes in headers (∂, superscripts and subscripts, …); tests check them against
 # rich. Text made only of these is measured with len() and drawn without rich.
-_ONE_CELL = (" -~\u00a0-\u00ac\u00ae-\u02ff\u0370-\u0482\u2026\u2070-\u209f\u2202"
-             "\u2500-\u25fc")
-_SIMPLE = re.compile(f"[{_ONE_CELL}]*")
+_ONE_CELL = ((0x20, 0x7e), (0xa0, 0xac), (0xae, 0x2ff), (0x370, 0x482), (0x2026, 0x2026),
+             (0x2070, 0x209f), (0x2202, 0x2202), (0x2500, 0x25fc))
+
+
+def _simple(text: str) -> bool:
+    """Whether every character of ``text`` is one of ``_ONE_CELL`` (a regular expression
+    would cost more to compile, at every start, than this takes on a table)."""
+    if text.isascii():
+        return text.isprintable()
+    return all(any(low <= ord(c) <= high for low, high in _ONE_CELL) for c in text)
 
 
 def cell_len(text: str) -> int:
     """The cells ``text`` takes on a terminal, as rich counts them."""
-    if _SIMPLE.fullmatch(text):
+    if _simple(text):
         return len(text)
     from rich.cells import cell_len as rich_cell_len
 
@@ -121,7 +127,7 @@ class _RichConsole:
 
 
 class _PlainConsole:
-    """rich's output for a pipe or a file, for text of one-cell characters (``_SIMPLE``);
+    """rich's output for a pipe or a file, for text of one-cell characters (``_simple``);
     anything else is handed to rich. ~20 ms less start-up than importing rich."""
 
     # rich's HEAVY_HEAD box, and SQUARE for a table with no header: top, header row, line
@@ -139,8 +145,7 @@ class _PlainConsole:
         return self._rich
 
     def line(self, text: str, fold: bool = True) -> None:
-        simple = _SIMPLE.fullmatch(text) if fold else all(map(_SIMPLE.fullmatch,
-                                                               text.split("\n")))
+        simple = _simple(text) if fold else all(map(_simple, text.split("\n")))
         if not simple or (fold and len(text) > self.width):
             return self._fallback().line(text, fold)
         self.out.write(text + "\n")
@@ -148,7 +153,7 @@ class _PlainConsole:
     def table(self, columns: list[Column], show_header: bool = True, section: int = 0) -> None:
         texts = [t for c in columns for t in (c.header, *c.cells)]
         widths = [c.width for c in columns]
-        if not all(map(_SIMPLE.fullmatch, texts)) or table_width(widths) > self.width:
+        if not all(map(_simple, texts)) or table_width(widths) > self.width:
             return self._fallback().table(columns, show_header, section)
         box = self._HEADED if show_header else self._PLAIN
         rows = [list(row) for row in zip(*(c.cells for c in columns))]
