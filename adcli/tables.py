@@ -148,7 +148,7 @@ class _PlainConsole:
         simple = _simple(text) if fold else all(map(_simple, text.split("\n")))
         if not simple or (fold and len(text) > self.width):
             return self._fallback().line(text, fold)
-        self.out.write(text + "\n")
+        self._write(text + "\n")
 
     def table(self, columns: list[Column], show_header: bool = True, section: int = 0) -> None:
         texts = [t for c in columns for t in (c.header, *c.cells)]
@@ -167,7 +167,13 @@ class _PlainConsole:
             if i + 1 == section and i + 1 < len(rows):
                 lines.append(_rule(box[4], widths))
         lines.append(_rule(box[5], widths))
-        self.out.write("\n".join(lines) + "\n")
+        self._write("\n".join(lines) + "\n")
+
+    def _write(self, text: str) -> None:
+        # Flushed, as rich does: a reader gone (``| head``) is then a BrokenPipeError here,
+        # which the CLI reports as a success, not at exit as an "Exception ignored".
+        self.out.write(text)
+        self.out.flush()
 
 
 def _rule(chars: str, widths: list[int]) -> str:

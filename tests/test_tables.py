@@ -9,7 +9,9 @@ it cannot draw exactly (wide characters, emoji, terminals) is handed to rich.
 from __future__ import annotations
 
 import io
+import os
 import random
+import subprocess
 import sys
 
 import pytest
@@ -203,3 +205,18 @@ def test_terminals_and_unusual_outputs_are_drawn_by_rich(monkeypatch):
     assert isinstance(tables.console(Latin1()), tables._RichConsole)
     monkeypatch.setenv("FORCE_COLOR", "1")
     assert isinstance(tables.console(io.StringIO()), tables._RichConsole)
+
+
+def test_a_table_to_a_closed_pipe_exits_0_quietly():
+    # The reader is gone before anything is written: a small table must still meet the
+    # broken pipe while adcli runs (flushed, as rich flushes), not at exit.
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    env = {k: v for k, v in os.environ.items()         # buffered, as stdout usually is
+           if k not in ("FORCE_COLOR", "TTY_COMPATIBLE", "PYTHONUNBUFFERED")}
+    try:
+        done = subprocess.run([sys.executable, "-m", "adcli", "grad", "x^2", "--at", "x=1"],
+                              stdout=write_end, stderr=subprocess.PIPE, env=env, timeout=120)
+    finally:
+        os.close(write_end)
+    assert (done.returncode, done.stderr) == (0, b"")
