@@ -32,6 +32,8 @@ NOT_FOR_A_PIPE = {"rich", "rich.console", "rich.table"}
 
 
 def modules_of(*args: str, env=None) -> set[str]:
+    if env is None:     # a pipe that is not told to act as a terminal
+        env = {k: v for k, v in os.environ.items() if k not in ("FORCE_COLOR", "TTY_COMPATIBLE")}
     done = subprocess.run([sys.executable, "-c", LIST_MODULES, *args], capture_output=True,
                           text=True, timeout=120, env=env)
     assert done.returncode == 0, done.stderr
