@@ -1,6 +1,7 @@
 """The adcli command line: argument handling only; the work lives in the library."""
 from __future__ import annotations
 
+import gc
 import re
 import sys
 
@@ -274,5 +275,9 @@ def _quiet_stdout() -> None:
 
 
 def entry() -> None:
+    # One command per process: what is imported by now (numpy, click, adcli) lives until
+    # exit, so the cycle collector is told to leave it alone instead of rescanning it in
+    # every full collection, and at exit (~10 ms of a one-point run's ~45 ms beyond numpy).
+    gc.freeze()
     sys.exit(main())
 
