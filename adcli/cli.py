@@ -277,7 +277,7 @@ def _quiet_stdout() -> None:
 def entry() -> None:
     # One command per process: what is imported by now (numpy, click, adcli) lives until
     # exit, so the cycle collector is told to leave it alone instead of rescanning it in
-    # every full collection, and at exit (~10 ms of a one-point run's ~45 ms beyond numpy).
+    # its full collections and at exit (about 10 ms of a one-point run, measured).
     gc.freeze()
     sys.exit(main())
 
