@@ -42,6 +42,8 @@ class NonFiniteError(AdcliError):
 
 def escape(text: str) -> str:
     """Text as it may be shown on a terminal: control and invisible characters escaped."""
+    if text.isascii() and text.isprintable():  # every cell of a table, nearly always
+        return text
     return "".join(_escape_char(c) for c in text)
 
 
