@@ -9,8 +9,6 @@ import functools
 import math
 import re
 from dataclasses import dataclass, field
-from decimal import Decimal
-from fractions import Fraction
 
 import numpy as np
 
@@ -124,6 +122,9 @@ def _exact_ends(texts: list[str], count: int) -> tuple[int, int, int] | None:
     texts = [t.strip().replace("\u2212", "-") for t in texts]
     if not all(_DECIMAL.match(t) for t in texts):
         return None
+    from decimal import Decimal         # only a --grid with decimal ends needs them
+    from fractions import Fraction
+
     (a, p), (b, q) = (Fraction(Decimal(t)).as_integer_ratio() for t in texts)
     scale = p * q // math.gcd(p, q)
     a, b = a * (scale // p), b * (scale // q)
@@ -250,7 +251,14 @@ class PointSource:
         rows: list[list[float]] = []
         extras: list[list] = []
         try:
-            for line, fields in reader.records():
+            for record in reader.batches(self.chunk_size, numeric=not passed):
+                if not isinstance(record, tuple):   # a block of rows, already numbers
+                    if rows:
+                        yield self._chunk(rows, extras)
+                        rows, extras = [], []
+                    yield self._block_chunk(record[:, numbers])
+                    continue
+                line, fields = record
                 row = self._row(line, fields, numbers)
                 if row is None:
                     continue
@@ -280,9 +288,13 @@ class PointSource:
 
     def _chunk(self, rows, extras) -> Chunk:
         data = np.array(rows, dtype=np.float64).reshape(len(rows), len(self.variables))
-        columns = {n: data[:, i] for i, n in enumerate(self.variables)}
         extra = {n: [e[i] for e in extras] for i, n in enumerate(self.extra_names)}
-        return Chunk(self._with_fixed(columns, len(rows)), len(rows), extra)
+        return self._block_chunk(data, extra)
+
+    def _block_chunk(self, data: np.ndarray, extra=None) -> Chunk:
+        """A chunk of rows of numbers: one column of ``data`` per variable, in order."""
+        columns = {n: data[:, i] for i, n in enumerate(self.variables)}
+        return Chunk(self._with_fixed(columns, len(data)), len(data), extra or {})
 
 
 def chunk_size_for(node_count: int) -> int:

@@ -4,13 +4,20 @@ formats); ``points.PointSource`` turns the records into chunks of numbers.
 """
 from __future__ import annotations
 
-import csv
-import json
-
 from .errors import ExpressionError, PointsError, ValuesError, quote
 
 STREAM_FORMATS = ("csv", "tsv", "plain", "jsonl")
 _MAX_LINE = 1 << 20   # a longer line is no points row (and /dev/zero must not fill memory)
+# The block reader's line limit: a longer line comes back in pieces, and the general path
+# finishes the first piece (so memory stays bounded by a block of short pieces).
+_BLOCK_LINE = 4096
+_BLOCK_CHARS = 1 << 23  # a block of rows stops growing at about this many characters
+_BLOCK_BATCH = 1024     # lines read per call into C
+# Text that only the general path reads as it should: quotes (CSV), carriage returns (csv
+# ends a line there; a translated file has none), NUL.
+_UNUSUAL = {"csv": ('"', "\r", "\x00"), "tsv": ("\r", "\x00"), "plain": ("\r", "\x00")}
+_NOT_UTF8 = "the points file is not UTF-8 text"
+_DELIMITERS = {"csv": ",", "tsv": "\t", "plain": None}   # None: runs of whitespace
 
 
 class StreamReader:
@@ -20,6 +27,8 @@ class StreamReader:
 
     def __init__(self, stream, fmt: str | None = None, columns: list[str] | None = None):
         self.stream, self.line = stream, 0
+        self._back: list[str] = []      # lines read by the block reader, to read again, reversed
+        self._failed: PointsError | None = None   # the stream could not be read on
         first = self._first_line()
         if first is None:
             raise PointsError("the points file is empty: it needs a header row of names"
@@ -47,8 +56,92 @@ class StreamReader:
         else:
             yield from self._split(lines)
 
+    def batches(self, size: int, numeric: bool):
+        """The rows, as ``records`` gives them, except that when every column is read as a
+        number (``numeric``), a block of up to ``size`` lines of plain numbers comes as one
+        float64 array of shape (rows, columns), parsed in one call. Any block holding
+        something else (quotes, a bad row, a long line, an expression) is read again by
+        ``records``' path, so values, line numbers and messages are the same either way."""
+        if self.format == "jsonl" or not numeric:
+            yield from self.records()
+            return
+        while True:
+            if self._back or self._pending is not None:
+                yield from self._until_read_again()
+            lines = self._block(size)
+            if not lines:
+                if self._failed is not None:
+                    raise self._failed
+                return
+            data = self._parse(lines)
+            if data is None:
+                self._back = lines[::-1]
+            else:
+                self.line += len(lines)
+                if len(data):
+                    yield data
+
+    def _until_read_again(self):
+        """Records, until the lines given back by the block reader are all read."""
+        for record in self._split(self._lines()):
+            yield record
+            if not self._back and self._pending is None:
+                return
+
+    def _block(self, size: int) -> list[str]:
+        """Up to ``size`` raw lines, read in C a batch at a time; it stops early after a
+        piece of a long line, or once the block holds about _BLOCK_CHARS characters."""
+        import functools
+        import itertools
+
+        if self._failed is not None:
+            return []
+        read = iter(functools.partial(self.stream.readline, _BLOCK_LINE), "")
+        lines: list[str] = []
+        chars = 0
+        while len(lines) < size and chars < _BLOCK_CHARS:
+            start = len(lines)
+            try:
+                # extend keeps the lines read before an error: they are rows, the error next
+                lines.extend(itertools.islice(read, min(_BLOCK_BATCH, size - start)))
+            except UnicodeDecodeError:
+                self._failed = PointsError(_NOT_UTF8)
+                break
+            if len(lines) - start < _BLOCK_BATCH or max(map(len, lines[start:])) >= _BLOCK_LINE:
+                break
+            chars += sum(map(len, lines[start:]))
+        return lines
+
+    def _parse(self, lines: list[str]):
+        """The rows of these lines as a float64 array, or None if any line needs the
+        general path. numpy's reader parses a field with the C function float() uses
+        (after the same strip of whitespace); whatever it would read differently (an
+        underscore, a Unicode minus, a non-ASCII digit) it refuses, so falls back."""
+        import warnings
+
+        import numpy as np
+
+        text = "".join(lines)
+        if any(c in text for c in _UNUSUAL[self.format]) \
+                or max(map(len, lines)) >= _BLOCK_LINE:
+            return None
+        if not all(map(str.strip, lines)) or "#" in text:
+            lines = [t for t in lines if _is_row(t)]
+            if not lines:
+                return np.empty((0, len(self.columns)))
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                data = np.loadtxt(lines, dtype=np.float64, delimiter=_DELIMITERS[self.format],
+                                  comments=None, quotechar=None, ndmin=2)
+        except ValueError:
+            return None
+        return data if data.shape == (len(lines), len(self.columns)) else None
+
     def _split(self, lines):
         if self.format == "csv":
+            import csv
+
             reader = csv.reader(lines)
             while True:
                 try:
@@ -66,7 +159,7 @@ class StreamReader:
 
     def _first_line(self) -> str | None:
         for text in self._raw_lines():
-            if text.strip() and not text.lstrip().startswith("#"):
+            if _is_row(text):
                 return text
         return None
 
@@ -75,16 +168,12 @@ class StreamReader:
             yield self._pending
             self._pending = None
         for text in self._raw_lines():
-            if text.strip() and not text.lstrip().startswith("#"):
+            if _is_row(text):
                 yield text
 
     def _raw_lines(self):
         while True:
-            try:
-                text = self.stream.readline(_MAX_LINE)
-            except UnicodeDecodeError:
-                # Decoding runs ahead of the rows (by blocks), so no exact line is known.
-                raise PointsError("the points file is not UTF-8 text") from None
+            text = self._given_back() if self._back else self._readline(_MAX_LINE)
             if not text:
                 return
             self.line += 1
@@ -92,6 +181,33 @@ class StreamReader:
                 raise PointsError(f"points file line {self.line}: longer than "
                                   f"{_MAX_LINE:,} characters")
             yield text
+
+    def _given_back(self) -> str:
+        """The next line the block reader gave back: a long line came in pieces of
+        _BLOCK_LINE characters, joined here as readline(_MAX_LINE) would have read it."""
+        text = piece = self._back.pop()
+        while len(piece) == _BLOCK_LINE and not piece.endswith("\n") and len(text) < _MAX_LINE:
+            if not self._back:
+                return text + self._readline(_MAX_LINE - len(text))
+            piece = self._back.pop()
+            text += piece
+        return text
+
+    def _readline(self, limit: int) -> str:
+        if self._failed is not None:
+            raise self._failed
+        try:
+            return self.stream.readline(limit)
+        except UnicodeDecodeError:
+            # Decoding runs ahead of the rows (by blocks), so no exact line is known.
+            self._failed = PointsError(_NOT_UTF8)
+            raise self._failed from None
+
+
+
+def _is_row(text: str) -> bool:
+    """Blank lines and lines starting with # are no rows."""
+    return bool(text.strip()) and not text.lstrip().startswith("#")
 
 
 def _detect(first: str) -> str:
@@ -108,6 +224,8 @@ def _tab_split(text: str) -> list[str]:
 
 
 def _json_object(text: str, line: int) -> dict:
+    import json
+
     try:
         obj = json.loads(text)
     except ValueError as error:
@@ -129,18 +247,21 @@ def _names(names: list[str], line: int | None) -> list[str]:
 
 def number(cell, line: int, column: str) -> float:
     """A cell of a variable's column: a number, or what --at accepts (``pi/4``)."""
-    if isinstance(cell, (int, float)) and not isinstance(cell, bool):
+    if isinstance(cell, str):
+        try:
+            return float(cell.strip().replace("\u2212", "-"))
+        except ValueError:
+            pass
+    elif isinstance(cell, (int, float)) and not isinstance(cell, bool):
         return float(cell)
     where = f"points file line {line}, column {quote(column)}"
     if cell is None:
         raise PointsError(f"{where}: no value (null or missing)")
     if not isinstance(cell, str):
+        import json
+
         raise PointsError(f"{where}: {quote(json.dumps(cell))} is not a number")
     text = cell.strip()
-    try:
-        return float(text.replace("\u2212", "-"))
-    except ValueError:
-        pass
     from .points import NotConstant, constant    # the parser: only for cells that need it
 
     try:

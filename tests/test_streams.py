@@ -1,0 +1,308 @@
+"""Points streams read and written in blocks: numpy parses a block of plain numeric lines in
+one call, and the CSV/TSV/plain writers format a chunk in one call. Both must give exactly
+what the general row-by-row paths give (values to the bit, line numbers, messages, skipped
+rows, the rows before an error), and what Python's csv module and repr give."""
+from __future__ import annotations
+
+import csv
+import io
+import math
+import struct
+from unittest import mock
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from adcli import render, streams
+from adcli.errors import AdcliError
+from adcli.points import PointSource
+from adcli.streams import StreamReader
+
+from conftest import run_cli
+
+
+def _general(self, size, numeric):
+    return self.records()
+
+
+def read(text: str, variables=("x", "y"), *, general=False, translated=True, chunk=65536,
+         skip=False, fmt=None, columns=None):
+    """Everything a PointSource makes of ``text``: per variable the values (as bits, so
+    -0.0 and nan compare), the passed-through columns, the skipped rows' messages, and the
+    error that stopped the reading (or None). ``translated``: a file opened as the CLI
+    opens one (CRLF read as LF); else a StringIO, where a CR stays in the text."""
+    stream = io.TextIOWrapper(io.BytesIO(text.encode("utf-8")), encoding="utf-8-sig") \
+        if translated else io.StringIO(text)
+    source = PointSource(stream=stream, chunk_size=chunk, skip_bad_rows=skip,
+                         stream_format=fmt, columns=columns)
+    values, extra, error = {}, {}, None
+    with mock.patch.object(StreamReader, "batches", _general) if general \
+            else mock.patch.object(StreamReader, "batches", StreamReader.batches):
+        try:
+            source.use(variables)
+            for chunk in source.chunks():
+                for name in source.variables:
+                    values.setdefault(name, []).extend(
+                        struct.pack("<d", v) for v in chunk.values[name].tolist())
+                for name, cells in chunk.extra.items():
+                    extra.setdefault(name, []).extend(cells)
+        except AdcliError as caught:
+            error = str(caught)
+    return values, extra, list(source.skipped), error
+
+
+def same_both_ways(text: str, **options):
+    fast = read(text, **options)
+    assert fast == read(text, general=True, **options)
+    return fast
+
+
+def blocks_read_fast(text: str, fmt=None) -> int:
+    """How many numpy arrays the block reader made of the text (each column a number)."""
+    reader = StreamReader(io.StringIO(text), fmt)
+    return sum(isinstance(item, np.ndarray) for item in reader.batches(4, numeric=True))
+
+
+def bits(*values: float) -> list[bytes]:
+    return [struct.pack("<d", v) for v in values]
+
+
+# ----- reading -------------------------------------------------------------------------
+
+def test_a_plain_numeric_file_is_read_in_blocks_with_the_values_float_gives():
+    rows = [("-0", "-0.0"), ("nan", "-inf"), ("inf", "Infinity"), ("1e-300", "1e300"),
+            ("2", " 2 "), ("+3.5", ".5"), ("5.", "1E+05"), ("5e-324", "1e999"), ("1e-400", "-NaN")]
+    text = "x,y\n" + "".join(f"{a},{b}\n" for a, b in rows)
+    assert blocks_read_fast(text) == 3          # 9 rows in blocks of 4: nothing fell back
+    values, extra, skipped, error = same_both_ways(text, chunk=4)
+    assert (extra, skipped, error) == ({}, [], None)
+    assert values["x"] == bits(*(float(a) for a, _ in rows))
+    assert values["y"] == bits(*(float(b) for _, b in rows))
+    assert values["x"][0] == bits(-0.0)[0] and math.isnan(struct.unpack("<d", values["y"][-1])[0])
+
+
+def test_blank_and_comment_lines_do_not_stop_a_block_being_read_in_one_call():
+    text = "x,y\n1,2\n\n  \n# a note\n  # another\n3,4\n"
+    assert blocks_read_fast(text) == 2
+    values, _, _, error = same_both_ways(text, chunk=4)
+    assert values["y"] == bits(2.0, 4.0) and error is None
+
+
+@pytest.mark.parametrize("fmt, separator", [("csv", ","), ("tsv", "\t"), ("plain", " ")])
+def test_every_separated_format_is_read_in_blocks(fmt, separator):
+    text = f"x{separator}y\n" + "".join(f"{i / 7!r}{separator}{-i * 1e-7!r}\n" for i in range(10))
+    assert blocks_read_fast(text, fmt) == 3
+    values, *_ = same_both_ways(text, fmt=fmt, chunk=4)
+    assert values["x"] == bits(*(i / 7 for i in range(10)))
+
+
+@pytest.mark.parametrize("text", [
+    "x,y\n1,2\r\n3,4\r\n",                         # CRLF
+    "x,y\n\n1,2\n   \n# a comment\n  # indented\n3,4\n\n",   # blank and comment lines
+    "x,y\n1,2\n3,4,5\n6,7\n",                       # too many fields: the line is named
+    "x,y\n1,2\n3\n6,7\n",                           # too few
+    "x,y\n1,2\n3,\n",                               # an empty field
+    "x,y\n1,2\n1_000,2\n",                          # float() reads underscores
+    "x,y\n\u22121.5,2\n",                           # a Unicode minus
+    "x,y\n\u0661\u0662,2\n",                        # Arabic-Indic digits, which float() reads
+    "x,y\n\u00a01.5\u00a0,2\n",                     # no-break spaces around a number
+    "x,y\npi/4,2\n",                                # a constant expression
+    "x,y\n1,2\n0x10,2\n",                           # not a number
+    "x,y\n1,2\nnan(1),2\n",
+    "x,y\n1,abc\n",
+    "x,y\n1,y\n",                                   # a variable in a cell
+    'x,y\n"1.5",2\n3,"4"\n',                        # quoted fields
+    'x,y\n1,2\n"3\n.5",4\n5,6\n',                   # a quoted line break
+    'x,y\n1,"2\n',                                  # an unclosed quote
+    "x,y\n1,2\n1 2,3\n",                            # a space inside a field
+    "x,y\n1,2\n1\x00,3\n",                          # NUL
+    "x,y\n1,2\n1\x0c,3\n",                          # form feed (whitespace to float())
+    "x,y\n1,2\n3,4",                                # no line break at the end
+    "x,y\n1,2\n#3,4\n 5,6 \n",
+    "x,y\n1 , 2\n\t3\t,\t4\t\n",
+])
+@pytest.mark.parametrize("chunk", [1, 2, 65536])
+@pytest.mark.parametrize("skip", [False, True])
+def test_unusual_csv_reads_exactly_as_the_general_path(text, chunk, skip):
+    for translated in (True, False):
+        same_both_ways(text, chunk=chunk, skip=skip, translated=translated)
+
+
+@pytest.mark.parametrize("text", [
+    "x y\n1 2\n 3   4 \n5\t6\n",
+    "x y\n1 2\n3\x0b4\n5\x1c6\n",                    # whitespace str.split() splits on
+    "x y\n1 2\n3\u20034\n",                          # an em space
+    "x y\n1 2\n3 4 5\n",
+    "x y\n1\u00a02\n",
+])
+@pytest.mark.parametrize("chunk", [1, 65536])
+def test_unusual_plain_input_reads_exactly_as_the_general_path(text, chunk):
+    same_both_ways(text, chunk=chunk, fmt="plain")
+
+
+@pytest.mark.parametrize("text", [
+    "x\ty\n1\t2\n 3 \t 4 \n",
+    "x\ty\n1\t2\n3\t4\t\n",
+    "x\ty\n1\t2\n3 4\t5\n",
+    "x\ty\n1,5\t2\n",
+])
+def test_unusual_tsv_reads_exactly_as_the_general_path(text):
+    same_both_ways(text, chunk=2, fmt="tsv")
+
+
+def test_headerless_input_and_pass_through_columns_read_exactly_as_the_general_path():
+    values, extra, _, error = same_both_ways("1,2\n3,4\n5,6\n", columns=["x", "y"], chunk=2)
+    assert values["y"] == bits(2.0, 4.0, 6.0) and error is None
+    values, extra, _, _ = same_both_ways("id,x,y\na,1,2\n\"b,c\",3,4\n d ,5,6\n", chunk=2)
+    assert extra == {"id": ["a", "b,c", " d "]} and values["x"] == bits(1.0, 3.0, 5.0)
+    values, *_ = same_both_ways("y,x\n1,2\n3,4\n", variables=("x",), chunk=1)
+    assert values == {"x": bits(2.0, 4.0)}
+
+
+def test_the_rows_before_a_bad_row_are_kept_and_the_bad_row_is_named_by_its_line():
+    text = "x,y\n" + "1,2\n" * 9 + "\n# note\n3,oops\n4,5\n"
+    values, _, _, error = same_both_ways(text, chunk=4)
+    assert len(values["x"]) == 9
+    assert error == "points file line 13, column 'y': 'oops' is not a number or constant " \
+                    "expression (it uses oops)"
+    values, _, skipped, error = same_both_ways(text, chunk=4, skip=True)
+    assert len(values["x"]) == 10 and error is None and len(skipped) == 1
+
+
+def test_a_file_that_stops_being_utf8_keeps_the_rows_read_before(tmp_path):
+    data = b"x,y\n" + b"1,2\n" * 50_000 + b"3,\xff\n"
+    stream = io.TextIOWrapper(io.BytesIO(data), encoding="utf-8")
+    source = PointSource(stream=stream)
+    source.use(["x", "y"])
+    rows = 0
+    with pytest.raises(AdcliError, match="the points file is not UTF-8 text"):
+        for chunk in source.chunks():
+            rows += chunk.n
+    # As readline reads: every line decoded before the bad block of bytes is a row.
+    reference = io.TextIOWrapper(io.BytesIO(data), encoding="utf-8")
+    lines = 0
+    with pytest.raises(UnicodeDecodeError):
+        while reference.readline(1 << 20):
+            lines += 1
+    assert rows == lines - 1 > 40_000
+
+
+@pytest.mark.parametrize("length", [3, 7, 8, 9, 16, 17, 63, 64, 65, 200])
+def test_long_lines_are_read_in_pieces_and_joined_as_readline_reads_them(monkeypatch, length):
+    monkeypatch.setattr(streams, "_BLOCK_LINE", 8)
+    monkeypatch.setattr(streams, "_MAX_LINE", 64)
+    cell = "1" + "0" * (length - 1)
+    text = "x,y\n1,2\n" + f"{cell},{cell}\n" + "3,4\n"
+    fast = read(text, chunk=3)
+    monkeypatch.setattr(streams, "_BLOCK_LINE", 64)     # one piece at most
+    assert fast == read(text, chunk=3) == read(text, general=True)
+    if 2 * length + 2 > 64:
+        assert fast[3] == "points file line 3: longer than 64 characters"
+    else:
+        assert fast[0]["x"] == bits(1.0, float(cell), 3.0)
+
+
+CELLS = st.one_of(
+    st.floats(allow_nan=True, allow_infinity=True).map(repr),
+    st.integers(-10**20, 10**20).map(str),
+    st.sampled_from(["-0", "nan", "-inf", "Infinity", "1e-300", "1e300", "1e999", "5e-324",
+                     " 2 ", "\t2", "+.5", "5.", "1_0", "\u22121", "pi", "x", "", "abc", '"1"',
+                     '"1,5"', "1e", "١", "\u00a01", "0x1", "#1"]),
+)
+LINES = st.one_of(
+    st.lists(CELLS, min_size=2, max_size=2).map(",".join),
+    st.lists(CELLS, min_size=1, max_size=3).map(",".join),
+    st.sampled_from(["", "  ", "# comment", "1,2\r"]),
+)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(LINES, max_size=12), st.integers(1, 5), st.booleans(), st.booleans())
+def test_random_csv_reads_exactly_as_the_general_path(lines, chunk, skip, translated):
+    same_both_ways("x,y\n" + "\n".join(lines) + "\n", chunk=chunk, skip=skip,
+                   translated=translated)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.lists(st.floats(allow_nan=True, allow_infinity=True), min_size=2,
+                         max_size=2), min_size=1, max_size=20))
+def test_random_numbers_read_as_the_csv_module_and_float_read_them(rows):
+    text = "x,y\n" + "".join(f"{a!r},{b!r}\n" for a, b in rows)
+    reference = [[float(v) for v in row] for row in list(csv.reader(io.StringIO(text)))[1:]]
+    values, *_ = read(text, chunk=7)
+    assert values["x"] == bits(*(r[0] for r in reference))
+    assert values["y"] == bits(*(r[1] for r in reference))
+
+
+# ----- writing -------------------------------------------------------------------------
+
+SPECIAL = [-0.0, 0.0, math.nan, math.inf, -math.inf, 1e-300, 1e300, 5e-324, 2.0, 1e16, 1e-5,
+           0.1, 1.7976931348623157e308, -2.2250738585072014e-308, 123456789.125, 1 / 3]
+
+
+def _points_file(tmp_path, pairs, ids=None):
+    path = tmp_path / "points.csv"
+    with open(path, "w", newline="", encoding="utf-8") as file:
+        out = csv.writer(file, lineterminator="\n")
+        out.writerow((["id"] if ids else []) + ["x", "y"])
+        for k, (x, y) in enumerate(pairs):
+            out.writerow(([ids[k]] if ids else []) + [repr(x), repr(y)])
+    return str(path)
+
+
+def _general_writer():
+    return mock.patch.object(render._LineWriter, "_fast", lambda self, rows: False)
+
+
+@pytest.mark.parametrize("fmt", ["csv", "tsv", "plain"])
+def test_written_lines_equal_the_general_writer_and_python_repr(tmp_path, fmt):
+    pairs = [(x, y) for x in SPECIAL for y in SPECIAL[::3]]
+    ids = [f"p{k}" if k % 5 else f'a "b", {k}' for k in range(len(pairs))]
+    path = _points_file(tmp_path, pairs, ids)
+    argv = ("grad", "x*y", "--points", path, "--format", fmt)
+    code, out, err = run_cli(*argv)
+    with _general_writer():
+        assert run_cli(*argv) == (code, out, err)
+    assert code == 0
+    # An independent reference: the csv module (or the separator), and repr of each float.
+    rows = [[i, repr(x), repr(y), repr(x * y), repr(y), repr(x)] for i, (x, y) in
+            zip(ids, pairs)]
+    if fmt == "csv":
+        expected = io.StringIO()
+        writer = csv.writer(expected, lineterminator="\n")
+        writer.writerow(["id", "x", "y", "f", "df/dx", "df/dy"])
+        writer.writerows(rows)
+        assert out == expected.getvalue()
+    elif fmt == "tsv":
+        assert out == "".join("\t".join(r) + "\n" for r in [["id", "x", "y", "f", "df/dx",
+                                                               "df/dy"], *rows])
+    else:
+        assert out == "".join(" ".join([r[0], *r[3:]]) + "\n" for r in rows)
+
+
+def test_many_chunks_without_pass_through_equal_the_general_writer(tmp_path):
+    rng = np.random.default_rng(3)
+    values = np.concatenate([rng.standard_normal(40_000) * 10.0 ** rng.integers(-300, 300,
+                                                                                40_000),
+                             np.array(SPECIAL)])
+    pairs = list(zip(values.tolist(), values[::-1].tolist()))
+    path = _points_file(tmp_path, pairs)
+    for fmt in ("csv", "plain"):
+        argv = ("grad", "x*y", "--points", path, "--format", fmt)
+        code, out, err = run_cli(*argv)
+        with _general_writer():
+            assert run_cli(*argv) == (code, out, err)
+        lines = out.splitlines()
+        assert len(lines) == len(pairs) + (fmt == "csv")
+        x, y = pairs[-1]
+        assert lines[-1] == (f"{x!r},{y!r},{x * y!r},{y!r},{x!r}" if fmt == "csv"
+                             else f"{x * y!r} {y!r} {x!r}")
+
+
+def test_digits_and_a_points_file_with_no_variables_use_the_general_writer(tmp_path):
+    path = _points_file(tmp_path, [(1 / 3, 2.0), (math.nan, -0.0)])
+    code, out, _ = run_cli("grad", "x*y", "--points", path, "--format", "csv", "--digits", "3")
+    assert out == "x,y,f,df/dx,df/dy\n0.3333333333333333,2.0,0.667,2,0.333\n" \
+                  "nan,-0.0,nan,-0,nan\n"
