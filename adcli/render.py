@@ -147,7 +147,9 @@ class _LineWriter(_Writer):
         import numpy as np
 
         numbers = np.column_stack([c[start:stop] for c in self._numbers(rows)])
-        text = repr(numbers.tolist())[2:-2].replace("], [", "\n").replace(", ", self.separator)
+        # A float's repr has no space, comma or bracket: "[[a, b], [c, d]]" -> "a,b\nc,d".
+        text = repr(numbers.tolist())[2:-2].replace("], [", "\n").translate(
+            {ord(" "): None, ord(","): self.separator})
         if rows.extra:
             passed = zip(*(values[start:stop] for values in rows.extra.values()))
             text = "\n".join(self.prefix(extra) + line

@@ -68,12 +68,12 @@ class StreamReader:
         while True:
             if self._back or self._pending is not None:
                 yield from self._until_read_again()
-            lines = self._block(size)
+            lines, pieces = self._block(size)
             if not lines:
                 if self._failed is not None:
                     raise self._failed
                 return
-            data = self._parse(lines)
+            data = None if pieces else self._parse(lines)
             if data is None:
                 self._back = lines[::-1]
             else:
@@ -88,16 +88,17 @@ class StreamReader:
             if not self._back and self._pending is None:
                 return
 
-    def _block(self, size: int) -> list[str]:
-        """Up to ``size`` raw lines, read in C a batch at a time; it stops early after a
-        piece of a long line, or once the block holds about _BLOCK_CHARS characters."""
+    def _block(self, size: int) -> tuple[list[str], bool]:
+        """Up to ``size`` raw lines, read in C a batch at a time, and whether the last is a
+        piece of a long line (the block stops there); it stops early too once it holds
+        about _BLOCK_CHARS characters."""
         import functools
         import itertools
 
-        if self._failed is not None:
-            return []
-        read = iter(functools.partial(self.stream.readline, _BLOCK_LINE), "")
         lines: list[str] = []
+        if self._failed is not None:
+            return lines, False
+        read = iter(functools.partial(self.stream.readline, _BLOCK_LINE), "")
         chars = 0
         while len(lines) < size and chars < _BLOCK_CHARS:
             start = len(lines)
@@ -106,11 +107,13 @@ class StreamReader:
                 lines.extend(itertools.islice(read, min(_BLOCK_BATCH, size - start)))
             except UnicodeDecodeError:
                 self._failed = PointsError(_NOT_UTF8)
+            lengths = list(map(len, lines[start:]))
+            if max(lengths, default=0) >= _BLOCK_LINE:
+                return lines, True
+            if len(lengths) < _BLOCK_BATCH or self._failed is not None:
                 break
-            if len(lines) - start < _BLOCK_BATCH or max(map(len, lines[start:])) >= _BLOCK_LINE:
-                break
-            chars += sum(map(len, lines[start:]))
-        return lines
+            chars += sum(lengths)
+        return lines, False
 
     def _parse(self, lines: list[str]):
         """The rows of these lines as a float64 array, or None if any line needs the
@@ -122,8 +125,7 @@ class StreamReader:
         import numpy as np
 
         text = "".join(lines)
-        if any(c in text for c in _UNUSUAL[self.format]) \
-                or max(map(len, lines)) >= _BLOCK_LINE:
+        if any(c in text for c in _UNUSUAL[self.format]):
             return None
         if not all(map(str.strip, lines)) or "#" in text:
             lines = [t for t in lines if _is_row(t)]
