@@ -20,7 +20,8 @@ Sections (issue 12's goals):
   taylor   grad --order 8 at 10^4 points and order 20 at one point (Taylor mode), against
            nested reverse passes
   csv      a 10^6-row points file through ``--points ... --format csv``, against a
-           numpy-only read and write of the same file
+           numpy-only read and write of the same file (same output bytes, checked first),
+           and adcli's peak memory at 10^6 rows against 10^5 (flat: at most 1.25x)
 """
 from __future__ import annotations
 
@@ -406,25 +407,46 @@ def nested_reverse(expression, x, order: int):
 
 # ----- a points file through the CLI ----------------------------------------------------------
 
+def _same_output(argv: list[str], reference: list[str]) -> None:
+    """Both commands print the same bytes (the reference writes what adcli should)."""
+    ours, theirs = (subprocess.run(a, capture_output=True, check=True).stdout
+                    for a in (argv, reference))
+    if ours != theirs:
+        sys.exit(f"{' '.join(argv[:3])}...: the output differs from the reference's")
+
+
 def csv_stream(options) -> None:
     n = options.rows
     print(f"\n== {n:.0e}-row points file through the CLI, CSV out (issue 12, goal 5) ==")
     exe = adcli_executable()
     with tempfile.TemporaryDirectory(prefix="adcli-csv-") as tmp:
-        path = os.path.join(tmp, "points.csv")
-        write_points(path, n)
-        argv = [exe, "grad", "sin(x1)+x1*x2", "--points", path, "--format", "csv"]
-        reference = [sys.executable, "-c", CSV_REFERENCE["points"].format(n=n, path=path)]
-        ours, refs = [], []
+        paths = {rows: os.path.join(tmp, f"points-{rows}.csv") for rows in (n // 10, n)}
+        for rows, path in paths.items():
+            write_points(path, rows)
+
+        def ours(rows):
+            return run_child([exe, "grad", "sin(x1)+x1*x2", "--points", paths[rows],
+                              "--format", "csv"], rows + 1)
+        reference = [sys.executable, "-c", CSV_REFERENCE["points"].format(n=n, path=paths[n])]
+        _same_output([exe, "grad", "sin(x1)+x1*x2", "--points", paths[n // 10], "--format",
+                      "csv"], [sys.executable, "-c", CSV_REFERENCE["points"].format(
+                          n=n // 10, path=paths[n // 10])])
+        times: dict[str, list] = {"adcli": [], "reference": [], "tenth": []}
         for _ in range(options.huge_repeats):
-            ours.append(run_child(argv, n + 1))
-            refs.append(run_child(reference, n + 1))
-    wall = [o[0] / r[0] for o, r in zip(ours, refs)]
+            times["adcli"].append(ours(n))
+            times["reference"].append(run_child(reference, n + 1))
+            times["tenth"].append(ours(n // 10))
+    adcli_runs, refs = times["adcli"], times["reference"]
+    wall = [o[0] / r[0] for o, r in zip(adcli_runs, refs)]
     row("csv", "adcli grad --points FILE --format csv", seconds(statistics.median(
-        o[0] for o in ours)), seconds(statistics.median(r[0] for r in refs)),
+        o[0] for o in adcli_runs)), seconds(statistics.median(r[0] for r in refs)),
         statistics.median(wall), 1.0)
     row("csv", "  peak memory (adcli / numpy-only reference)",
-        f"{max(o[1] for o in ours):.0f} MB", f"{max(r[1] for r in refs):.0f} MB")
+        f"{max(o[1] for o in adcli_runs):.0f} MB", f"{max(r[1] for r in refs):.0f} MB")
+    # Flat: ten times the rows may not need more memory (1.25x allows for noise).
+    rss, tenth = max(o[1] for o in adcli_runs), max(o[1] for o in times["tenth"])
+    row("csv", f"  peak memory at {n:.0e} rows / at {n // 10:.0e}", f"{rss:.0f} MB",
+        f"{tenth:.0f} MB", rss / tenth, 1.25)
 
 
 # ----- the table -----------------------------------------------------------------------------
