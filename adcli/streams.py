@@ -1,6 +1,7 @@
 """Reading a stream of points: CSV, TSV, whitespace-separated columns or JSON Lines, as
-records of text fields with their line numbers. Light to import (the CLI lists the
-formats); ``points.PointSource`` turns the records into chunks of numbers.
+records of text fields with their line numbers, or (``batches``) blocks of plain numeric
+lines parsed by numpy in one call. Light to import (the CLI lists the formats);
+``points.PointSource`` turns the records into chunks of numbers.
 """
 from __future__ import annotations
 
@@ -8,8 +9,9 @@ from .errors import ExpressionError, PointsError, ValuesError, quote
 
 STREAM_FORMATS = ("csv", "tsv", "plain", "jsonl")
 _MAX_LINE = 1 << 20   # a longer line is no points row (and /dev/zero must not fill memory)
-# The block reader's line limit: a longer line comes back in pieces, and the general path
-# finishes the first piece (so memory stays bounded by a block of short pieces).
+# The block reader's line limit: a longer line comes back in pieces, which the general path
+# joins (so a block's memory stays bounded even by an endless line). _MAX_LINE must be a
+# multiple of it, for the joined pieces to stop where readline(_MAX_LINE) stops.
 _BLOCK_LINE = 4096
 _BLOCK_CHARS = 1 << 23  # a block of rows stops growing at about this many characters
 _BLOCK_BATCH = 1024     # lines read per call into C
