@@ -111,6 +111,16 @@ class _Writer:
     def close(self) -> None:
         pass
 
+    def _numbers(self, rows: Rows) -> list:
+        """The columns of numbers of each point, in order."""
+        return [rows.at[name] for name in self.command.names] + list(rows.columns)
+
+    def _floats(self, rows: Rows) -> bool:
+        """Whether the fast writers take these rows: float64 numbers, no --digits."""
+        numbers = self._numbers(rows)
+        return self.digits is None and bool(numbers) and len(rows) > 0 and \
+            all(getattr(c, "dtype", None) == "float64" and c.ndim == 1 for c in numbers)
+
 
 class _LineWriter(_Writer):
     """Formats whose every line is one point: written and flushed as they come."""
@@ -119,7 +129,7 @@ class _LineWriter(_Writer):
         if not len(rows):
             return          # not even a header: a run stopped before its first point
         self._start()
-        if self._fast(rows):
+        if self._floats(rows):
             for start in range(0, len(rows), _SLICE):
                 self.out.write(self._fast_text(rows, start, min(len(rows), start + _SLICE)))
         else:
@@ -129,16 +139,6 @@ class _LineWriter(_Writer):
             self.out.write("\n".join(lines) + "\n")
         self.out.flush()
         super().write(rows)
-
-    def _numbers(self, rows: Rows) -> list:
-        """The columns of numbers on each line, in order."""
-        return [rows.at[name] for name in self.command.names] + list(rows.columns)
-
-    def _fast(self, rows: Rows) -> bool:
-        """Whether ``_fast_text`` writes these rows (float64 numbers, no --digits)."""
-        numbers = self._numbers(rows)
-        return self.digits is None and bool(numbers) and \
-            all(getattr(c, "dtype", None) == "float64" and c.ndim == 1 for c in numbers)
 
     def _fast_text(self, rows: Rows, start: int, stop: int) -> str:
         """The lines of points start..stop, as ``line`` writes them without --digits: the
@@ -216,18 +216,47 @@ class _PointWriter(_Writer):
     """JSON points: ``{"at": {...}, "extra": {...}, ...the command's skeleton}``; nan and
     infinities are the strings "nan", "inf", "-inf"."""
 
+    _template = None    # (text with a %s per number, the numbers' columns in that order)
+
+    def text(self, rows: Rows, between: str) -> str:
+        """The points' JSON texts joined by ``between``, as ``dumps`` writes the dicts
+        ``points`` makes: for float64 numbers without --digits or passed-through columns,
+        every point is one template filled with the floats' reprs, in C, a slice at a time."""
+        if not self._floats(rows) or rows.extra:
+            return between.join(map(self.dumps, self.points(rows)))
+        if self._template is None:
+            self._template = _template(self, len(self._numbers(rows)))
+        text, order = self._template
+        import numpy as np
+
+        numbers = self._numbers(rows)
+        slices = []
+        for start in range(0, len(rows), _SLICE):
+            block = np.column_stack([numbers[i][start:start + _SLICE] for i in order])
+            # "[[a, b], [c, d]]" -> a, b, c, d; JSON spells nan and infinities as strings.
+            cells = repr(block.tolist())[2:-2].replace("], [", ", ").replace(
+                "nan", '"nan"').replace("inf", '"inf"').replace('-"inf"', '"-inf"')
+            slices.append(between.join([text] * len(block)) % tuple(cells.split(", ")))
+        return between.join(slices)
+
     def points(self, rows: Rows):
+        names = len(self.command.names)
+        for extra, line in zip(_extras(rows), _lines(self.command, rows)):
+            yield self._point([number_json(v) for v in line[:names]],
+                              [number_json(v, self.digits) for v in line[names:]], extra)
+
+    def _point(self, at: list, results: list, extra: list) -> dict:
         import json     # here: a table needs none
 
-        names, skeleton = self.command.names, json.dumps(self.command.skeleton())
-        for extra, line in zip(_extras(rows), _lines(self.command, rows)):
-            point = {"at": {n: number_json(v) for n, v in zip(names, line)}}
-            if self.extra:
-                point["extra"] = dict(zip(self.extra, extra))
-            point.update(json.loads(skeleton))  # a fresh copy of the nested containers
-            for column, value in zip(self.columns, line[len(names):]):
-                _place(point, column.path, number_json(value, self.digits))
-            yield point
+        if not hasattr(self, "_skeleton"):
+            self._skeleton = json.dumps(self.command.skeleton())
+        point = {"at": dict(zip(self.command.names, at))}
+        if self.extra:
+            point["extra"] = dict(zip(self.extra, extra))
+        point.update(json.loads(self._skeleton))  # a fresh copy of the nested containers
+        for column, value in zip(self.columns, results):
+            _place(point, column.path, value)
+        return point
 
     def dumps(self, value) -> str:
         import json
@@ -246,13 +275,12 @@ class JsonWriter(_PointWriter):
         self.warnings: list[dict] = []
 
     def write(self, rows: Rows) -> None:
-        points = list(self.points(rows))
-        if points:
-            texts = ", ".join(map(self.dumps, points))
-            self.out.write((", " if self.written else self._opening()) + texts)
+        if len(rows):
+            self.out.write((", " if self.written else self._opening()) + self.text(rows, ", "))
             self.out.flush()
-        self.warnings += [{"at": points[i]["at"], "function": function, "kind": kind,
-                           "why": why} for i, function, kind, why in rows.warnings]
+        self.warnings += [{"at": {n: number_json(rows.at[n][i]) for n in self.command.names},
+                           "function": function, "kind": kind, "why": why}
+                          for i, function, kind, why in rows.warnings]
         super().write(rows)
 
     def _opening(self) -> str:
@@ -269,14 +297,35 @@ class JsonLinesWriter(_PointWriter):
     "warnings", if any, as its last field): for jq and streams."""
 
     def write(self, rows: Rows) -> None:
-        points = list(self.points(rows))
-        for i, function, kind, why in rows.warnings:
-            points[i].setdefault("warnings", []).append(
-                {"function": function, "kind": kind, "why": why})
-        if points:
-            self.out.write("\n".join(map(self.dumps, points)) + "\n")
+        if rows.warnings:
+            points = list(self.points(rows))
+            for i, function, kind, why in rows.warnings:
+                points[i].setdefault("warnings", []).append(
+                    {"function": function, "kind": kind, "why": why})
+            text = "\n".join(map(self.dumps, points))
+        else:
+            text = self.text(rows, "\n")
+        if len(rows):
+            self.out.write(text + "\n")
             self.out.flush()
         super().write(rows)
+
+
+def _template(writer: _PointWriter, count: int):
+    """A point's JSON text with a %s for each of its ``count`` numbers, and which number
+    each %s is (their order in the text): a point of placeholders, dumped as any point is.
+    None if the placeholders cannot be told apart from the rest (never for adcli's names)."""
+    import re
+
+    holders = [f"\x00{i}\x00" for i in range(count)]
+    names = len(writer.command.names)
+    text = writer.dumps(writer._point(holders[:names], holders[names:], []))
+    text = text.replace("%", "%%")
+    held = r'"\\u0000(\d+)\\u0000"'
+    order = [int(i) for i in re.findall(held, text)]
+    if sorted(order) != list(range(count)):
+        return None
+    return re.sub(held, "%s", text), order
 
 
 def _place(point: dict, path: tuple, value) -> None:

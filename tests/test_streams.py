@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 import math
 import struct
 from unittest import mock
@@ -253,7 +254,7 @@ def _points_file(tmp_path, pairs, ids=None):
 
 
 def _general_writer():
-    return mock.patch.object(render._LineWriter, "_fast", lambda self, rows: False)
+    return mock.patch.object(render._Writer, "_floats", lambda self, rows: False)
 
 
 @pytest.mark.parametrize("fmt", ["csv", "tsv", "plain"])
@@ -299,6 +300,31 @@ def test_many_chunks_without_pass_through_equal_the_general_writer(tmp_path):
         x, y = pairs[-1]
         assert lines[-1] == (f"{x!r},{y!r},{x * y!r},{y!r},{x!r}" if fmt == "csv"
                              else f"{x * y!r} {y!r} {x!r}")
+
+
+@pytest.mark.parametrize("command, expression", [("grad", "x*y"), ("hessian", "x^2*y"),
+                                                 ("jacobian", "x*y; x-y"), ("eval", "x/y")])
+@pytest.mark.parametrize("fmt", ["json", "jsonl"])
+def test_json_points_equal_the_general_writer_and_the_json_module(tmp_path, fmt, command,
+                                                                  expression):
+    """The JSON template filled in C writes what json.dumps of each point dict writes,
+    nan and infinities as strings, over several slices of points and with warnings."""
+    rng = np.random.default_rng(4)
+    values = np.concatenate([rng.standard_normal(20_000) * 10.0 ** rng.integers(-300, 300,
+                                                                                20_000),
+                             np.array(SPECIAL)])
+    path = _points_file(tmp_path, list(zip(values.tolist(), values[::-1].tolist())))
+    argv = (command, *expression.split("; "), "--points", path, "--format", fmt)
+    code, out, err = run_cli(*argv)
+    with _general_writer():
+        assert run_cli(*argv) == (code, out, err)
+    points = (json.loads(out)["points"] if fmt == "json"
+              else [json.loads(line) for line in out.splitlines()])
+    assert len(points) == len(values)
+    spelled = {"nan": math.nan, "inf": math.inf, "-inf": -math.inf}
+    for point, x, y in zip(points[-len(SPECIAL):], SPECIAL, values[::-1][-len(SPECIAL):]):
+        at = [spelled.get(v, v) if isinstance(v, str) else v for v in point["at"].values()]
+        assert struct.pack("<2d", *at) == struct.pack("<2d", x, y)
 
 
 def test_digits_and_a_points_file_with_no_variables_use_the_general_writer(tmp_path):
