@@ -114,11 +114,26 @@ class _Plan:
 
         self.steps = [(_float_forward(f), [index(r) for r in rs]) for f, rs in rule.steps]
         self.grads = [None if g is None else index(g) for g in rule.grads]
+        read = {a for _, args in self.steps for a in args} | {g for g in self.grads if g is not None}
+        # Which of the node's inputs and output its rule reads: the others' values may be
+        # dropped after the forward pass (``interpret`` holds no more than the rules need).
+        self.reads_x = tuple(i in read for i in range(arity))
+        self.reads_y = arity in read
+        # Steps of one or two arguments (nearly all) are called without building a list.
+        self._calls = [(forward, args[0], args[1] if len(args) == 2 else -1)
+                       if 1 <= len(args) <= 2 else (forward, args, None)
+                       for forward, args in self.steps]
 
     def run(self, xs, y, gy) -> list:
         env = [*xs, y, gy, *self.constants]
-        for forward, args in self.steps:
-            env.append(forward(*[env[a] for a in args]))
+        append = env.append
+        for forward, a, b in self._calls:
+            if b is None:
+                append(forward(*[env[k] for k in a]))
+            elif b < 0:
+                append(forward(env[a]))
+            else:
+                append(forward(env[a], env[b]))
         return [None if g is None else env[g] for g in self.grads]
 
 
@@ -884,54 +899,147 @@ def _interpret(nodes, variables, columns, n, wrt, order):
     size = len(nodes)
     leaves = {name: size + k for k, name in enumerate(variables)}
     values = [None] * size + [columns[name] for name in variables]
-    key, varying, generation, forwards = [], [False] * size + [True] * len(variables), \
-        [-1] * (size + len(variables)), {}
-    kinks = []
+    varying = bytearray(size) + b"\x01" * len(variables)
+    generation = [-1] * (size + len(variables))  # a leaf's users are generation 0
+    key = [0] * size                  # per node: its slot in values (a variable's leaf)
+    plans = _Plans(values, varying, size) if order else None
+    # A value is kept past its last use in the forward pass only if a rule reads it.
+    keep, last = plans.keep if plans else bytearray(size), _last_uses(nodes)
+    made, kinks = {}, []
     for i, node in enumerate(nodes):
         if node.kind == "variable":
-            key.append(leaves[node.name])
+            key[i] = leaves[node.name]
             continue
-        key.append(i)
-        if node.function is None:
+        key[i] = i
+        function = node.function
+        if function is None:
             values[i] = np.asarray(node.value, dtype=np.float64)
             continue
-        forward = forwards.get(node.function)
-        if forward is None:
-            forward = forwards[node.function] = node.function().forward
-        args = [key[j] for j in node.args]
-        value = forward(*[values[k] for k in args])
-        moving = [k for k in args if varying[k]]
+        forward, kinked = made.get(function) or _made(made, function)
+        args = node.args
+        if len(args) == 2:  # most nodes: without building lists
+            j0, j1 = args
+            k0, k1 = key[j0], key[j1]
+            x0, x1 = values[k0], values[k1]
+            value = forward(x0, x1)
+            v0, v1 = varying[k0], varying[k1]
+            if v0 or v1:
+                values[i], varying[i] = value, 1
+                generation[i] = (max(generation[k0], generation[k1]) if v0 and v1 else
+                                 generation[k0] if v0 else generation[k1]) + 1
+                if kinked is not None:
+                    kinks.append((kinked, _kink_mask(kinked, [x0, x1], n)))
+                if plans is not None:
+                    plans.note(function, i, (k0, k1))
+            else:  # constants only: 0-d, as the tape's Variable makes them
+                values[i] = np.asarray(value, dtype=np.float64)
+            if last[j0] == i and not keep[j0] and k0 == j0:
+                values[j0] = None
+            if last[j1] == i and not keep[j1] and k1 == j1:
+                values[j1] = None
+            continue
+        keys = [key[j] for j in args]
+        inputs = [values[k] for k in keys]
+        value = forward(*inputs)
+        moving = [k for k in keys if varying[k]]
         if moving:
-            values[i], varying[i] = value, True
-            generation[i] = max([generation[k] + 1 if k < size else 0 for k in moving])
-            if _has_kinks(forward.__self__):
-                kinks.append((forward.__self__, _kink_mask(forward.__self__,
-                                                           [values[k] for k in args], n)))
+            values[i], varying[i] = value, 1
+            generation[i] = max([generation[k] for k in moving]) + 1
+            if kinked is not None:
+                kinks.append((kinked, _kink_mask(kinked, inputs, n)))
+            if plans is not None:
+                plans.note(function, i, keys)
         else:
             values[i] = np.asarray(value, dtype=np.float64)
+        for j in args:
+            if last[j] == i and not keep[j] and key[j] == j:
+                values[j] = None
     top = key[-1]
     result = np.broadcast_to(values[top], (n,)).copy()
     grads = [None] * len(values)
     if order and varying[top]:
         grads[top] = np.ones_like(values[top])
-        _interpret_backward(nodes, values, key, varying, generation, grads, top)
+        _interpret_backward(nodes, values, key, varying, generation, grads, top, plans)
     gradient = {name: np.zeros(n) if name not in leaves or grads[leaves[name]] is None
                 else np.broadcast_to(grads[leaves[name]], (n,)).copy() for name in wrt}
     finite = all(np.isfinite(a).all() for a in (result, *gradient.values()))
     return result, gradient, finite, kinks
 
 
-def _interpret_backward(nodes, values, key, varying, generation, grads, top) -> None:
+def _made(made: dict, function) -> tuple:
+    """A class's forward (one instance per class: a forward keeps no state), and the
+    instance if it has kinks to mark."""
+    instance = function()
+    made[function] = (instance.forward, instance if _has_kinks(instance) else None)
+    return made[function]
+
+
+def _last_uses(nodes) -> list:
+    """Per node: the index of the last node that takes it as an argument (-1: none)."""
+    last = [-1] * len(nodes)
+    for i, node in enumerate(nodes):
+        for j in node.args:
+            last[j] = i
+    return last
+
+
+class _Plans:
+    """Per node: its rule's plan, found in the forward pass, and which values the rules
+    will read (``keep``): the others are dropped after their last use."""
+
+    def __init__(self, values, varying, size):
+        self.values, self.varying, self.size = values, varying, size
+        self.plans: list = [None] * size
+        self.keep = bytearray(size)
+        self._known: dict = {}  # (class, which inputs vary) -> plan, for rules of any value
+
+    def note(self, function, i: int, keys) -> None:
+        varying, size, keep = self.varying, self.size, self.keep
+        shape = (function, *[varying[k] for k in keys])
+        plan = self._known.get(shape)
+        if plan is None:
+            constants = [None if varying[k] else self.values[k] for k in keys]
+            try:
+                plan = rule_for(function, constants).plan()
+            except NotReplayable:  # raised again if the backward pass comes here
+                keep[i] = 1
+                for k in keys:
+                    if k < size:
+                        keep[k] = 1
+                return
+            if all(shape[1:]) or _rules.get((function, tuple([c is None for c in constants]))) \
+                    .__class__ is Rule:  # not a rule per constant's value
+                self._known[shape] = plan
+        self.plans[i] = plan
+        if plan.reads_y:
+            keep[i] = 1
+        for reads, k in zip(plan.reads_x, keys):
+            if reads and k < size:
+                keep[k] = 1
+
+    def __getitem__(self, i: int):
+        return self.plans[i]
+
+
+def _interpret_backward(nodes, values, key, varying, generation, grads, top, plans) -> None:
     """As Schedule._order and Schedule._run together: the tape's order, run at once."""
-    if top >= len(nodes):
+    size = len(nodes)
+    if top >= size:
         return
     buckets: dict[int, list[int]] = {generation[top]: [top]}
-    seen = {top}
+    seen = bytearray(size)
+    seen[top] = 1
+    plans = plans.plans
     for g in range(generation[top], -1, -1):
-        for i in buckets.pop(g, ()):
+        bucket = buckets.pop(g, None)
+        if bucket is None:
+            continue
+        for i in bucket:
             args = [key[j] for j in nodes[i].args]
-            constants = [None if varying[k] else values[k] for k in args]
-            plan = rule_for(nodes[i].function, constants).plan()
+            plan = plans[i]
+            if plan is None:  # its rule is not replayable: this raises NotReplayable
+                plan = rule_for(nodes[i].function,
+                                [None if varying[k] else values[k] for k in args]).plan()
             gxs = plan.run([values[k] for k in args], values[i], grads[i])
             grads[i] = values[i] = None  # its users all ran before it
             for gx, k in zip(gxs, args):
@@ -939,9 +1047,13 @@ def _interpret_backward(nodes, values, key, varying, generation, grads, top) -> 
                     continue
                 before = grads[k]
                 grads[k] = gx if before is None else before + gx
-                if k < len(nodes) and k not in seen:
-                    seen.add(k)
-                    buckets.setdefault(generation[k], []).append(k)
+                if k < size and not seen[k]:
+                    seen[k] = 1
+                    later = buckets.get(generation[k])
+                    if later is None:
+                        buckets[generation[k]] = [k]
+                    else:
+                        later.append(k)
 
 
 def schedule(expression, order: int) -> Schedule:
