@@ -53,61 +53,73 @@ class Parser:
                           if callable(getattr(builder, name, None))}
         self._scanner_of_state, self._scanner_specs = tables["scanner"], tables["scanners"]
         self._flags = tables["flags"]
+        # A builder may take each token as a plain (text, start) pair: no object to make
+        # per token (lark's tokens are str subclasses with attributes, as Token here).
+        self._pairs = bool(getattr(builder, "token_pairs", False))
         sre = tables.get("sre") or {}
         self._precompiled = sre.get("code") if sre.get("tag") == sre_tag() else {}
         self._compiled = {}                         # scanner index -> (match, renames)
         self._scanners = [None] * len(self._actions)  # per state, compiled on first use
 
     def parse(self, text: str):
-        """The builder's value for the whole text; Rejected if the text is not in the language."""
-        states, values = [self._start], []
-        position = 0
+        """The builder's value for the whole text; Rejected if the text is not in the language.
+
+        One loop, everything in locals: it runs once per token and per reduction, a
+        million times for a 1 MB expression."""
+        actions, rules, ignore, end = self._actions, self._rules, self._ignore, self._end
+        scanners, on_shift, pairs = self._scanners, self._on_shift, self._pairs
+        state = self._start
+        states, values = [state], []
+        push, push_value = states.append, values.append
+        position, length = 0, len(text)
         while True:
             # As lark does: the next token is scanned in the state left by the last shift.
-            token, position = self._next_token(text, position, states[-1])
-            if self._feed(token, states, values):
-                return values[-1]
-
-    def _next_token(self, text: str, position: int, state: int):
-        """The next token (None at the end) and the position after it."""
-        scan, renames = self._scanners[state] or self._scanner(state)
-        ignore = self._ignore
-        while position < len(text):
-            match = scan(text, position)
-            if match is None:
-                raise Rejected
-            kind, start, position = match.lastgroup, position, match.end()
-            if kind not in ignore:
-                value = match.group()
+            match, renames = scanners[state] or self._scanner(state)
+            token, kind = None, "$END"
+            while position < length:
+                found = match(text, position)
+                if found is None:
+                    raise Rejected
+                kind, start, position = found.lastgroup, position, found.end()
+                if kind in ignore:
+                    kind = "$END"
+                    continue
+                value = found.group()
                 if kind in renames:
                     kind = _rename(renames[kind], value, kind)
-                return Token(kind, value, start, position), position
-        return None, position
-
-    def _feed(self, token, states: list, values: list) -> bool:
-        """Reduce while the token asks for it, then shift it; True once the end is accepted."""
-        actions, rules = self._actions, self._rules
-        kind = "$END" if token is None else token.type
-        while True:
-            action = actions[states[-1]].get(kind)
-            if action is None or (action >= 0 and token is None):
-                raise Rejected  # (lark asserts that $END is never shifted)
-            if action >= 0:
-                states.append(action)
-                values.append(self._on_shift[kind](token) if kind in self._on_shift else token)
-                return False
-            origin, size, reduce = rules[~action]
-            if reduce is None:  # a ?rule around one child: the child stands for it
-                states.pop()
-            elif size:
-                children = values[-size:]
-                del states[-size:], values[-size:]
-                values.append(reduce(children))
-            else:
-                values.append(reduce([]))
-            states.append(actions[states[-1]][origin])
-            if token is None and states[-1] == self._end:
-                return True
+                token = (value, start) if pairs else Token(kind, value, start, position)
+                break
+            # Reduce while the token asks for it, then shift it.
+            while True:
+                action = actions[state].get(kind)
+                if action is None:
+                    raise Rejected
+                if action >= 0:
+                    if token is None:
+                        raise Rejected  # (lark asserts that $END is never shifted)
+                    push(action)
+                    state = action
+                    push_value(on_shift[kind](token) if kind in on_shift else token)
+                    break
+                origin, size, reduce = rules[~action]
+                if reduce is None:  # a ?rule around one child: the child stands for it
+                    state = states[-1] = actions[states[-2]][origin]
+                else:
+                    if size == 1:
+                        values[-1] = reduce([values[-1]])
+                    elif size:
+                        children = values[-size:]
+                        del states[-size:], values[-size:]
+                        push_value(reduce(children))
+                    else:
+                        push_value(reduce([]))
+                    if size == 1:
+                        state = states[-1] = actions[states[-2]][origin]
+                    else:
+                        state = actions[states[-1]][origin]
+                        push(state)
+                if token is None and state == end:
+                    return values[-1]
 
     def _scanner(self, state: int):
         index = self._scanner_of_state[state]

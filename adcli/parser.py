@@ -13,7 +13,7 @@ from . import lalr
 from .definitions import Definitions
 from .errors import ExpressionError
 from .expression import Expression
-from .reader import Builder as _Builder
+from .reader import Builder as _Builder, ForLark as _ForLark
 
 _EXPECTED = {"NUMBER": "a number", "NAME": "a name", "CALL": "a name", "ROOT": "a name",
              "PI": "a name", "LPAR": "'('", "BAR": "'|'",
@@ -45,7 +45,7 @@ def _lark_parser():
     if _lark is None:
         from .lalr_tables import make_lark
 
-        _lark = make_lark(_grammar_text(), transformer=_builder, cache=True)
+        _lark = make_lark(_grammar_text(), transformer=_ForLark(_builder), cache=True)
     return _lark
 
 

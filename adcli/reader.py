@@ -46,7 +46,7 @@ def is_function_name(name: str) -> bool:
 
 # ----- what the rules hand up before a run is read -----------------------------------
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class Factor:
     """A value in a run: its node, where its text starts, and what kind of factor it is:
     "number" (starts with a number), "paren" (in parentheses or bars), "applied" (a
@@ -57,7 +57,7 @@ class Factor:
     kind: str = "plain"
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class Func:
     """A function name still waiting for its argument: ``sin``, ``sin^2``, ``tan^-1``, ``√``."""
 
@@ -68,7 +68,7 @@ class Func:
     power: float | None = None
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class Pieces:
     """``x(y+1)``: a name that is not a function, then a parenthesised factor."""
 
@@ -76,7 +76,7 @@ class Pieces:
     paren: Factor
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class CallHead:
     name: str
     start: int
@@ -90,11 +90,16 @@ class Builder:
     """Appends one Node per reduction. ``definitions``: names that refer to --let
     definitions (read as "ref" nodes, linked by adcli.definitions)."""
 
+    token_pairs = True  # adcli.lalr hands each token over as (text, start); see ForLark
+
     def __init__(self):
-        self.text, self.nodes, self.definitions = "", [], frozenset()
+        self.reset("")
 
     def reset(self, text: str, definitions=frozenset()) -> None:
         self.text, self.nodes, self.definitions = text, [], frozenset(definitions)
+        # What each name read so far is, as _leaf_of says: a variable is met again and
+        # again in a big expression (functions may be registered between two parses).
+        self._leaves: dict = {}
 
     def finish(self, item) -> list[Node]:
         """The node list, once the whole text is parsed into ``item``; the root last."""
@@ -113,33 +118,37 @@ class Builder:
     # ----- leaves ----------------------------------------------------------------------
 
     def number(self, children):
-        (token,) = children
-        index = self._add(Node("number", token.start_pos, value=float(token)))
-        return Factor(index, token.start_pos, "number")
+        ((text, start),) = children
+        nodes = self.nodes
+        nodes.append(Node("number", start, "", float(text)))
+        return Factor(len(nodes) - 1, start, "number")
 
     def name(self, children):
-        (token,) = children
-        name, start = str(token), token.start_pos
+        ((name, start),) = children
         if name in self.definitions:
             return Factor(self._add(Node("ref", start, name=name)), start)
-        if is_function_name(name):
-            return Func(name, name, start, len(self.nodes))
-        return Factor(self._leaf(name, start), start)
+        leaf = self._leaves.get(name)
+        if leaf is None:
+            if is_function_name(name):
+                return Func(name, name, start, len(self.nodes))
+            leaf = self._leaves[name] = _leaf_of(name)
+        nodes = self.nodes
+        nodes.append(Node(leaf[0], start, leaf[1], leaf[2]))
+        return Factor(len(nodes) - 1, start, "plain")
 
     def root(self, children):
-        (token,) = children
-        return Func(str(token), ROOTS[str(token)], token.start_pos, len(self.nodes))
+        ((text, start),) = children
+        return Func(text, ROOTS[text], start, len(self.nodes))
 
     def _leaf(self, name: str, start: int) -> int:
-        name = CONSTANT_SPELLINGS.get(name, name)
-        kind = "constant" if name in CONSTANTS else "variable"
-        return self._add(Node(kind, start, name=name, value=CONSTANTS.get(name)))
+        kind, name, value = _leaf_of(name)
+        return self._add(Node(kind, start, name, value))
 
     # ----- calls, and names followed by "(" ---------------------------------------------
 
     def call_head(self, children):
-        (token,) = children
-        name, start = token.rstrip("(").rstrip(), token.start_pos
+        ((text, start),) = children
+        name = text.rstrip("(").rstrip()
         if is_function_name(name):
             return CallHead(name, start)
         if name in self.definitions:
@@ -238,24 +247,21 @@ class Builder:
     # ----- groups, bars, powers ---------------------------------------------------------
 
     def group(self, children):
-        token, inner = children
-        return Factor(self._value(inner), token.start_pos, "paren")
+        (_, start), inner = children
+        return Factor(self._value(inner), start, "paren")
 
     def bars(self, children):
-        token, inner, _ = children
-        index = self._add(Node("call", token.start_pos, name="abs", function=CALLABLE["abs"],
+        (_, start), inner, _ = children
+        index = self._add(Node("call", start, name="abs", function=CALLABLE["abs"],
                                args=(self._value(inner),)))
-        return Factor(index, token.start_pos, "paren")
+        return Factor(index, start, "paren")
 
     def power(self, children):
         if len(children) == 2:  # a superscript: x², sin⁻¹
-            base, token = children
-            exponent = self.number([_Token(str(token).translate(_SUPERSCRIPT_DIGITS),
-                                           token.start_pos)])
-            position = token.start_pos
+            base, (text, position) = children
+            exponent = self.number([(text.translate(_SUPERSCRIPT_DIGITS), position)])
         else:
-            base, token, exponent = children
-            position = token.start_pos
+            base, (_, position), exponent = children
         if isinstance(base, Func):
             return self._function_power(base, exponent, position)
         if isinstance(exponent, Pieces):  # x^y(z+1): the exponent is y alone
@@ -291,14 +297,14 @@ class Builder:
         return Func(func.written, func.name, func.start, func.mark, value)
 
     def exponent_sign(self, children):
-        sign, operand = children
+        (sign, position), operand = children
         if sign == "+":
             return operand
         if isinstance(operand, Pieces):  # x^-y(z): the sign is on y
-            return Pieces(self._negate(operand.head, sign.start_pos), operand.paren)
+            return Pieces(self._negate(operand.head, position), operand.paren)
         if not isinstance(operand, Factor):
-            operand = Factor(self._value(operand, power=True), sign.start_pos)
-        return self._negate(operand, sign.start_pos)
+            operand = Factor(self._value(operand, power=True), position)
+        return self._negate(operand, position)
 
     def _negate(self, factor: Factor, position: int) -> Factor:
         index = self._add(Node("prefix", position, name="neg", function=PRIMITIVES["neg"],
@@ -308,17 +314,21 @@ class Builder:
     # ----- operators --------------------------------------------------------------------
 
     def binary(self, children):
-        left, token, right = children
-        function = OPERATORS[str(token)]
-        return self._add(Node("infix", token.start_pos, name=function.name, function=function,
-                              args=(self._value(left), self._value(right))))
+        left, (symbol, start), right = children
+        function = OPERATORS[symbol]
+        # The common case inline (a million times in a 1 MB expression): both sides nodes.
+        left = left.index if left.__class__ is Factor else self._value(left)
+        right = right.index if right.__class__ is Factor else self._value(right)
+        nodes = self.nodes
+        nodes.append(Node("infix", start, function.name, None, function, (left, right)))
+        return len(nodes) - 1
 
     def unary(self, children):
-        token, operand = children
+        (sign, start), operand = children
         index = self._value(operand)
-        if token == "+":
+        if sign == "+":
             return index
-        return self._add(Node("prefix", token.start_pos, name="neg",
+        return self._add(Node("prefix", start, name="neg",
                               function=PRIMITIVES["neg"], args=(index,)))
 
     def _infix(self, name: str, left: int, right: int, position: int) -> int:
@@ -435,10 +445,28 @@ def _plain_number(nodes: list[Node]) -> float | None:
     return None
 
 
-class _Token(str):
-    """A token made up here (a superscript read as a number), positioned like lark's."""
+def _leaf_of(name: str) -> tuple:
+    """(kind, name, value) of a name that is not a function: a constant or a variable."""
+    name = CONSTANT_SPELLINGS.get(name, name)
+    kind = "constant" if name in CONSTANTS else "variable"
+    return kind, name, CONSTANTS.get(name)
 
-    def __new__(cls, value: str, start_pos: int):
-        token = super().__new__(cls, value)
-        token.start_pos = start_pos
-        return token
+
+class ForLark:
+    """The builder as lark calls it (to accept or explain text the tables rejected): each
+    of lark's tokens is handed over as the (text, start) pair the tables give."""
+
+    def __init__(self, builder: Builder):
+        self._builder = builder
+
+    def __getattr__(self, name: str):
+        method = getattr(self._builder, name)  # AttributeError: lark builds a tree itself
+        if name.startswith("_") or not callable(method):
+            raise AttributeError(name)
+        from lark import Token
+
+        def call(children):
+            return method([(str(c), c.start_pos) if isinstance(c, Token) else c
+                           for c in children])
+
+        return call
