@@ -123,6 +123,17 @@ class _Plan:
         self._calls = [(forward, args[0], args[1] if len(args) == 2 else -1)
                        if 1 <= len(args) <= 2 else (forward, args, None)
                        for forward, args in self.steps]
+        # For run1/run2, whose list ends with a None after the constants: the steps'
+        # outputs are one further on, and a missing gradient is that None.
+        none = after
+
+        def moved(k):
+            return k + 1 if k >= after else k
+        if 1 <= arity <= 2:
+            self._fast = [(f, [moved(k) for k in a], None) if b is None else
+                          (f, moved(a), b if b < 0 else moved(b)) for f, a, b in self._calls]
+            picks = [none if g is None else moved(g) for g in self.grads]
+            self._g0, self._g1 = picks[0], picks[-1]
 
     def run(self, xs, y, gy) -> list:
         env = [*xs, y, gy, *self.constants]
@@ -135,6 +146,32 @@ class _Plan:
             else:
                 append(forward(env[a], env[b]))
         return [None if g is None else env[g] for g in self.grads]
+
+    def run2(self, x0, x1, y, gy) -> tuple:
+        """run for a node of two inputs: (gx0, gx1)."""
+        env = [x0, x1, y, gy, *self.constants, None]  # None: the gradient of no input
+        append = env.append
+        for forward, a, b in self._fast:
+            if b is None:
+                append(forward(*[env[k] for k in a]))
+            elif b < 0:
+                append(forward(env[a]))
+            else:
+                append(forward(env[a], env[b]))
+        return env[self._g0], env[self._g1]
+
+    def run1(self, x, y, gy):
+        """run for a node of one input: its gradient."""
+        env = [x, y, gy, *self.constants, None]
+        append = env.append
+        for forward, a, b in self._fast:
+            if b is None:
+                append(forward(*[env[k] for k in a]))
+            elif b < 0:
+                append(forward(env[a]))
+            else:
+                append(forward(env[a], env[b]))
+        return env[self._g0]
 
 
 _rules: dict = {}
@@ -901,10 +938,13 @@ def _interpret(nodes, variables, columns, n, wrt, order):
     values = [None] * size + [columns[name] for name in variables]
     varying = bytearray(size) + b"\x01" * len(variables)
     generation = [-1] * (size + len(variables))  # a leaf's users are generation 0
-    key = [0] * size                  # per node: its slot in values (a variable's leaf)
-    plans = _Plans(values, varying, size) if order else None
-    # A value is kept past its last use in the forward pass only if a rule reads it.
-    keep, last = plans.keep if plans else bytearray(size), _last_uses(nodes)
+    key = [0] * size  # per node: the slot of its value (a variable's: its leaf's)
+    # Per node: the slots of its first and second input (second: -1 if it has one input,
+    # -2 if more than two, read from the node then).
+    first, second = [0] * size, [-1] * size
+    plans = [None] * size if order else None
+    keep = bytearray(size)  # a rule reads the value: kept past its last use in the forward pass
+    last, known = _last_uses(nodes), {}
     made, kinks = {}, []
     for i, node in enumerate(nodes):
         if node.kind == "variable":
@@ -917,9 +957,10 @@ def _interpret(nodes, variables, columns, n, wrt, order):
             continue
         forward, kinked = made.get(function) or _made(made, function)
         args = node.args
-        if len(args) == 2:  # most nodes: without building lists
+        if len(args) == 2:  # most nodes: no lists made
             j0, j1 = args
             k0, k1 = key[j0], key[j1]
+            first[i], second[i] = k0, k1
             x0, x1 = values[k0], values[k1]
             value = forward(x0, x1)
             v0, v1 = varying[k0], varying[k1]
@@ -930,7 +971,20 @@ def _interpret(nodes, variables, columns, n, wrt, order):
                 if kinked is not None:
                     kinks.append((kinked, _kink_mask(kinked, [x0, x1], n)))
                 if plans is not None:
-                    plans.note(function, i, (k0, k1))
+                    plan = known.get((function, v0, v1))
+                    if plan is None:
+                        plan = _plan(function, (k0, k1), values, varying, known)
+                    if plan is None:  # not replayable: kept all, for the tape's fallback
+                        keep[i] = keep[j0] = keep[j1] = 1
+                    else:
+                        plans[i] = plan
+                        reads = plan.reads_x
+                        if plan.reads_y:
+                            keep[i] = 1
+                        if reads[0]:
+                            keep[j0] = 1
+                        if reads[1]:
+                            keep[j1] = 1
             else:  # constants only: 0-d, as the tape's Variable makes them
                 values[i] = np.asarray(value, dtype=np.float64)
             if last[j0] == i and not keep[j0] and k0 == j0:
@@ -939,6 +993,10 @@ def _interpret(nodes, variables, columns, n, wrt, order):
                 values[j1] = None
             continue
         keys = [key[j] for j in args]
+        if len(keys) == 1:
+            first[i] = keys[0]
+        else:
+            second[i] = -2
         inputs = [values[k] for k in keys]
         value = forward(*inputs)
         moving = [k for k in keys if varying[k]]
@@ -948,7 +1006,14 @@ def _interpret(nodes, variables, columns, n, wrt, order):
             if kinked is not None:
                 kinks.append((kinked, _kink_mask(kinked, inputs, n)))
             if plans is not None:
-                plans.note(function, i, keys)
+                shape = (function, *[varying[k] for k in keys])
+                plan = known.get(shape) or _plan(function, keys, values, varying, known)
+                plans[i] = plan
+                if plan is None or plan.reads_y:
+                    keep[i] = 1
+                for n_arg, j in enumerate(args):
+                    if plan is None or plan.reads_x[n_arg]:
+                        keep[j] = 1
         else:
             values[i] = np.asarray(value, dtype=np.float64)
         for j in args:
@@ -959,7 +1024,8 @@ def _interpret(nodes, variables, columns, n, wrt, order):
     grads = [None] * len(values)
     if order and varying[top]:
         grads[top] = np.ones_like(values[top])
-        _interpret_backward(nodes, values, key, varying, generation, grads, top, plans)
+        _interpret_backward(nodes, values, (key, first, second), varying, generation, grads,
+                            top, plans)
     gradient = {name: np.zeros(n) if name not in leaves or grads[leaves[name]] is None
                 else np.broadcast_to(grads[leaves[name]], (n,)).copy() for name in wrt}
     finite = all(np.isfinite(a).all() for a in (result, *gradient.values()))
@@ -983,64 +1049,51 @@ def _last_uses(nodes) -> list:
     return last
 
 
-class _Plans:
-    """Per node: its rule's plan, found in the forward pass, and which values the rules
-    will read (``keep``): the others are dropped after their last use."""
-
-    def __init__(self, values, varying, size):
-        self.values, self.varying, self.size = values, varying, size
-        self.plans: list = [None] * size
-        self.keep = bytearray(size)
-        self._known: dict = {}  # (class, which inputs vary) -> plan, for rules of any value
-
-    def note(self, function, i: int, keys) -> None:
-        varying, size, keep = self.varying, self.size, self.keep
-        shape = (function, *[varying[k] for k in keys])
-        plan = self._known.get(shape)
-        if plan is None:
-            constants = [None if varying[k] else self.values[k] for k in keys]
-            try:
-                plan = rule_for(function, constants).plan()
-            except NotReplayable:  # raised again if the backward pass comes here
-                keep[i] = 1
-                for k in keys:
-                    if k < size:
-                        keep[k] = 1
-                return
-            if all(shape[1:]) or _rules.get((function, tuple([c is None for c in constants]))) \
-                    .__class__ is Rule:  # not a rule per constant's value
-                self._known[shape] = plan
-        self.plans[i] = plan
-        if plan.reads_y:
-            keep[i] = 1
-        for reads, k in zip(plan.reads_x, keys):
-            if reads and k < size:
-                keep[k] = 1
-
-    def __getitem__(self, i: int):
-        return self.plans[i]
+def _plan(function, keys, values, varying, known: dict):
+    """The plan of a node's rule, or None if it is not replayable (raised again if the
+    backward pass comes to the node). Kept in ``known`` by which inputs vary, unless the
+    rule was recorded per value of a constant."""
+    constants = [None if varying[k] else values[k] for k in keys]
+    try:
+        plan = rule_for(function, constants).plan()
+    except NotReplayable:
+        return None
+    shape = tuple([c is None for c in constants])
+    if _rules.get((function, shape)).__class__ is Rule:
+        known[(function, *[varying[k] for k in keys])] = plan
+    return plan
 
 
-def _interpret_backward(nodes, values, key, varying, generation, grads, top, plans) -> None:
+def _interpret_backward(nodes, values, inputs, varying, generation, grads, top, plans) -> None:
     """As Schedule._order and Schedule._run together: the tape's order, run at once."""
     size = len(nodes)
-    if top >= size:
+    key, first, second = inputs
+    if top >= size:  # the expression is a variable: its gradient is the seed
         return
     buckets: dict[int, list[int]] = {generation[top]: [top]}
     seen = bytearray(size)
     seen[top] = 1
-    plans = plans.plans
     for g in range(generation[top], -1, -1):
         bucket = buckets.pop(g, None)
         if bucket is None:
             continue
         for i in bucket:
-            args = [key[j] for j in nodes[i].args]
             plan = plans[i]
             if plan is None:  # its rule is not replayable: this raises NotReplayable
-                plan = rule_for(nodes[i].function,
-                                [None if varying[k] else values[k] for k in args]).plan()
-            gxs = plan.run([values[k] for k in args], values[i], grads[i])
+                rule_for(nodes[i].function, [None if varying[key[j]] else values[key[j]]
+                                             for j in nodes[i].args])
+            k1 = second[i]
+            if k1 >= 0:
+                k0 = first[i]
+                gxs = plan.run2(values[k0], values[k1], values[i], grads[i])
+                args = (k0, k1)
+            elif k1 == -1:
+                k0 = first[i]
+                gxs = (plan.run1(values[k0], values[i], grads[i]),)
+                args = (k0,)
+            else:
+                args = [key[j] for j in nodes[i].args]
+                gxs = plan.run([values[k] for k in args], values[i], grads[i])
             grads[i] = values[i] = None  # its users all ran before it
             for gx, k in zip(gxs, args):
                 if gx is None or not varying[k]:

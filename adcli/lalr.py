@@ -60,6 +60,7 @@ class Parser:
         self._precompiled = sre.get("code") if sre.get("tag") == sre_tag() else {}
         self._compiled = {}                         # scanner index -> (match, renames)
         self._scanners = [None] * len(self._actions)  # per state, compiled on first use
+        self._chains: dict = {}
 
     def parse(self, text: str):
         """The builder's value for the whole text; Rejected if the text is not in the language.
@@ -68,6 +69,7 @@ class Parser:
         million times for a 1 MB expression."""
         actions, rules, ignore, end = self._actions, self._rules, self._ignore, self._end
         scanners, on_shift, pairs = self._scanners, self._on_shift, self._pairs
+        chains = self._chains
         state = self._start
         states, values = [state], []
         push, push_value = states.append, values.append
@@ -103,7 +105,13 @@ class Parser:
                     break
                 origin, size, reduce = rules[~action]
                 if reduce is None:  # a ?rule around one child: the child stands for it
-                    state = states[-1] = actions[states[-2]][origin]
+                    # Such rules come in chains (x is a base, an inner_factor, a factor,
+                    # a run, ...), each only replacing the top state: jump to the end.
+                    below = states[-2]
+                    state = chains.get((below, state, kind))
+                    if state is None:
+                        state = self._chain(below, states[-1], kind)
+                    states[-1] = state
                 else:
                     if size == 1:
                         values[-1] = reduce([values[-1]])
@@ -120,6 +128,18 @@ class Parser:
                         push(state)
                 if token is None and state == end:
                     return values[-1]
+
+    def _chain(self, below: int, state: int, kind: str) -> int:
+        """The top state after every reduction by a ?rule of one child that ``kind`` asks
+        for in turn, from ``state`` over ``below``: each goes to below's goto."""
+        top = state
+        while True:
+            top = self._actions[below][self._rules[~self._actions[top][kind]][0]]
+            action = self._actions[top].get(kind)
+            if action is None or action >= 0 or self._rules[~action][2] is not None \
+                    or (kind == "$END" and top == self._end):
+                self._chains[below, state, kind] = top
+                return top
 
     def _scanner(self, state: int):
         index = self._scanner_of_state[state]

@@ -183,7 +183,7 @@ class Builder:
         """The node of function ``name`` applied to the nodes ``args``."""
         if name == "diff":
             return self._diff(args, start)
-        if (base := _LOG_BASE.match(name)) is not None:
+        if name.startswith("log_") and (base := _LOG_BASE.match(name)) is not None:
             self._arity(written, args, (1, 1), start)
             return self._log_in_base(args[0], float(base.group(1)), start)
         if name == "log" and len(args) == 2:
@@ -317,7 +317,8 @@ class Builder:
         left, (symbol, start), right = children
         function = OPERATORS[symbol]
         # The common case inline (a million times in a 1 MB expression): both sides nodes.
-        left = left.index if left.__class__ is Factor else self._value(left)
+        left = left.index if left.__class__ is Factor else \
+            left if left.__class__ is int else self._value(left)
         right = right.index if right.__class__ is Factor else self._value(right)
         nodes = self.nodes
         nodes.append(Node("infix", start, function.name, None, function, (left, right)))
