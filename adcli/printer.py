@@ -27,38 +27,54 @@ def render(nodes, symbols: dict[str, str] | None = None,
 
 def _render(nodes, root: int, symbols: dict[str, str], names: dict[int, str],
             defining: int | None) -> str:
+    # Top down with a stack of node indices and literal pieces, pushed in reverse.
     pieces: list[str] = []
+    append = pieces.append
     stack: list[int | str] = [root]
+    push, pop = stack.append, stack.pop
     while stack:
-        item = stack.pop()
-        if isinstance(item, str):
-            pieces.append(item)
+        item = pop()
+        if item.__class__ is str:
+            append(item)
+            continue
+        if names and item in names and item != defining:
+            append(names[item])
             continue
         node = nodes[item]
-        if item in names and item != defining:
-            pieces.append(names[item])
-        elif node.kind == "number":
-            pieces.append(format_number(node.value))
-        elif node.kind in ("variable", "constant"):
-            pieces.append(node.name)
-        else:
-            stack.extend(reversed(_layout(node, nodes, symbols, names)))
+        kind = node.kind
+        if kind == "number":
+            append(format_number(node.value))
+        elif kind == "variable" or kind == "constant":
+            append(node.name)
+        elif kind == "infix":
+            left, right = node.args
+            symbol = symbols.get(node.function.name, node.function.symbol) if symbols \
+                else node.function.symbol
+            _operand(push, nodes, right, names)
+            # The loosest operators get spaces, as people write them: "x^2 + 1".
+            push(f" {symbol} " if symbol in "+-" else symbol)
+            _operand(push, nodes, left, names)
+        elif kind == "prefix":
+            _operand(push, nodes, node.args[0], names)
+            push(symbols.get(node.function.name, node.function.symbol) if symbols
+                 else node.function.symbol)
+        else:  # call, diff
+            push(")")
+            args = node.args
+            for n in range(len(args) - 1, 0, -1):
+                push(args[n])
+                push(", ")
+            if args:
+                push(args[0])
+            push(node.name + "(")
     return "".join(pieces)
 
 
-def _layout(node, nodes, symbols: dict[str, str], names: dict[int, str]) -> list[int | str]:
-    def operand(i):
-        compound = nodes[i].kind in ("infix", "prefix") and i not in names
-        return ["(", i, ")"] if compound else [i]
-
-    if node.kind in ("call", "diff"):
-        parts: list[int | str] = [node.name + "("]
-        for n, arg in enumerate(node.args):
-            parts += ([", "] if n else []) + [arg]
-        return parts + [")"]
-    symbol = symbols.get(node.function.name, node.function.symbol)
-    if node.kind == "prefix":
-        return [symbol, *operand(node.args[0])]
-    left, right = node.args
-    # The loosest operators get spaces, as people write them: "x^2 + 1".
-    return [*operand(left), f" {symbol} " if symbol in "+-" else symbol, *operand(right)]
+def _operand(push, nodes, i: int, names) -> None:
+    """Push operand i, in parentheses if it is compound."""
+    if nodes[i].kind in ("infix", "prefix") and i not in names:
+        push(")")
+        push(i)
+        push("(")
+    else:
+        push(i)
