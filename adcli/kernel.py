@@ -112,7 +112,7 @@ class _Plan:
                 return after + ref[1]
             return place[ref]
 
-        self.steps = [(_float_forward(f), [index(r) for r in rs]) for f, rs in rule.steps]
+        self.steps = [(_direct_forward(f), [index(r) for r in rs]) for f, rs in rule.steps]
         self.grads = [None if g is None else index(g) for g in rule.grads]
         read = {a for _, args in self.steps for a in args} | {g for g in self.grads if g is not None}
         # Which of the node's inputs and output its rule reads: the others' values may be
@@ -407,6 +407,16 @@ class _Layout:
         for function, refs in rule.steps:
             made.append(self.call(function, [slot(r) for r in refs]))
         return [None if g is None else slot(g) for g in rule.grads]
+
+
+def _direct_forward(function):
+    """The step's callable, the ufunc itself where the forward is one (a Python call less,
+    the same numbers: _ufunc_of checks it as the Program does)."""
+    if isinstance(function, Primitive) and not isinstance(function, Flat):
+        ufunc = _ufunc_of(type(function))
+        if ufunc is not None:
+            return ufunc
+    return _float_forward(function)
 
 
 class _Kinks:
@@ -1036,7 +1046,7 @@ def _made(made: dict, function) -> tuple:
     """A class's forward (one instance per class: a forward keeps no state), and the
     instance if it has kinks to mark."""
     instance = function()
-    made[function] = (instance.forward, instance if _has_kinks(instance) else None)
+    made[function] = (_direct_forward(instance), instance if _has_kinks(instance) else None)
     return made[function]
 
 
