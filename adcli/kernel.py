@@ -35,6 +35,7 @@ import math
 import os
 import threading
 import weakref
+from array import array
 from dataclasses import dataclass
 
 import numpy as np
@@ -947,11 +948,12 @@ def _interpret(nodes, variables, columns, n, wrt, order):
     leaves = {name: size + k for k, name in enumerate(variables)}
     values = [None] * size + [columns[name] for name in variables]
     varying = bytearray(size) + b"\x01" * len(variables)
-    generation = [-1] * (size + len(variables))  # a leaf's users are generation 0
-    key = [0] * size  # per node: the slot of its value (a variable's: its leaf's)
+    # Numbers per node in arrays, not lists: 8 bytes each, no int object (a million nodes).
+    generation = array("q", [-1]) * (size + len(variables))  # a leaf's users: 0
+    key = array("q", [0]) * size  # per node: the slot of its value (a variable's: its leaf's)
     # Per node: the slots of its first and second input (second: -1 if it has one input,
     # -2 if more than two, read from the node then).
-    first, second = [0] * size, [-1] * size
+    first, second = array("q", [0]) * size, array("q", [-1]) * size
     plans = [None] * size if order else None
     keep = bytearray(size)  # a rule reads the value: kept past its last use in the forward pass
     last, known = _last_uses(nodes), {}
@@ -1052,7 +1054,7 @@ def _made(made: dict, function) -> tuple:
 
 def _last_uses(nodes) -> list:
     """Per node: the index of the last node that takes it as an argument (-1: none)."""
-    last = [-1] * len(nodes)
+    last = array("q", [-1]) * len(nodes)
     for i, node in enumerate(nodes):
         for j in node.args:
             last[j] = i
