@@ -1004,11 +1004,32 @@ def _interpret(nodes, variables, columns, n, wrt, order):
             if last[j1] == i and not keep[j1] and k1 == j1:
                 values[j1] = None
             continue
+        if len(args) == 1:  # sin(x) and the like
+            (j0,) = args
+            k0 = first[i] = key[j0]
+            x0 = values[k0]
+            value = forward(x0)
+            if varying[k0]:
+                values[i], varying[i] = value, 1
+                generation[i] = generation[k0] + 1
+                if kinked is not None:
+                    kinks.append((kinked, _kink_mask(kinked, [x0], n)))
+                if plans is not None:
+                    plan = known.get((function, 1))
+                    if plan is None:
+                        plan = _plan(function, (k0,), values, varying, known)
+                    plans[i] = plan
+                    if plan is None or plan.reads_y:
+                        keep[i] = 1
+                    if plan is None or plan.reads_x[0]:
+                        keep[j0] = 1
+            else:
+                values[i] = np.asarray(value, dtype=np.float64)
+            if last[j0] == i and not keep[j0] and k0 == j0:
+                values[j0] = None
+            continue
         keys = [key[j] for j in args]
-        if len(keys) == 1:
-            first[i] = keys[0]
-        else:
-            second[i] = -2
+        second[i] = -2
         inputs = [values[k] for k in keys]
         value = forward(*inputs)
         moving = [k for k in keys if varying[k]]
@@ -1097,16 +1118,37 @@ def _interpret_backward(nodes, values, inputs, varying, generation, grads, top, 
             k1 = second[i]
             if k1 >= 0:
                 k0 = first[i]
-                gxs = plan.run2(values[k0], values[k1], values[i], grads[i])
-                args = (k0, k1)
-            elif k1 == -1:
-                k0 = first[i]
-                gxs = (plan.run1(values[k0], values[i], grads[i]),)
-                args = (k0,)
+                g0, g1 = plan.run2(values[k0], values[k1], values[i], grads[i])
+                grads[i] = values[i] = None  # its users all ran before it
+                # The two inputs written out: this loop runs once per node.
+                if g0 is not None and varying[k0]:
+                    before = grads[k0]
+                    grads[k0] = g0 if before is None else before + g0
+                    if k0 < size and not seen[k0]:
+                        seen[k0] = 1
+                        later = buckets.get(generation[k0])
+                        if later is None:
+                            buckets[generation[k0]] = [k0]
+                        else:
+                            later.append(k0)
+                if g1 is not None and varying[k1]:
+                    before = grads[k1]
+                    grads[k1] = g1 if before is None else before + g1
+                    if k1 < size and not seen[k1]:
+                        seen[k1] = 1
+                        later = buckets.get(generation[k1])
+                        if later is None:
+                            buckets[generation[k1]] = [k1]
+                        else:
+                            later.append(k1)
+                continue
+            if k1 == -1:
+                args = (first[i],)
+                gxs = (plan.run1(values[args[0]], values[i], grads[i]),)
             else:
                 args = [key[j] for j in nodes[i].args]
                 gxs = plan.run([values[k] for k in args], values[i], grads[i])
-            grads[i] = values[i] = None  # its users all ran before it
+            grads[i] = values[i] = None
             for gx, k in zip(gxs, args):
                 if gx is None or not varying[k]:
                     continue
