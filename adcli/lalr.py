@@ -196,6 +196,14 @@ def _reducer(builder, size: int, name: str, expand1: bool, keep, trailing: int):
                   else (lambda children: Tree(name, children)))
     if keep is None and not expand1:
         return method
+    if not expand1 and not trailing and all(not splice and not nones
+                                            for _, splice, nones in keep):
+        # Only some children kept, as they are ("call": the ")" dropped): no loop.
+        picks = tuple(index for index, _, _ in keep)
+        if len(picks) == 2:
+            a, b = picks
+            return lambda children: method([children[a], children[b]])
+        return lambda children: method([children[p] for p in picks])
 
     def reduce(children):
         if keep is not None:

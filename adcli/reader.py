@@ -165,6 +165,8 @@ class Builder:
         return Factor(self._leaf(name, start), start)
 
     def arguments(self, children):
+        if len(children) == 1 and children[0].__class__ is int:
+            return children
         return [self._value(child) for child in children]
 
     def call(self, children):
@@ -189,8 +191,12 @@ class Builder:
         if name == "log" and len(args) == 2:
             return self._log(args[0], args[1], start)
         function = CALLABLE[name]
-        self._arity(written, args, _SPECIAL.get(name, (function.arity, function.arity)), start)
-        return self._add(Node("call", start, name=name, function=function, args=tuple(args)))
+        if len(args) != function.arity or name in _SPECIAL:
+            self._arity(written, args, _SPECIAL.get(name, (function.arity, function.arity)),
+                        start)
+        nodes = self.nodes
+        nodes.append(Node("call", start, name, None, function, tuple(args)))
+        return len(nodes) - 1
 
     def _arity(self, name: str, args, counts, start: int) -> None:
         low, high = counts
