@@ -1103,13 +1103,15 @@ def _interpret_backward(nodes, values, inputs, varying, generation, grads, top, 
     key, first, second = inputs
     if top >= size:  # the expression is a variable: its gradient is the seed
         return
-    buckets: dict[int, list[int]] = {generation[top]: [top]}
+    buckets: list = [None] * (generation[top] + 1)  # per generation: its nodes, in order
+    buckets[generation[top]] = [top]
     seen = bytearray(size)
     seen[top] = 1
     for g in range(generation[top], -1, -1):
-        bucket = buckets.pop(g, None)
+        bucket = buckets[g]
         if bucket is None:
             continue
+        buckets[g] = None
         for i in bucket:
             plan = plans[i]
             if plan is None:  # its rule is not replayable: this raises NotReplayable
@@ -1126,7 +1128,7 @@ def _interpret_backward(nodes, values, inputs, varying, generation, grads, top, 
                     grads[k0] = g0 if before is None else before + g0
                     if k0 < size and not seen[k0]:
                         seen[k0] = 1
-                        later = buckets.get(generation[k0])
+                        later = buckets[generation[k0]]
                         if later is None:
                             buckets[generation[k0]] = [k0]
                         else:
@@ -1136,7 +1138,7 @@ def _interpret_backward(nodes, values, inputs, varying, generation, grads, top, 
                     grads[k1] = g1 if before is None else before + g1
                     if k1 < size and not seen[k1]:
                         seen[k1] = 1
-                        later = buckets.get(generation[k1])
+                        later = buckets[generation[k1]]
                         if later is None:
                             buckets[generation[k1]] = [k1]
                         else:
@@ -1156,7 +1158,7 @@ def _interpret_backward(nodes, values, inputs, varying, generation, grads, top, 
                 grads[k] = gx if before is None else before + gx
                 if k < size and not seen[k]:
                     seen[k] = 1
-                    later = buckets.get(generation[k])
+                    later = buckets[generation[k]]
                     if later is None:
                         buckets[generation[k]] = [k]
                     else:

@@ -87,7 +87,7 @@ class Parser:
                     kind = "$END"
                     continue
                 value = found.group()
-                if kind in renames:
+                if renames and kind in renames:
                     kind = _rename(renames[kind], value, kind)
                 token = (value, start) if pairs else Token(kind, value, start, position)
                 break

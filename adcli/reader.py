@@ -125,7 +125,7 @@ class Builder:
 
     def name(self, children):
         ((name, start),) = children
-        if name in self.definitions:
+        if self.definitions and name in self.definitions:
             return Factor(self._add(Node("ref", start, name=name)), start)
         leaf = self._leaves.get(name)
         if leaf is None:
