@@ -100,6 +100,7 @@ class Builder:
         # What each name read so far is, as _leaf_of says: a variable is met again and
         # again in a big expression (functions may be registered between two parses).
         self._leaves: dict = {}
+        self._heads: dict = {}  # "sin(" -> "sin": the calls of functions read so far
 
     def finish(self, item) -> list[Node]:
         """The node list, once the whole text is parsed into ``item``; the root last."""
@@ -148,8 +149,12 @@ class Builder:
 
     def call_head(self, children):
         ((text, start),) = children
+        name = self._heads.get(text)
+        if name is not None:  # "sin(" met before in this text
+            return CallHead(name, start)
         name = text.rstrip("(").rstrip()
         if is_function_name(name):
+            self._heads[text] = name
             return CallHead(name, start)
         if name in self.definitions:
             self._error(f"'{name}' is a definition and takes no arguments; to multiply, "
@@ -165,8 +170,12 @@ class Builder:
         return Factor(self._leaf(name, start), start)
 
     def arguments(self, children):
-        if len(children) == 1 and children[0].__class__ is int:
-            return children
+        if len(children) == 1:  # most calls: one argument, already a node
+            child = children[0]
+            if child.__class__ is Factor:
+                return [child.index]
+            if child.__class__ is int:
+                return children
         return [self._value(child) for child in children]
 
     def call(self, children):
@@ -178,7 +187,15 @@ class Builder:
                             f"multiply, write {written}*(...)", head.start)
             paren = self.text.index("(", head.start)
             return Pieces(head, Factor(arguments[0], paren, "paren"))
-        index = self._apply(head.name, arguments, head.start, head.name)
+        name = head.name
+        function = CALLABLE.get(name)
+        if function is not None and len(arguments) == function.arity and \
+                name not in _SPECIAL and not name.startswith("log_"):
+            # What _apply does for most calls (sin(x)), without its other cases.
+            nodes = self.nodes
+            nodes.append(Node("call", head.start, name, None, function, tuple(arguments)))
+            return Factor(len(nodes) - 1, head.start, "applied")
+        index = self._apply(name, arguments, head.start, name)
         return Factor(index, head.start, "applied")
 
     def _apply(self, name: str, args: list[int], start: int, written: str) -> int:
