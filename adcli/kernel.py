@@ -115,7 +115,8 @@ class _Plan:
 
         self.steps = [(_direct_forward(f), [index(r) for r in rs]) for f, rs in rule.steps]
         self.grads = [None if g is None else index(g) for g in rule.grads]
-        read = {a for _, args in self.steps for a in args} | {g for g in self.grads if g is not None}
+        read = {a for _, args in self.steps for a in args} | \
+            {g for g in self.grads if g is not None}
         # Which of the node's inputs and output its rule reads: the others' values may be
         # dropped after the forward pass (``interpret`` holds no more than the rules need).
         self.reads_x = tuple(i in read for i in range(arity))
@@ -157,8 +158,8 @@ def _as_function(plan: _Plan, arity: int):
         lines.append(f"    t{n} = f{n}({', '.join(names[a] for a in args)})")
         names.append(f"t{n}")
     grads = ["None" if g is None else names[g] for g in plan.grads]
-    source = (f"def run({', '.join(names[:arity + 2])}):\n" + "".join(line + "\n" for line in lines)
-              + f"    return {', '.join(grads)}\n")
+    source = (f"def run({', '.join(names[:arity + 2])}):\n"
+              + "".join(line + "\n" for line in lines) + f"    return {', '.join(grads)}\n")
     exec(compile(source, f"<rule of {arity} input(s)>", "exec"), scope)  # noqa: S102
     return scope["run"]
 
