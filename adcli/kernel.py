@@ -125,43 +125,44 @@ class _Plan:
         self._calls = [(forward, args[0], args[1] if len(args) == 2 else -1)
                        if 1 <= len(args) <= 2 else (forward, args, None)
                        for forward, args in self.steps]
-        # interpret runs a rule once per node: as a function of its own (see _as_function).
-        if arity == 1:
-            self.run1 = _as_function(self, arity)
-        elif arity == 2:
-            self.run2 = _as_function(self, arity)
+        # For run1/run2, whose list ends with a None after the constants: the steps'
+        # outputs are one further on, and a missing gradient is that None.
+        none = after
+
+        def moved(k):
+            return k + 1 if k >= after else k
+        if 1 <= arity <= 2:
+            self._fast = [(f, [moved(k) for k in a], None) if b is None else
+                          (f, moved(a), b if b < 0 else moved(b)) for f, a, b in self._calls]
+            picks = [none if g is None else moved(g) for g in self.grads]
+            self._g0, self._g1 = picks[0], picks[-1]
 
     def run(self, xs, y, gy) -> list:
-        env = [*xs, y, gy, *self.constants]
-        append = env.append
-        for forward, a, b in self._calls:
-            if b is None:
-                append(forward(*[env[k] for k in a]))
-            elif b < 0:
-                append(forward(env[a]))
-            else:
-                append(forward(env[a], env[b]))
+        env = _replay([*xs, y, gy, *self.constants], self._calls)
         return [None if g is None else env[g] for g in self.grads]
 
+    def run2(self, x0, x1, y, gy) -> tuple:
+        """run for a node of two inputs: (gx0, gx1)."""
+        env = _replay([x0, x1, y, gy, *self.constants, None], self._fast)  # None: no gradient
+        return env[self._g0], env[self._g1]
 
-def _as_function(plan: _Plan, arity: int):
-    """The plan as straight-line Python: ``run1(x0, y, gy) -> gx0`` or ``run2(x0, x1, y,
-    gy) -> (gx0, gx1)``, each step one call, its callables and constants bound by name.
-    Made from the recorded rule alone (names and numbers of slots; no text of the user's),
-    it does the calls of ``run`` in the same order, a third of its time per node."""
-    names = [f"x{i}" for i in range(arity)] + ["y", "gy"] + \
-        [f"k{j}" for j in range(len(plan.constants))]
-    scope = {f"k{j}": constant for j, constant in enumerate(plan.constants)}
-    lines = []
-    for n, (forward, args) in enumerate(plan.steps):
-        scope[f"f{n}"] = forward
-        lines.append(f"    t{n} = f{n}({', '.join(names[a] for a in args)})")
-        names.append(f"t{n}")
-    grads = ["None" if g is None else names[g] for g in plan.grads]
-    source = (f"def run({', '.join(names[:arity + 2])}):\n"
-              + "".join(line + "\n" for line in lines) + f"    return {', '.join(grads)}\n")
-    exec(compile(source, f"<rule of {arity} input(s)>", "exec"), scope)  # noqa: S102
-    return scope["run"]
+    def run1(self, x, y, gy):
+        """run for a node of one input: its gradient."""
+        return _replay([x, y, gy, *self.constants, None], self._fast)[self._g0]
+
+
+def _replay(env: list, calls) -> list:
+    """env with each call's output appended: (forward, a, b) is forward(env[a], env[b]),
+    forward(env[a]) where b < 0, and forward(*env[k] for k in a) where b is None."""
+    append = env.append
+    for forward, a, b in calls:
+        if b is None:
+            append(forward(*[env[k] for k in a]))
+        elif b < 0:
+            append(forward(env[a]))
+        else:
+            append(forward(env[a], env[b]))
+    return env
 
 
 _rules: dict = {}
