@@ -260,44 +260,50 @@ def control() -> None:
 
 
 def peers(name, text, reference, at, options) -> None:
-    """jax.jit and torch value+gradient of the same function, when installed."""
-    made = {}
-    try:
-        import jax
-        import jax.numpy as jnp
-        jax.config.update("jax_enable_x64", True)
-        function = _jax_function(name, jnp)
-        names = list(at)
-        grad = jax.jit(jax.value_and_grad(lambda *xs: function(*xs).sum(), argnums=tuple(
-            range(len(names)))))
-        inputs = [jnp.asarray(at[v]) for v in names]
-        made["jax.jit"] = lambda: jax.block_until_ready(grad(*inputs))
-    except ImportError:
-        pass
-    try:
-        import torch
-        function = _jax_function(name, torch)
-        inputs = [torch.tensor(at[v], requires_grad=True) for v in at]
-
-        def run_torch():
-            y = function(*inputs)
-            return torch.autograd.grad(y.sum(), inputs)
-        made["torch"] = run_torch
-    except ImportError:
-        pass
-    try:
-        import autograd
-        import autograd.numpy as anp
-        function = _jax_function(name, anp)
-        grads = [autograd.grad(lambda *xs, i=i: function(*xs).sum(), i) for i in range(len(at))]
-        inputs = list(at.values())
-        made["autograd"] = lambda: [g(*inputs) for g in grads]
-    except ImportError:
-        pass
-    for peer, f in made.items():
+    """jax.jit, torch and autograd value+gradient of the same function, when installed."""
+    for peer, make in (("jax.jit", _jax_peer), ("torch", _torch_peer),
+                       ("autograd", _autograd_peer)):
+        try:
+            f = make(name, at)
+        except ImportError:
+            continue
         times = rounds({"ref": lambda: reference(**at), "peer": f}, options.repeats)
         row("bulk", f"{name}: {peer}", seconds(statistics.median(times["peer"])),
             seconds(statistics.median(times["ref"])), ratio(times, "peer", "ref"))
+
+
+def _jax_peer(name, at):
+    import jax
+    import jax.numpy as jnp
+
+    jax.config.update("jax_enable_x64", True)
+    function = _jax_function(name, jnp)
+    grad = jax.jit(jax.value_and_grad(lambda *xs: function(*xs).sum(),
+                                      argnums=tuple(range(len(at)))))
+    inputs = [jnp.asarray(v) for v in at.values()]
+    return lambda: jax.block_until_ready(grad(*inputs))
+
+
+def _torch_peer(name, at):
+    import torch
+
+    function = _jax_function(name, torch)
+    inputs = [torch.tensor(v, requires_grad=True) for v in at.values()]
+
+    def run():
+        y = function(*inputs)
+        return y.detach(), torch.autograd.grad(y.sum(), inputs)
+    return run
+
+
+def _autograd_peer(name, at):
+    import autograd
+    import autograd.numpy as anp
+
+    function = _jax_function(name, anp)
+    grad = autograd.value_and_grad(lambda xs: function(*xs).sum())
+    inputs = list(at.values())
+    return lambda: grad(inputs)
 
 
 def _jax_function(name, np_like):
