@@ -84,6 +84,7 @@ def extra_text(value) -> str:
 
 
 _SLICE = 16384    # points formatted at a time by the CSV, TSV and plain writers
+_TEMPLATED = 64   # points, from which JSON is filled into a template (made once: ~1 ms)
 
 
 class _Writer:
@@ -222,7 +223,7 @@ class _PointWriter(_Writer):
         """The points' JSON texts joined by ``between``, as ``dumps`` writes the dicts
         ``points`` makes: for float64 numbers without --digits or passed-through columns,
         every point is one template filled with the floats' reprs, in C, a slice at a time."""
-        if not self._floats(rows) or rows.extra:
+        if not self._floats(rows) or rows.extra or len(rows) < _TEMPLATED:
             return between.join(map(self.dumps, self.points(rows)))
         if self._template is None:
             self._template = _template(self, len(self._numbers(rows)))
