@@ -27,11 +27,14 @@ def render(nodes, symbols: dict[str, str] | None = None,
 
 def _render(nodes, root: int, symbols: dict[str, str], names: dict[int, str],
             defining: int | None) -> str:
-    # Top down with a stack of node indices and literal pieces, pushed in reverse.
+    # Top down with a stack of node indices and literal pieces, pushed in reverse. A leaf
+    # operand is pushed as its text, and each operator's text is worked out once: this
+    # loop runs once per node of a 1 MB expression.
     pieces: list[str] = []
     append = pieces.append
     stack: list[int | str] = [root]
     push, pop = stack.append, stack.pop
+    spelled: dict = {}  # function -> its text between operands, or before its operand
     while stack:
         item = pop()
         if item.__class__ is str:
@@ -42,25 +45,44 @@ def _render(nodes, root: int, symbols: dict[str, str], names: dict[int, str],
             continue
         node = nodes[item]
         kind = node.kind
-        if kind == "number":
+        if kind == "infix":
+            symbol = spelled.get(node.function)
+            if symbol is None:
+                symbol = spelled[node.function] = _symbol(node.function, symbols, True)
+            left, right = node.args
+            # Everything before this node is out already: a leaf on the left is
+            # appended now, and so is the operator when the right is a leaf too.
+            text = _leaf_text(nodes[left], left, names)
+            if text is None:
+                _operand(push, nodes[right], right, names)
+                push(symbol)
+                _operand(push, nodes[left], left, names)
+                continue
+            append(text)
+            append(symbol)
+            text = _leaf_text(nodes[right], right, names)
+            if text is None:
+                _operand(push, nodes[right], right, names)
+            else:
+                append(text)
+        elif kind == "number":
             append(format_number(node.value))
         elif kind == "variable" or kind == "constant":
             append(node.name)
-        elif kind == "infix":
-            left, right = node.args
-            symbol = symbols.get(node.function.name, node.function.symbol) if symbols \
-                else node.function.symbol
-            _operand(push, nodes, right, names)
-            # The loosest operators get spaces, as people write them: "x^2 + 1".
-            push(f" {symbol} " if symbol in "+-" else symbol)
-            _operand(push, nodes, left, names)
         elif kind == "prefix":
-            _operand(push, nodes, node.args[0], names)
-            push(symbols.get(node.function.name, node.function.symbol) if symbols
-                 else node.function.symbol)
+            operand = node.args[0]
+            _operand(push, nodes[operand], operand, names)
+            push(_symbol(node.function, symbols, False))
         else:  # call, diff
-            push(")")
             args = node.args
+            if len(args) == 1 and nodes[args[0]].kind in _LEAVES:  # sin(x): at once
+                text = _leaf_text(nodes[args[0]], args[0], names)
+                if text is not None:
+                    append(node.name + "(")
+                    append(text)
+                    append(")")
+                    continue
+            push(")")
             for n in range(len(args) - 1, 0, -1):
                 push(args[n])
                 push(", ")
@@ -70,11 +92,38 @@ def _render(nodes, root: int, symbols: dict[str, str], names: dict[int, str],
     return "".join(pieces)
 
 
-def _operand(push, nodes, i: int, names) -> None:
-    """Push operand i, in parentheses if it is compound."""
-    if nodes[i].kind in ("infix", "prefix") and i not in names:
+def _symbol(function, symbols: dict[str, str], infix: bool) -> str:
+    symbol = symbols.get(function.name, function.symbol) if symbols else function.symbol
+    # The loosest operators get spaces, as people write them: "x^2 + 1".
+    return f" {symbol} " if infix and symbol in "+-" else symbol
+
+
+_LEAVES = ("variable", "constant", "number")
+
+
+def _leaf_text(node, i: int, names) -> str | None:
+    """The text of a variable, constant or number operand, else None (names: printed by name)."""
+    kind = node.kind
+    if names and i in names:
+        return None
+    if kind == "variable" or kind == "constant":
+        return node.name
+    if kind == "number":
+        return format_number(node.value)
+    return None
+
+
+def _operand(push, node, i: int, names) -> None:
+    """Push operand i (its node ``node``): in parentheses if it is compound, as its text
+    if it is a name."""
+    kind = node.kind
+    if names and i in names:
+        push(i)
+    elif kind == "infix" or kind == "prefix":
         push(")")
         push(i)
         push("(")
+    elif kind == "variable" or kind == "constant":
+        push(node.name)
     else:
         push(i)

@@ -504,6 +504,13 @@ def test_definitions_in_python():
     assert float(f.value(x=0.6, y=0.8)) == pytest.approx(-0.75, rel=1e-15)
 
 
+def test_definitions_of_one_name_or_number_are_printed_by_name_wherever_used():
+    # The printer writes leaf operands and a call's leaf argument out at once: a definition
+    # that is a leaf must still show as its name, on either side and inside a call.
+    f = adcli.parse("F*y + sin(F) - 2*G - G*F", definitions={"F": "x", "G": "3"})
+    assert f.parsed == "(((F*y) + sin(F)) - (2*G)) - (G*F) where F = x, G = 3"
+
+
 def test_definitions_may_use_each_other_in_any_order_and_are_evaluated_once():
     f = adcli.parse("H + G", definitions={"H": "diff(G, y)", "G": "diff(F, x)",
                                           "F": "x^2 y^3"})
