@@ -125,9 +125,12 @@ class Builder:
         return Factor(len(nodes) - 1, start, "number")
 
     def name(self, children):
+        # A variable, constant or definition comes back as its node's index: a plain
+        # factor (see _plain) made into a Factor only if a run or a power needs one (a
+        # name in a 1 MB expression is mostly an operand).
         ((name, start),) = children
         if self.definitions and name in self.definitions:
-            return Factor(self._add(Node("ref", start, name=name)), start)
+            return self._add(Node("ref", start, name=name))
         leaf = self._leaves.get(name)
         if leaf is None:
             if is_function_name(name):
@@ -135,7 +138,13 @@ class Builder:
             leaf = self._leaves[name] = _leaf_of(name)
         nodes = self.nodes
         nodes.append(Node(leaf[0], start, leaf[1], leaf[2]))
-        return Factor(len(nodes) - 1, start, "plain")
+        return len(nodes) - 1
+
+    def _plain(self, item):
+        """A name's node index as the Factor it is; anything else as it is."""
+        if item.__class__ is int:
+            return Factor(item, self.nodes[item].position, "plain")
+        return item
 
     def root(self, children):
         ((text, start),) = children
@@ -285,6 +294,7 @@ class Builder:
             exponent = self.number([(text.translate(_SUPERSCRIPT_DIGITS), position)])
         else:
             base, (_, position), exponent = children
+        base = self._plain(base)
         if isinstance(base, Func):
             return self._function_power(base, exponent, position)
         if isinstance(exponent, Pieces):  # x^y(z+1): the exponent is y alone
@@ -365,10 +375,11 @@ class Builder:
 
     def juxtapose(self, children):
         left, right = children
+        right = self._plain(right)
         if isinstance(left, Run):
             left.append(right)
             return left
-        return Run([left, right])
+        return Run([self._plain(left), right])
 
     def _value(self, item, power: bool = False) -> int:
         """The node index of anything a rule handed up, reading a run if it is one."""
