@@ -61,6 +61,7 @@ class Parser:
         self._compiled = {}                         # scanner index -> (match, renames)
         self._scanners = [None] * len(self._actions)  # per state, compiled on first use
         self._chains: dict = {}
+        self._gotos: dict = {}
 
     def parse(self, text: str):
         """The builder's value for the whole text; Rejected if the text is not in the language.
@@ -69,7 +70,7 @@ class Parser:
         million times for a 1 MB expression."""
         actions, rules, ignore, end = self._actions, self._rules, self._ignore, self._end
         scanners, on_shift, pairs = self._scanners, self._on_shift, self._pairs
-        chains = self._chains
+        chains, gotos = self._chains, self._gotos
         state = self._start
         states, values = [state], []
         push, push_value = states.append, values.append
@@ -113,21 +114,39 @@ class Parser:
                         state = self._chain(below, states[-1], kind)
                     states[-1] = state
                 else:
+                    # The goto, and the chain of ?rules that kind then asks for, in one.
                     if size == 1:
                         values[-1] = reduce([values[-1]])
-                    elif size:
-                        children = values[-size:]
-                        del states[-size:], values[-size:]
-                        push_value(reduce(children))
+                        below = states[-2]
+                        state = gotos.get((below, origin, kind))
+                        if state is None:
+                            state = self._goto(below, origin, kind)
+                        states[-1] = state
                     else:
-                        push_value(reduce([]))
-                    if size == 1:
-                        state = states[-1] = actions[states[-2]][origin]
-                    else:
-                        state = actions[states[-1]][origin]
+                        if size:
+                            children = values[-size:]
+                            del states[-size:], values[-size:]
+                            push_value(reduce(children))
+                        else:
+                            push_value(reduce([]))
+                        below = states[-1]
+                        state = gotos.get((below, origin, kind))
+                        if state is None:
+                            state = self._goto(below, origin, kind)
                         push(state)
                 if token is None and state == end:
                     return values[-1]
+
+    def _goto(self, below: int, origin: str, kind: str) -> int:
+        """The top state after a reduction to ``origin`` over ``below``, and after the
+        chain of ?rules that ``kind`` then asks for (as the loop would reduce them)."""
+        top = self._actions[below][origin]
+        action = self._actions[top].get(kind)
+        if action is not None and action < 0 and self._rules[~action][2] is None \
+                and not (kind == "$END" and top == self._end):
+            top = self._chains.get((below, top, kind)) or self._chain(below, top, kind)
+        self._gotos[below, origin, kind] = top
+        return top
 
     def _chain(self, below: int, state: int, kind: str) -> int:
         """The top state after every reduction by a ?rule of one child that ``kind`` asks
