@@ -962,8 +962,9 @@ def _interpret(nodes, variables, columns, n, wrt, order):
             v0, v1 = varying[k0], varying[k1]
             if v0 or v1:
                 values[i], varying[i] = value, 1
-                generation[i] = (max(generation[k0], generation[k1]) if v0 and v1 else
-                                 generation[k0] if v0 else generation[k1]) + 1
+                # An input that does not vary has generation -1, below any that does.
+                g0, g1 = generation[k0], generation[k1]
+                generation[i] = (g0 if g0 >= g1 else g1) + 1
                 if kinked is not None:
                     kinks.append((kinked, _kink_mask(kinked, [x0, x1], n)))
                 if plans is not None:
