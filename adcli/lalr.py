@@ -102,7 +102,8 @@ class Parser:
                         raise Rejected  # (lark asserts that $END is never shifted)
                     push(action)
                     state = action
-                    push_value(on_shift[kind](token) if kind in on_shift else token)
+                    push_value(on_shift[kind](token) if on_shift and kind in on_shift
+                               else token)
                     break
                 origin, size, reduce = rules[~action]
                 if reduce is None:  # a ?rule around one child: the child stands for it

@@ -350,10 +350,10 @@ class Builder:
         left, (symbol, start), right = children
         function = OPERATORS[symbol]
         # The common case inline (a million times in a 1 MB expression): both sides nodes.
-        left = left.index if left.__class__ is Factor else \
-            left if left.__class__ is int else self._value(left)
-        right = right.index if right.__class__ is Factor else \
-            right if right.__class__ is int else self._value(right)
+        left = left if left.__class__ is int else \
+            left.index if left.__class__ is Factor else self._value(left)
+        right = right if right.__class__ is int else \
+            right.index if right.__class__ is Factor else self._value(right)
         nodes = self.nodes
         nodes.append(Node("infix", start, function.name, None, function, (left, right)))
         return len(nodes) - 1
