@@ -60,10 +60,10 @@ def _render(nodes, root: int, symbols: dict[str, str], names: dict[int, str],
             push(_symbol(node.function, symbols, False))
         else:  # call, diff
             args = node.args
+            append(node.name + "(")
             if len(args) == 1 and nodes[args[0]].kind in _LEAVES:  # sin(x): at once
                 text = _leaf_text(nodes[args[0]], args[0], names)
                 if text is not None:
-                    append(node.name + "(")
                     append(text)
                     append(")")
                     continue
@@ -73,7 +73,6 @@ def _render(nodes, root: int, symbols: dict[str, str], names: dict[int, str],
                 push(", ")
             if args:
                 push(args[0])
-            push(node.name + "(")
     return "".join(pieces)
 
 
@@ -107,6 +106,8 @@ def _infix(args, nodes, names, spelling, append, push) -> None:
             append(symbol)
             if rkind == "variable" or rkind == "constant":
                 append(rnode.name)
+            elif rkind == "number":
+                append(format_number(rnode.value))
             else:
                 push(right)
         return
