@@ -70,8 +70,18 @@ class Expression:
         self.text = text
         self.nodes = nodes
         self.names = dict(names or {})  # the root node of each --let definition: its name
-        names = (node.name for node in nodes if node.kind == "variable")
-        self.variables: tuple[str, ...] = tuple(dict.fromkeys(names))
+        # The variables in order of first use, and whether a diff(f, x) node is inside (f's
+        # graph must then always be recorded): one pass over what may be a million nodes.
+        seen: dict[str, None] = {}
+        has_diff = False
+        for node in nodes:
+            kind = node.kind
+            if kind == "variable":
+                seen[node.name] = None
+            elif kind == "diff":
+                has_diff = True
+        self.variables: tuple[str, ...] = tuple(seen)
+        self.has_diff = has_diff
 
     def __repr__(self):
         return f"Expression({self.text!r})"
@@ -84,11 +94,6 @@ class Expression:
         for node in self.nodes:
             varies.append(node.kind == "variable" or any([varies[i] for i in node.args]))
         return tuple(varies)
-
-    @functools.cached_property
-    def has_diff(self) -> bool:
-        """Whether a diff(f, x) node is inside: f's graph must then always be recorded."""
-        return any(node.kind == "diff" for node in self.nodes)
 
     @functools.cached_property
     def diff_growth(self) -> float:
