@@ -145,7 +145,8 @@ class Parser:
         action = self._actions[top].get(kind)
         if action is not None and action < 0 and self._rules[~action][2] is None \
                 and not (kind == "$END" and top == self._end):
-            top = self._chains.get((below, top, kind)) or self._chain(below, top, kind)
+            chained = self._chains.get((below, top, kind))
+            top = chained if chained is not None else self._chain(below, top, kind)
         self._gotos[below, origin, kind] = top
         return top
 
