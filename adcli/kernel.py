@@ -125,24 +125,30 @@ class _Plan:
         self._calls = [(forward, args[0], args[1] if len(args) == 2 else -1)
                        if 1 <= len(args) <= 2 else (forward, args, None)
                        for forward, args in self.steps]
-        # For nodes of one or two inputs, a list ending with a None after the constants:
-        # the steps' outputs are one further on, and a missing gradient is that None.
+        # For run1/run2, whose list ends with a None after the constants: the steps'
+        # outputs are one further on, and a missing gradient is that None.
         none = after
 
         def moved(k):
             return k + 1 if k >= after else k
         if 1 <= arity <= 2:
-            fast = [(f, [moved(k) for k in a], None) if b is None else
-                    (f, moved(a), b if b < 0 else moved(b)) for f, a, b in self._calls]
+            self._fast = [(f, [moved(k) for k in a], None) if b is None else
+                          (f, moved(a), b if b < 0 else moved(b)) for f, a, b in self._calls]
             picks = [none if g is None else moved(g) for g in self.grads]
-            # Run by the backward pass of ``interpret``, written out there (once per node:
-            # no call to make): (tail, calls, where gx0 is, where gx1 is); the list starts
-            # with the inputs, y and gy, then the tail.
-            self.short = ((*self.constants, None), fast, picks[0], picks[-1])
+            self._g0, self._g1 = picks[0], picks[-1]
 
     def run(self, xs, y, gy) -> list:
         env = _replay([*xs, y, gy, *self.constants], self._calls)
         return [None if g is None else env[g] for g in self.grads]
+
+    def run2(self, x0, x1, y, gy) -> tuple:
+        """run for a node of two inputs: (gx0, gx1)."""
+        env = _replay([x0, x1, y, gy, *self.constants, None], self._fast)  # None: no gradient
+        return env[self._g0], env[self._g1]
+
+    def run1(self, x, y, gy):
+        """run for a node of one input: its gradient."""
+        return _replay([x, y, gy, *self.constants, None], self._fast)[self._g0]
 
 
 def _replay(env: list, calls) -> list:
@@ -1105,18 +1111,7 @@ def _interpret_backward(nodes, values, inputs, varying, generation, grads, top, 
             k1 = second[i]
             if k1 >= 0:
                 k0 = first[i]
-                tail, calls, p0, p1 = plan.short
-                env = [values[k0], values[k1], values[i], grads[i], *tail]
-                if calls:
-                    append = env.append
-                    for forward, a, b in calls:  # _replay, written out
-                        if b is None:
-                            append(forward(*[env[k] for k in a]))
-                        elif b < 0:
-                            append(forward(env[a]))
-                        else:
-                            append(forward(env[a], env[b]))
-                g0, g1 = env[p0], env[p1]
+                g0, g1 = plan.run2(values[k0], values[k1], values[i], grads[i])
                 grads[i] = values[i] = None  # its users all ran before it
                 # The two inputs written out: this loop runs once per node.
                 if g0 is not None and varying[k0]:
@@ -1142,17 +1137,7 @@ def _interpret_backward(nodes, values, inputs, varying, generation, grads, top, 
                 continue
             if k1 == -1:
                 args = (first[i],)
-                tail, calls, p0, _ = plan.short
-                env = [values[args[0]], values[i], grads[i], *tail]
-                append = env.append
-                for forward, a, b in calls:  # _replay, written out
-                    if b is None:
-                        append(forward(*[env[k] for k in a]))
-                    elif b < 0:
-                        append(forward(env[a]))
-                    else:
-                        append(forward(env[a], env[b]))
-                gxs = (env[p0],)
+                gxs = (plan.run1(values[args[0]], values[i], grads[i]),)
             else:
                 args = [key[j] for j in nodes[i].args]
                 gxs = plan.run([values[k] for k in args], values[i], grads[i])
