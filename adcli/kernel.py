@@ -1110,38 +1110,15 @@ def _interpret_backward(nodes, values, inputs, varying, generation, grads, top, 
                                              for j in nodes[i].args])
             k1 = second[i]
             if k1 >= 0:
-                k0 = first[i]
-                g0, g1 = plan.run2(values[k0], values[k1], values[i], grads[i])
-                grads[i] = values[i] = None  # its users all ran before it
-                # The two inputs written out: this loop runs once per node.
-                if g0 is not None and varying[k0]:
-                    before = grads[k0]
-                    grads[k0] = g0 if before is None else before + g0
-                    if k0 < size and not seen[k0]:
-                        seen[k0] = 1
-                        later = buckets[generation[k0]]
-                        if later is None:
-                            buckets[generation[k0]] = [k0]
-                        else:
-                            later.append(k0)
-                if g1 is not None and varying[k1]:
-                    before = grads[k1]
-                    grads[k1] = g1 if before is None else before + g1
-                    if k1 < size and not seen[k1]:
-                        seen[k1] = 1
-                        later = buckets[generation[k1]]
-                        if later is None:
-                            buckets[generation[k1]] = [k1]
-                        else:
-                            later.append(k1)
-                continue
-            if k1 == -1:
+                args = (first[i], k1)
+                gxs = plan.run2(values[args[0]], values[k1], values[i], grads[i])
+            elif k1 == -1:
                 args = (first[i],)
                 gxs = (plan.run1(values[args[0]], values[i], grads[i]),)
             else:
                 args = [key[j] for j in nodes[i].args]
                 gxs = plan.run([values[k] for k in args], values[i], grads[i])
-            grads[i] = values[i] = None
+            grads[i] = values[i] = None  # its users all ran before it
             for gx, k in zip(gxs, args):
                 if gx is None or not varying[k]:
                     continue
