@@ -95,6 +95,23 @@ def registered():
         CALLABLE.pop(cls.name, None)
 
 
+@pytest.fixture
+def data_reading_ramp(registered):
+    """A registered primitive ``data_reading_ramp``: max(x, 0), whose backward rule reads
+    the numbers of its input (the slope), so kernel.py cannot replay it."""
+    import numpy as np
+
+    from adcli.core import Variable
+    from adcli.functions import Primitive
+
+    @registered
+    class Ramp(Primitive):
+        name = "data_reading_ramp"
+        def forward(self, x): return np.maximum(x, 0.0)
+        def backward(self, gy): return gy * Variable(self.inputs[0].data > 0)
+    return Ramp
+
+
 def run_in_pty(argv, env, columns: int, rows: int = 24, stdin=None, stderr_apart=False,
                timeout: int = 60) -> tuple[int, str, str]:
     """``argv`` with its stdout (and stderr, unless ``stderr_apart``) on a pseudo-terminal of

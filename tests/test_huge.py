@@ -12,8 +12,6 @@ import pytest
 
 import adcli
 from adcli import kernel
-from adcli.core import Variable
-from adcli.functions import Primitive
 
 K = 3000  # terms: 30,000 nodes, above COMPILE_LIMIT
 
@@ -90,20 +88,16 @@ def test_interpret_holds_only_the_values_rules_read():
     assert peak < 20 * 2**20
 
 
-def test_a_rule_that_reads_the_data_in_a_big_expression_goes_to_the_tape(registered, tape):
-    class Ramp(Primitive):  # max(x, 0) with its slope read off the numbers
-        name = "huge_test_ramp"
-        def forward(self, x): return np.maximum(x, 0.0)
-        def backward(self, gy): return gy * Variable(self.inputs[0].data > 0)
-    registered(Ramp)
-    expression = adcli.parse(terms() + " + huge_test_ramp(x - 1)*y")
+def test_a_rule_that_reads_the_data_in_a_big_expression_goes_to_the_tape(data_reading_ramp,
+                                                                          tape):
+    expression = adcli.parse(terms() + " + data_reading_ramp(x - 1)*y")
     at = {"x": np.array([0.5, 2.0]), "y": np.array([1.0, 3.0])}
     with pytest.raises(kernel.NotReplayable):
         kernel.interpret(expression, at, 2, ("x", "y"), 1)
     # Values only: no rule is needed, so the interpreter runs.
     value = kernel.interpret(expression, at, 2, ("x", "y"), 0)[0]
     assert kernel.identical(value, tape(expression, at).value)
-    ramp = adcli.parse("huge_test_ramp(x - 1)*y").grad(at=at)
+    ramp = adcli.parse("data_reading_ramp(x - 1)*y").grad(at=at)
     rest = adcli.parse(terms()).grad(at=at)
     result = expression.grad(at=at)
     for name in ("x", "y"):
