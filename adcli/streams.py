@@ -46,7 +46,8 @@ class StreamReader:
             self.columns = _names(columns, None)
         else:
             self._pending = None
-            self.columns = _names(next(self._split([first]))[1], self.line)
+            # A header that reads as no fields at all (a lone '"') has no names either.
+            self.columns = _names(next(self._split([first]), (None, []))[1], self.line)
 
     def records(self):
         """(line number, fields) for every row: fields in column order."""

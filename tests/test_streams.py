@@ -332,3 +332,15 @@ def test_digits_and_a_points_file_with_no_variables_use_the_general_writer(tmp_p
     code, out, _ = run_cli("grad", "x*y", "--points", path, "--format", "csv", "--digits", "3")
     assert out == "x,y,f,df/dx,df/dy\n0.3333333333333333,2.0,0.667,2,0.333\n" \
                   "nan,-0.0,nan,-0,nan\n"
+
+
+@pytest.mark.parametrize("text, line", [(b'\n"', 2), (b'"', 1), (b'x,,y\n1,2,3\n', 1),
+                                        (b'# c\n""\n1\n', 2)])
+def test_a_header_without_names_is_named_with_its_line(tmp_path, text, line):
+    """A header whose fields are empty, or that reads as no field at all (an unclosed quote
+    alone), is one error naming the line: it was an internal error (StopIteration)."""
+    path = tmp_path / "points.csv"
+    path.write_bytes(text)
+    code, out, err = run_cli("grad", "x*y", "--points", str(path), "--format", "json")
+    assert (code, out) == (2, "")
+    assert err == f"adcli: error: points file line {line}: a column has no name\n"
