@@ -337,13 +337,11 @@ def test_a_square_costs_two_multiplications():
     assert steps == [np.multiply, np.multiply]
 
 
-@pytest.mark.parametrize("arrays, allocating, points", [(5, False, 32768), (2, False, 65536),
-                                                       (29, False, 8192), (5, True, 8192),
-                                                       (400, False, 4096)])
-def test_blocks_are_sized_to_stay_in_cache(arrays, allocating, points):
-    """8 bytes x points x arrays within CACHE (2 MB), as a power of two in 4096..65536, and
-    at most 8192 (arrays under 128 kB) when a step makes its own arrays."""
-    assert kernel._block_for(arrays, allocating) == points
+@pytest.mark.parametrize("arrays, points", [(5, 32768), (2, 32768), (29, 32768),
+                                            (40, 16384), (100, 8192), (1000, 4096)])
+def test_blocks_are_sized_to_stay_in_cache(arrays, points):
+    """8 bytes x points x arrays within CACHE (8 MB), as a power of two in 4096..32768."""
+    assert kernel._block_for(arrays) == points
 
 
 @pytest.mark.parametrize("x, finite", [([1e308, 1e308, 1.0], True),   # the sum overflows
