@@ -267,7 +267,6 @@ def _check_pure(function) -> None:
 # these run on a 0-d stand-in for an array of ones (the seed of the backward pass).
 _EXACT = {PRIMITIVES[name] for name in ("add", "sub", "mul", "div", "neg", "keep")}
 _POW, _MUL, _DIV = PRIMITIVES["pow"], PRIMITIVES["mul"], PRIMITIVES["div"]
-_SHIFT = PRIMITIVES["pow_shift"]
 
 
 class _Sum:
@@ -600,25 +599,18 @@ def _power_steps(exponent: np.ndarray):
     return _checked[key]
 
 
-_SCALED = {PRIMITIVES[name]: attribute for name, attribute in
-           (("pow_diff", "order"), ("pow_shift", "shift"))}
+_SCALED = {PRIMITIVES["pow_diff"], PRIMITIVES["pow_shift"]}
 
 
 def _power_scale(function, exponent: np.ndarray):
-    """The constant c where this step of pow's rule is c * a (x^2's 2x), checked against
-    its forward on probes; None for any other step."""
-    k = getattr(function, _SCALED[type(function)])
-    key = (type(function), k, exponent.tobytes())
+    """The constant c where this step of pow's rule is c * a for this exponent (x^2's 2x):
+    c is the step at a = 1, taken only where the step equals c * a on the probes; else None."""
+    key = (type(function), tuple(sorted(vars(function).items())), exponent.tobytes())
     if key not in _checked:
-        c = None
-        if float(exponent) - k == 1:
-            c = np.asarray(math.prod(float(exponent) - i for i in range(k))
-                           if type(function) is not _SHIFT else 1.0)
-            a = _probes(1)[0]
-            with np.errstate(all="ignore"):
-                if not identical(function.forward(a, exponent), c * a):
-                    c = None
-        _checked[key] = c
+        a = _probes(1)[0]
+        with np.errstate(all="ignore"):
+            c = np.asarray(function.forward(np.ones(1), exponent)).reshape(())
+            _checked[key] = c if identical(function.forward(a, exponent), c * a) else None
     return _checked[key]
 
 
