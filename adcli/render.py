@@ -87,6 +87,15 @@ _SLICE = 16384    # points formatted at a time by the CSV, TSV and plain writers
 _TEMPLATED = 64   # points, from which JSON is filled into a template (made once: ~1 ms)
 
 
+def _reprs(columns: list, start: int, stop: int) -> str:
+    """Points start..stop of float64 columns as "a, b], [c, d": each float's repr (as
+    number_text writes it, nan and infinities included), made in C by one repr of a list
+    of lists. A float's repr has no space, comma or bracket, so these split it safely."""
+    import numpy as np
+
+    return repr(np.column_stack([c[start:stop] for c in columns]).tolist())[2:-2]
+
+
 class _Writer:
     has_header = False      # --no-header applies
     streams = True          # written as computed (else: all at the end)
@@ -145,11 +154,8 @@ class _LineWriter(_Writer):
         """The lines of points start..stop, as ``line`` writes them without --digits: the
         repr of a Python list of lists is every float's repr (as number_text gives it, nan
         and infinities included) made in C, and its separators are replaced here."""
-        import numpy as np
-
-        numbers = np.column_stack([c[start:stop] for c in self._numbers(rows)])
-        # A float's repr has no space, comma or bracket: "[[a, b], [c, d]]" -> "a,b\nc,d".
-        text = repr(numbers.tolist())[2:-2].replace("], [", "\n").translate(
+        # "a, b], [c, d" -> "a,b\nc,d".
+        text = _reprs(self._numbers(rows), start, stop).replace("], [", "\n").translate(
             {ord(" "): None, ord(","): self.separator})
         if rows.extra:
             passed = zip(*(values[start:stop] for values in rows.extra.values()))
@@ -228,16 +234,14 @@ class _PointWriter(_Writer):
         if self._template is None:
             self._template = _template(self, len(self._numbers(rows)))
         text, order = self._template
-        import numpy as np
-
-        numbers = self._numbers(rows)
+        numbers = [self._numbers(rows)[i] for i in order]
         slices = []
         for start in range(0, len(rows), _SLICE):
-            block = np.column_stack([numbers[i][start:start + _SLICE] for i in order])
-            # "[[a, b], [c, d]]" -> a, b, c, d; JSON spells nan and infinities as strings.
-            cells = repr(block.tolist())[2:-2].replace("], [", ", ").replace(
+            stop = min(len(rows), start + _SLICE)
+            # "a, b], [c, d" -> a, b, c, d; JSON spells nan and infinities as strings.
+            cells = _reprs(numbers, start, stop).replace("], [", ", ").replace(
                 "nan", '"nan"').replace("inf", '"inf"').replace('-"inf"', '"-inf"')
-            slices.append(between.join([text] * len(block)) % tuple(cells.split(", ")))
+            slices.append(between.join([text] * (stop - start)) % tuple(cells.split(", ")))
         return between.join(slices)
 
     def points(self, rows: Rows):
