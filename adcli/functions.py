@@ -920,14 +920,19 @@ def _sqrt_x2_minus_1(x: np.ndarray) -> np.ndarray:
     return np.sqrt(ax - 1.0) * np.sqrt(ax + 1.0)  # nan for |x| < 1, outside the domain
 
 
-class Asec(Primitive):
-    name = "asec"
+class _OutsideOne:
+    """asec and acsc (a mixin, as _Inside): defined for |x| >= 1, with vertical tangents at
+    -1 and 1."""
     domain = ((-5.0, 5.0),)
     smooth_margin = 0.1
     kink = staticmethod(lambda x: np.abs(x) - 1.0)  # defined for |x| >= 1 only
     side = staticmethod(lambda x: x > 0)
     kink_reason = "-1 or 1, the edges of its domain, with vertical tangents"
     def kinks(self, x): return np.abs(x) == 1
+
+
+class Asec(_OutsideOne, Primitive):
+    name = "asec"
     def forward(self, x):
         # atan(sqrt(x^2 - 1)), mirrored to pi - ... for x < 0: acos(1/x) loses half its
         # digits near |x| = 1, where 1/x rounds.
@@ -936,14 +941,8 @@ class Asec(Primitive):
     def backward(self, gy): return _over_x_sqrt_x2_minus_1(gy, self.inputs[0])
 
 
-class Acsc(Primitive):
+class Acsc(_OutsideOne, Primitive):
     name = "acsc"
-    domain = ((-5.0, 5.0),)
-    smooth_margin = 0.1
-    kink = staticmethod(lambda x: np.abs(x) - 1.0)  # defined for |x| >= 1 only
-    side = staticmethod(lambda x: x > 0)
-    kink_reason = "-1 or 1, the edges of its domain, with vertical tangents"
-    def kinks(self, x): return np.abs(x) == 1
     def forward(self, x):
         # atan2(1, sqrt(x^2 - 1)) with x's sign: exact near |x| = 1 (where asin(1/x) is
         # not), and 1/|x| to the last digit in the tails.
