@@ -363,6 +363,8 @@ class _Layout:
     def kink(self, function, args) -> None:
         """A step marking where ``function``'s inputs sit on its kinks (or None: nowhere),
         as the tape's forward pass does for Diagnostics."""
+        if _never_kinks(function, [self.known[a] for a in args]):
+            return  # x^2: its constant exponent rules kinks out here, once, not per block
         slot = self._slot(None)
         self.steps.append((_Kinks(function), tuple(args), slot))
         self.kinks.append((function, slot))
@@ -414,6 +416,19 @@ class _Kinks:
 
     def __init__(self, function):
         self.forward = function.kinks
+
+
+def _never_kinks(function, known) -> bool:
+    """Whether ``function.kinks``, given the arguments known now, marks no point whatever
+    the others are: it answers None (no pass over them) on the probes. Checked once."""
+    if all(k is None for k in known):
+        return False
+    key = (type(function), tuple(sorted(vars(function).items())),
+           tuple(None if k is None else k.tobytes() for k in known))
+    if key not in _checked:
+        probe = _probes(1)[0]
+        _checked[key] = function.kinks(*[probe if k is None else k for k in known]) is None
+    return _checked[key]
 
 
 def _has_kinks(function) -> bool:
@@ -660,7 +675,9 @@ class Program:
             places = [b[:stop - start] for b in spare.buffers]
             places += [r[start:stop] for r in results]
             self._run(columns, places, masks, found, start, stop)
-            # A finite sum means finite terms (a false alarm only on overflow).
+            # A finite sum means finite terms (a false alarm only on overflow). Not np.dot
+            # with ones, though twice as fast alone: BLAS's own threads, on top of these,
+            # made E3 on two cores twice as slow.
             return math.isfinite(sum([_total(r) for r in places[self.buffers:]]))
 
         finite = _share_out(block, starts)

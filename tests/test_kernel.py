@@ -331,10 +331,19 @@ def test_program_steps_share_and_fold():
 
 
 def test_a_square_costs_two_multiplications():
-    """x^2 forward is x*x and its rule is 2*x (then times gy): no pow, no opaque step."""
+    """x^2 forward is x*x and its rule is 2*x (then times gy): no pow, no opaque step, and
+    no kink mask per block (a whole exponent has no kinks)."""
     program = kernel.program(adcli.parse("x^2"), ("x",), 1)
-    steps = [op[0] for op in program.ops if getattr(op[0], "__name__", "") != "kinks"]
-    assert steps == [np.multiply, np.multiply]
+    assert [op[0] for op in program.ops] == [np.multiply, np.multiply]
+    assert program.kinks == []
+
+
+@pytest.mark.parametrize("text", ["x^2.5", "x^y", "x^0.5 * x^3"])
+def test_an_exponent_that_may_kink_keeps_its_mask(text):
+    """A fractional or varying exponent kinks at 0, so its mask is made per block."""
+    expression = adcli.parse(text)
+    program = kernel.program(expression, tuple(expression.variables), 1)
+    assert [function.name for function, _ in program.kinks] == ["pow"]
 
 
 @pytest.mark.parametrize("arrays, points", [(5, 32768), (2, 32768), (29, 32768),
