@@ -346,11 +346,23 @@ def test_an_exponent_that_may_kink_keeps_its_mask(text):
     assert [function.name for function, _ in program.kinks] == ["pow"]
 
 
-@pytest.mark.parametrize("arrays, points", [(5, 32768), (2, 32768), (29, 32768),
-                                            (40, 16384), (100, 8192), (1000, 4096)])
+@pytest.mark.parametrize("arrays, points", [(5, 131072), (2, 131072), (7, 131072),
+                                            (9, 65536), (29, 32768), (40, 16384),
+                                            (100, 8192), (1000, 4096)])
 def test_blocks_are_sized_to_stay_in_cache(arrays, points):
-    """8 bytes x points x arrays within CACHE (8 MB), as a power of two in 4096..32768."""
+    """8 bytes x points x arrays within CACHE (8 MB), as a power of two in 4096..131072."""
     assert kernel._block_for(arrays) == points
+
+
+@pytest.mark.parametrize("block, n, workers, shared", [
+    (131072, 10**6, 2, 131072),   # 8 blocks: four for each core
+    (131072, 10**6, 1, 131072),
+    (131072, 300_000, 2, 65536),  # 131,072 would leave one core with a single block
+    (131072, 10**5, 2, 32768),    # never below 32,768 for the sake of sharing
+    (131072, 10**5, 1, 32768),
+    (16384, 10**5, 2, 16384)])    # a block sized for the cache stays as it is
+def test_big_blocks_are_halved_so_that_every_core_has_work(block, n, workers, shared):
+    assert kernel._shared_block(block, n, workers) == shared
 
 
 @pytest.mark.parametrize("x, finite", [([1e308, 1e308, 1.0], True),   # the sum overflows
