@@ -947,7 +947,12 @@ class Schedule:
 
 def interpret(expression, columns: dict[str, np.ndarray], n: int, wrt, order: int):
     """What Schedule(expression, order).run(...) gives, run as it is worked out and kept
-    nowhere: for expressions so big that the schedule itself would cost much memory."""
+    nowhere: for expressions so big that the schedule itself would cost much memory.
+
+    At one point, +, -, *, / and negation (forward and rules made of them alone) run on
+    Python floats: IEEE arithmetic rounds them exactly as numpy does, and a float op costs
+    a tenth of a ufunc call on a 1-element array. Every other function gets the tape's
+    1-element arrays (a float is put back into one first)."""
     with np.errstate(all="ignore"):
         return _interpret(expression.nodes, expression.variables, columns, n, wrt, order)
 
@@ -964,6 +969,7 @@ def _interpret(nodes, variables, columns, n, wrt, order):
     # -2 if more than two, read from the node then).
     first, second = array("q", [0]) * size, array("q", [-1]) * size
     plans = [None] * size if order else None
+    scalar = n == 1
     keep = bytearray(size)  # a rule reads the value: kept past its last use in the forward pass
     last, known = _last_uses(nodes), {}
     made, kinks = {}, []
@@ -976,13 +982,18 @@ def _interpret(nodes, variables, columns, n, wrt, order):
         if function is None:
             values[i] = np.asarray(node.value, dtype=np.float64)
             continue
-        forward, kinked = made.get(function) or _made(made, function)
+        forward, kinked, arrays = made.get(function) or _made(made, function, scalar)
         args = node.args
         if len(args) == 2:  # most nodes: no lists made
             j0, j1 = args
             k0, k1 = key[j0], key[j1]
             first[i], second[i] = k0, k1
             x0, x1 = values[k0], values[k1]
+            if arrays:  # floats made into the tape's arrays, kept so for the rule
+                if x0.__class__ is float:
+                    x0 = values[k0] = np.array([x0])
+                if x1.__class__ is float:
+                    x1 = values[k1] = np.array([x1])
             value = forward(x0, x1)
             v0, v1 = varying[k0], varying[k1]
             if v0 or v1:
@@ -995,7 +1006,7 @@ def _interpret(nodes, variables, columns, n, wrt, order):
                 if plans is not None:
                     plan = known.get((function, v0, v1))
                     if plan is None:
-                        plan = _plan(function, (k0, k1), values, varying, known)
+                        plan = _plan(function, (k0, k1), values, varying, known, scalar)
                     if plan is None:  # not replayable: kept all, for the tape's fallback
                         keep[i] = keep[j0] = keep[j1] = 1
                     else:
@@ -1018,6 +1029,8 @@ def _interpret(nodes, variables, columns, n, wrt, order):
             (j0,) = args
             k0 = first[i] = key[j0]
             x0 = values[k0]
+            if arrays and x0.__class__ is float:
+                x0 = values[k0] = np.array([x0])
             value = forward(x0)
             if varying[k0]:
                 values[i], varying[i] = value, 1
@@ -1027,7 +1040,7 @@ def _interpret(nodes, variables, columns, n, wrt, order):
                 if plans is not None:
                     plan = known.get((function, 1))
                     if plan is None:
-                        plan = _plan(function, (k0,), values, varying, known)
+                        plan = _plan(function, (k0,), values, varying, known, scalar)
                     plans[i] = plan
                     if plan is None or plan.reads_y:
                         keep[i] = 1
@@ -1040,6 +1053,10 @@ def _interpret(nodes, variables, columns, n, wrt, order):
             continue
         keys = [key[j] for j in args]
         second[i] = -2
+        if arrays:
+            for k in keys:
+                if values[k].__class__ is float:
+                    values[k] = np.array([values[k]])
         inputs = [values[k] for k in keys]
         value = forward(*inputs)
         moving = [k for k in keys if varying[k]]
@@ -1050,7 +1067,8 @@ def _interpret(nodes, variables, columns, n, wrt, order):
                 kinks.append((kinked, _kink_mask(kinked, inputs, n)))
             if plans is not None:
                 shape = (function, *[varying[k] for k in keys])
-                plan = known.get(shape) or _plan(function, keys, values, varying, known)
+                plan = known.get(shape) or _plan(function, keys, values, varying, known,
+                                                 scalar)
                 plans[i] = plan
                 if plan is None or plan.reads_y:
                     keep[i] = 1
@@ -1066,7 +1084,7 @@ def _interpret(nodes, variables, columns, n, wrt, order):
     result = np.broadcast_to(values[top], (n,)).copy()
     grads = [None] * len(values)
     if order and varying[top]:
-        grads[top] = np.ones_like(values[top])
+        grads[top] = 1.0 if values[top].__class__ is float else np.ones_like(values[top])
         _interpret_backward(nodes, values, (key, first, second), varying, generation, grads,
                             top, plans)
     gradient = {name: np.zeros(n) if name not in leaves or grads[leaves[name]] is None
@@ -1075,12 +1093,52 @@ def _interpret(nodes, variables, columns, n, wrt, order):
     return result, gradient, finite, kinks
 
 
-def _made(made: dict, function) -> tuple:
-    """A class's forward (one instance per class: a forward keeps no state), and the
-    instance if it has kinks to mark."""
+def _made(made: dict, function, scalar: bool) -> tuple:
+    """A class's forward (one instance per class: a forward keeps no state), the instance
+    if it has kinks to mark, and whether, at one point, its inputs must be arrays (it has
+    no float form, see _FLOATS)."""
     instance = function()
-    made[function] = (_direct_forward(instance), instance if _has_kinks(instance) else None)
+    forward = _direct_forward(instance)
+    kinked = instance if _has_kinks(instance) else None
+    floats = _FLOATS.get(forward) if scalar and kinked is None else None
+    made[function] = (floats or forward, kinked, scalar and floats is None)
     return made[function]
+
+
+def _on_floats(op):
+    """op on Python floats, taking a 1-element or 0-d array as its one number."""
+    def call(a, b):
+        return op(a if a.__class__ is float else a.item(), b if b.__class__ is float else b.item())
+    return call
+
+
+def _divide(a: float, b: float) -> float:
+    return a / b if b else np.divide(a, b).item()  # numpy's inf or nan, not ZeroDivisionError
+
+
+# The ufuncs whose float64 result is the correctly rounded IEEE one, as Python's float
+# arithmetic gives it (tests/test_interpret_one_point.py checks them over the specials).
+_FLOATS = {np.add: _on_floats(float.__add__), np.subtract: _on_floats(float.__sub__),
+           np.multiply: _on_floats(float.__mul__), np.divide: _on_floats(_divide),
+           np.negative: lambda a: -(a if a.__class__ is float else a.item())}
+
+
+class _FloatPlan(_Plan):
+    """A plan whose steps are all in _FLOATS, run on floats at one point (its inputs may
+    be floats or 1-element arrays; its gradients are floats)."""
+
+    def __init__(self, plan: _Plan, fast: list):
+        vars(self).update(vars(plan))
+        self._fast = fast
+        self.constants = [c.item() for c in plan.constants]
+
+
+def _on_floats_plan(plan: _Plan):
+    """The plan as a _FloatPlan, or None if a step has no float form."""
+    fast = getattr(plan, "_fast", None)
+    if fast is None or any(f not in _FLOATS for f, _, _ in fast):
+        return None
+    return _FloatPlan(plan, [(_FLOATS[f], a, b) for f, a, b in fast])
 
 
 def _last_uses(nodes) -> list:
@@ -1092,15 +1150,21 @@ def _last_uses(nodes) -> list:
     return last
 
 
-def _plan(function, keys, values, varying, known: dict):
+def _plan(function, keys, values, varying, known: dict, scalar: bool):
     """The plan of a node's rule, or None if it is not replayable (raised again if the
     backward pass comes to the node). Kept in ``known`` by which inputs vary, unless the
-    rule was recorded per value of a constant."""
+    rule was recorded per value of a constant. At one point, a _FloatPlan if it can be;
+    the rule of a node that ran on floats must be one (else: None, and the tape runs)."""
     constants = [None if varying[k] else values[k] for k in keys]
     try:
         plan = rule_for(function, constants).plan()
     except NotReplayable:
         return None
+    if scalar:
+        floats = _on_floats_plan(plan)
+        if floats is None and _FLOATS.get(_direct_forward(function())) is not None:
+            return None
+        plan = floats or plan
     shape = tuple([c is None for c in constants])
     if _rules.get((function, shape)).__class__ is Rule:
         known[(function, *[varying[k] for k in keys])] = plan
@@ -1127,16 +1191,20 @@ def _interpret_backward(nodes, values, inputs, varying, generation, grads, top, 
             if plan is None:  # its rule is not replayable: this raises NotReplayable
                 rule_for(nodes[i].function, [None if varying[key[j]] else values[key[j]]
                                              for j in nodes[i].args])
+                raise NotReplayable(f"{nodes[i].function.__name__}'s rule has no float form")
+            gy = grads[i]
+            if gy.__class__ is float and plan.__class__ is not _FloatPlan:
+                gy = np.array([gy])  # one point: the tape's array for a rule of numpy calls
             k1 = second[i]
             if k1 >= 0:
                 args = (first[i], k1)
-                gxs = plan.run2(values[args[0]], values[k1], values[i], grads[i])
+                gxs = plan.run2(values[args[0]], values[k1], values[i], gy)
             elif k1 == -1:
                 args = (first[i],)
-                gxs = (plan.run1(values[args[0]], values[i], grads[i]),)
+                gxs = (plan.run1(values[args[0]], values[i], gy),)
             else:
                 args = [key[j] for j in nodes[i].args]
-                gxs = plan.run([values[k] for k in args], values[i], grads[i])
+                gxs = plan.run([values[k] for k in args], values[i], gy)
             grads[i] = values[i] = None  # its users all ran before it
             for gx, k in zip(gxs, args):
                 if gx is None or not varying[k]:
