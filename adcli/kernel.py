@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import operator
 import os
 import threading
 import weakref
@@ -960,7 +961,9 @@ def interpret(expression, columns: dict[str, np.ndarray], n: int, wrt, order: in
 def _interpret(nodes, variables, columns, n, wrt, order):
     size = len(nodes)
     leaves = {name: size + k for k, name in enumerate(variables)}
-    values = [None] * size + [columns[name] for name in variables]
+    scalar = n == 1
+    values = [None] * size + [columns[name].item() if scalar else columns[name]
+                              for name in variables]
     varying = bytearray(size) + b"\x01" * len(variables)
     # Numbers per node in arrays, not lists: 8 bytes each, no int object (a million nodes).
     generation = array("q", [-1]) * (size + len(variables))  # a leaf's users: 0
@@ -969,7 +972,6 @@ def _interpret(nodes, variables, columns, n, wrt, order):
     # -2 if more than two, read from the node then).
     first, second = array("q", [0]) * size, array("q", [-1]) * size
     plans = [None] * size if order else None
-    scalar = n == 1
     keep = bytearray(size)  # a rule reads the value: kept past its last use in the forward pass
     last, known = _last_uses(nodes), {}
     made, kinks = {}, []
@@ -1118,8 +1120,8 @@ def _divide(a: float, b: float) -> float:
 
 # The ufuncs whose float64 result is the correctly rounded IEEE one, as Python's float
 # arithmetic gives it (tests/test_interpret_one_point.py checks them over the specials).
-_FLOATS = {np.add: _on_floats(float.__add__), np.subtract: _on_floats(float.__sub__),
-           np.multiply: _on_floats(float.__mul__), np.divide: _on_floats(_divide),
+_FLOATS = {np.add: _on_floats(operator.add), np.subtract: _on_floats(operator.sub),
+           np.multiply: _on_floats(operator.mul), np.divide: _on_floats(_divide),
            np.negative: lambda a: -(a if a.__class__ is float else a.item())}
 
 
@@ -1131,6 +1133,13 @@ class _FloatPlan(_Plan):
         vars(self).update(vars(plan))
         self._fast = fast
         self.constants = [c.item() for c in plan.constants]
+        if not fast and not self.constants:  # +'s rule: gy handed on, nothing to replay
+            if len(self.grads) == 2:
+                pick = operator.itemgetter(self._g0, self._g1)
+                self.run2 = lambda x0, x1, y, gy: pick((x0, x1, y, gy, None))
+            else:
+                pick = operator.itemgetter(self._g0)
+                self.run1 = lambda x, y, gy: pick((x, y, gy, None))
 
 
 def _on_floats_plan(plan: _Plan):
