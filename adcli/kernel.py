@@ -965,15 +965,18 @@ def _interpret(nodes, variables, columns, n, wrt, order):
     values = [None] * size + [columns[name].item() if scalar else columns[name]
                               for name in variables]
     varying = bytearray(size) + b"\x01" * len(variables)
-    # Numbers per node in arrays, not lists: 8 bytes each, no int object (a million nodes).
-    generation = array("q", [-1]) * (size + len(variables))  # a leaf's users: 0
-    key = array("q", [0]) * size  # per node: the slot of its value (a variable's: its leaf's)
+    # Numbers per node in arrays, not lists: 4 bytes each, no int object (a million nodes).
+    generation = array("i", [-1]) * (size + len(variables))  # a leaf's users: 0
+    key = array("i", [0]) * size  # per node: the slot of its value (a variable's: its leaf's)
     # Per node: the slots of its first and second input (second: -1 if it has one input,
     # -2 if more than two, read from the node then).
-    first, second = array("q", [0]) * size, array("q", [-1]) * size
+    first, second = array("i", [0]) * size, array("i", [-1]) * size
     plans = [None] * size if order else None
     keep = bytearray(size)  # a rule reads the value: kept past its last use in the forward pass
-    last, known = _last_uses(nodes), {}
+    # At one point a value is a float or an array of one: dropping it after its last use
+    # saves little, and finding the last uses is a pass over every node.
+    last = _last_uses(nodes) if not scalar else array("i", [-1]) * size
+    known = {}
     made, kinks = {}, []
     for i, node in enumerate(nodes):
         if node.kind == "variable":
@@ -1152,7 +1155,7 @@ def _on_floats_plan(plan: _Plan):
 
 def _last_uses(nodes) -> list:
     """Per node: the index of the last node that takes it as an argument (-1: none)."""
-    last = array("q", [-1]) * len(nodes)
+    last = array("i", [-1]) * len(nodes)
     for i, node in enumerate(nodes):
         for j in node.args:
             last[j] = i
