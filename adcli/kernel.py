@@ -975,7 +975,8 @@ def _interpret(nodes, variables, columns, n, wrt, order):
     keep = bytearray(size)  # a rule reads the value: kept past its last use in the forward pass
     # At one point a value is a float or an array of one: dropping it after its last use
     # saves little, and finding the last uses is a pass over every node.
-    last = _last_uses(nodes) if not scalar else array("i", [-1]) * size
+    frees = not scalar
+    last = _last_uses(nodes) if frees else array("i", [-1]) * size
     known = {}
     made, kinks = {}, []
     for i, node in enumerate(nodes):
@@ -1012,23 +1013,25 @@ def _interpret(nodes, variables, columns, n, wrt, order):
                     plan = known.get((function, v0, v1))
                     if plan is None:
                         plan = _plan(function, (k0, k1), values, varying, known, scalar)
-                    if plan is None:  # not replayable: kept all, for the tape's fallback
-                        keep[i] = keep[j0] = keep[j1] = 1
-                    else:
-                        plans[i] = plan
-                        reads = plan.reads_x
-                        if plan.reads_y:
-                            keep[i] = 1
-                        if reads[0]:
-                            keep[j0] = 1
-                        if reads[1]:
-                            keep[j1] = 1
+                    plans[i] = plan
+                    if frees:
+                        if plan is None:  # not replayable: kept all, for the tape's fallback
+                            keep[i] = keep[j0] = keep[j1] = 1
+                        else:
+                            reads = plan.reads_x
+                            if plan.reads_y:
+                                keep[i] = 1
+                            if reads[0]:
+                                keep[j0] = 1
+                            if reads[1]:
+                                keep[j1] = 1
             else:  # constants only: 0-d, as the tape's Variable makes them
                 values[i] = np.asarray(value, dtype=np.float64)
-            if last[j0] == i and not keep[j0] and k0 == j0:
-                values[j0] = None
-            if last[j1] == i and not keep[j1] and k1 == j1:
-                values[j1] = None
+            if frees:
+                if last[j0] == i and not keep[j0] and k0 == j0:
+                    values[j0] = None
+                if last[j1] == i and not keep[j1] and k1 == j1:
+                    values[j1] = None
             continue
         if len(args) == 1:  # sin(x) and the like
             (j0,) = args
@@ -1047,13 +1050,14 @@ def _interpret(nodes, variables, columns, n, wrt, order):
                     if plan is None:
                         plan = _plan(function, (k0,), values, varying, known, scalar)
                     plans[i] = plan
-                    if plan is None or plan.reads_y:
-                        keep[i] = 1
-                    if plan is None or plan.reads_x[0]:
-                        keep[j0] = 1
+                    if frees:
+                        if plan is None or plan.reads_y:
+                            keep[i] = 1
+                        if plan is None or plan.reads_x[0]:
+                            keep[j0] = 1
             else:
                 values[i] = np.asarray(value, dtype=np.float64)
-            if last[j0] == i and not keep[j0] and k0 == j0:
+            if frees and last[j0] == i and not keep[j0] and k0 == j0:
                 values[j0] = None
             continue
         keys = [key[j] for j in args]
