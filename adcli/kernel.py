@@ -1211,19 +1211,19 @@ def _interpret_backward(nodes, values, inputs, varying, generation, grads, top, 
             gy = grads[i]
             if gy.__class__ is float and plan.__class__ is not _FloatPlan:
                 gy = np.array([gy])  # one point: the tape's array for a rule of numpy calls
-            k1 = second[i]
+            k0, k1 = first[i], second[i]
             if k1 >= 0:
-                args = (first[i], k1)
-                gxs = plan.run2(values[args[0]], values[k1], values[i], gy)
+                args = (k0, k1)
+                gxs = plan.run2(values[k0], values[k1], values[i], gy)
             elif k1 == -1:
-                args = (first[i],)
-                gxs = (plan.run1(values[args[0]], values[i], gy),)
+                args = (k0,)
+                gxs = (plan.run1(values[k0], values[i], gy),)
             else:
                 args = [key[j] for j in nodes[i].args]
                 gxs = plan.run([values[k] for k in args], values[i], gy)
             grads[i] = values[i] = None  # its users all ran before it
             for gx, k in zip(gxs, args):
-                if gx is None or not varying[k]:
+                if gx is None:  # an input that does not vary (a plan gives it None)
                     continue
                 before = grads[k]
                 grads[k] = gx if before is None else before + gx
