@@ -76,12 +76,6 @@ class Pieces:
     paren: Factor
 
 
-@dataclass(slots=True)
-class CallHead:
-    name: str
-    start: int
-
-
 class Run(list):
     """Factors side by side, read when the run is used."""
 
@@ -100,7 +94,7 @@ class Builder:
         # What each name read so far is, as _leaf_of says: a variable is met again and
         # again in a big expression (functions may be registered between two parses).
         self._leaves: dict = {}
-        self._heads: dict = {}  # "sin(" -> "sin": the calls of functions read so far
+        self._heads: dict = {}  # "sin(" -> _head_of("sin"): the calls read so far
 
     def finish(self, item) -> list[Node]:
         """The node list, once the whole text is parsed into ``item``; the root last."""
@@ -157,14 +151,19 @@ class Builder:
     # ----- calls, and names followed by "(" ---------------------------------------------
 
     def call_head(self, children):
+        """A function's call as (name, start, its class if a call of it is only its node,
+        else None), or the Factor of a name that is not a function (x(y+1))."""
         ((text, start),) = children
-        name = self._heads.get(text)
-        if name is not None:  # "sin(" met before in this text
-            return CallHead(name, start)
+        head = self._heads.get(text)
+        if head is not None:  # "sin(" met before in this text
+            return head[0], start, head[1]
         name = text.rstrip("(").rstrip()
         if is_function_name(name):
-            self._heads[text] = name
-            return CallHead(name, start)
+            function = CALLABLE.get(name)
+            if name in _SPECIAL or name.startswith("log_"):
+                function = None  # _apply's other cases: log(x, b), log_2, diff
+            self._heads[text] = name, function
+            return name, start, function
         if name in self.definitions:
             self._error(f"'{name}' is a definition and takes no arguments; to multiply, "
                         f"write {name}*(...)", start)
@@ -182,32 +181,29 @@ class Builder:
         if len(children) == 1:  # most calls: one argument, already a node
             child = children[0]
             if child.__class__ is Factor:
-                return [child.index]
+                return (child.index,)
             if child.__class__ is int:
-                return children
-        return [self._value(child) for child in children]
+                return (child,)
+        return tuple([self._value(child) for child in children])
 
     def call(self, children):
         head, arguments = children
-        if isinstance(head, Factor):
+        if head.__class__ is Factor:
             if len(arguments) != 1:
                 written = self.nodes[head.index].name
                 self._error(f"'{written}' is not a function, so it takes no arguments; to "
                             f"multiply, write {written}*(...)", head.start)
             paren = self.text.index("(", head.start)
             return Pieces(head, Factor(arguments[0], paren, "paren"))
-        name = head.name
-        function = CALLABLE.get(name)
-        if function is not None and len(arguments) == function.arity and \
-                name not in _SPECIAL and not name.startswith("log_"):
+        name, start, function = head
+        if function is not None and len(arguments) == function.arity:
             # What _apply does for most calls (sin(x)), without its other cases.
             nodes = self.nodes
-            nodes.append(Node("call", head.start, name, None, function, tuple(arguments)))
-            return Factor(len(nodes) - 1, head.start, "applied")
-        index = self._apply(name, arguments, head.start, name)
-        return Factor(index, head.start, "applied")
+            nodes.append(Node("call", start, name, None, function, arguments))
+            return Factor(len(nodes) - 1, start, "applied")
+        return Factor(self._apply(name, arguments, start, name), start, "applied")
 
-    def _apply(self, name: str, args: list[int], start: int, written: str) -> int:
+    def _apply(self, name: str, args, start: int, written: str) -> int:
         """The node of function ``name`` applied to the nodes ``args``."""
         if name == "diff":
             return self._diff(args, start)
