@@ -1133,13 +1133,15 @@ _FLOATS = {np.add: _on_floats(operator.add), np.subtract: _on_floats(operator.su
 
 
 class _FloatPlan(_Plan):
-    """A plan whose steps are all in _FLOATS, run on floats at one point (its inputs may
-    be floats or 1-element arrays; its gradients are floats)."""
+    """A plan run at one point with its steps in _FLOATS on floats (they take floats or
+    1-element arrays). Any other step stays a numpy call, reading only the node's inputs
+    and output (arrays: see _interpret), constants and other numpy steps' outputs."""
 
-    def __init__(self, plan: _Plan, fast: list):
+    def __init__(self, plan: _Plan, fast: list, numpy_steps: bool):
         vars(self).update(vars(plan))
         self._fast = fast
-        self.constants = [c.item() for c in plan.constants]
+        if not numpy_steps:
+            self.constants = [c.item() for c in plan.constants]
         if not fast and not self.constants:  # +'s rule: gy handed on, nothing to replay
             if len(self.grads) == 2:
                 pick = operator.itemgetter(self._g0, self._g1)
@@ -1149,12 +1151,28 @@ class _FloatPlan(_Plan):
                 self.run1 = lambda x, y, gy: pick((x, y, gy, None))
 
 
-def _on_floats_plan(plan: _Plan):
-    """The plan as a _FloatPlan, or None if a step has no float form."""
+def _on_floats_plan(plan: _Plan, mixed: bool):
+    """The plan as a _FloatPlan, or None. Unless ``mixed``, every step must have a float
+    form; if it may, no numpy step may read gy or a float step's output (floats, maybe),
+    and at least one step must have a float form (sin's rule: cos(x) then gy times it)."""
     fast = getattr(plan, "_fast", None)
-    if fast is None or any(f not in _FLOATS for f, _, _ in fast):
+    if fast is None:
         return None
-    return _FloatPlan(plan, [(_FLOATS[f], a, b) for f, a, b in fast])
+    gy, first = len(plan.grads) + 1, len(plan.grads) + 3 + len(plan.constants)
+    steps, floated = [], set()  # floated: where float steps' outputs go in the list
+    for n, (f, a, b) in enumerate(fast):
+        on_floats = _FLOATS.get(f)
+        if on_floats is not None:
+            floated.add(first + n)
+            steps.append((on_floats, a, b))
+            continue
+        reads = a if b is None else [a] if b < 0 else [a, b]
+        if not mixed or gy in reads or not floated.isdisjoint(reads):
+            return None
+        steps.append((f, a, b))
+    if fast and not floated:
+        return None
+    return _FloatPlan(plan, steps, len(floated) < len(fast))
 
 
 def _last_uses(nodes) -> list:
@@ -1177,8 +1195,11 @@ def _plan(function, keys, values, varying, known: dict, scalar: bool):
     except NotReplayable:
         return None
     if scalar:
-        floats = _on_floats_plan(plan)
-        if floats is None and _FLOATS.get(_direct_forward(function())) is not None:
+        # A node that ran on floats has floats for inputs and output: all its rule's
+        # steps must take them.
+        on_floats = _FLOATS.get(_direct_forward(function())) is not None
+        floats = _on_floats_plan(plan, mixed=not on_floats)
+        if floats is None and on_floats:
             return None
         plan = floats or plan
     shape = tuple([c is None for c in constants])
