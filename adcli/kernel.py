@@ -950,9 +950,9 @@ def interpret(expression, columns: dict[str, np.ndarray], n: int, wrt, order: in
     """What Schedule(expression, order).run(...) gives, run as it is worked out and kept
     nowhere: for expressions so big that the schedule itself would cost much memory.
 
-    At one point, +, -, *, / and negation (forward and rules made of them alone) run on
-    Python floats: IEEE arithmetic rounds them exactly as numpy does, and a float op costs
-    a tenth of a ufunc call on a 1-element array. Every other function gets the tape's
+    At one point, +, -, *, / and negation (as nodes and as steps of rules) run on Python
+    floats: IEEE arithmetic rounds them exactly as numpy does, and a float op costs a
+    fraction of a ufunc call on a 1-element array. Every other function gets the tape's
     1-element arrays (a float is put back into one first)."""
     with np.errstate(all="ignore"):
         return _interpret(expression.nodes, expression.variables, columns, n, wrt, order)
