@@ -46,47 +46,10 @@ def _render(nodes, root: int, symbols: dict[str, str], names: dict[int, str],
         node = nodes[item]
         kind = node.kind
         if kind == "infix":
-            # "(" left ")" symbol "(" right ")", with parentheses only around compound
-            # operands. Everything before the node is out already, so what can be
-            # written now is (a name on the left, then the operator); the rest is
-            # pushed in reverse.
             spelling = spelled.get(node.function)
             if spelling is None:
                 spelling = spelled[node.function] = _spellings(node.function, symbols)
-            left, right = node.args
-            lnode, rnode = nodes[left], nodes[right]
-            lkind, rkind = lnode.kind, rnode.kind
-            if names:  # a definition's root is printed by name, never in parentheses
-                lkind = "" if left in names else lkind
-                rkind = "" if right in names else rkind
-            symbol, closed, opening, both = spelling
-            rcompound = rkind == "infix" or rkind == "prefix"
-            if lkind == "variable" or lkind == "constant":
-                append(lnode.name)
-                if rcompound:
-                    append(opening)
-                    push(")")
-                    push(right)
-                else:
-                    append(symbol)
-                    if rkind == "variable" or rkind == "constant":
-                        append(rnode.name)
-                    elif rkind == "number":
-                        append(format_number(rnode.value))
-                    else:
-                        push(right)
-                continue
-            if lkind == "infix" or lkind == "prefix":
-                append("(")
-                symbol, opening = closed, both
-            if rcompound:
-                push(")")
-                push(right)
-                push(opening)
-            else:
-                push(rnode.name if rkind == "variable" or rkind == "constant" else right)
-                push(symbol)
-            push(left)
+            _infix(node.args, nodes, names, spelling, append, push)
         elif kind == "number":
             append(format_number(node.value))
         elif kind == "variable" or kind == "constant":
@@ -118,6 +81,47 @@ def _spellings(function, symbols: dict[str, str]) -> tuple:
     between the two."""
     symbol = _symbol(function, symbols, True)
     return symbol, ")" + symbol, symbol + "(", ")" + symbol + "("
+
+
+def _infix(args, nodes, names, spelling, append, push) -> None:
+    """Write out or push an infix node's pieces: "(" left ")" symbol "(" right ")", with
+    parentheses only around compound operands. Everything before the node is out already,
+    so what can be written now is (a name on the left, then the operator); the rest is
+    pushed in reverse."""
+    left, right = args
+    lnode, rnode = nodes[left], nodes[right]
+    lkind, rkind = lnode.kind, rnode.kind
+    if names:  # a definition's root is printed by name, never in parentheses
+        lkind = "" if left in names else lkind
+        rkind = "" if right in names else rkind
+    symbol, closed, opening, both = spelling
+    rcompound = rkind == "infix" or rkind == "prefix"
+    if lkind == "variable" or lkind == "constant":
+        append(lnode.name)
+        if rcompound:
+            append(opening)
+            push(")")
+            push(right)
+        else:
+            append(symbol)
+            if rkind == "variable" or rkind == "constant":
+                append(rnode.name)
+            elif rkind == "number":
+                append(format_number(rnode.value))
+            else:
+                push(right)
+        return
+    if lkind == "infix" or lkind == "prefix":
+        append("(")
+        symbol, opening = closed, both
+    if rcompound:
+        push(")")
+        push(right)
+        push(opening)
+    else:
+        push(rnode.name if rkind == "variable" or rkind == "constant" else right)
+        push(symbol)
+    push(left)
 
 
 def _symbol(function, symbols: dict[str, str], infix: bool) -> str:
