@@ -116,6 +116,17 @@ def _format(argv) -> str | None:
     return formats[-1] if formats else "table"
 
 
+def _check_extra(point: dict, variables) -> None:
+    """A points file's other columns come back as read, under "extra" (then taken out, so
+    that the rest of the point has its command's shape)."""
+    if "extra" in point:
+        assert list(point)[:2] == ["at", "extra"]
+        extra = point.pop("extra")
+        assert extra and all(isinstance(k, str) and isinstance(v, str)
+                             for k, v in extra.items())
+        assert not set(extra) & set(variables)
+
+
 def _check_json(argv, document, points) -> None:
     """The README's JSON shape, per command."""
     assert isinstance(document, dict)
@@ -140,6 +151,7 @@ def _check_json(argv, document, points) -> None:
     for point in document["points"]:
         assert all(_is_number(v) for v in point["at"].values())
         assert _is_number(point["value"])
+        _check_extra(point, variables)
         if command == "eval":
             assert set(point) == {"at", "value"}
         elif command == "grad" and order > 1:
