@@ -9,7 +9,6 @@ cycle. Nothing here recurses.
 """
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Iterable, Mapping
 
 from .errors import ExpressionError, ValuesError
@@ -103,7 +102,7 @@ class Definitions:
                         roots[name] = copy(self.nodes[name])  # its refs are linked: no deeper
                     where[i] = roots[node.name]
                 else:
-                    out.append(dataclasses.replace(node, args=tuple(where[a] for a in node.args)))
+                    out.append(node.with_args(tuple(where[a] for a in node.args)))
                     where[i] = len(out) - 1
             return where[len(source) - 1]
 

@@ -8,17 +8,19 @@ English; Python callers read the masks (``Result.diagnostics``).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 import numpy as np
 
+from .records import Record
 
-@dataclass
-class Diagnostics:
+
+class Diagnostics(Record):
     """``masks[(name, what)]`` is True at each point where primitive ``name`` misbehaved."""
 
-    shape: tuple = ()
-    masks: dict[tuple[str, str], np.ndarray] = field(default_factory=dict)
+    _fields = ("shape", "masks")
+
+    def __init__(self, shape: tuple = (), masks: dict[tuple[str, str], np.ndarray] | None = None):
+        self.shape = shape
+        self.masks = {} if masks is None else masks
 
     def add(self, function, what: str, bad: np.ndarray) -> None:
         bad = np.broadcast_to(bad, self.shape) if self.shape else np.asarray(bad).reshape(-1)

@@ -10,7 +10,6 @@ from __future__ import annotations
 import contextlib
 import functools
 from collections.abc import Mapping
-from dataclasses import dataclass
 
 import numpy as np
 
@@ -19,22 +18,29 @@ from .core import Variable, no_grad, using_backprop
 from .diagnostics import Diagnostics, watcher
 from .diffs import InnerDerivatives
 from .errors import ValuesError, did_you_mean, listing
+from .records import Record
 
 
-# Not frozen (a frozen dataclass costs 3x to make, and a 1 MB expression makes a million),
-# but never changed once made; slots: a third of the memory.
-@dataclass(slots=True, unsafe_hash=True)
-class Node:
-    kind: str                  # number | constant | variable | call | infix | prefix | diff
-    position: int              # where it starts in the text (for error carets)
-    name: str = ""
-    value: float | None = None
-    function: type | None = None
-    args: tuple[int, ...] = ()
+# Never changed once made (not frozen: a 1 MB expression makes a million, and a guard on
+# every assignment would cost); slots: a third of the memory.
+class Node(Record):
+    __slots__ = _fields = ("kind", "position", "name", "value", "function", "args")
+    __hash__ = Record._value_hash
+
+    def __init__(self, kind: str, position: int, name: str = "", value: float | None = None,
+                 function: type | None = None, args: tuple[int, ...] = ()):
+        self.kind = kind            # number | constant | variable | call | infix | prefix | diff
+        self.position = position    # where it starts in the text (for error carets)
+        self.name = name
+        self.value = value
+        self.function = function
+        self.args = args
+
+    def with_args(self, args: tuple[int, ...]) -> Node:
+        return Node(self.kind, self.position, self.name, self.value, self.function, args)
 
 
-@dataclass
-class Result:
+class Result(Record):
     """What one evaluation computed at every point (arrays shaped like the points).
 
     ``gradient`` is set for order >= 1, ``hessian`` (shape ``(*points, k, k)``) for
@@ -46,12 +52,13 @@ class Result:
     ``kinks`` says where).
     """
 
-    value: np.ndarray
-    diagnostics: Diagnostics
-    wrt: tuple[str, ...] = ()
-    gradient: dict[str, np.ndarray] | None = None
-    hessian: np.ndarray | None = None
-    derivative: np.ndarray | None = None
+    _fields = ("value", "diagnostics", "wrt", "gradient", "hessian", "derivative")
+
+    def __init__(self, value: np.ndarray, diagnostics: Diagnostics, wrt: tuple[str, ...] = (),
+                 gradient: dict[str, np.ndarray] | None = None, hessian: np.ndarray | None = None,
+                 derivative: np.ndarray | None = None):
+        self.value, self.diagnostics, self.wrt = value, diagnostics, wrt
+        self.gradient, self.hessian, self.derivative = gradient, hessian, derivative
 
     def derivatives_finite(self) -> bool:
         arrays = [*(self.gradient or {}).values(), self.hessian, self.derivative]

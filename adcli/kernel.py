@@ -37,12 +37,12 @@ import os
 import threading
 import weakref
 from array import array
-from dataclasses import dataclass
 
 import numpy as np
 
 from .core import Variable, tracing, using_backprop
 from .functions import PRIMITIVES, Flat, Primitive
+from .records import Record
 
 BLOCK = None              # points per block; None: sized per program (Program.block)
 CACHE = 8 << 20           # bytes of a block's live arrays at most: they stay in cache
@@ -78,15 +78,15 @@ class _Watched(Variable):
         _DATA.__set__(self, value)
 
 
-@dataclass
-class Rule:
+class Rule(Record):
     """A recorded backward rule. ``steps`` are (function, input refs); a ref is ("x", i),
     ("y",), ("gy",), ("t", j) (step j's output) or ("k", array) (a constant the rule made).
     ``grads`` holds one ref per input, or None where the rule gives no gradient."""
 
-    steps: tuple
-    grads: tuple
-    _plan: _Plan | None = None
+    _fields = ("steps", "grads", "_plan")
+
+    def __init__(self, steps: tuple, grads: tuple, _plan: _Plan | None = None):
+        self.steps, self.grads, self._plan = steps, grads, _plan
 
     def plan(self) -> _Plan:
         if self._plan is None:

@@ -8,13 +8,13 @@ from __future__ import annotations
 import functools
 import math
 import re
-from dataclasses import dataclass, field
 
 import numpy as np
 
 from .errors import ExpressionError, PointsError, ValuesError, escape, quote
 from .functions import CONSTANTS
 from .parser import is_name, parse
+from .records import Record
 from .streams import StreamReader, number
 
 
@@ -86,8 +86,7 @@ MAX_GRID_POINTS = 10**8  # a few minutes of work: more is surely a typo (use --p
 _DECIMAL = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\Z")
 
 
-@dataclass(frozen=True)
-class Axis:
+class Axis(Record):
     """``count`` evenly spaced values from ``start`` to ``stop``, both included, computed a
     chunk at a time (never allocated whole).
 
@@ -96,10 +95,12 @@ class Axis:
     point is the float64 nearest to the exact decimal (``0:1:11`` gives 0.3, not
     0.30000000000000004); otherwise with weights that cannot overflow."""
 
-    start: float
-    stop: float
-    count: int
-    exact: tuple[int, int, int] | None = None   # start, stop as integers over a scale
+    _fields = ("start", "stop", "count", "exact")
+    __hash__ = Record._value_hash  # never changed once made
+
+    def __init__(self, start: float, stop: float, count: int,
+                 exact: tuple[int, int, int] | None = None):  # ends as integers over a scale
+        self.start, self.stop, self.count, self.exact = start, stop, count, exact
 
     def values(self, index: np.ndarray) -> np.ndarray:
         if self.count == 1:
@@ -160,31 +161,35 @@ def parse_grid(options, default_count: int | None = None) -> dict[str, Axis]:
     return axes
 
 
-@dataclass
-class Chunk:
+class Chunk(Record):
     """Up to a chunk's worth of points: a float64 array per variable, and the columns of a
     points stream that are not variables (ids, labels), passed through as read."""
 
-    values: dict[str, np.ndarray]
-    n: int
-    extra: dict[str, list] = field(default_factory=dict)
+    _fields = ("values", "n", "extra")
+
+    def __init__(self, values: dict[str, np.ndarray], n: int,
+                 extra: dict[str, list] | None = None):
+        self.values, self.n, self.extra = values, n, {} if extra is None else extra
 
 
-@dataclass
-class PointSource:
+class PointSource(Record):
     """Fixed values, grid axes and an optional points stream, combined chunk by chunk."""
 
-    fixed: dict[str, float] = field(default_factory=dict)
-    grid: dict[str, Axis] = field(default_factory=dict)
-    stream: object = None               # an open text file of points
-    skip_bad_rows: bool = False
-    chunk_size: int = 65536
-    skipped: list[str] = field(default_factory=list)
-    stream_format: str | None = None    # one of STREAM_FORMATS; None: detect it
-    columns: list[str] | None = None    # names for headerless input (--columns)
+    _fields = ("fixed", "grid", "stream", "skip_bad_rows", "chunk_size", "skipped",
+               "stream_format", "columns")
 
-    def __post_init__(self):
-        self.variables: list[str] = []  # stream columns read as numbers (see use())
+    def __init__(self, fixed: dict[str, float] | None = None, grid: dict[str, Axis] | None = None,
+                 stream=None, skip_bad_rows: bool = False, chunk_size: int = 65536,
+                 skipped: list[str] | None = None, stream_format: str | None = None,
+                 columns: list[str] | None = None):
+        self.fixed = {} if fixed is None else fixed
+        self.grid = {} if grid is None else grid
+        self.stream = stream                    # an open text file of points
+        self.skip_bad_rows, self.chunk_size = skip_bad_rows, chunk_size
+        self.skipped = [] if skipped is None else skipped
+        self.stream_format = stream_format      # one of STREAM_FORMATS; None: detect it
+        self.columns = columns                  # names for headerless input (--columns)
+        self.variables: list[str] = []          # stream columns read as numbers (see use())
 
     @property
     def total(self) -> int | None:

@@ -20,12 +20,12 @@ levels deep). The methods are named after the grammar's rules and aliases.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
 from .errors import ExpressionError, slip
 from .expression import Node
 from .functions import CALLABLE, CONSTANTS, OPERATORS, PRIMITIVES
 from .printer import format_number
+from .records import Record
 
 _SUPERSCRIPT_DIGITS = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻", "0123456789+-")
 CONSTANT_SPELLINGS = {"π": "pi"}
@@ -46,34 +46,38 @@ def is_function_name(name: str) -> bool:
 
 # ----- what the rules hand up before a run is read -----------------------------------
 
-@dataclass(slots=True)
-class Factor:
+class Factor(Record):
     """A value in a run: its node, where its text starts, and what kind of factor it is:
     "number" (starts with a number), "paren" (in parentheses or bars), "applied" (a
     function with its argument in parentheses), or "plain"."""
 
-    index: int
-    start: int
-    kind: str = "plain"
+    __slots__ = _fields = ("index", "start", "kind")
+
+    def __init__(self, index: int, start: int, kind: str = "plain"):
+        self.index, self.start, self.kind = index, start, kind
 
 
-@dataclass(slots=True)
-class Func:
+class Func(Record):
     """A function name still waiting for its argument: ``sin``, ``sin^2``, ``tan^-1``, ``√``."""
 
-    written: str          # as in the text, for messages
-    name: str             # the function to apply (asin for sin^-1)
-    start: int
-    mark: int             # how many nodes existed before it: an exponent is read back, then dropped
-    power: float | None = None
+    __slots__ = _fields = ("written", "name", "start", "mark", "power")
+
+    def __init__(self, written: str, name: str, start: int, mark: int,
+                 power: float | None = None):
+        self.written = written  # as in the text, for messages
+        self.name = name        # the function to apply (asin for sin^-1)
+        self.start = start
+        self.mark = mark        # nodes before it: an exponent is read back, then dropped
+        self.power = power
 
 
-@dataclass(slots=True)
-class Pieces:
+class Pieces(Record):
     """``x(y+1)``: a name that is not a function, then a parenthesised factor."""
 
-    head: Factor
-    paren: Factor
+    __slots__ = _fields = ("head", "paren")
+
+    def __init__(self, head: Factor, paren: Factor):
+        self.head, self.paren = head, paren
 
 
 class Run(list):
