@@ -20,16 +20,6 @@ def terms(k: int = K) -> str:
     return " + ".join(f"sin(x*{i})*exp(y/{i})" for i in range(1, k + 1))
 
 
-@pytest.fixture
-def tape(monkeypatch):
-    """Evaluate through the tape alone (the kernel stepped aside)."""
-    def run(expression, at):
-        with monkeypatch.context() as m:
-            m.setattr(kernel, "evaluate", lambda *args, **kwargs: None)
-            return expression.derivatives(at)
-    return run
-
-
 def test_a_big_expression_is_interpreted():
     assert len(adcli.parse(terms()).nodes) > kernel.COMPILE_LIMIT
 

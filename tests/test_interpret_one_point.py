@@ -21,16 +21,6 @@ LANGUAGE = sorted(n for n, cls in PRIMITIVES.items()
                   if cls.callable or cls in OPERATORS.values())
 
 
-@pytest.fixture
-def tape(monkeypatch):
-    """Evaluate through the tape alone (the kernel stepped aside)."""
-    def run(expression, at):
-        with monkeypatch.context() as m:
-            m.setattr(kernel, "evaluate", lambda *args, **kwargs: None)
-            return expression.derivatives(at)
-    return run
-
-
 def one_point_matches_the_tape(expression, values: dict, tape) -> None:
     at = {name: np.array([value]) for name, value in values.items()}
     want = tape(expression, at)

@@ -28,16 +28,6 @@ LANGUAGE = sorted(n for n, cls in PRIMITIVES.items()
                   if cls.callable or cls in OPERATORS.values())
 
 
-@pytest.fixture
-def tape(monkeypatch):
-    """Evaluate through the tape alone (the kernel stepped aside)."""
-    def run(expression, at, wrt=None):
-        with monkeypatch.context() as m:
-            m.setattr(kernel, "evaluate", lambda *args, **kwargs: None)
-            return expression.derivatives(at, wrt=wrt)
-    return run
-
-
 def text_of(name: str) -> str:
     cls = PRIMITIVES[name]
     if name == "neg":
