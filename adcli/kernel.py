@@ -424,8 +424,7 @@ def _never_kinks(function, known) -> bool:
     the others are: it answers None (no pass over them) on the probes. Checked once."""
     if all(k is None for k in known):
         return False
-    key = (type(function), tuple(sorted(vars(function).items())),
-           tuple(None if k is None else k.tobytes() for k in known))
+    key = (*_identity_key(function), tuple(None if k is None else k.tobytes() for k in known))
     if key not in _checked:
         probe = _probes(1)[0]
         _checked[key] = function.kinks(*[probe if k is None else k for k in known]) is None
@@ -451,10 +450,15 @@ class _Full:
         return np.full(like.shape, self.value)
 
 
-def _share_key(function, args):
+def _identity_key(function) -> tuple:
+    """A function's class and state: two instances with equal keys compute the same."""
     state = vars(function)
+    return type(function), tuple(sorted(state.items())) if state else ()
+
+
+def _share_key(function, args):
     try:
-        key = (type(function), tuple(sorted(state.items())) if state else (), tuple(args))
+        key = (*_identity_key(function), tuple(args))
         hash(key)
     except TypeError:
         return None
@@ -621,7 +625,7 @@ _SCALED = {PRIMITIVES["pow_diff"], PRIMITIVES["pow_shift"]}
 def _power_scale(function, exponent: np.ndarray):
     """The constant c where this step of pow's rule is c * a for this exponent (x^2's 2x):
     c is the step at a = 1, taken only where the step equals c * a on the probes; else None."""
-    key = (type(function), tuple(sorted(vars(function).items())), exponent.tobytes())
+    key = (*_identity_key(function), exponent.tobytes())
     if key not in _checked:
         a = _probes(1)[0]
         with np.errstate(all="ignore"):
@@ -988,7 +992,7 @@ def _interpret(nodes, variables, columns, n, wrt, order):
         if function is None:
             values[i] = np.asarray(node.value, dtype=np.float64)
             continue
-        forward, kinked, arrays = made.get(function) or _made(made, function, scalar)
+        forward, kinked, arrays, floats = made.get(function) or _made(made, function, scalar)
         args = node.args
         if len(args) == 2:  # most nodes: no lists made
             j0, j1 = args
@@ -1012,7 +1016,7 @@ def _interpret(nodes, variables, columns, n, wrt, order):
                 if plans is not None:
                     plan = known.get((function, v0, v1))
                     if plan is None:
-                        plan = _plan(function, (k0, k1), values, varying, known, scalar)
+                        plan = _plan(function, (k0, k1), values, varying, known, floats)
                     plans[i] = plan
                     if frees:
                         if plan is None:  # not replayable: kept all, for the tape's fallback
@@ -1048,7 +1052,7 @@ def _interpret(nodes, variables, columns, n, wrt, order):
                 if plans is not None:
                     plan = known.get((function, 1))
                     if plan is None:
-                        plan = _plan(function, (k0,), values, varying, known, scalar)
+                        plan = _plan(function, (k0,), values, varying, known, floats)
                     plans[i] = plan
                     if frees:
                         if plan is None or plan.reads_y:
@@ -1077,7 +1081,7 @@ def _interpret(nodes, variables, columns, n, wrt, order):
             if plans is not None:
                 shape = (function, *[varying[k] for k in keys])
                 plan = known.get(shape) or _plan(function, keys, values, varying, known,
-                                                 scalar)
+                                                 floats)
                 plans[i] = plan
                 if plan is None or plan.reads_y:
                     keep[i] = 1
@@ -1104,13 +1108,15 @@ def _interpret(nodes, variables, columns, n, wrt, order):
 
 def _made(made: dict, function, scalar: bool) -> tuple:
     """A class's forward (one instance per class: a forward keeps no state), the instance
-    if it has kinks to mark, and whether, at one point, its inputs must be arrays (it has
-    no float form, see _FLOATS)."""
+    if it has kinks to mark, whether, at one point, its inputs must be arrays (it has no
+    float form, see _FLOATS), and how it runs for ``_plan``: on floats (True), on arrays
+    of one (False), or at many points (None)."""
     instance = function()
     forward = _direct_forward(instance)
     kinked = instance if _has_kinks(instance) else None
     floats = _FLOATS.get(forward) if scalar and kinked is None else None
-    made[function] = (floats or forward, kinked, scalar and floats is None)
+    made[function] = (floats or forward, kinked, scalar and floats is None,
+                      (floats is not None) if scalar else None)
     return made[function]
 
 
@@ -1184,24 +1190,24 @@ def _last_uses(nodes) -> list:
     return last
 
 
-def _plan(function, keys, values, varying, known: dict, scalar: bool):
+def _plan(function, keys, values, varying, known: dict, floats: bool | None):
     """The plan of a node's rule, or None if it is not replayable (raised again if the
     backward pass comes to the node). Kept in ``known`` by which inputs vary, unless the
-    rule was recorded per value of a constant. At one point, a _FloatPlan if it can be;
-    the rule of a node that ran on floats must be one (else: None, and the tape runs)."""
+    rule was recorded per value of a constant. At one point (``floats`` not None: whether
+    the node ran on floats), a _FloatPlan if it can be; the rule of a node that ran on
+    floats must be one (else: None, and the tape runs)."""
     constants = [None if varying[k] else values[k] for k in keys]
     try:
         plan = rule_for(function, constants).plan()
     except NotReplayable:
         return None
-    if scalar:
+    if floats is not None:
         # A node that ran on floats has floats for inputs and output: all its rule's
         # steps must take them.
-        on_floats = _FLOATS.get(_direct_forward(function())) is not None
-        floats = _on_floats_plan(plan, mixed=not on_floats)
-        if floats is None and on_floats:
+        on_floats = _on_floats_plan(plan, mixed=not floats)
+        if on_floats is None and floats:
             return None
-        plan = floats or plan
+        plan = on_floats or plan
     shape = tuple([c is None for c in constants])
     if _rules.get((function, shape)).__class__ is Rule:
         known[(function, *[varying[k] for k in keys])] = plan
