@@ -209,7 +209,6 @@ class StreamReader:
             raise self._failed from None
 
 
-
 def _is_row(text: str) -> bool:
     """Blank lines and lines starting with # are no rows."""
     return bool(text.strip()) and not text.lstrip().startswith("#")

@@ -19,6 +19,7 @@ from __future__ import annotations
 import os
 
 from .errors import escape
+from .records import Record
 
 PIPE_WIDTH = 10_000     # a pipe or a file has no width: one row per point, always
 LONG_HEADING = 500      # characters; a longer heading shows its head and tail
@@ -48,10 +49,10 @@ def cell_len(text: str) -> int:
     return rich_cell_len(text)
 
 
-class Column:
+class Column(Record):
     """A column of a table: its header, its cells (text) and how they are justified."""
 
-    __slots__ = ("header", "cells", "justify")
+    __slots__ = _fields = ("header", "cells", "justify")
 
     def __init__(self, header: str, cells: list[str] | None = None, justify: str = "right"):
         self.header, self.justify = header, justify
@@ -230,8 +231,7 @@ def print_points(console, keys: list[Column], values: list[Column]) -> None:
     """A row per point (keys: what identifies it) if it fits, else a column per point."""
     columns = keys + values
     if table_width(c.width for c in columns) <= console.width:
-        console.table([Column(c.header, list(map(escape, c.cells)), c.justify)
-                       for c in columns])
+        console.table(_escaped(columns))
         return
     n = len(columns[0].cells) if columns else 0
     labels = [c.header for c in columns]
@@ -270,9 +270,13 @@ def _print_across(console, labels: list[str], columns: list[Column],
 def _flush(console, label: Column, group: list[Column], sections: int) -> None:
     if not group:
         return
-    console.table([Column(c.header, list(map(escape, c.cells)), c.justify)
-                   for c in [label, *group]],
-                  show_header=any(c.header for c in [label, *group]), section=sections)
+    console.table(_escaped([label, *group]), show_header=any(c.header for c in [label, *group]),
+                  section=sections)
+
+
+def _escaped(columns: list[Column]) -> list[Column]:
+    """The columns with their cells as they may be shown on a terminal (headers are adcli's)."""
+    return [Column(c.header, list(map(escape, c.cells)), c.justify) for c in columns]
 
 
 def _print_lines(console, label: Column, column: Column) -> None:

@@ -105,9 +105,9 @@ def test_numpy_steps_of_a_rule_on_floats_get_arrays(name):
     cls = PRIMITIVES[name]
     plan = kernel.rule_for(cls, [None] * cls.arity).plan()
     floats = kernel._on_floats_plan(plan, mixed=True)
-    if floats is None:
-        pytest.skip("no step of this rule has a float form")
     float_forms = set(kernel._FLOATS.values())
+    if floats is None or all(f in float_forms for f, _, _ in floats._fast):
+        pytest.skip("no step of this rule has a float form, or every step has one")
     calls = []
 
     def spy(step):
@@ -124,4 +124,4 @@ def test_numpy_steps_of_a_rule_on_floats_get_arrays(name):
             floats.run2(*xs, y, 1.5)
         else:
             floats.run1(*xs, y, 1.5)
-    assert all(t is np.ndarray for types in calls for t in types), calls
+    assert calls and all(t is np.ndarray for types in calls for t in types), calls
