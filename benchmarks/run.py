@@ -250,7 +250,6 @@ def bulk(options) -> None:
         row("bulk", f"{name}: the tape (before issue 12)",
             seconds(statistics.median(tape_times["tape"])),
             seconds(statistics.median(tape_times["ref"])), ratio(tape_times, "tape", "ref"))
-        del at
         gc.collect()
 
 
@@ -456,17 +455,17 @@ def csv_stream(options) -> None:
             write_points(path, rows)
 
         def ours(rows):
-            return run_child([exe, "grad", "sin(x1)+x1*x2", "--points", paths[rows],
-                              "--format", "csv"], rows + 1)
-        reference = [sys.executable, "-c", CSV_REFERENCE["points"].format(n=n, path=paths[n])]
-        _same_output([exe, "grad", "sin(x1)+x1*x2", "--points", paths[n // 10], "--format",
-                      "csv"], [sys.executable, "-c", CSV_REFERENCE["points"].format(
-                          n=n // 10, path=paths[n // 10])])
+            return [exe, "grad", "sin(x1)+x1*x2", "--points", paths[rows], "--format", "csv"]
+
+        def reference(rows):
+            return [sys.executable, "-c",
+                    CSV_REFERENCE["points"].format(n=rows, path=paths[rows])]
+        _same_output(ours(n // 10), reference(n // 10))
         times: dict[str, list] = {"adcli": [], "reference": [], "tenth": []}
         for _ in range(options.huge_repeats):
-            times["adcli"].append(ours(n))
-            times["reference"].append(run_child(reference, n + 1))
-            times["tenth"].append(ours(n // 10))
+            times["adcli"].append(run_child(ours(n), n + 1))
+            times["reference"].append(run_child(reference(n), n + 1))
+            times["tenth"].append(run_child(ours(n // 10), n // 10 + 1))
     adcli_runs, refs = times["adcli"], times["reference"]
     wall = [o[0] / r[0] for o, r in zip(adcli_runs, refs)]
     row("csv", "adcli grad --points FILE --format csv", seconds(statistics.median(
