@@ -530,7 +530,7 @@ def _backward(nodes, slots, key, varying, generation, layout) -> dict:
 _UFUNCS = {"add": np.add, "sub": np.subtract, "mul": np.multiply, "div": np.divide,
            "neg": np.negative, "exp": np.exp, "log": np.log, "log10": np.log10,
            "log2": np.log2, "log1p": np.log1p, "expm1": np.expm1, "sqrt": np.sqrt,
-           "cbrt": np.cbrt, "sin": np.sin, "cos": np.cos, "tan": np.tan, "asin": np.arcsin,
+           "sin": np.sin, "cos": np.cos, "tan": np.tan, "asin": np.arcsin,
            "acos": np.arccos, "atan": np.arctan, "atan2": np.arctan2, "hypot": np.hypot,
            "sinh": np.sinh, "cosh": np.cosh, "tanh": np.tanh, "asinh": np.arcsinh,
            "acosh": np.arccosh, "atanh": np.arctanh, "abs": np.absolute,
