@@ -183,8 +183,9 @@ class Pow(Primitive):
 
     def kinks(self, a, b):
         # 0^b for b > 0 not whole: one-sided, with a vertical tangent when b < 1.
-        if b.ndim == 0 and not (b > 0 and b != np.floor(b)):
-            return None  # x^2: a constant exponent rules them out without a pass over a
+        if b.ndim == 0:  # a constant exponent: one pass over a (x^1.5), or none (x^2)
+            e = float(b)
+            return a == 0 if e > 0 and math.isfinite(e) and not e.is_integer() else None
         return (a == 0) & (b > 0) & (b != np.floor(b))
 
     def forward(self, a, b): return _power(a, b)
@@ -239,9 +240,10 @@ class PowDiff(_Inside, Primitive):
                                 a ** (b - float(k)))
 
     def forward(self, a, b):
+        if np.ndim(b) == 0:  # a constant exponent such as x^3: c is worked out once
+            c = _constant_exponent(b, self.order)[0]
+            return _times_power(c, a, b, self.order) if c != 0 else np.zeros(np.shape(a))
         c = _falling(b, self.order)
-        if np.ndim(c) == 0 and c != 0:  # a constant exponent such as x^3: no zero factor
-            return _times_power(c, a, b, self.order)
         return np.where(c == 0, 0.0, _times_power(c, a, b, self.order))
 
     def backward(self, gy):
@@ -302,7 +304,7 @@ def _power(a, b):
         # libm's pow is ~20x slower for negative bases; |a|^k with the sign put back
         # is the same correctly rounded number.
         y = np.power(np.abs(a), b)
-        return np.copysign(y, a) if b % 2 else y
+        return np.copysign(y, a) if float(b) % 2 else y
     return np.power(a, b)
 
 
@@ -310,13 +312,17 @@ def _times_power(c, a, b, k: int):
     """c a^(b - k), accurate from the exact b: the rounding of b - k is put back, and
     where a^(b-k) alone is not a normal float64 the product is taken as (c h) h with
     h = a^((b-k)/2)."""
-    if np.ndim(b) == 0 and b - k == 1:  # x^2 -> 2x: one rounding, also where a is subnormal
-        return c * a                     # (b - k rounds to 1 only when it is exactly 1)
-    d, lost = _two_sum(b, -float(k))          # b - k = d + lost exactly
+    if np.ndim(b) == 0:
+        _, linear, d, lost, inexact = _constant_exponent(b, k)
+        if linear:  # x^2 -> 2x: one rounding, also where a is subnormal
+            return c * a
+    else:
+        d, lost = _two_sum(b, -float(k))  # b - k = d + lost exactly
+        inexact = None
 
-    def power(d, lost):  # a^(d + lost) = a^d a^lost
+    def power(d, lost, inexact=None):  # a^(d + lost) = a^d a^lost
         y = _power(a, d)
-        if not np.any(lost):  # b - k was exact: x^3, x^2.5, ...
+        if not (np.any(lost) if inexact is None else inexact):  # b - k was exact: x^3
             return y
         fix = (lost != 0) & np.isfinite(y)
         # a > 0: a^lost = 1 + lost log a, as |lost log a| < 1e-13 wherever a^d is finite.
@@ -327,13 +333,37 @@ def _times_power(c, a, b, k: int):
         return np.where(fix & positive, y + y * (lost * log),
                         np.where(fix & (a < 0), y * np.power(a, np.where(fix, lost, 0.0)), y))
 
-    y = power(d, lost)
-    size = np.abs(y)
-    if size.size and size.min() >= _TINY and size.max() <= _HUGE:  # all normal: no split
+    y = power(d, lost, inexact)
+    if _all_normal(y):  # no split
         return c * y
+    size = np.abs(y)
     split = (a > 0) & ~((size >= _TINY) & (size <= _HUGE))
     h = power(0.5 * d, 0.5 * lost)
     return np.where(split, c * h * h, c * y)
+
+
+def _all_normal(y) -> bool:
+    if y.size == 1:  # one point (a polynomial of 10^4 terms): two numpy reductions cost more
+        return _TINY <= abs(y.item()) <= _HUGE
+    size = np.abs(y)
+    return bool(size.size) and size.min() >= _TINY and size.max() <= _HUGE
+
+
+_exponents: dict = {}
+
+
+def _constant_exponent(b, k: int) -> tuple:
+    """For a 0-d exponent b: ((b)_k, whether b - k is exactly 1, and b - k = d + lost
+    exactly with whether lost is not 0), worked out once per (b, k), not per call."""
+    key = (b.tobytes(), k)
+    known = _exponents.get(key)
+    if known is None:
+        if len(_exponents) > 4096:  # exponents come from expressions: few, but unbounded
+            _exponents.clear()
+        d, lost = _two_sum(b, -float(k))
+        known = _exponents[key] = (_falling(b, k), bool(b - k == 1), d, lost,
+                                   bool(np.any(lost)))
+    return known
 
 
 _TINY, _HUGE = np.finfo(np.float64).tiny, np.finfo(np.float64).max

@@ -435,9 +435,12 @@ def _has_kinks(function) -> bool:
     return type(function).kinks is not Primitive.kinks
 
 
-def _kink_mask(function, arrays, n: int) -> np.ndarray:
+def _mark_kinks(kinks: list, function, arrays, n: int) -> None:
+    """Append (function, its kink mask over the n points) if a point sits on a kink: a
+    polynomial of 10^4 terms at one point has 10^4 masks to make, nearly all empty."""
     mask = function.kinks(*arrays)
-    return np.zeros(n, dtype=bool) if mask is None else np.broadcast_to(mask, (n,))
+    if mask is not None and mask.any():
+        kinks.append((function, np.broadcast_to(mask, (n,))))
 
 
 class _Full:
@@ -929,7 +932,9 @@ class Schedule:
         for i, forward, a, b in self.forward:  # b < 0: one argument
             values[i] = forward(values[a]) if b < 0 else forward(values[a], values[b])
         top = values[self.top]
-        kinks = [(k, _kink_mask(k, [values[j] for j in args], n)) for k, args in self.kinks]
+        kinks = []
+        for function, args in self.kinks:
+            _mark_kinks(kinks, function, [values[j] for j in args], n)
         grads = [None] * len(values)
         if self.backward or self.top in self.leaves.values():
             grads[self.top] = np.ones_like(top)
@@ -1012,7 +1017,7 @@ def _interpret(nodes, variables, columns, n, wrt, order):
                 g0, g1 = generation[k0], generation[k1]
                 generation[i] = (g0 if g0 >= g1 else g1) + 1
                 if kinked is not None:
-                    kinks.append((kinked, _kink_mask(kinked, [x0, x1], n)))
+                    _mark_kinks(kinks, kinked, [x0, x1], n)
                 if plans is not None:
                     plan = known.get((function, v0, v1))
                     if plan is None:
@@ -1048,7 +1053,7 @@ def _interpret(nodes, variables, columns, n, wrt, order):
                 values[i], varying[i] = value, 1
                 generation[i] = generation[k0] + 1
                 if kinked is not None:
-                    kinks.append((kinked, _kink_mask(kinked, [x0], n)))
+                    _mark_kinks(kinks, kinked, [x0], n)
                 if plans is not None:
                     plan = known.get((function, 1))
                     if plan is None:
@@ -1077,7 +1082,7 @@ def _interpret(nodes, variables, columns, n, wrt, order):
             values[i], varying[i] = value, 1
             generation[i] = max([generation[k] for k in moving]) + 1
             if kinked is not None:
-                kinks.append((kinked, _kink_mask(kinked, inputs, n)))
+                _mark_kinks(kinks, kinked, inputs, n)
             if plans is not None:
                 shape = (function, *[varying[k] for k in keys])
                 plan = known.get(shape) or _plan(function, keys, values, varying, known,
@@ -1197,9 +1202,14 @@ def _plan(function, keys, values, varying, known: dict, floats: bool | None):
     the node ran on floats), a _FloatPlan if it can be; the rule of a node that ran on
     floats must be one (else: None, and the tape runs)."""
     constants = [None if varying[k] else values[k] for k in keys]
+    # A rule recorded per value of its constants (x^3, x^2.5: pow's) is kept by them.
+    by_value = (function, *[None if c is None else c.tobytes() for c in constants])
+    if by_value in known:
+        return known[by_value]
     try:
         plan = rule_for(function, constants).plan()
     except NotReplayable:
+        known[by_value] = None
         return None
     if floats is not None:
         # A node that ran on floats has floats for inputs and output: all its rule's
@@ -1211,6 +1221,8 @@ def _plan(function, keys, values, varying, known: dict, floats: bool | None):
     shape = tuple([c is None for c in constants])
     if _rules.get((function, shape)).__class__ is Rule:
         known[(function, *[varying[k] for k in keys])] = plan
+    else:
+        known[by_value] = plan
     return plan
 
 

@@ -621,6 +621,33 @@ def test_pow_second_derivative_in_a_is_zero_where_a_factor_b_minus_i_is(a, b):
     assert float(adcli.parse("a^b").hessian(a=a, b=b)[0, 0]) == 0.0
 
 
+_EXPONENTS = [0.0, -0.0, 1.0, 2.0, 3.0, 2.5, 0.5, 0.1, -1.0, -0.5, -3.0, 1e16, 1e16 + 2,
+              1.0000000000000002, 100.5, 1e-300, math.inf, -math.inf, math.nan]
+
+
+def test_what_a_constant_exponent_keeps_does_not_depend_on_what_came_before():
+    # A 0-d exponent (x^3) has what it needs of b worked out once per (b, k) and kept (a
+    # polynomial of 10^4 terms at one point asks per term). Each result, made with nothing
+    # kept, must come out the same when everything else was asked first, in reverse.
+    from adcli import functions
+    from adcli.kernel import identical
+    a = np.array([0.0, -0.0, 1e-300, 5e-324, 0.3, 1.0, 2.0, 7.5, 1e150, 1e300, -0.3, -2.0,
+                  -1e300, math.inf, -math.inf, math.nan])
+    cases = [(name, k, b) for name in ("pow_diff", "pow_shift", "pow_log") for k in (0, 1, 2, 3)
+             for b in _EXPONENTS]
+
+    def result(name, k, b):
+        function = PRIMITIVES[name]() if name == "pow_log" else PRIMITIVES[name](k)
+        return function.forward(a, np.array(b))
+    with np.errstate(all="ignore"):
+        alone = []
+        for case in cases:
+            functions._exponents.clear()
+            alone.append(result(*case))
+        for case, expected in reversed(list(zip(cases, alone))):
+            assert identical(result(*case), expected), case
+
+
 @pytest.mark.parametrize("text", ["a^b", "pow(a, b)", "0 + a^b"])
 def test_pow_hessian_at_exponent_zero_keeps_the_mixed_partial(text):
     # f = a^b = exp(b log a) at a = 2, b = 0 (a smooth point: a > 0).
