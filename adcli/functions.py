@@ -186,7 +186,8 @@ class Pow(Primitive):
         if b.ndim == 0:  # a constant exponent: one pass over a (x^1.5), or none (x^2)
             e = float(b)
             return a == 0 if e > 0 and math.isfinite(e) and not e.is_integer() else None
-        return (a == 0) & (b > 0) & (b != np.floor(b))
+        zero = a == 0
+        return zero & (b > 0) & (b != np.floor(b)) if zero.any() else zero
 
     def forward(self, a, b): return _power(a, b)
 
@@ -322,7 +323,7 @@ def _times_power(c, a, b, k: int):
 
     def power(d, lost, inexact=None):  # a^(d + lost) = a^d a^lost
         y = _power(a, d)
-        if not (np.any(lost) if inexact is None else inexact):  # b - k was exact: x^3
+        if not (lost.any() if inexact is None else inexact):  # b - k was exact: x^3
             return y
         fix = (lost != 0) & np.isfinite(y)
         # a > 0: a^lost = 1 + lost log a, as |lost log a| < 1e-13 wherever a^d is finite.
