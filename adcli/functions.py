@@ -346,8 +346,13 @@ def _times_power(c, a, b, k: int):
 def _all_normal(y) -> bool:
     if y.size == 1:  # one point (a polynomial of 10^4 terms): two numpy reductions cost more
         return _TINY <= abs(y.item()) <= _HUGE
+    if not y.size:
+        return False
+    low = y.min()
+    if low >= _TINY:  # all positive (x^2.5, |x|^3): no pass to take |y|
+        return y.max() <= _HUGE
     size = np.abs(y)
-    return bool(size.size) and size.min() >= _TINY and size.max() <= _HUGE
+    return size.min() >= _TINY and size.max() <= _HUGE
 
 
 _exponents: dict = {}
