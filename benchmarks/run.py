@@ -357,6 +357,7 @@ def huge(options) -> None:
         (f"{megabytes:g} MB expression x*y+x*y+...",
          "+".join(["x*y"] * int(megabytes * 250_000)), "x=1.5,y=-2", 3.0),
     ]
+    row("huge", "this machine's Python: 10^7 additions in a loop", seconds(python_speed()))
     exe = adcli_executable()
     with tempfile.TemporaryDirectory(prefix="adcli-huge-") as tmp:
         base = statistics.median(run_child([sys.executable, "-c", "import numpy"], None)[0]
@@ -376,6 +377,18 @@ def huge(options) -> None:
             if "MB" in label:
                 row("huge", f"{label}: CLI peak memory", f"{rss:.0f} MB", "", rss, 300.0,
                     unit=" MB")
+
+
+def python_speed() -> float:
+    """Seconds (best of three) for a pure-Python loop, to read the goals in seconds across
+    machines: first run on 1 December (0.67-0.73 s), on a machine where the huge rows took
+    2.5-3x as long as on 30 November's (not measured there)."""
+    def loop():
+        total = 0
+        for i in range(10_000_000):
+            total += i
+        return total
+    return min(rounds({"loop": loop}, 3, warm=False)["loop"])
 
 
 def split(text: str, at: str):
