@@ -382,7 +382,7 @@ def huge(options) -> None:
 def python_speed() -> float:
     """Seconds (best of three) for a pure-Python loop, to read the goals in seconds across
     machines: first run on 1 December (0.67-0.73 s), on a machine where the huge rows took
-    2.5-3x as long as on 30 November's (not measured there)."""
+    2.6-3.2x as long as on 30 November's (not measured there)."""
     def loop():
         total = 0
         for i in range(10_000_000):
