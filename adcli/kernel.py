@@ -662,6 +662,11 @@ class Program:
         self.outputs = outputs
         self.ops, self.buffers, self.direct = _registers(steps, outputs)
         self.block = _block_for(self.buffers + len(self.inputs) + len(outputs))
+        # What _run loops over, a few times per block: each op's arguments unpacked (a
+        # list made per call, for *args, cost as much as a ufunc call on a block).
+        self._steps = [_unpacked(*op) for op in self.ops]
+        self._copies = [(self.buffers + i, slot) for i, slot in enumerate(outputs)
+                        if i not in self.direct]
 
     def run(self, columns: dict[str, np.ndarray], n: int):
         """(value, gradients) at n points, each column of shape (n,)."""
@@ -678,10 +683,11 @@ class Program:
 
         def block(start):
             stop = min(n, start + size)
-            if not hasattr(spare, "buffers"):
-                spare.buffers = [np.empty(min(n, size)) for _ in range(self.buffers)]
-            places = [b[:stop - start] for b in spare.buffers]
-            places += [r[start:stop] for r in results]
+            buffers = getattr(spare, "buffers", None)
+            if buffers is None:
+                buffers = spare.buffers = [np.empty(min(n, size)) for _ in range(self.buffers)]
+            places = buffers + [r[start:stop] for r in results] if stop - start == size else \
+                [b[:stop - start] for b in buffers] + [r[start:stop] for r in results]
             self._run(columns, places, masks, found, start, stop)
             # A finite sum means finite terms (a false alarm only on overflow). Not np.dot
             # with ones, though twice as fast alone: BLAS's own threads, on top of these,
@@ -700,16 +706,19 @@ class Program:
         values = self.initial.copy()
         for name, slot in self.inputs.items():
             values[slot] = columns[name][start:stop]
-        for forward, args, out, where, frees in self.ops:
-            if where is None:
-                values[out] = forward(*[values[a] for a in args])
-            else:  # a ufunc, writing into its place
-                values[out] = forward(*[values[a] for a in args], out=places[where])
+        for forward, a, b, out, where, frees in self._steps:
+            if b >= 0:  # most steps: a ufunc of two arguments, writing into its place
+                values[out] = forward(values[a], values[b], out=places[where])
+            elif b == -1:
+                values[out] = forward(values[a], out=places[where])
+            elif where is None:  # a is the arguments' slots
+                values[out] = forward(*[values[k] for k in a])
+            else:
+                values[out] = forward(*[values[k] for k in a], out=places[where])
             for f in frees:
                 values[f] = None
-        for i, slot in enumerate(self.outputs):
-            if i not in self.direct:
-                places[self.buffers + i][...] = 0.0 if slot is None else values[slot]
+        for place, slot in self._copies:
+            places[place][...] = 0.0 if slot is None else values[slot]
         for k, (_, slot) in enumerate(self.kinks):
             kinks = values[slot]
             if kinks is not None and kinks.any():
@@ -718,6 +727,16 @@ class Program:
 
 
 _total = np.add.reduce
+
+
+def _unpacked(forward, args, out, where, frees) -> tuple:
+    """An op as _run takes it: (forward, a, b, out, where, frees), with a and b the slots
+    of a ufunc's two arguments, b = -1 for one, or b = -2 and a the tuple of all."""
+    if where is not None and len(args) == 2:
+        return forward, args[0], args[1], out, where, frees
+    if where is not None and len(args) == 1:
+        return forward, args[0], -1, out, where, frees
+    return forward, tuple(args), -2, out, where, frees
 
 
 def _block_for(arrays: int) -> int:
