@@ -16,7 +16,8 @@ exist: one-sided differences say whether it does; where it does not, the point i
 with its left and right derivatives and counted neither for nor against the expectation.
 When it differs, the diagnosis names what is certain at every counted point: a constant
 factor, swapped partials, the derivative with respect to an inner node (the chain rule's
-last factor missing), or, for order 0, a constant difference.
+last factor missing), one term of a product, quotient, power or sum rule missing or with
+its sign flipped, or, for order 0, a constant difference.
 """
 from __future__ import annotations
 
@@ -633,7 +634,7 @@ def _judge(f, targets, order, points, found, rtol, atol, sampled, seed) -> Check
         sampled=sampled, seed=seed, expected_mode=expected_mode)
     result.summary = _summary(result)
     if verdict == "differs" and expected_mode:
-        result.diagnosis = _diagnose(f, targets, order, found, status)
+        result.diagnosis = _diagnose(f, targets, order, points, found, status)
     result.notes = _notes(result)
     return result
 
@@ -811,7 +812,7 @@ def _notes(r: CheckResult) -> list[str]:
 
 # ----- diagnosis -------------------------------------------------------------------------
 
-def _diagnose(f, targets, order, found, status) -> list[str]:
+def _diagnose(f, targets, order, points, found, status) -> list[str]:
     counted = (status == "match") | (status == "differs")
     found_any = []
     for i, t in enumerate(targets):
@@ -830,6 +831,8 @@ def _diagnose(f, targets, order, found, status) -> list[str]:
         if order == 1:
             found_any += _swapped(f, t, e, e_scale, found, where, tolerance)
             found_any += _inner(f, t, e, e_scale, found, where, tolerance)
+            found_any += _one_term(f, t, e, e_scale, a, a_scale, found, where, points,
+                                   tolerance)
     return found_any
 
 
@@ -909,3 +912,61 @@ def _inner_words(f, index: int, parent: int, name: str) -> str:
                 f"chain rule's factor du/d{name} is missing")
     return (f"this is the derivative of f with respect to u = {u} ({role.replace('its', 'the')}"
             f" of {what}); the chain rule's factor du/d{name} is missing")
+
+
+def _one_term(f, t, e, e_scale, a, a_scale, found, where, points, tolerance) -> list[str]:
+    """The expectation is f' without one term of a rule with several (a product's, a
+    quotient's, a power's with a varying exponent, a sum's), or with that term's sign
+    flipped. The term through input k of node p is df/dp (the reverse pass's adjoint)
+    times dp/du_k du_k/dx: p's Taylor rule with every other input's tangent set to 0,
+    after one forward-mode sweep for every node's tangent."""
+    from .taylor import jvp
+
+    if f.has_diff:  # diff()'s nodes are reverse passes, with no Taylor rule
+        return []
+    run = jvp(f, {v: points[v][where] for v in f.variables}, {t.name: 1.0})
+    for p, node in enumerate(f.nodes):
+        adjoint = found.adjoints[p] if found.adjoints else None
+        moving = [k for k, j in enumerate(node.args) if np.any(run.tangents[j] != 0)]
+        if adjoint is None or len(moving) < 2:
+            continue
+        series = [np.stack(np.broadcast_arrays(run.values[j], run.tangents[j]))
+                  for j in node.args]
+        for k in moving:
+            alone = [s if i == k else np.stack([s[0], np.zeros_like(s[1])])
+                     for i, s in enumerate(series)]
+            with np.errstate(all="ignore"):
+                term = adjoint[where] * node.function().taylor(*alone)[1]
+            for times, wrong in ((1.0, "is missing"), (2.0, "has the wrong sign")):
+                if np.all(_close(e, a - times * term, e_scale, a_scale + times * np.abs(term),
+                                 *tolerance)):
+                    return [_term_words(f, p, k, t, wrong)]
+    return []
+
+
+_RULES = {  # a rule's terms, by its node's primitive: (term 0, term 1, the rule)
+    "mul": ("({d}u/{d}{x})·v", "u·({d}v/{d}{x})",
+            "{d}(u·v)/{d}{x} = ({d}u/{d}{x})·v + u·({d}v/{d}{x})"),
+    "div": ("({d}u/{d}{x})/v", "-u·({d}v/{d}{x})/v^2",
+            "{d}(u/v)/{d}{x} = ({d}u/{d}{x})/v - u·({d}v/{d}{x})/v^2"),
+    "pow": ("v·u^(v-1)·({d}u/{d}{x})", "u^v·ln(u)·({d}v/{d}{x})",
+            "{d}(u^v)/{d}{x} = v·u^(v-1)·({d}u/{d}{x}) + u^v·ln(u)·({d}v/{d}{x})"),
+    "add": ("{d}u/{d}{x}", "{d}v/{d}{x}", "{d}(u + v)/{d}{x} = {d}u/{d}{x} + {d}v/{d}{x}"),
+    "sub": ("{d}u/{d}{x}", "-{d}v/{d}{x}", "{d}(u - v)/{d}{x} = {d}u/{d}{x} - {d}v/{d}{x}"),
+}
+_RULE_NAMES = {"mul": "the product rule's term", "div": "the quotient rule's term",
+               "pow": "the power's term", "add": "the term", "sub": "the term"}
+
+
+def _term_words(f, p: int, k: int, t: Target, wrong: str) -> str:
+    from .printer import render
+
+    node = f.nodes[p]
+    inputs = [render(f.nodes[:j + 1]) for j in node.args]
+    rule = _RULES.get(node.name) if len(inputs) == 2 else None
+    if rule is None:
+        return f"the term through input {k + 1} of {node.name}, {inputs[k]}, {wrong}"
+    d = "∂" if t.label.startswith("∂") else "d"
+    term, whole = (text.format(d=d, x=t.name) for text in (rule[k], rule[2]))
+    return (f"{_RULE_NAMES[node.name]} {term} {wrong}: for u = {inputs[0]} and "
+            f"v = {inputs[1]}, {whole}")

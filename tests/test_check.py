@@ -222,6 +222,29 @@ DIAGNOSES = [
      "chain rule's factor du/dx is missing"),
     ("sin(x)^2", "2-cos(x)^2", {"order": 0},
      "the two differ by the constant 1 everywhere"),
+    # one term of a rule: the expectation is f' without it (or with it subtracted twice)
+    ("x*exp(x)", "exp(x)", {},                   # (x e^x)' = e^x + x e^x
+     "the product rule's term u·(dv/dx) is missing: for u = x and v = exp(x), "
+     "d(u·v)/dx = (du/dx)·v + u·(dv/dx)"),
+    ("x^2*sin(x)+cos(x)", "2*x*sin(x)-sin(x)", {},  # the x^2 cos(x) term left out
+     "the product rule's term u·(dv/dx) is missing: for u = x^2 and v = sin(x)"),
+    ("sin(x)*cos(x)", "cos(x)^2+sin(x)^2", {},      # cos^2 - sin^2, the second term's sign
+     "the product rule's term u·(dv/dx) has the wrong sign: for u = sin(x) and v = cos(x)"),
+    ("x*y*sin(x)", "y*sin(x)", {"wrt": "x"},        # y sin(x) + x y cos(x), a partial
+     "the product rule's term u·(∂v/∂x) is missing: for u = x*y and v = sin(x), "
+     "∂(u·v)/∂x = (∂u/∂x)·v + u·(∂v/∂x)"),
+    ("x/(1+x^2)", "1/(1+x^2)", {},                  # (1 - x^2)/(1 + x^2)^2
+     "the quotient rule's term -u·(dv/dx)/v^2 is missing: for u = x and v = 1 + (x^2)"),
+    ("x/(1+x^2)", "(1+3*x^2)/(1+x^2)^2", {},        # + 2x^2 where - 2x^2 belongs
+     "the quotient rule's term -u·(dv/dx)/v^2 has the wrong sign"),
+    ("x^x", "x*x^(x-1)", {},                        # x^x (ln x + 1): the power rule alone
+     "the power's term u^v·ln(u)·(dv/dx) is missing: for u = x and v = x"),
+    ("x^2+sin(x)", "2*x", {},
+     "the term dv/dx is missing: for u = x^2 and v = sin(x), d(u + v)/dx = du/dx + dv/dx"),
+    ("x^2-sin(x)", "2*x+cos(x)", {},
+     "the term -dv/dx has the wrong sign: for u = x^2 and v = sin(x)"),
+    ("atan2(x, x^2+1)", "(x^2+1)/(x^2+(x^2+1)^2)", {},  # the y-input's term alone
+     "the term through input 2 of atan2, (x^2) + 1, is missing"),
 ]
 
 
@@ -244,7 +267,8 @@ NO_DIAGNOSIS = [
     # wrong, but no relation holds at every point: nothing may be claimed
     ("x^3", "3*x^3"),                           # ratio x: not constant
     ("x^2", "4*x + (x - abs(x))"),              # x2 for x > 0, x3 for x < 0: not constant
-    ("x*exp(x)", "exp(x)"),                     # no inner node: x itself is a variable
+    ("x^2*sin(x)+cos(x)", "2*x*sin(x)"),        # two terms missing, not one
+    ("x*exp(x)", "exp(x)+x"),                   # a term of the wrong kind, not a missing one
 ]
 
 
