@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from fractions import Fraction
 
 import numpy as np
 
@@ -554,18 +555,19 @@ def _differenced(f: Expression, name: str, order: int, points):
     return func
 
 
-def _differences(f, name, order, points, scale_before, side="central"):
+def _differences(f, name, order, points, scale_before, side="central", finer=1.0):
     return differences(_differenced(f, name, order, points), points[name], scale_before,
-                       side)
+                       side, finer)
 
 
-def differences(func, x: np.ndarray, rounding: np.ndarray, side: str = "central"):
+def differences(func, x: np.ndarray, rounding: np.ndarray, side: str = "central",
+                finer: float = 1.0):
     """(estimate, error) by Richardson extrapolation on two ladders of steps, 256 times
     apart: the better estimate, with an error that covers what rounding in ``func`` can do
     at its smallest step (``rounding``: func's rounding scale at x) and how far the two
     ladders disagree (one ladder alone can settle on a wrong value when its steps are too
     coarse for an oscillation, as sin(x^2) has at x = 400). ``func`` maps an array of
-    shape (ROWS, n) elementwise."""
+    shape (ROWS, n) elementwise. ``finer`` scales both ladders' steps."""
     rounding = np.broadcast_to(rounding, x.shape)
     unknown = ~np.isfinite(rounding)
     if unknown.any():  # at a kink it can be inf (cbrt(x^3) at 0): take the value's size
@@ -573,7 +575,7 @@ def differences(func, x: np.ndarray, rounding: np.ndarray, side: str = "central"
         rounding = np.where(unknown, np.abs(np.nan_to_num(here)), rounding)
     runs = []
     for first in LADDERS:
-        estimate, error, step = richardson(func, x, side, first)
+        estimate, error, step = richardson(func, x, side, first * finer)
         runs.append((estimate, error + ROUNDING * EPS * rounding / step))
     (e1, r1), (e2, r2) = runs
     pick = np.nan_to_num(r2, nan=np.inf) < np.nan_to_num(r1, nan=np.inf)
@@ -668,10 +670,12 @@ def _witnesses(f, t: Target, i, order, points, found, smooth_value):
         t.fd = t.fd_error = t.left = t.right = np.full(n, np.nan)
         return np.ones(n, bool), np.ones(n, bool), np.zeros(n, bool)
     t.fd, t.fd_error = found.fd[i]
-    larger = np.maximum(np.abs(t.ad), np.abs(t.fd))
-    agree = np.abs(t.ad - t.fd) <= np.maximum(FD_RTOL * larger, 10 * t.fd_error) \
-        + ROUNDING * EPS * found.ad_scale[i]
-    settled = np.isfinite(t.fd) & (t.fd_error <= SETTLED * larger)
+    agree, settled = _fd_agrees(t.ad, t.fd, t.fd_error, found.ad_scale[i])
+    doubt = np.flatnonzero(settled & ~agree)
+    if doubt.size:  # before AD is blamed: do finer steps say the same?
+        t.fd_error = t.fd_error.copy()
+        t.fd_error[doubt] = _unless_aliased(f, t, order, points, doubt, found.fd_scale[i])
+        agree, settled = _fd_agrees(t.ad, t.fd, t.fd_error, found.ad_scale[i])
     kinks = found.kink & smooth_value
     t.left, t.right = _one_sided(f, t.name, order, points, kinks, found.fd_scale[i])
     return agree, settled, kinks & ~_exists(t.left, t.right)
@@ -691,6 +695,32 @@ def _why_skipped(t: Target, i, found, smooth_value, nowhere) -> np.ndarray:
         "differences agree that the derivative exists")
     why[~smooth_value] = "f is not finite there"
     return why
+
+
+def _fd_agrees(ad, fd, fd_error, ad_scale):
+    """(AD and finite differences agree, finite differences settled), per point."""
+    larger = np.maximum(np.abs(ad), np.abs(fd))
+    apart, rounding = np.abs(ad - fd), ROUNDING * EPS * ad_scale
+    settled = np.isfinite(fd) & (fd_error <= SETTLED * larger)
+    # Within their error only where that error is small: a wide one agrees with anything.
+    agree = (apart <= FD_RTOL * larger + rounding) | (settled & (apart <= 10 * fd_error + rounding))
+    return agree, settled
+
+
+def _unless_aliased(f, t: Target, order, points, index, scale_before) -> np.ndarray:
+    """The error of finite differences at the points ``index``: as estimated, or inf
+    where steps 2^10 or 2^20 times finer give an estimate outside both errors. Steps longer than the period
+    of an oscillation (sin(x^3) at x = -962: 2e-6) can agree with each other on a wrong
+    value, and extrapolation cannot tell; a step short enough moves the estimate."""
+    sub = {v: p[index] for v, p in points.items()}
+    fd, error = t.fd[index], t.fd_error[index]
+    moved = np.zeros(index.size, bool)
+    for finer in (2.0 ** -10, 2.0 ** -20):
+        deeper, deeper_error = _differences(f, t.name, order, sub, scale_before[index],
+                                            finer=finer)
+        same, _ = _fd_agrees(fd, deeper, error + deeper_error, 0.0)
+        moved |= np.isfinite(deeper) & ~same
+    return np.where(moved, np.inf, error)
 
 
 def _exists(left, right) -> np.ndarray:
@@ -826,13 +856,15 @@ def _diagnose(f, targets, order, points, found, status) -> list[str]:
         # A claim must be certain: it is checked at the default tolerance, whatever
         # --rtol/--atol loosened the verdict to.
         tolerance = (DEFAULT_RTOL, 0.0)
-        found_any += _offset(e, e_scale, a, a_scale, tolerance) if order == 0 else []
-        found_any += _multiple(t, e, e_scale, a, a_scale, tolerance)
+        claims = _offset(e, e_scale, a, a_scale, tolerance) if order == 0 else []
+        claims += _multiple(t, e, e_scale, a, a_scale, tolerance)
         if order == 1:
-            found_any += _swapped(f, t, e, e_scale, found, where, tolerance)
-            found_any += _inner(f, t, e, e_scale, found, where, tolerance)
-            found_any += _one_term(f, t, e, e_scale, a, a_scale, found, where, points,
-                                   tolerance)
+            claims += _swapped(f, t, e, e_scale, found, where, tolerance)
+            claims += _inner(f, t, e, e_scale, found, where, tolerance)
+            if not claims:  # one term off is the finer claim: only when nothing else holds
+                claims += _one_term(f, t, e, e_scale, a, a_scale, found, where, points,
+                                    tolerance)
+        found_any += claims
     return found_any
 
 
@@ -915,11 +947,11 @@ def _inner_words(f, index: int, parent: int, name: str) -> str:
 
 
 def _one_term(f, t, e, e_scale, a, a_scale, found, where, points, tolerance) -> list[str]:
-    """The expectation is f' without one term of a rule with several (a product's, a
-    quotient's, a power's with a varying exponent, a sum's), or with that term's sign
-    flipped. The term through input k of node p is df/dp (the reverse pass's adjoint)
-    times dp/du_k du_k/dx: p's Taylor rule with every other input's tangent set to 0,
-    after one forward-mode sweep for every node's tangent."""
+    """The expectation is f' with one term of a rule with several (a product's, a
+    quotient's, a power's with a varying exponent, a sum's) left out, its sign flipped, or
+    off by a constant factor: e = a + (λ - 1)·term at every point. The term through input
+    k of node p is df/dp (the reverse pass's adjoint) times dp/du_k du_k/dx: p's Taylor
+    rule with every other input's tangent set to 0, after one forward-mode sweep."""
     from .taylor import jvp
 
     if f.has_diff:  # diff()'s nodes are reverse passes, with no Taylor rule
@@ -937,11 +969,30 @@ def _one_term(f, t, e, e_scale, a, a_scale, found, where, points, tolerance) -> 
                      for i, s in enumerate(series)]
             with np.errstate(all="ignore"):
                 term = adjoint[where] * node.function().taylor(*alone)[1]
-            for times, wrong in ((1.0, "is missing"), (2.0, "has the wrong sign")):
-                if np.all(_close(e, a - times * term, e_scale, a_scale + times * np.abs(term),
-                                 *tolerance)):
-                    return [_term_words(f, p, k, t, wrong)]
+            factor = _term_factor(e, e_scale, a, a_scale, term, tolerance)
+            if factor is not None:
+                return [_term_words(f, p, k, t, factor)]
     return []
+
+
+def _term_factor(e, e_scale, a, a_scale, term, tolerance) -> Fraction | float | None:
+    """λ != 1 with e = a + (λ - 1)·term at every point (a simple fraction when one is
+    that close), else None."""
+    nonzero = term != 0
+    if nonzero.sum() < MIN_FOR_DIAGNOSIS:
+        return None
+    with np.errstate(all="ignore"):
+        factor = float(np.median(1 + (e[nonzero] - a[nonzero]) / term[nonzero]))
+    if not np.isfinite(factor) or abs(factor - 1) <= 1e-9:
+        return None
+    simple = Fraction(factor).limit_denominator(12)
+    if abs(simple - factor) <= 1e-9 * max(1.0, abs(factor)):
+        factor = simple
+    off = float(factor) - 1
+    if np.all(_close(e, a + off * term, e_scale, a_scale + abs(off) * np.abs(term),
+                     *tolerance)):
+        return factor
+    return None
 
 
 _RULES = {  # a rule's terms, by its node's primitive: (term 0, term 1, the rule)
@@ -958,9 +1009,11 @@ _RULE_NAMES = {"mul": "the product rule's term", "div": "the quotient rule's ter
                "pow": "the power's term", "add": "the term", "sub": "the term"}
 
 
-def _term_words(f, p: int, k: int, t: Target, wrong: str) -> str:
+def _term_words(f, p: int, k: int, t: Target, factor) -> str:
     from .printer import render
 
+    wrong = ("is missing" if factor == 0 else "has the wrong sign" if factor == -1 else
+             f"is {factor} times what it should be")
     node = f.nodes[p]
     inputs = [render(f.nodes[:j + 1]) for j in node.args]
     rule = _RULES.get(node.name) if len(inputs) == 2 else None

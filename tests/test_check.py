@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 
 import adcli
-from adcli import functions
+from adcli import checking, functions
 from adcli.checking import differences, richardson
 from adcli.commands import every_command
 from conftest import strict_json, warnings_in
@@ -241,6 +241,10 @@ DIAGNOSES = [
      "the power's term u^v·ln(u)·(dv/dx) is missing: for u = x and v = x"),
     ("x^2+sin(x)", "2*x", {},
      "the term dv/dx is missing: for u = x^2 and v = sin(x), d(u + v)/dx = du/dx + dv/dx"),
+    ("x^3+sin(x)", "x^2+cos(x)", {},                # 3x^2 + cos(x): the 3 forgotten
+     "the term du/dx is 1/3 times what it should be: for u = x^3 and v = sin(x)"),
+    ("x^2+x^4", "2*x+4.4*x^3", {},                  # 4x^3 written 4.4x^3
+     "the term dv/dx is 11/10 times what it should be: for u = x^2 and v = x^4"),
     ("x^2-sin(x)", "2*x+cos(x)", {},
      "the term -dv/dx has the wrong sign: for u = x^2 and v = sin(x)"),
     ("atan2(x, x^2+1)", "(x^2+1)/(x^2+(x^2+1)^2)", {},  # the y-input's term alone
@@ -386,6 +390,33 @@ def test_one_ladder_alone_can_be_fooled_by_an_oscillation():
     x = np.array([400.0])
     estimate, _, _ = richardson(lambda x: np.sin(x**2), x)
     assert abs(estimate[0] - 800 * np.cos(160000.0)) > 1
+
+
+ALIASED = -962.1872876469387  # sin(x^3) turns once per 2.3e-6 in x here
+
+
+def test_both_ladders_fooled_by_a_faster_oscillation_do_not_blame_adcli():
+    # d/dx sin(x^3) = 3x^2 cos(x^3) = 2752873.74 at ALIASED (mpmath, 40 digits); the
+    # two ladders both settle near -2048 there, with a small error estimate. Steps 2^20
+    # times finer move the estimate: the point is not counted, and adcli is not accused.
+    points = {"x": [ALIASED, 0.5, 1.0, 2.0]}
+    alone = adcli.check("sin(x^3)", at=points)
+    assert alone.verdict == "matches" and alone.counted == 3 and alone.skipped == 1
+    assert list(alone.targets[0].why) == ["finite differences do not settle there", "", "", ""]
+    expected = adcli.check("sin(x^3)", "3*x^2*cos(x^3)", at=points)
+    assert expected.verdict == "matches" and expected.counted == 4
+    assert not [n for n in expected.notes if "disagree" in n]
+
+
+def test_a_wide_error_does_not_make_finite_differences_agree():
+    # Unsettled finite differences (error above 1e-3 relative) agreeing only within their
+    # own wide error count for nothing: the point is not counted rather than matched.
+    agree, settled = checking._fd_agrees(np.array([1.0]), np.array([1.5]), np.array([0.1]),
+                                         np.array([0.0]))
+    assert not agree[0] and not settled[0]
+    agree, _ = checking._fd_agrees(np.array([1.0]), np.array([1.0 + 1e-4]),
+                                   np.array([1e-4]), np.array([0.0]))
+    assert agree[0]  # settled (1e-4 <= 1e-3) and within 10 times its error
 
 
 def test_one_sided_differences_at_a_corner():
