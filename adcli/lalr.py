@@ -16,6 +16,9 @@ import re
 from .lalr_tables import FORMAT, fingerprint, sre_tag
 
 
+BULK = 4096  # characters: a text this long is cut into tokens in one pass first (_Bulk)
+
+
 class Rejected(Exception):
     """The text is not in the language; lark can say where and why."""
 
@@ -62,6 +65,7 @@ class Parser:
         self._scanners = [None] * len(self._actions)  # per state, compiled on first use
         self._chains: dict = {}
         self._gotos: dict = {}
+        self._bulk = None  # made for the first long text: a _Bulk, or False if it cannot be
 
     def parse(self, text: str):
         """The builder's value for the whole text; Rejected if the text is not in the language.
@@ -75,23 +79,53 @@ class Parser:
         states, values = [state], []
         push, push_value = states.append, values.append
         position, length = 0, len(text)
+        bulk = self._bulk_for(text)
+        if bulk is not None:
+            tokens, kinds, classify, accepts = bulk.tokens(text), bulk.kinds, bulk.classify, \
+                bulk.accepts
+            index, count = 0, len(tokens or ())
+        else:
+            tokens = None
         while True:
-            # As lark does: the next token is scanned in the state left by the last shift.
-            match, renames = scanners[state] or self._scanner(state)
             token, kind = None, "$END"
-            while position < length:
-                found = match(text, position)
-                if found is None:
-                    raise Rejected
-                kind, start, position = found.lastgroup, position, found.end()
-                if kind in ignore:
-                    kind = "$END"
-                    continue
-                value = found.group()
-                if renames and kind in renames:
-                    kind = _rename(renames[kind], value, kind)
-                token = (value, start) if pairs else Token(kind, value, start, position)
-                break
+            # The next token from the text cut up in one pass, as the state's own scanner
+            # would read it (see _Bulk) ...
+            if tokens is not None:
+                while index < count:
+                    value = tokens[index]
+                    index += 1
+                    kind = kinds.get(value) or classify(value)
+                    start = position
+                    position += len(value)
+                    if kind in ignore:
+                        kind = "$END"
+                        continue
+                    if kind not in accepts[state]:
+                        # Not a terminal this state scans for ("-" read as ADD_OP where a
+                        # SIGN may come): the state's scanner decides; if it reads another
+                        # extent, the rest is scanned state by state, as below.
+                        kind = self._rescan(state, text, start, position)
+                        if kind is None:
+                            tokens, position, kind = None, start, "$END"
+                            break
+                    token = (value, start) if pairs else Token(kind, value, start, position)
+                    break
+            # ... or, as lark does, scanned in the state left by the last shift.
+            if tokens is None:
+                match, renames = scanners[state] or self._scanner(state)
+                while position < length:
+                    found = match(text, position)
+                    if found is None:
+                        raise Rejected
+                    kind, start, position = found.lastgroup, position, found.end()
+                    if kind in ignore:
+                        kind = "$END"
+                        continue
+                    value = found.group()
+                    if renames and kind in renames:
+                        kind = _rename(renames[kind], value, kind)
+                    token = (value, start) if pairs else Token(kind, value, start, position)
+                    break
             # Reduce while the token asks for it, then shift it.
             while True:
                 action = actions[state].get(kind)
@@ -138,6 +172,22 @@ class Parser:
                 if token is None and state == end:
                     return values[-1]
 
+    def _bulk_for(self, text: str):
+        if len(text) < BULK or self._bulk is False:
+            return None
+        if self._bulk is None:
+            self._bulk = _Bulk.made(self._scanner_specs, self._scanner_of_state, self._flags,
+                                    self._ignore) or False
+        return self._bulk or None
+
+    def _rescan(self, state: int, text: str, start: int, end: int) -> str | None:
+        """What the state's own scanner reads at start, if it ends at end (else None)."""
+        match, renames = self._scanners[state] or self._scanner(state)
+        found = match(text, start)
+        if found is None or found.end() != end or found.lastgroup in self._ignore:
+            return None
+        return found.lastgroup
+
     def _goto(self, below: int, origin: str, kind: str) -> int:
         """The top state after a reduction to ``origin`` over ``below``, and after the
         chain of ?rules that ``kind`` then asks for (as the loop would reduce them)."""
@@ -179,6 +229,176 @@ class Parser:
         import _sre
 
         return _sre.compile(pattern, *arguments)
+
+
+class _Bulk:
+    """A long text's tokens from one pass of one regular expression, run in C, instead of
+    a match per token in the loop (a third of the parse of a 1 MB text).
+
+    Every state's scanner tries the terminals it may shift in one global order (lark sorts
+    them once). So the union of all terminals in that order, matched where a state's
+    scanner would match, finds the terminal that scanner finds, with the same extent,
+    whenever the state scans for it; where it does not, the loop asks the state's scanner
+    (Parser._rescan). A token's terminal depends on its text alone (no terminal looks
+    around), so it is found once per distinct text. Made only when all of that holds for
+    the tables: no keyword renames, the ignored terminals in every scanner, one order."""
+
+    def __init__(self, union: list, flags: int):
+        self._cut = re.compile("|".join(f"(?:{_non_capturing(body)})" for _, body in union),
+                               flags)
+        self._named = re.compile("|".join(f"(?P<{name}>{body})" for name, body in union),
+                                 flags).fullmatch
+        self.kinds: dict = {}
+        self.accepts: list = []  # per state: the terminals its scanner scans for
+
+    @classmethod
+    def made(cls, specs, scanner_of_state, flags: int, ignore) -> _Bulk | None:
+        if any(renames for _, renames in specs):
+            return None
+        scanners = [[_named(alternative) for pattern in patterns
+                     for alternative in _alternatives(pattern)] for patterns, _ in specs]
+        if any(None in scanner or not ignore <= {name for name, _ in scanner}
+               for scanner in scanners):
+            return None
+        union = _one_order(scanners, scanner_of_state)
+        if union is None or not all(_plain(body, flags) for _, body in union):
+            return None
+        bulk = cls(union, flags)
+        if bulk._cut.groups:  # a group left capturing: findall would hand back groups
+            return None
+        names = [frozenset(name for name, _ in scanner) for scanner in scanners]
+        bulk.accepts = [names[index] for index in scanner_of_state]
+        return bulk
+
+    def tokens(self, text: str) -> list | None:
+        """The text's tokens, or None if they do not cover it end to end (a character no
+        terminal matches: the loop's own scan finds where)."""
+        tokens = self._cut.findall(text)
+        return tokens if sum(map(len, tokens)) == len(text) else None
+
+    def classify(self, value: str) -> str:
+        found = self._named(value)
+        kind = self.kinds[value] = found.lastgroup if found else ""
+        return kind
+
+
+def _pieces(pattern: str):
+    """A regular expression's text in pieces: an escape, a character class, or one other
+    character (so a "(" or "|" piece is one of the expression's own)."""
+    i = 0
+    while i < len(pattern):
+        j = i + 1
+        if pattern[i] == "\\":
+            j = i + 2
+        elif pattern[i] == "[":
+            j += pattern[j:j + 1] == "^"
+            j += pattern[j:j + 1] == "]"  # a "]" first in a class is one of its characters
+            while pattern[j] != "]":
+                j += 2 if pattern[j] == "\\" else 1
+            j += 1
+        yield pattern[i:j]
+        i = j
+
+
+def _alternatives(pattern: str) -> list:
+    """A regular expression's top-level alternatives (outside groups)."""
+    parts, current, depth = [], [], 0
+    for piece in _pieces(pattern):
+        if piece == "|" and depth == 0:
+            parts.append("".join(current))
+            current = []
+            continue
+        depth += (piece == "(") - (piece == ")")
+        current.append(piece)
+    parts.append("".join(current))
+    return parts
+
+
+def _named(alternative: str):
+    """(name, body) of one ``(?P<name>body)`` alternative, or None."""
+    found = re.fullmatch(r"\(\?P<(\w+)>(.*)\)", alternative, re.S)
+    return found and (found.group(1), found.group(2))
+
+
+def _non_capturing(body: str) -> str:
+    """body with every group non-capturing, so findall hands back whole matches."""
+    pieces = list(_pieces(body))
+    out, k = [], 0
+    while k < len(pieces):
+        piece = pieces[k]
+        if piece == "(" and pieces[k + 1:k + 2] != ["?"]:
+            piece = "(?:"
+        elif piece == "(" and pieces[k + 1:k + 3] == ["?", "P"] and pieces[k + 3] == "<":
+            k = pieces.index(">", k)
+            piece = "(?:"
+        out.append(piece)
+        k += 1
+    return "".join(out)
+
+
+def _one_order(scanners: list, scanner_of_state: list) -> list | None:
+    """Every terminal in one order that keeps each scanner's, or None if none does. Two
+    terminals no scanner orders (SIGN and ADD_OP never meet) go in the order of how many
+    states scan for each: the union reads their common text ("-") as the commoner."""
+    bodies, before = {}, {}
+    for scanner in scanners:
+        for k, (name, body) in enumerate(scanner):
+            if bodies.setdefault(name, body) != body:
+                return None
+            before.setdefault(name, set()).update(n for n, _ in scanner[:k])
+    states = {name: sum(name in {n for n, _ in scanners[s]} for s in scanner_of_state)
+              for name in bodies}
+
+    def earlier(a, b) -> bool:  # must a come before b?
+        seen, stack = set(), [b]
+        while stack:
+            for n in before[stack.pop()] - seen:
+                if n == a:
+                    return True
+                seen.add(n)
+                stack.append(n)
+        return False
+    names = sorted(bodies, key=lambda n: (-states[n], n))
+    for i, a in enumerate(names):
+        for b in names[i + 1:]:
+            if not earlier(a, b) and not earlier(b, a):
+                before[b].add(a)
+    order, left = [], set(bodies)
+    while left:
+        ready = sorted(name for name in left if not before[name] & left)
+        if not ready:
+            return None
+        order.append(ready[0])
+        left.remove(ready[0])
+    return [(name, bodies[name]) for name in order]
+
+
+def _plain(body: str, flags: int) -> bool:
+    """True if body never matches the empty string and looks at nothing around its match
+    (no anchors, lookarounds or back-references): then what it matches, and so which
+    terminal a token is, depends on the token's text alone."""
+    try:
+        from re import _parser
+    except ImportError:  # Python 3.10
+        import sre_parse as _parser
+    try:
+        parsed = _parser.parse(body, flags)
+    except Exception:
+        return False
+    if parsed.getwidth()[0] == 0:
+        return False
+    looks = {"AT", "ASSERT", "ASSERT_NOT", "GROUPREF", "GROUPREF_EXISTS", "GROUPREF_IGNORE",
+             "GROUPREF_LOC_IGNORE", "GROUPREF_UNI_IGNORE"}
+    stack = [parsed]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, (list, tuple)) or hasattr(item, "data"):
+            items = item.data if hasattr(item, "data") else item
+            for entry in items:
+                if isinstance(entry, tuple) and len(entry) == 2 and str(entry[0]) in looks:
+                    return False
+                stack.append(entry)
+    return True
 
 
 def _first_match(compiled: list):

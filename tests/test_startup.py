@@ -218,7 +218,11 @@ def _corpus():
     return valid + damaged + noise
 
 
-def test_tables_make_the_same_builder_calls_and_rejections_as_lark(grammar, fresh_tables):
+@pytest.mark.parametrize("bulk", [lalr.BULK, 0], ids=["as-is", "cut-in-one-pass"])
+def test_tables_make_the_same_builder_calls_and_rejections_as_lark(grammar, fresh_tables,
+                                                                   bulk, monkeypatch):
+    # bulk 0: every text is cut into tokens in one pass first, as texts of 4 KB and more
+    monkeypatch.setattr(lalr, "BULK", bulk)
     names = {name for _, _, name, *_ in fresh_tables["rules"] if not name.startswith("_")}
     lark_recorder = Recorder(names)
     lark = lalr_tables.make_lark(grammar, transformer=lark_recorder)
@@ -240,6 +244,66 @@ def test_tables_make_the_same_builder_calls_and_rejections_as_lark(grammar, fres
         assert (tables_accept, table_recorder.log) == (lark_accepts, lark_recorder.log), text
         accepted += lark_accepts
     assert 1500 <= accepted < 3000   # the corpus has both kinds in number
+    assert (tables._bulk is None) == (bulk > 0)  # the one-pass cut ran when asked for
+
+
+def test_a_long_text_is_cut_in_one_pass_with_the_same_nodes(monkeypatch):
+    # 1,000 terms with unary signs (read as ADD_OP by the one pass, SIGN by their state),
+    # calls, powers, spaces and superscripts: the same nodes either way
+    text = " + ".join(f"-sin(x*{k})^2*exp(-y/{k}) - (x - {k})²" for k in range(1, 1001))
+    monkeypatch.setattr(lalr, "BULK", 10 ** 9)
+    nodes = adcli.parse(text).nodes
+    asked = []
+    rescan = lalr.Parser._rescan
+    monkeypatch.setattr(lalr.Parser, "_rescan", lambda *a: asked.append(1) or rescan(*a))
+    monkeypatch.setattr(lalr, "BULK", 0)
+    assert adcli.parse(text).nodes == nodes
+    assert parser._parser()._bulk and len(asked) == 2000  # each "-sin", each "-y"
+
+
+def test_the_one_pass_order_keeps_each_scanner_s_and_prefers_the_commoner_terminal():
+    tables = lalr.load_tables()
+    scanners = [[lalr._named(a) for p in patterns for a in lalr._alternatives(p)]
+                for patterns, _ in tables["scanners"]]
+    order = [name for name, _ in lalr._one_order(scanners, tables["scanner"])]
+    for scanner in scanners:
+        names = [name for name, _ in scanner]
+        assert sorted(names, key=order.index) == names
+    assert order.index("ADD_OP") < order.index("SIGN")  # "-" is binary more often
+
+
+def test_regular_expression_pieces():
+    assert lalr._alternatives(r"a|(b|c)|[|]|\|d|[]|]") == ["a", "(b|c)", "[|]", r"\|d", "[]|]"]
+    assert lalr._non_capturing(r"(\d+)(?:x)(?P<n>[(])\(") == r"(?:\d+)(?:x)(?:[(])\("
+    assert [lalr._plain(p, 0) for p in (r"\d+", r"x\b", r"(?=a)a", r"^a", r"a*", r"(a)\1")] \
+        == [True, False, False, False, False, False]
+
+
+# A terminal one state does not scan for (AB after "x") that is longer than the one it does
+# (A): the one pass reads "ab" as AB there, the state's scanner reads "a".
+SHORTER = r'''
+start: "x" A B | AB "!"
+A: "a"
+B: "b"
+AB: "ab"
+'''
+
+
+@pytest.mark.parametrize("text", ["xab", "ab!", "xab!", "ab", "x ab"])
+def test_where_the_one_pass_reads_another_extent_the_state_s_scanner_takes_over(
+        text, monkeypatch):
+    monkeypatch.setattr(lalr, "BULK", 0)
+    tables = lalr_tables.generate(SHORTER)
+    results = []
+    for make in (lambda b: lalr_tables.make_lark(SHORTER, transformer=b),
+                 lambda b: lalr.Parser(tables, b)):
+        recorder = RecorderWithDefault(["start"])
+        try:
+            results.append((describe(make(recorder).parse(text)), recorder.log))
+        except (UnexpectedInput, lalr.Rejected):
+            results.append(("rejected", recorder.log))
+    assert results[0] == results[1]
+    assert (results[0][0] == "rejected") == (text in ("xab!", "ab", "x ab"))
 
 
 # A grammar using lark features expr.lark does not use yet, so a new grammar can use them:
@@ -264,9 +328,12 @@ TOY_INPUTS = ["let x = 1;", "let = 1;", "lets;", "f(a, b+2, g());", "1+2+3; let 
               "let let = 1;", "f(a)(b);", "12ab;", "ab12;", "f(<a,b>,(c)) + d;"]
 
 
+@pytest.mark.parametrize("bulk", [lalr.BULK, 0], ids=["as-is", "cut-in-one-pass"])
 @pytest.mark.parametrize("builder", [Recorder, RecorderWithDefault])
 @pytest.mark.parametrize("text", TOY_INPUTS)
-def test_tables_follow_lark_on_grammar_features_adcli_may_use(text, builder):
+def test_tables_follow_lark_on_grammar_features_adcli_may_use(text, builder, bulk,
+                                                              monkeypatch):
+    monkeypatch.setattr(lalr, "BULK", bulk)  # 0: asked for, but keywords rule it out
     tables = lalr_tables.generate(TOY_GRAMMAR)
     names = ["let", "stmt", "call"]          # none for start, pair: lark builds Trees
     results = []
