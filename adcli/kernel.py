@@ -1016,7 +1016,8 @@ def _interpret(nodes, variables, columns, n, wrt, order):
         if function is None:
             values[i] = np.asarray(node.value, dtype=np.float64)
             continue
-        forward, kinked, arrays, floats = made.get(function) or _made(made, function, scalar)
+        forward, kinked, arrays, floats, raw = made.get(function) or _made(made, function,
+                                                                            scalar)
         args = node.args
         if len(args) == 2:  # most nodes: no lists made
             j0, j1 = args
@@ -1028,7 +1029,10 @@ def _interpret(nodes, variables, columns, n, wrt, order):
                     x0 = values[k0] = np.array([x0])
                 if x1.__class__ is float:
                     x1 = values[k1] = np.array([x1])
-            value = forward(x0, x1)
+            if raw is not None and x0.__class__ is float and x1.__class__ is float:
+                value = raw(x0, x1)  # two floats: the operator itself, not its wrapper
+            else:
+                value = forward(x0, x1)
             v0, v1 = varying[k0], varying[k1]
             if v0 or v1:
                 values[i], varying[i] = value, 1
@@ -1133,21 +1137,23 @@ def _interpret(nodes, variables, columns, n, wrt, order):
 def _made(made: dict, function, scalar: bool) -> tuple:
     """A class's forward (one instance per class: a forward keeps no state), the instance
     if it has kinks to mark, whether, at one point, its inputs must be arrays (it has no
-    float form, see _FLOATS), and how it runs for ``_plan``: on floats (True), on arrays
-    of one (False), or at many points (None)."""
+    float form, see _FLOATS), how it runs for ``_plan``: on floats (True), on arrays of
+    one (False), or at many points (None), and its float operator for two floats, if any."""
     instance = function()
     forward = _direct_forward(instance)
     kinked = instance if _has_kinks(instance) else None
     floats = _FLOATS.get(forward) if scalar and kinked is None else None
     made[function] = (floats or forward, kinked, scalar and floats is None,
-                      (floats is not None) if scalar else None)
+                      (floats is not None) if scalar else None, getattr(floats, "raw", None))
     return made[function]
 
 
 def _on_floats(op):
-    """op on Python floats, taking a 1-element or 0-d array as its one number."""
+    """op on Python floats, taking a 1-element or 0-d array as its one number (``raw``:
+    op itself, for two floats)."""
     def call(a, b):
         return op(a if a.__class__ is float else a.item(), b if b.__class__ is float else b.item())
+    call.raw = op
     return call
 
 
@@ -1271,16 +1277,15 @@ def _interpret_backward(nodes, values, inputs, varying, generation, grads, top, 
                 gy = np.array([gy])  # one point: the tape's array for a rule of numpy calls
             k0, k1 = first[i], second[i]
             if k1 >= 0:
-                args = (k0, k1)
-                gxs = plan.run2(values[k0], values[k1], values[i], gy)
+                gx0, gx1 = plan.run2(values[k0], values[k1], values[i], gy)
+                pairs = ((gx0, k0), (gx1, k1))
             elif k1 == -1:
-                args = (k0,)
-                gxs = (plan.run1(values[k0], values[i], gy),)
+                pairs = ((plan.run1(values[k0], values[i], gy), k0),)
             else:
                 args = [key[j] for j in nodes[i].args]
-                gxs = plan.run([values[k] for k in args], values[i], gy)
+                pairs = zip(plan.run([values[k] for k in args], values[i], gy), args)
             grads[i] = values[i] = None  # its users all ran before it
-            for gx, k in zip(gxs, args):
+            for gx, k in pairs:
                 if gx is None:  # an input that does not vary (a plan gives it None)
                     continue
                 before = grads[k]
