@@ -176,8 +176,11 @@ class Parser:
         if len(text) < BULK or self._bulk is False:
             return None
         if self._bulk is None:
-            self._bulk = _Bulk.made(self._scanner_specs, self._scanner_of_state, self._flags,
-                                    self._ignore) or False
+            try:
+                self._bulk = _Bulk.made(self._scanner_specs, self._scanner_of_state,
+                                        self._flags, self._ignore) or False
+            except (IndexError, ValueError, re.error):  # patterns it cannot take apart
+                self._bulk = False
         return self._bulk or None
 
     def _rescan(self, state: int, text: str, start: int, end: int) -> str | None:
