@@ -13,9 +13,12 @@ import pytest
 
 LIST_MODULES = """
 import io, json, sys
-from adcli.cli import main
+from adcli.cli import entry
 out, sys.stdout = sys.stdout, io.StringIO()
-code = main(sys.argv[1:])
+try:
+    entry()  # as the installed script runs it
+except SystemExit as exit:
+    code = exit.code
 sys.stdout = out
 print(json.dumps([code, sorted(sys.modules)]))
 """
@@ -23,8 +26,9 @@ print(json.dumps([code, sorted(sys.modules)]))
 ONE_POINT = ["grad", "exp(x^2)^2", "--at", "x=0.5"]
 
 # Not for a one-point grad, whatever the format: the thread pool of many points, other
-# commands' code (--order, check, trace, plot, graph), lark (explains syntax errors).
-NEVER = {"concurrent.futures", "adcli.commands.nth", "adcli.taylor", "adcli.checking",
+# commands' code (--order, check, trace, plot, graph), lark (explains syntax errors), the
+# kernel (the tape is quicker than importing it, for one evaluation of a small expression).
+NEVER = {"concurrent.futures", "adcli.kernel", "adcli.commands.nth", "adcli.taylor", "adcli.checking",
          "adcli.tracing", "adcli.plotting", "adcli.commands.check", "adcli.commands.trace",
          "adcli.commands.plot", "adcli.commands.graph", "lark",
          "dataclasses"}  # ~7 ms with the classes it writes: adcli.records instead
@@ -53,5 +57,6 @@ def test_a_one_point_grad_imports_only_what_it_uses(fmt):
 
 def test_the_listing_sees_what_other_runs_import():
     assert {"adcli.commands.nth", "adcli.taylor"} <= modules_of(*ONE_POINT, "--order", "3")
+    assert "adcli.kernel" in modules_of("grad", "exp(x^2)^2", "--grid", "x=0:1:100")
     # rich draws what is told to act as a terminal
     assert "rich.console" in modules_of(*ONE_POINT, env={**os.environ, "FORCE_COLOR": "1"})
