@@ -700,8 +700,8 @@ def _why_skipped(t: Target, i, found, smooth_value, nowhere) -> np.ndarray:
 def _fd_agrees(ad, fd, fd_error, ad_scale):
     """(AD and finite differences agree, finite differences settled), per point."""
     larger = np.maximum(np.abs(ad), np.abs(fd))
-    # An infinite error (_finer) agrees with nothing.
-    agree = np.abs(ad - fd) <= np.maximum(FD_RTOL * larger, 10 * np.nan_to_num(fd_error, posinf=-1)) \
+    within = np.where(fd_error == np.inf, 0.0, 10 * fd_error)  # inf: refuted (_finer)
+    agree = np.abs(ad - fd) <= np.maximum(FD_RTOL * larger, within) \
         + ROUNDING * EPS * ad_scale
     return agree, np.isfinite(fd) & (fd_error <= SETTLED * larger)
 
@@ -720,18 +720,16 @@ def _finer(f, t: Target, order, points, index, scale_before) -> tuple:
     for finer in (2.0 ** -10, 2.0 ** -20, 2.0 ** -30):
         runs.append(_differences(f, t.name, order, sub, scale_before[index], finer=finer))
     fd, error = runs[0][0].copy(), runs[0][1].copy()
-    taken = np.zeros(index.size, bool)
+    taken, refuted = np.zeros(index.size, bool), []
     for k, (estimate, err) in enumerate(runs[:-1]):
-        refuted = np.zeros(index.size, bool)
+        refuted.append(np.zeros(index.size, bool))
         for deeper, deeper_error in runs[k + 1:]:
             same, _ = _fd_agrees(estimate, deeper, err + deeper_error, 0.0)
-            refuted |= np.isfinite(deeper) & ~same
-        take = ~taken & ~refuted & np.isfinite(estimate) & (err <= SETTLED * np.abs(estimate))
+            refuted[k] |= np.isfinite(deeper) & ~same
+        take = ~taken & ~refuted[k] & np.isfinite(estimate) & (err <= SETTLED * np.abs(estimate))
         fd[take], error[take] = estimate[take], err[take]
         taken |= take
-        if k == 0:
-            first_refuted = refuted
-    error[~taken & first_refuted] = np.inf
+    error[~taken & refuted[0]] = np.inf
     return fd, error
 
 
