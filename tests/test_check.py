@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 
 import adcli
-from adcli import checking, functions
+from adcli import functions
 from adcli.checking import differences, richardson
 from adcli.commands import every_command
 from conftest import strict_json, warnings_in
