@@ -23,7 +23,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from fractions import Fraction
 
 import numpy as np
 
@@ -985,9 +984,11 @@ def _one_term(f, t, e, e_scale, a, a_scale, found, where, points, tolerance) -> 
     return []
 
 
-def _term_factor(e, e_scale, a, a_scale, term, tolerance) -> Fraction | float | None:
-    """λ != 1 with e = a + (λ - 1)·term at every point (a simple fraction when one is
+def _term_factor(e, e_scale, a, a_scale, term, tolerance):
+    """λ != 1 with e = a + (λ - 1)·term at every point (a simple Fraction when one is
     that close), else None."""
+    from fractions import Fraction  # ~3 ms (decimal too): only when a term is looked at
+
     nonzero = term != 0
     if nonzero.sum() < MIN_FOR_DIAGNOSIS:
         return None
