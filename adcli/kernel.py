@@ -686,8 +686,9 @@ class Program:
             buffers = getattr(spare, "buffers", None)
             if buffers is None:
                 buffers = spare.buffers = [np.empty(min(n, size)) for _ in range(self.buffers)]
-            places = buffers + [r[start:stop] for r in results] if stop - start == size else \
-                [b[:stop - start] for b in buffers] + [r[start:stop] for r in results]
+            if stop - start < size:  # the last block: the buffers' first part
+                buffers = [b[:stop - start] for b in buffers]
+            places = buffers + [r[start:stop] for r in results]
             self._run(columns, places, masks, found, start, stop)
             # A finite sum means finite terms (a false alarm only on overflow). Not np.dot
             # with ones, though twice as fast alone: BLAS's own threads, on top of these,

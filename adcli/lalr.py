@@ -246,13 +246,13 @@ class _Bulk:
     around), so it is found once per distinct text. Made only when all of that holds for
     the tables: no keyword renames, the ignored terminals in every scanner, one order."""
 
-    def __init__(self, union: list, flags: int):
+    def __init__(self, union: list, flags: int, accepts: list):
         self._cut = re.compile("|".join(f"(?:{_non_capturing(body)})" for _, body in union),
                                flags)
         self._named = re.compile("|".join(f"(?P<{name}>{body})" for name, body in union),
                                  flags).fullmatch
         self.kinds: dict = {}
-        self.accepts: list = []  # per state: the terminals its scanner scans for
+        self.accepts = accepts  # per state: the terminals its scanner scans for
 
     @classmethod
     def made(cls, specs, scanner_of_state, flags: int, ignore) -> _Bulk | None:
@@ -266,12 +266,10 @@ class _Bulk:
         union = _one_order(scanners, scanner_of_state)
         if union is None or not all(_plain(body, flags) for _, body in union):
             return None
-        bulk = cls(union, flags)
-        if bulk._cut.groups:  # a group left capturing: findall would hand back groups
-            return None
         names = [frozenset(name for name, _ in scanner) for scanner in scanners]
-        bulk.accepts = [names[index] for index in scanner_of_state]
-        return bulk
+        bulk = cls(union, flags, [names[index] for index in scanner_of_state])
+        # A group left capturing would make findall hand back groups, not tokens.
+        return None if bulk._cut.groups else bulk
 
     def tokens(self, text: str) -> list | None:
         """The text's tokens, or None if they do not cover it end to end (a character no
