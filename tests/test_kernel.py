@@ -336,12 +336,30 @@ def test_an_exponent_that_may_kink_keeps_its_mask(text):
     assert [function.name for function, _ in program.kinks] == ["pow"]
 
 
-@pytest.mark.parametrize("arrays, points", [(5, 131072), (2, 131072), (7, 131072),
-                                            (9, 65536), (29, 32768), (40, 16384),
-                                            (100, 8192), (1000, 4096)])
-def test_blocks_are_sized_to_stay_in_cache(arrays, points):
-    """8 bytes x points x arrays within CACHE (8 MB), as a power of two in 4096..131072."""
+@pytest.mark.parametrize("l2, arrays, points", [
+    (8 << 20, 5, 131072), (8 << 20, 2, 131072), (8 << 20, 7, 131072), (8 << 20, 9, 65536),
+    (8 << 20, 29, 32768), (8 << 20, 40, 16384), (8 << 20, 100, 8192),
+    (8 << 20, 1000, 4096),
+    (2 << 20, 2, 131072), (2 << 20, 5, 32768), (2 << 20, 29, 32768),  # not below 32,768
+    (2 << 20, 40, 16384), (2 << 20, 1000, 4096),                      # unless past CACHE
+    (256 << 10, 5, 32768)])
+def test_blocks_are_sized_to_stay_in_the_cores_cache(monkeypatch, l2, arrays, points):
+    """8 bytes x points x arrays within the L2 cache, not below 32,768 points unless that
+    passes CACHE (8 MB), as a power of two in 4096..131072."""
+    monkeypatch.setattr(kernel, "_l2", [l2])
     assert kernel._block_for(arrays) == points
+
+
+def test_the_l2_cache_is_read_as_linux_tells_it(tmp_path, monkeypatch):
+    for index, (level, size) in enumerate([("1", "48K"), ("2", "2048K"), ("3", "300M")]):
+        (tmp_path / f"index{index}").mkdir()
+        (tmp_path / f"index{index}" / "level").write_text(level + "\n")
+        (tmp_path / f"index{index}" / "size").write_text(size + "\n")
+    (tmp_path / "coherency").write_text("")  # not an index: sorted first, and skipped
+    monkeypatch.setattr(kernel, "_L2_FOLDER", str(tmp_path))
+    assert kernel._read_l2() == 2 << 20
+    monkeypatch.setattr(kernel, "_L2_FOLDER", str(tmp_path / "absent"))
+    assert kernel._read_l2() is None
 
 
 @pytest.mark.parametrize("block, n, workers, shared", [
@@ -365,6 +383,72 @@ def test_the_kernel_says_whether_every_result_is_finite(x, finite, monkeypatch):
     assert kernel.program(expression, ("x", "y"), 1).run(at, len(x))[2] is finite
     assert kernel.schedule(expression, 1).run(at, len(x), ("x", "y"))[2] is finite
     assert kernel.interpret(expression, at, len(x), ("x", "y"), 1)[2] is finite
+
+
+OURS = sorted(n for n, cls in PRIMITIVES.items() if kernel._ours(cls()))
+
+
+def made_from_finite(name):
+    """The primitive's probe columns and the points where it makes nan or inf from
+    finite arguments."""
+    cls = PRIMITIVES[name]
+    columns = [np.concatenate([c, p]) for c, p in zip(points(cls), kernel._probes(cls.arity))]
+    with np.errstate(all="ignore"):
+        out = np.asarray(cls().forward(*columns))
+    made = ~np.isfinite(out) & np.logical_and.reduce([np.isfinite(c) for c in columns])
+    return columns, np.flatnonzero(made)
+
+
+@pytest.mark.parametrize("name", OURS)
+def test_every_primitive_flags_the_nan_or_inf_it_makes_from_finite_arguments(name):
+    """A block with finite inputs is taken as finite when no step raised overflow, divide
+    or invalid (Program.run): sound only if each primitive raises one wherever it makes
+    nan or inf from finite arguments. Checked point by point, so one flagged point cannot
+    stand for another."""
+    columns, made = made_from_finite(name)
+    for i in made:
+        raised = []
+        with np.errstate(over="call", divide="call", invalid="call", under="ignore",
+                         call=lambda *_: raised.append(True)):
+            PRIMITIVES[name]().forward(*[c[i:i + 1] for c in columns])
+        assert raised, f"{name}{tuple(c[i] for c in columns)}: nan/inf with no flag"
+
+
+@pytest.mark.parametrize("name", ["exp", "log", "div", "pow", "atanh", "acosh"])
+def test_the_probes_make_nan_or_inf_for_the_flag_check_to_see(name):
+    assert len(made_from_finite(name)[1]) > 0
+
+
+@pytest.mark.parametrize("text, x, finite", [
+    ("exp(x)", [1.0, 710.0], False),     # overflow: a flag, then the results are summed
+    ("exp(x)", [1.0, 2.0], True),
+    ("exp(x)", [1.0, np.nan], False),    # nan in: no flag, but the inputs are checked
+    ("x*x", [np.inf, 1.0], False),       # inf in: no flag either
+    ("1/x", [1.0, 0.0], False),
+    ("x*1e308*10", [1.0, 2.0], False)])  # an infinite constant: every result checked
+def test_a_block_is_finite_only_if_it_is(text, x, finite, monkeypatch):
+    monkeypatch.setattr(kernel, "BLOCK", 2)
+    program = kernel.program(adcli.parse(text), ("x",), 1)
+    with np.errstate(all="ignore"):
+        assert program.run({"x": np.array(x)}, len(x))[2] is finite
+
+
+def test_a_step_adcli_did_not_define_is_not_trusted_to_flag(registered):
+    @registered
+    class Quiet(Primitive):
+        """nan without a flag, as a function registered from outside may make it."""
+        name, arity, callable = "quiet", 1, True
+
+        def forward(self, x):
+            return np.where(x > 1.0, np.nan, x)
+
+        def backward(self, gy):
+            return gy
+
+    program = kernel.program(adcli.parse("quiet(x) + x"), ("x",), 1)
+    assert not program.flagged
+    assert program.run({"x": np.array([0.5, 2.0])}, 2)[2] is False
+    assert kernel.program(adcli.parse("sin(x)*x"), ("x",), 1).flagged
 
 
 @pytest.mark.parametrize("text", ["abs(x) + max(x, y)", "x^0.5 + cbrt(x)*y", "min(x, 0)*y",
