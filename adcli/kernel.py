@@ -293,7 +293,10 @@ class _Layout:
     now; a *uniform* constant stands for an array of that one value (the tape seeds its
     backward pass with an array of ones), so it only meets exact arithmetic as a 0-d."""
 
-    def __init__(self, names):
+    def __init__(self, names, rescale: bool = False):
+        self.rescale = rescale                # (c*a)*a as c*(a*a): see _rescaled
+        self.scaled: dict = {}                # slot of c*a: (slot of c, slot of a)
+        self.rescaled = False
         self.known: list = []                 # per slot: its 0-d value, or None
         self.uniform: set[int] = set()
         self.steps: list = []                 # (callable, argument slots, output slot)
@@ -343,11 +346,34 @@ class _Layout:
         key = _share_key(function, args)
         if key is not None and key in self.shared:
             return self.shared[key]
+        if self.rescale and _is_multiply(function):
+            same = self._rescaled(args)
+            if same is not None:
+                return same
         slot = self._slot(None)
         self.steps.append((function, tuple(args), slot))
         if key is not None:
             self.shared[key] = slot
+        if _is_multiply(function):
+            for c, a in (args, args[::-1]):
+                if known[args.index(c)] is not None and _exact_scale(self.known[c]):
+                    self.scaled[slot] = (c, a)
         return slot
+
+    def _rescaled(self, args):
+        """(c*a)*a as c*(a*a), where a*a is a step already (x^2's value beside the rule
+        2x*y of exp(x^2)^2) and c = +-2^k, 1 <= k <= 512: one step less. The same numbers
+        unless a*a rounds below the normal range (c*a is exact or overflows, and then so
+        does a*a): a Program that rescales runs such a block again without (Program.exact)."""
+        for p, q in (args, args[::-1]):
+            c, a = self.scaled.get(p, (None, None))
+            if a is not None and a == q:
+                for square in (_MUL(), _ufunc_step(np.multiply)):
+                    slot = self.shared.get(_share_key(square, (a, a)))
+                    if slot is not None:
+                        self.rescaled = True
+                        return self.call(_ufunc_step(np.multiply), [c, slot])
+        return None
 
     def _identity(self, function, args, known):
         """x*1, 1*x, x/1 and x^1 are x itself, to the bit (pow(x, 1) is exact)."""
@@ -400,6 +426,18 @@ class _Layout:
         for function, refs in rule.steps:
             made.append(self.call(function, [slot(r) for r in refs]))
         return [None if g is None else slot(g) for g in rule.grads]
+
+
+def _is_multiply(function) -> bool:
+    """A step that is np.multiply (Mul's forward, checked on probes, or the ufunc)."""
+    return _step_ufunc(function) is np.multiply if isinstance(function, (_Ufunc, _MUL)) \
+        else False
+
+
+def _exact_scale(c) -> bool:
+    """c = +-2^k, 1 <= k <= 512: c*a is exact unless it overflows, subnormal a included."""
+    mantissa, exponent = np.frexp(c)
+    return c.ndim == 0 and abs(float(mantissa)) == 0.5 and 2 <= int(exponent) <= 513
 
 
 def _direct_forward(function):
@@ -668,6 +706,8 @@ class Program:
         self._copies = [(self.buffers + i, slot) for i, slot in enumerate(outputs)
                         if i not in self.direct]
         self.flagged = _flag_honest(steps, self.initial)
+        self.rescaled = layout.rescaled
+        self.exact: Program | None = None  # the same without rescaling, where it differs
 
     def run(self, columns: dict[str, np.ndarray], n: int):
         """(value, gradients) at n points, each column of shape (n,)."""
@@ -683,26 +723,8 @@ class Program:
         spare = threading.local()  # each thread's buffers, made once per run
 
         def block(start):
-            stop = min(n, start + size)
-            buffers = getattr(spare, "buffers", None)
-            if buffers is None:
-                buffers = spare.buffers = [np.empty(min(n, size)) for _ in range(self.buffers)]
-            if stop - start < size:  # the last block: the buffers' first part
-                buffers = [b[:stop - start] for b in buffers]
-            places = buffers + [r[start:stop] for r in results]
-            if not self.flagged:
-                self._run(columns, places, masks, found, start, stop)
-                return _all_finite(places[self.buffers:])
-            raised = []
-            with np.errstate(over="call", divide="call", invalid="call", under="ignore",
-                             call=lambda *_: raised.append(True)):
-                self._run(columns, places, masks, found, start, stop)
-            if raised:
-                return _all_finite(places[self.buffers:])
-            # No step raised a flag, so none made nan or inf from finite arguments (see
-            # _flag_honest): the results are finite if the inputs are, which cost one
-            # pass over the inputs (in cache now) rather than one over every result.
-            return _all_finite([columns[name][start:stop] for name in self.inputs])
+            return self._block(columns, results, masks, found, start, min(n, start + size),
+                               spare, min(n, size))
 
         finite = _share_out(block, starts)
         if not finite:
@@ -710,6 +732,28 @@ class Program:
         kinks = [(function, mask) for (function, _), mask, any_ in
                  zip(self.kinks, masks, found) if any_]
         return results[0], dict(zip(self.names, results[1:])), finite, kinks
+
+    def _block(self, columns, results, masks, found, start, stop, spare, size) -> bool:
+        """The results' points start:stop; True if they are finite (False: perhaps not)."""
+        buffers = vars(spare).get(id(self))
+        if buffers is None:
+            buffers = vars(spare)[id(self)] = [np.empty(size) for _ in range(self.buffers)]
+        if stop - start < size:  # the last block: the buffers' first part
+            buffers = [b[:stop - start] for b in buffers]
+        places = buffers + [r[start:stop] for r in results]
+        flags, under = _flags.count, _flags.under
+        self._run(columns, places, masks, found, start, stop)
+        if self.exact is not None and _flags.under != under:
+            # Some a*a may have rounded below the normal range, where c*(a*a) is not
+            # the tape's (c*a)*a: the block again, as the tape computes it.
+            return self.exact._block(columns, results, masks, found, start, stop, spare,
+                                     size)
+        if not self.flagged or _flags.count != flags:
+            return _all_finite(places[self.buffers:])
+        # No step raised a flag, so none made nan or inf from finite arguments (see
+        # _flag_honest): the results are finite if the inputs are, which costs one pass
+        # over the inputs (in cache now) rather than one over every result.
+        return _all_finite([columns[name][start:stop] for name in self.inputs])
 
     def _run(self, columns, places, masks, found, start, stop) -> None:
         """One block: ``places`` holds the buffers, then the blocks of the results."""
@@ -869,16 +913,18 @@ def _registers(steps, outputs):
 def _share_out(block, starts) -> bool:
     """block(start) for every start, on this thread and the pool's, each taking the next
     start as it finishes one (a busy core just takes fewer); True if every call was.
-    Floating-point warnings are off in the blocks: callers check what is not finite."""
+    Floating-point warnings are off in the blocks (the callers check what is not finite):
+    underflow is counted in _flags.under instead, overflow, divide and invalid in
+    _flags.count."""
     helpers = min(_workers(), len(starts)) - 1
     if helpers < 1:
-        with np.errstate(all="ignore"):
+        with _counting_flags():
             return all([block(start) for start in starts])
     taken = itertools.count()  # next() on it is atomic: each start is run once
 
     def work():
         ok = True
-        with np.errstate(all="ignore"):  # per thread: the callers check what is not finite
+        with _counting_flags():  # per thread: numpy's error state is the thread's own
             for i in iter(taken.__next__, None):
                 if i >= len(starts):
                     return ok
@@ -886,6 +932,21 @@ def _share_out(block, starts) -> bool:
     futures = [_pool().submit(work) for _ in range(helpers)]
     ok = work()
     return all([f.result() for f in futures]) and ok
+
+
+_flags = threading.local()
+
+
+def _count_flag(error: str, flag: int) -> None:
+    if error == "underflow":
+        _flags.under += 1
+    else:
+        _flags.count += 1
+
+
+def _counting_flags():
+    _flags.count = _flags.under = 0
+    return np.errstate(all="call", call=_count_flag)
 
 
 _pool_lock = threading.Lock()
@@ -934,9 +995,16 @@ def _cached(expression, key, make):
 def program(expression, wrt, order: int) -> Program:
     """The expression's Program for (wrt, order), made once. Raises NotReplayable."""
     def make():
-        layout = _Layout(expression.variables)
-        return Program(layout, *lay_out(expression, wrt, order, layout))
+        made = _program(expression, wrt, order, rescale=True)
+        if made.rescaled:
+            made.exact = _program(expression, wrt, order, rescale=False)
+        return made
     return _cached(expression, (wrt, order), make)
+
+
+def _program(expression, wrt, order: int, rescale: bool) -> Program:
+    layout = _Layout(expression.variables, rescale)
+    return Program(layout, *lay_out(expression, wrt, order, layout))
 
 
 class Schedule:

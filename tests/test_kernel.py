@@ -433,6 +433,36 @@ def test_a_block_is_finite_only_if_it_is(text, x, finite, monkeypatch):
         assert program.run({"x": np.array(x)}, len(x))[2] is finite
 
 
+@pytest.mark.parametrize("text", ["exp(x)^2", "exp(x)^2 + sin(x)", "exp(x^2)^2"])
+def test_c_times_a_times_a_is_rescaled_and_still_the_tapes(text, tape, monkeypatch):
+    """(2a)*a laid out as 2*(a*a) reusing the value's a*a: one step less, the same bits,
+    but where a*a rounds below the normal range, where the block is run again as the tape
+    computes it. exp(x)^2 at x near -355 puts a*a there (exp(-355)^2 ~ 1e-308)."""
+    expression = adcli.parse(text)
+    program = kernel.program(expression, ("x",), 1)
+    assert program.rescaled and len(program.ops) < len(program.exact.ops)
+    x = np.concatenate([np.linspace(-380.0, -340.0, 4001), np.linspace(-3.0, 3.0, 61),
+                        [0.0, -0.0, 400.0, -np.inf, np.nan]])
+    monkeypatch.setattr(kernel, "BLOCK", 512)
+    want = tape(expression, {"x": x})
+    with np.errstate(all="ignore"):
+        value, grads, _, _ = program.run({"x": x}, len(x))
+    assert kernel.identical(value, want.value)
+    assert kernel.identical(grads["x"], want.gradient["x"])
+
+
+def test_without_running_the_block_again_rescaling_would_change_digits(monkeypatch):
+    """What the test above guards against: the subnormal a*a does change the gradient."""
+    expression = adcli.parse("exp(x)^2")
+    program = kernel.program(expression, ("x",), 1)
+    monkeypatch.setattr(program, "exact", None)
+    x = np.linspace(-380.0, -340.0, 4001)
+    with np.errstate(all="ignore"):
+        _, grads, _, _ = program.run({"x": x}, len(x))
+        tape = 2 * np.exp(x) * np.exp(x)  # the tape's (2a)*a
+    assert not kernel.identical(grads["x"], tape)
+
+
 def test_a_step_adcli_did_not_define_is_not_trusted_to_flag(registered):
     @registered
     class Quiet(Primitive):
