@@ -430,8 +430,7 @@ class _Layout:
 
 def _is_multiply(function) -> bool:
     """A step that is np.multiply (Mul's forward, checked on probes, or the ufunc)."""
-    return _step_ufunc(function) is np.multiply if isinstance(function, (_Ufunc, _MUL)) \
-        else False
+    return isinstance(function, (_Ufunc, _MUL)) and _step_ufunc(function) is np.multiply
 
 
 def _exact_scale(c) -> bool:
@@ -790,7 +789,7 @@ def _all_finite(arrays) -> bool:
 
 def _flag_honest(steps, constants) -> bool:
     """Whether a block can be known finite from floating-point flags: every step is a
-    ufunc or a registered primitive, each of which raises overflow, divide or invalid
+    ufunc or a primitive adcli defines, each of which raises overflow, divide or invalid
     whenever it makes nan or inf from finite arguments (IEEE 754 for the ufuncs; checked
     for every primitive on probe values in the tests), and no constant is nan or inf.
     Other functions (a Flat's rule, a primitive registered from outside) may make nan
