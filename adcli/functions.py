@@ -845,10 +845,12 @@ class Datan2(_Inside, Primitive):
     domain = ((0.2, 3.0), (-3.0, 3.0))
 
     def forward(self, u, v):
-        if _moderate(u, v):  # no scaling needed, and scaling would give the same bits
-            return v / (u * u + v * v)
+        plain = v / (u * u + v * v)
+        moderate = _moderate(u, v)
+        if moderate.all():
+            return plain
         u, v, k = _scaled(u, v)
-        return np.ldexp(v / (u * u + v * v), -k)
+        return np.where(moderate, plain, np.ldexp(v / (u * u + v * v), -k))
 
     def spelled(self, u, v): return v / (u ** 2.0 + v ** 2.0)
 
@@ -864,12 +866,14 @@ class D2atan2(_Inside, Primitive):
     domain = ((0.2, 3.0), (-3.0, 3.0))
 
     def forward(self, u, v):
-        if _moderate(u, v, 2.0**250):  # as in Datan2
-            r2 = u * u + v * v
-            return (u - v) * (u + v) / (r2 * r2)
+        r2 = u * u + v * v
+        plain = (u - v) * (u + v) / (r2 * r2)
+        moderate = _moderate(u, v, 2.0**250)  # as in Datan2
+        if moderate.all():
+            return plain
         u, v, k = _scaled(u, v)
         r2 = u * u + v * v
-        return np.ldexp((u - v) * (u + v) / (r2 * r2), -2 * k)
+        return np.where(moderate, plain, np.ldexp((u - v) * (u + v) / (r2 * r2), -2 * k))
 
     def spelled(self, u, v): return (u - v) * (u + v) / (u ** 2.0 + v ** 2.0) ** 2.0
 
@@ -880,13 +884,15 @@ class D2atan2(_Inside, Primitive):
                 2.0 * gy * qv * (qv * qv - 3.0 * qu * qu) if v.requires_grad else None)
 
 
-def _moderate(a, b, bound=2.0**500) -> bool:
-    """Whether max(|a|, |b|) lies in [1/bound, bound] at every point (or is 0 or nan),
-    so that squares (or fourth powers, with bound 2^250) neither overflow nor lose the
-    larger square to underflow. Scaling by a power of 2 is then exact and changes no
-    rounding, so a point gets the same bits whichever way its batch goes."""
+def _moderate(a, b, bound=2.0**500):
+    """Where max(|a|, |b|) lies in [1/bound, bound] (or is 0 or nan), so that squares (or
+    fourth powers, with bound 2^250) neither overflow nor lose the larger square to
+    underflow: there the plain formula is taken. Point by point, so that a point gets
+    the same bits whatever else is in its batch: scaling is not always exact (a
+    subnormal smaller magnitude loses bits), and datan2(1, 5e-324) was 0 or 5e-324 by
+    its neighbours."""
     m = np.maximum(np.abs(a), np.abs(b))
-    return bool(np.all((m <= bound) & ((m >= 1.0 / bound) | (m == 0)) | np.isnan(m)))
+    return (m <= bound) & ((m >= 1.0 / bound) | (m == 0)) | np.isnan(m)
 
 
 def _scaled(a, b):

@@ -414,6 +414,21 @@ def test_every_primitive_flags_the_nan_or_inf_it_makes_from_finite_arguments(nam
         assert raised, f"{name}{tuple(c[i] for c in columns)}: nan/inf with no flag"
 
 
+@pytest.mark.parametrize("name", OURS)
+def test_a_points_bits_do_not_depend_on_the_other_points_in_its_batch(name):
+    """The kernel's blocks, the CLI's chunks and the tape's whole arrays hold different
+    neighbours: each point's value must be its own (datan2(1, 5e-324) once gave 0 or
+    5e-324, by whether a neighbour needed scaling)."""
+    cls = PRIMITIVES[name]
+    columns = [np.concatenate([c, p]) for c, p in zip(points(cls), kernel._probes(cls.arity))]
+    with np.errstate(all="ignore"):
+        whole = np.asarray(cls().forward(*columns))
+        alone = [np.asarray(cls().forward(*[c[i:i + 1] for c in columns])).reshape(())
+                 for i in range(len(columns[0]))]
+    differ = [i for i, y in enumerate(alone) if not kernel.identical(y, whole[i])]
+    assert not differ, [tuple(c[i] for c in columns) for i in differ[:5]]
+
+
 @pytest.mark.parametrize("name", ["exp", "log", "div", "pow", "atanh", "acosh"])
 def test_the_probes_make_nan_or_inf_for_the_flag_check_to_see(name):
     assert len(made_from_finite(name)[1]) > 0
