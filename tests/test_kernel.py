@@ -478,6 +478,27 @@ def test_without_running_the_block_again_rescaling_would_change_digits(monkeypat
     assert not kernel.identical(grads["x"], tape)
 
 
+def test_every_thread_counts_the_flags_of_its_own_blocks(monkeypatch):
+    """numpy's error state is per thread: the pool's threads count flags too."""
+    import threading
+    import time
+
+    monkeypatch.setattr(kernel, "_workers", lambda: 2)
+    threads, seen = set(), []
+
+    def block(start):
+        threads.add(threading.current_thread().name)
+        time.sleep(0.01)  # long enough for the pool's thread to take some blocks
+        count, under = kernel._flags.count, kernel._flags.under
+        np.exp(np.array([710.0]))   # overflow
+        np.exp(np.array([-745.0]))  # underflow (5e-324, inexact)
+        seen.append((kernel._flags.count - count, kernel._flags.under - under))
+        return True
+
+    assert kernel._share_out(block, range(8))
+    assert len(threads) == 2 and seen == [(1, 1)] * 8
+
+
 def test_a_step_adcli_did_not_define_is_not_trusted_to_flag(registered):
     @registered
     class Quiet(Primitive):
