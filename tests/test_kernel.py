@@ -440,7 +440,7 @@ def test_the_probes_make_nan_or_inf_for_the_flag_check_to_see(name):
     ("exp(x)", [1.0, np.nan], False),    # nan in: no flag, but the inputs are checked
     ("x*x", [np.inf, 1.0], False),       # inf in: no flag either
     ("1/x", [1.0, 0.0], False),
-    ("x*1e308*10", [1.0, 2.0], False)])  # an infinite constant: every result checked
+    ("x + 1e308*10", [1.0, 2.0], False)])  # folded to inf: x + inf raises no flag
 def test_a_block_is_finite_only_if_it_is(text, x, finite, monkeypatch):
     monkeypatch.setattr(kernel, "BLOCK", 2)
     program = kernel.program(adcli.parse(text), ("x",), 1)
@@ -464,6 +464,15 @@ def test_c_times_a_times_a_is_rescaled_and_still_the_tapes(text, tape, monkeypat
         value, grads, _, _ = program.run({"x": x}, len(x))
     assert kernel.identical(value, want.value)
     assert kernel.identical(grads["x"], want.gradient["x"])
+
+
+@pytest.mark.parametrize("c, exact", [(2.0, True), (-2.0, True), (4.0, True), (2.0**512, True),
+                                      (1.0, False), (0.5, False), (3.0, False),
+                                      (2.0**513, False), (np.inf, False), (np.nan, False)])
+def test_only_an_exact_doubling_rescales(c, exact):
+    """c = 0.5 would not do: with a = 2^512, a*a overflows while (0.5a)*a is 2^1023, and
+    overflow is not a reason to run a block again."""
+    assert kernel._exact_scale(np.asarray(c)) is exact
 
 
 def test_without_running_the_block_again_rescaling_would_change_digits(monkeypatch):
