@@ -32,7 +32,6 @@ import subprocess
 import sys
 import tempfile
 import time
-from pathlib import Path
 
 from _common import adcli_executable, source_state  # noqa: E402 (run as a script)
 

@@ -46,12 +46,10 @@ import pstats
 import re
 import resource
 import statistics
-import subprocess
 import sys
 import time
 import tracemalloc
 from dataclasses import dataclass
-from pathlib import Path
 
 from _common import source_state  # noqa: E402 (run as a script)
 from typing import Callable

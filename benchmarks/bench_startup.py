@@ -37,7 +37,6 @@ import sys
 import tempfile
 import time
 from collections import defaultdict
-from pathlib import Path
 
 from _common import adcli_executable, source_state  # noqa: E402 (run as a script)
 

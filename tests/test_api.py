@@ -7,7 +7,6 @@ from __future__ import annotations
 import doctest
 import math
 import re
-from math import exp
 from pathlib import Path
 
 import numpy as np
