@@ -346,7 +346,8 @@ class _Layout:
         key = _share_key(function, args)
         if key is not None and key in self.shared:
             return self.shared[key]
-        if self.rescale and _is_multiply(function):
+        multiply = self.rescale and _is_multiply(function)
+        if multiply:
             same = self._rescaled(args)
             if same is not None:
                 return same
@@ -354,9 +355,9 @@ class _Layout:
         self.steps.append((function, tuple(args), slot))
         if key is not None:
             self.shared[key] = slot
-        if _is_multiply(function):
+        if multiply:
             for c, a in (args, args[::-1]):
-                if known[args.index(c)] is not None and _exact_scale(self.known[c]):
+                if self.known[c] is not None and _exact_scale(self.known[c]):
                     self.scaled[slot] = (c, a)
         return slot
 
