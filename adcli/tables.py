@@ -227,15 +227,18 @@ def print_heading(console, lines: list[str]) -> None:
         console.line(shorten(escape(line)))
 
 
-def print_points(console, keys: list[Column], values: list[Column]) -> None:
-    """A row per point (keys: what identifies it) if it fits, else a column per point."""
+def print_points(console, keys: list[Column], values: list[Column],
+                 names: list[str] | None = None) -> None:
+    """A row per point (keys: what identifies it) if it fits, else a column per point,
+    headed by its name (``names``; by default "point 1", "point 2", ...)."""
     columns = keys + values
     if table_width(c.width for c in columns) <= console.width:
         console.table(_escaped(columns))
         return
     n = len(columns[0].cells) if columns else 0
     labels = [c.header for c in columns]
-    points = [Column(f"point {i + 1}" if n > 1 else "", [c.cells[i] for c in columns])
+    names = names or [f"point {i + 1}" for i in range(n)]
+    points = [Column(names[i] if n > 1 else "", [c.cells[i] for c in columns])
               for i in range(n)]
     _print_across(console, labels, points, sections=len(keys))
 

@@ -223,6 +223,39 @@ def test_the_issue_example_at_80_columns_in_a_terminal():
     assert repr(float(e.grad(x=1, y=2, z=3)["x"])) in shown
 
 
+def test_check_at_80_columns_names_each_column_by_the_point_it_comes_from():
+    # Two partials at four points: the five worst rows are (point, partial) pairs, so two
+    # come from one point. Laid out a column each, a column once said "point 5" for the
+    # first point's d/dy, under a heading of "the 5 worst of 4 random points".
+    argv = [adcli_executable(), "check", "x^2*sin(y)", "--expect", "x=2x sin y",
+            "--expect", "y=x^2 cos(y)", "--samples", "4"]
+    code, output = in_pty(argv, 80)
+    points = json.loads(subprocess.run(argv + ["--format", "json"], capture_output=True,
+                                       text=True, check=True).stdout)["points"]
+    assert code == 0 and "…" not in output
+    assert "the 5 worst of ∂/∂x and ∂/∂y at 4 random points (seed 0)" in output.splitlines()
+    shown, names = [], []
+    for line in output.splitlines():
+        cells = [c.strip() for c in re.split(r"[┃│]", line)[1:-1]]
+        if cells and cells[0] == "":
+            names = cells[1:]  # a header: "point 1", "point 2"
+        elif cells and cells[0] in ("x", "y", "derivative"):
+            shown.append((cells[0], dict(zip(names, cells[1:]))))
+    columns = collections.defaultdict(dict)
+    for label, by_name in shown:
+        for name, text in by_name.items():
+            columns[name].setdefault(label, []).append(text)
+    assert len(shown) == 9  # x, y and derivative rows of three tables
+    for name, rows in columns.items():
+        k = int(name.removeprefix("point "))
+        assert 1 <= k <= len(points), name
+        at = points[k - 1]["at"]
+        assert all(x == repr(at["x"]) for x in rows["x"])
+        assert all(y == repr(at["y"]) for y in rows["y"])
+    assert sorted(d for rows in columns.values() for d in rows["derivative"]) == \
+        ["∂/∂x"] * 4 + ["∂/∂y"]
+
+
 # ----- read as: -------------------------------------------------------------------------
 
 def heading_lines(output: str) -> list[str]:

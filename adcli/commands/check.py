@@ -195,11 +195,28 @@ def _headline(result) -> list[str]:
     return lines
 
 
+KINKS_SHOWN = 20  # rows of the table of points where the derivative does not exist
+
+
 def _where(result) -> str:
     n = len(result.value)
     if result.sampled:
         return f"{n} random point{'s' * (n != 1)} (seed {result.seed})"
     return f"{n} point{'s' * (n != 1)}"
+
+
+def _checked(result) -> str:
+    """What the worst rows are the worst of: the points, or, with several derivatives, each
+    derivative at each point (a row is one derivative at one point)."""
+    if len(result.targets) > 1:
+        return f"{listing([t.label for t in result.targets])} at {_where(result)}"
+    return _where(result)
+
+
+def _names(rows) -> list[str]:
+    """A row's point by its number among those checked (two rows may share one: a point's
+    ∂/∂x and ∂/∂y), for a table laid out a column per row."""
+    return [f"point {row.index + 1}" for row in rows]
 
 
 def _columns(result, rows, headers, fields, digits):
@@ -234,7 +251,7 @@ def _kink_columns(result, digits):
     headers = [*(["expected"] if result.expected_mode else []), "AD", "left derivative",
                "right derivative"]
     fields = [*(["expected"] if result.expected_mode else []), "ad", "left", "right"]
-    return _columns(result, result.kinks[:20], headers, fields, digits)
+    return _columns(result, result.kinks[:KINKS_SHOWN], headers, fields, digits)
 
 
 def _render_table(result, out, digits) -> None:
@@ -244,12 +261,13 @@ def _render_table(result, out, digits) -> None:
     print_heading(console, [*_headline(result), result.summary])
     if result.worst:
         shown = len(result.worst)
-        print_heading(console, [f"the {shown} worst of {_where(result)}" if shown > 1
-                                else f"the worst of {_where(result)}"])
-        print_points(console, *_worst_columns(result, digits))
+        print_heading(console, [f"the {shown} worst of {_checked(result)}" if shown > 1
+                                else f"the worst of {_checked(result)}"])
+        print_points(console, *_worst_columns(result, digits), names=_names(result.worst))
     if result.kinks:
         print_heading(console, ["where the derivative does not exist"])
-        print_points(console, *_kink_columns(result, digits))
+        print_points(console, *_kink_columns(result, digits),
+                     names=_names(result.kinks[:KINKS_SHOWN]))
     print_heading(console, [*(f"diagnosis: {line}" for line in result.diagnosis),
                             *(f"note: {line}" for line in result.notes)])
 
