@@ -1314,15 +1314,17 @@ def _taylor_from_backward(function, series):
     if not graph.roots:
         return y                        # backward says no input moves it
     graph.run(graph.fixed, top)
+    # A gradient that depends on no input (sign's 0, a Function's own gy) is a constant of
+    # shape (): aligned, so that its rows broadcast over the points, not along them.
     if not graph.uses_y:
-        total = sum(_product(w, graph.series(g, top), length) for w, (_, g) in
-                    zip(weights, graph.roots))
+        total = sum(_product(w, _aligned(graph.series(g, top), y.ndim - 1), length)
+                    for w, (_, g) in zip(weights, graph.roots))
         y[1:] = total[1:] / np.arange(1, length).reshape((-1,) + (1,) * (y.ndim - 1))
         return y
     for k in range(1, length):
         graph.run(graph.rerun, k)
-        y[k] = sum(_dot(w[1:k + 1], graph.series(g, k)[k - 1::-1]) for w, (_, g) in
-                   zip(weights, graph.roots)) / k
+        y[k] = sum(_dot(w[1:k + 1], _aligned(graph.series(g, k), y.ndim - 1)[k - 1::-1])
+                   for w, (_, g) in zip(weights, graph.roots)) / k
     return y
 
 

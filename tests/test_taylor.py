@@ -297,6 +297,22 @@ def test_a_new_function_gets_its_taylor_rule_from_backward(registered):
                        expression.derivative("x", order, x=x), order)
 
 
+@pytest.mark.parametrize("points", [2, 4])
+def test_a_gradient_that_is_a_constant_spreads_over_the_points(registered, points):
+    # triple's rule gy * 3.0 is a constant of shape (): its series (two rows at order 2)
+    # once met the points along the rows: a crash at 4 points, wrong numbers at 2.
+    # (triple(x) * x)'' = (3x^2)'' = 6 everywhere, worked out by hand.
+    @registered
+    class Triple(Primitive):
+        name = "triple"
+        def forward(self, x): return 3.0 * x
+        def backward(self, gy): return gy * 3.0
+
+    x = np.linspace(-1.0, 2.0, points)
+    actual = taylor_derivative(adcli.parse("triple(x) * x"), {"x": x}, "x", 2)
+    assert actual.tolist() == [6.0] * points
+
+
 def test_functions_whose_backwards_use_each_other(registered):
     # Each one's derivative is the other: the generic rule recurses into the partner at one
     # order less each time, so it ends; the result is sinh's closed form.
