@@ -711,6 +711,19 @@ class Abs(Primitive):
     def backward(self, gy): return gy * _flat(np.sign, self.inputs[0])  # abs'(0) = 0
 
 
+class Sign(Primitive):
+    """sign(x): -1, 0 or 1. Flat on each side of 0, where it jumps: its derivative is 0
+    wherever it exists, and shown as 0 at 0 (a convention, which the warning names)."""
+    name, aliases = "sign", ("sgn",)
+    smooth_margin = 1e-3
+    kink = staticmethod(lambda x: np.abs(x))
+    side = staticmethod(lambda x: x > 0)
+    kink_reason = "a jump at 0"
+    def kinks(self, x): return x == 0
+    def forward(self, x): return np.sign(x)
+    def backward(self, gy): return gy * 0.0  # as abs's gy * sign(x): 0 is its slope
+
+
 def _min_share(a, b):
     """The share of the gradient going to a: 1 where it is smaller, 1/2 at a tie, else 0."""
     return np.where(a == b, 0.5, np.where(a < b, 1.0, 0.0))

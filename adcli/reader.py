@@ -172,7 +172,7 @@ class Builder:
             self._error(f"'{name}' is a definition and takes no arguments; to multiply, "
                         f"write {name}*(...)", start)
         if name not in CONSTANTS and not _SHORT_NAME.fullmatch(name):
-            # sign(x), cosd(x), log3(x): most likely functions adcli lacks or misspelt.
+            # tand(x), cosd(x), log3(x): most likely functions adcli lacks or misspelt.
             match = slip(name, CALLABLE)
             self._error(f"unknown function '{name}'; did you mean '{match}'?" if match else
                         f"unknown function '{name}'; if '{name}' is a variable, write "

@@ -173,6 +173,7 @@ REFERENCES = {
     "atanh": unary(mp.atanh, lambda x: 1 / (1 - x**2), lambda x: 2 * x / (1 - x**2)**2),
     # piecewise (min and max split the gradient at a tie, as PyTorch does)
     "abs": unary(abs, mp.sign, lambda x: 0),
+    "sign": unary(mp.sign, lambda x: 0, lambda x: 0),
     "min": binary(min, lambda a, b: 1 if a < b else (0.5 if a == b else 0),
                   lambda a, b: 1 if b < a else (0.5 if a == b else 0),
                   lambda a, b: 0, lambda a, b: 0, lambda a, b: 0),

@@ -56,6 +56,8 @@ CORRECT = [
     ("hypot(x,3)", "x/sqrt(x^2+9)"),
     ("sin(x)/x", "(x*cos(x)-sin(x))/x^2"),
     ("(x^2-1)/(x-1)", "1"),
+    ("abs(x)^3", "3*x*abs(x)"),                     # = 3 x^2 sign(x)
+    ("x*abs(x)", "2*x*sign(x)"),                    # = 2|x|
 ]
 
 

@@ -455,6 +455,8 @@ HAND_DERIVATIVES = [
     ("atanh(x)", 0.5, 4 / 3),                   # 1/(1 - 1/4)
     ("abs(x)", -2.0, -1.0),                     # sign
     ("abs(x)", 3.0, 1.0),
+    ("sign(x)", -2.0, 0.0),                     # flat on each side of its jump at 0
+    ("sgn(x)", 0.5, 0.0),                       # alias of sign
     ("sigmoid(x)", 0.0, 0.25),                  # s(1-s) = 1/2 * 1/2
     ("softplus(x)", 0.0, 0.5),                  # sigmoid(0)
     # At x = ln 2: cosh = (2 + 1/2)/2 = 5/4, sinh = (2 - 1/2)/2 = 3/4, tanh = 3/5.

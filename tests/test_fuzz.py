@@ -392,7 +392,7 @@ REFERENCE = {
     "sech": lambda x: 1.0 / np.cosh(x), "csch": lambda x: 1.0 / np.sinh(x),
     "coth": lambda x: 1.0 / np.tanh(x), "asec": lambda x: np.arccos(1.0 / x),
     "acsc": lambda x: np.arcsin(1.0 / x), "acot": lambda x: np.arctan(1.0 / x),
-    "abs": np.abs, "sigmoid": _sigmoid, "softplus": lambda x: np.logaddexp(0.0, x),
+    "abs": np.abs, "sign": np.sign, "sgn": np.sign, "sigmoid": _sigmoid, "softplus": lambda x: np.logaddexp(0.0, x),
     "pow": np.power, "atan2": np.arctan2, "hypot": np.hypot,
     "min": np.minimum, "max": np.maximum,
 }

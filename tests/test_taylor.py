@@ -313,6 +313,13 @@ def test_a_gradient_that_is_a_constant_spreads_over_the_points(registered, point
     assert actual.tolist() == [6.0] * points
 
 
+def test_sign_is_flat_in_taylor_mode_too():
+    # (sign(x) x^3)''' = 6 sign(x) away from 0, by hand; at 0, the convention 0.
+    x = np.array([-2.0, -0.5, 0.0, 0.25, 3.0])
+    actual = taylor_derivative(adcli.parse("sign(x) * x^3"), {"x": x}, "x", 3)
+    assert actual.tolist() == [-6.0, -6.0, 0.0, 6.0, 6.0]
+
+
 def test_functions_whose_backwards_use_each_other(registered):
     # Each one's derivative is the other: the generic rule recurses into the partner at one
     # order less each time, so it ends; the result is sinh's closed form.
