@@ -256,6 +256,27 @@ def test_check_at_80_columns_names_each_column_by_the_point_it_comes_from():
         ["∂/∂x"] * 4 + ["∂/∂y"]
 
 
+@pytest.mark.parametrize("columns", [40, 80])
+@pytest.mark.parametrize("mode", [[], ["--mode", "forward", "--wrt", "x"]])
+def test_trace_in_a_terminal_folds_its_rows_between_numbers(columns, mode):
+    # v1 feeds four operations: its adjoint row (rules = values = sum) is ~130 characters,
+    # and a forward row holds two equations. The terminal used to break them mid-number.
+    argv = [adcli_executable(), "trace", "x*sin(x) + exp(x)*x^2 + sign(x)*y",
+            "--at", "x=0.7,y=1.3", *mode]
+    code, output = in_pty(argv, columns)
+    nodes = json.loads(subprocess.run(argv + ["--format", "json"], capture_output=True,
+                                      text=True, check=True).stdout)["points"][0]["nodes"]
+    numbers = [repr(n[key]) for n in nodes for key in ("value", "adjoint", "tangent")
+               if key in n and n["id"] != "v2"]  # v2 is y: 1.3 also in the heading
+    numbers += [repr(c["value"]) for n in nodes for c in n.get("contributions", ())
+                if len(n["contributions"]) > 1]
+    shown = counted(NUMBER.findall(output))
+    assert code == 0 and not counted(numbers) - shown, output
+    assert all(cell_len(line) <= columns for line in output.splitlines()), output
+    if columns == 80 and mode:
+        assert re.search(r"^  v1 += x += 0\.7 +v̇1 += 1\.0  \(seed\)$", output, re.M)  # one row
+
+
 # ----- read as: -------------------------------------------------------------------------
 
 def heading_lines(output: str) -> list[str]:

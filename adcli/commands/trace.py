@@ -9,6 +9,8 @@ says what it left out.
 from __future__ import annotations
 
 import json
+import re
+import textwrap
 import unicodedata
 from dataclasses import dataclass
 
@@ -166,12 +168,20 @@ class TextTrace:
     def __init__(self, command: Trace, out, digits, limit):
         self.command, self.out, self.digits, self.limit = command, out, digits, limit
         self.started = False
+        self.width = terminal_width(out)
 
     def num(self, value: float) -> str:
         return number_text(value, self.digits)
 
-    def line(self, text: str = "") -> None:
-        self.out.write(text.rstrip() + "\n")
+    def line(self, text: str = "", pieces: list[list[str]] | None = None) -> None:
+        """A row as it is, or, if a terminal is narrower, folded at its "="s (``pieces``)
+        or else between words: never inside a number, as the terminal would."""
+        text = text.rstrip()
+        if self.width and cells(text) > self.width:
+            text = "\n".join(folded(pieces, self.width) if pieces else textwrap.wrap(
+                text, self.width, subsequent_indent="  ", break_long_words=False,
+                break_on_hyphens=False))
+        self.out.write(text + "\n")
 
     def close(self) -> None:
         self.out.flush()
@@ -209,8 +219,9 @@ class TextTrace:
             if isinstance(row, Gap):
                 self.gap(row)
                 continue
-            self.line(f"  {pad(row.id, id_width)} = {pad(row.text(), text_width)} = "
-                      f"{self.num(row.value)}{self.mark(row.value, row is bad)}")
+            value = f"{self.num(row.value)}{self.mark(row.value, row is bad)}"
+            self.line(f"  {pad(row.id, id_width)} = {pad(row.text(), text_width)} = {value}",
+                      [[pad(row.id, id_width), row.text(), value]])
 
     def adjoints(self, trace: tracing.Trace) -> None:
         self.line()
@@ -225,23 +236,25 @@ class TextTrace:
             if isinstance(row, Gap):
                 self.gap(row, lambda step: step.adjoint_id)
                 continue
-            self.line(f"  {pad(row.adjoint_id, id_width)} = {self.adjoint(trace, row)}"
-                      f"{self.mark(row.adjoint, row is bad)}")
+            sides = self.adjoint(trace, row)
+            sides[-1] += self.mark(row.adjoint, row is bad)
+            self.line(f"  {pad(row.adjoint_id, id_width)} = {' = '.join(sides)}",
+                      [[pad(row.adjoint_id, id_width), *sides]])
 
-    def adjoint(self, trace: tracing.Trace, step: tracing.Step) -> str:
+    def adjoint(self, trace: tracing.Trace, step: tracing.Step) -> list[str]:
         """``rule + rule = term + term = sum``: the sum written out where a value feeds
-        several operations."""
+        several operations (the sides of that equation, after the adjoint's name)."""
         total = self.num(step.adjoint)
         if step is trace.output:
-            return f"{total}  (seed)"
+            return [f"{total}  (seed)"]
         if not step.contributions:
-            return f"{total}  (no gradient flows back to it)"
+            return [f"{total}  (no gradient flows back to it)"]
         terms = shown(step.contributions, self.limit)
         rules = self.sum([t if isinstance(t, Gap) else trace.rule(t) for t in terms])
         if len(step.contributions) == 1:
-            return f"{rules} = {total}"
+            return [rules, total]
         values = self.sum([t if isinstance(t, Gap) else self.num(t.value) for t in terms])
-        return f"{rules} = {values} = {total}"
+        return [rules, values, total]
 
     def sum(self, terms: list) -> str:
         """Terms joined with + (and -), a term left out by --limit as "(k more terms)"."""
@@ -266,16 +279,18 @@ class TextTrace:
                 self.gap(row)
                 continue
             value = f"{self.num(row.value)}{self.mark(row.value, row is bad_value)}"
+            sides = self.tangent(trace, row)
+            sides[-1] += self.mark(row.tangent, row is bad_tangent)
             self.line(f"  {pad(row.id, id_width)} = {pad(row.text(), text_width)} = "
                       f"{pad(value, value_width)}   {pad(row.tangent_id, id_width)} = "
-                      f"{self.tangent(trace, row)}"
-                      f"{self.mark(row.tangent, row is bad_tangent)}")
+                      f"{' = '.join(sides)}",
+                      [[row.id, row.text(), value], [row.tangent_id, *sides]])
 
-    def tangent(self, trace: tracing.Trace, step: tracing.Step) -> str:
+    def tangent(self, trace: tracing.Trace, step: tracing.Step) -> list[str]:
         if step.kind == "operation":
-            return f"{trace.tangent_rule(step)} = {self.num(step.tangent)}"
+            return [trace.tangent_rule(step), self.num(step.tangent)]
         seeded = step.kind == "input" and step.name in trace.wrt
-        return self.num(step.tangent) + ("  (seed)" if seeded else "")
+        return [self.num(step.tangent) + ("  (seed)" if seeded else "")]
 
     def gradient(self, trace: tracing.Trace) -> None:
         if not trace.wrt:
@@ -289,6 +304,41 @@ class TextTrace:
             else:
                 via = f"{inputs[name].adjoint_id} = " if name in inputs else ""
             self.line(f"  ∂f/∂{name} = {via}{self.num(value)}")
+
+
+def terminal_width(out) -> int | None:
+    """The terminal's width (or COLUMNS), or None for a pipe or a file: never folded."""
+    isatty = getattr(out, "isatty", None)  # a stream may be any object with write()
+    if isatty is None or not isatty():
+        return None
+    import shutil
+
+    return shutil.get_terminal_size().columns
+
+
+def folded(pieces: list[list[str]], width: int) -> list[str]:
+    """A row too wide for the terminal, as lines the terminal will not break inside a
+    number: each piece (a name, then the sides of its equation) starts a line, each side
+    goes under the first "=" when it does not fit beside it, and a side wider than that is
+    cut before its "+" and "-" terms. A term wider than the terminal stays whole."""
+    lines = []
+    for name, *sides in pieces:
+        line = f"  {name} ="
+        indent = " " * (cells(line) - 1)  # continuation lines start under its "="
+        for k, side in enumerate(sides):
+            if k and cells(f"{line} = {side}") <= width:
+                line += f" = {side}"
+                continue
+            if k:
+                lines.append(line)
+                line = indent + "="
+            for n, term in enumerate(re.split(r" (?=[+-] )", side)):
+                if n and cells(f"{line} {term}") > width:
+                    lines.append(line)
+                    line = indent + " "
+                line += f" {term}"
+        lines.append(line)
+    return lines
 
 
 def shortened(text: str, limit: int = 200) -> str:
