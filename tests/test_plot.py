@@ -125,6 +125,21 @@ def test_the_zeros_of_the_derivative_are_marked_where_they_are():
     assert len(found) == 4 and all(abs(a - b) <= 1 for a, b in zip(found, expected))
 
 
+def test_a_kink_is_a_gap_in_the_derivative_and_never_a_zero_mark():
+    # abs' is -1, then 1; at 0 it does not exist (shown as 0 by convention), which once drew
+    # a vertical line from -1 up to 1 and marked "df/dx = 0" there.
+    code, screen, err = in_terminal("abs(x)", "--grid", "x=-2:2")
+    assert code == 0 and "abs is not differentiable at 1 of 401 points" in err
+    lines = plain(screen).rstrip("\n").splitlines()
+    marks, labels = tick_columns(lines)
+    zero = marks[labels.index("0")]
+    low = next(i for i, line in enumerate(lines) if line.lstrip().startswith("-1┤"))
+    origin = next(i for i, line in enumerate(lines) if line.lstrip().startswith("0┤"))
+    assert all(not line[zero - 1:zero + 2].strip() for line in lines[origin + 1:low])
+    assert "●" not in "".join(lines[:frame_bottom(lines)])
+    assert "df/dx = 0" not in legend_line(screen)
+
+
 @pytest.mark.parametrize("expression", ["1e308*x*10", "1e299*x"])
 def test_huge_values_are_drawn_without_a_crash(expression):
     code, screen, err = in_terminal(expression, "--grid", "x=-1:1")

@@ -142,14 +142,19 @@ class Plot(Command):
             return data_writer("csv", self, out, digits, **options)
         return FigureWriter(self, lambda figure: _show(figure, out))
 
-    def figure(self, x: np.ndarray, columns: list[np.ndarray]):
+    def figure(self, x: np.ndarray, columns: list[np.ndarray], kinks=()):
         from ..plotting import Curve, Figure
 
         names = ["f", *self.derivative_names()]
         # Where f is undefined its derivatives mean nothing, whatever a convention at the
-        # edge of a domain gives (the derivative of log at -1 is -1): draw none there.
+        # edge of a domain gives (the derivative of log at -1 is -1): draw none there. At a
+        # kink (``kinks``: sample indices) a derivative is a convention too (abs' at 0 is
+        # shown as 0): a gap, not a point joining -1 to 1, and never a "df/dx = 0" mark.
         undefined = ~np.isfinite(columns[0])
-        ys = [np.where(undefined, np.nan, y) for y in columns[:len(names)]]
+        no_derivative = undefined.copy()
+        no_derivative[list(kinks)] = True
+        ys = [np.where(no_derivative if i else undefined, np.nan, y)
+              for i, y in enumerate(columns[:len(names)])]
         curves = [Curve(name, y, colour=i, slope=slope)
                   for i, (name, y, slope) in enumerate(zip(names, ys, [*ys[1:], None]))]
         if self.mine is not None:
@@ -193,6 +198,7 @@ class FigureWriter:
         self.command, self.draw = command, draw
         self.x: list[np.ndarray] = []
         self.columns: list[list[np.ndarray]] = []
+        self.kinks: list[int] = []      # the samples where a derivative does not exist
         self.written = 0
 
     def pass_through(self, names) -> None:
@@ -201,12 +207,13 @@ class FigureWriter:
     def write(self, rows) -> None:
         self.x.append(np.asarray(rows.at[self.command.variable], dtype=float))
         self.columns.append([np.asarray(c, dtype=float) for c in rows.columns])
+        self.kinks += [self.written + w[0] for w in rows.warnings if w[2] == "kink"]
         self.written += len(rows)
 
     def close(self) -> None:
         x = np.concatenate(self.x)
         columns = [np.concatenate(parts) for parts in zip(*self.columns)]
-        self.draw(self.command.figure(x, columns))
+        self.draw(self.command.figure(x, columns, self.kinks))
 
 
 # ----- where f turns ---------------------------------------------------------------------
