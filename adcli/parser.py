@@ -86,7 +86,9 @@ def _nodes(text: str, definitions=frozenset(), hint: bool = True) -> list:
                 syntax = result
         finally:
             _builder.reset("")
-    raise (_bars_hint(text, definitions) if hint else None) or syntax
+    hints = (_bars_hint(text, definitions), _equation_hint(text, definitions, syntax)) \
+        if hint else ()
+    raise next((h for h in hints if h is not None), syntax)
 
 
 _FACTOR_END = re.compile(r"[\w.)|\u00b2\u00b3\u00b9\u2070-\u2079]\s*\Z")
@@ -110,6 +112,25 @@ def _bars_hint(text: str, definitions) -> ExpressionError | None:
         return ExpressionError("between bars, a '|' after a factor closes them; to multiply by "
                                f"new bars, insert '*': {shown}", text, position)
     return None
+
+
+_LEFT_SIDE = re.compile(r"\s*[^\W\d]\w*(\s*\([\w\s,]*\))?\s*\Z")  # y, f(x), g(x, y)
+
+
+def _equation_hint(text: str, definitions, syntax: ExpressionError) -> ExpressionError | None:
+    """``y = x^2`` or ``f(x) = x^2``, copied from paper: say to give the right-hand side
+    alone (when it parses), with the caret on the "="."""
+    position = syntax.position
+    if text[position:position + 1] != "=" or not _LEFT_SIDE.match(text[:position]):
+        return None
+    right = text[position + 1:].strip()
+    try:
+        _nodes(right, definitions, hint=False)
+    except ExpressionError:
+        return None
+    left = text[:position].strip()
+    return ExpressionError(f"an expression is wanted, not an equation: give the right-hand "
+                           f"side alone, {right!r}, without '{left} ='", text, position)
 
 
 def is_name(text: str) -> bool:

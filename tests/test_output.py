@@ -364,6 +364,26 @@ def test_error_messages_name_the_likely_mistake(capsys, args, words, absent):
         assert word not in err
 
 
+@pytest.mark.parametrize("text, right, left, column", [
+    ("y = x^2", "x^2", "y", 3),
+    ("f(x) = x^2 sin x", "x^2 sin x", "f(x)", 6),
+    ("g(x, y)=x y", "x y", "g(x, y)", 8),
+])
+def test_an_equation_copied_from_paper_asks_for_its_right_hand_side(capsys, text, right,
+                                                                    left, column):
+    code, out, err = run(capsys, "grad", text, "--at", "x=1,y=2")
+    assert (code, out) == (2, "")
+    assert err == (f"adcli: error: an expression is wanted, not an equation: give the "
+                   f"right-hand side alone, '{right}', without '{left} =' (column {column})\n"
+                   f"  {text}\n  {' ' * (column - 1)}^\n")
+
+
+@pytest.mark.parametrize("text", ["x = = 2", "2x = 3", "y = x +"])
+def test_no_equation_hint_unless_its_right_hand_side_is_an_expression(capsys, text):
+    code, out, err = run(capsys, "grad", text, "--at", "x=1")
+    assert code == 2 and "unexpected character '='" in err and "equation" not in err
+
+
 def test_a_case_slip_in_at_is_a_warning_with_did_you_mean(capsys):
     code, out, err = run(capsys, "grad", "x", "--at", "x=1,X=2", "--format", "plain")
     assert (code, out) == (0, "1.0 1.0\n")
