@@ -61,8 +61,11 @@ def _pairs(option: str, text: str):
         name, equals, value = pair.partition("=")
         name = name.strip()
         if not equals or not is_name(name) or not value.strip():
+            # x=1,2,3: several values of one variable, where --at is one point.
+            several = not equals and option == "--at" and _DECIMAL.match(pair.strip())
             raise ValuesError(f"{option} {quote(text)}: {quote(pair)} is not of the form "
-                              "name=value")
+                              "name=value" + ("; --at is one point: for several use --grid "
+                                              "or --points" if several else ""))
         if name in CONSTANTS:
             raise ValuesError(f"{option} {quote(text)}: {name} is a constant and cannot be "
                               "given a value")
