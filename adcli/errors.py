@@ -1,6 +1,7 @@
 """The errors every layer raises; the CLI turns each into one message and an exit status."""
 from __future__ import annotations
 
+import os
 import unicodedata
 
 # Exit statuses (README "Errors and exit codes").
@@ -38,6 +39,34 @@ class NonFiniteError(AdcliError):
     """A nan or inf in the results under --strict."""
 
     exit_code = EXIT_NONFINITE
+
+
+def warn(err, message: str) -> None:
+    """One warning on stderr: a line in a pipe or a file; on a terminal narrower than it,
+    folded between words (the terminal itself would cut one in two)."""
+    text = f"adcli: warning: {message}"
+    width = terminal_width(err)
+    if width and _width(text) > width:
+        import textwrap
+
+        text = "\n".join(textwrap.wrap(text, width, subsequent_indent="  ",
+                                       break_long_words=False, break_on_hyphens=False))
+    err.write(text + "\n")
+
+
+def terminal_width(stream) -> int | None:
+    """The width of the terminal ``stream`` writes to (COLUMNS, if set), or None for a
+    pipe, a file or an object with no ``isatty``: there, nothing is folded."""
+    isatty = getattr(stream, "isatty", None)
+    if isatty is None or not isatty():
+        return None
+    columns = os.environ.get("COLUMNS", "")
+    if columns.isdigit():
+        return int(columns)
+    try:
+        return os.get_terminal_size(stream.fileno()).columns
+    except (AttributeError, OSError, ValueError):
+        return None
 
 
 def escape(text: str) -> str:

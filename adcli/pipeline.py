@@ -10,7 +10,7 @@ import warnings
 import numpy as np
 
 from .errors import (AdcliError, NonFiniteError, ValuesError, closest, did_you_mean, escape,
-                     listing, run_together)
+                     listing, run_together, warn)
 from .definitions import from_pairs
 from .functions import CALLABLE, CONSTANTS
 from .parser import define, is_name, parse
@@ -85,7 +85,7 @@ def _run(command_class, texts, wrt, *, at=(), grid=(), points_file=None, points_
         _warn_skipped(source, err)
     output.close()
     for message in report.messages():
-        _warn(err, message)
+        warn(err, message)
 
 
 def _source(command, at, grid, points_file, points_format, columns, skip_bad_rows):
@@ -131,12 +131,8 @@ def _is_tty(stream) -> bool:
 
 def _warn_skipped(source: PointSource, err) -> None:
     if source.skipped:
-        _warn(err, f"skipped {len(source.skipped)} bad row(s) of the points file; "
+        warn(err, f"skipped {len(source.skipped)} bad row(s) of the points file; "
                    f"first: {source.skipped[0]}")
-
-
-def _warn(err, message: str) -> None:
-    err.write(f"adcli: warning: {message}\n")
 
 
 def _wrt(command, wrt: str | None, strict: bool, err) -> list[str]:
@@ -200,4 +196,4 @@ def _unused(strict: bool, err, message: str) -> None:
     """A name the expression does not use: likely a typo, so an error under --strict."""
     if strict:
         raise ValuesError(message)
-    _warn(err, message)
+    warn(err, message)

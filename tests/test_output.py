@@ -277,6 +277,20 @@ def test_trace_in_a_terminal_folds_its_rows_between_numbers(columns, mode):
         assert re.search(r"^  v1 += x += 0\.7 +v̇1 += 1\.0  \(seed\)$", output, re.M)  # one row
 
 
+@pytest.mark.parametrize("argv", [["grad", "abs(x)", "--at", "x=0", "--format", "plain"],
+                                  ["check", "abs(x)", "sign(x)", "--at", "x=0"],
+                                  ["trace", "abs(x)", "--at", "x=0"]])
+def test_a_warning_on_a_narrow_terminal_is_folded_between_words(argv):
+    # stderr on the same 40-column terminal: the terminal used to cut "differentiable".
+    code, output = in_pty([adcli_executable(), *argv], 40)
+    lines = output.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("adcli: warning:"))
+    shown = " ".join(line.strip() for line in lines[start:start + 4])
+    assert ("adcli: warning: abs is not differentiable at 1 of 1 point (a corner at 0): its "
+            "derivative there is a convention, not a fact") in shown
+    assert all(cell_len(line) <= 40 for line in lines[start:]), output
+
+
 # ----- read as: -------------------------------------------------------------------------
 
 def heading_lines(output: str) -> list[str]:

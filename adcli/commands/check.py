@@ -11,7 +11,7 @@ import warnings
 import click
 import numpy as np
 
-from ..errors import ValuesError, closest, did_you_mean, listing
+from ..errors import ValuesError, closest, did_you_mean, listing, warn
 from .base import Command
 
 _DEFAULT_SPREAD = "magnitudes 1e-3 to 1e3, either sign"
@@ -80,10 +80,6 @@ class Check(Command):
 
 # ----- reading the options ------------------------------------------------------------------
 
-def _warn(err, message: str) -> None:
-    err.write(f"adcli: warning: {message}\n")
-
-
 def _known(f, values: dict, option: str, strict: bool, err) -> dict:
     """Drop (with a warning; an error under --strict) names f does not use."""
     for name in [n for n in values if n not in f.variables]:
@@ -91,7 +87,7 @@ def _known(f, values: dict, option: str, strict: bool, err) -> dict:
                    f"{did_you_mean(name, f.variables)}")
         if strict:
             raise ValuesError(message)
-        _warn(err, message)
+        warn(err, message)
         del values[name]
     return values
 
@@ -155,7 +151,7 @@ def _points(f, at, grid, points_file, skip_bad_rows, strict, err, points_format=
     names = [*source.fixed, *source.grid, *source.variables]
     chunks = [c.values for c in source.chunks()]
     if source.skipped:
-        _warn(err, f"skipped {len(source.skipped)} bad row(s) of the points file; "
+        warn(err, f"skipped {len(source.skipped)} bad row(s) of the points file; "
                    f"first: {source.skipped[0]}")
     columns = {n: np.concatenate([c[n] for c in chunks]) if chunks else np.zeros(0)
                for n in names}
@@ -170,7 +166,7 @@ def _warnings(result, err) -> None:
     report = Report()
     report.add(result.diagnostics, len(result.value), [])
     for message in report.messages():
-        _warn(err, message)
+        warn(err, message)
 
 
 # ----- laying out the result -------------------------------------------------------------

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 import click
 
 from .. import tracing
-from ..errors import NonFiniteError, ValuesError, listing
+from ..errors import NonFiniteError, ValuesError, listing, terminal_width, warn
 from ..render import number_json, number_text
 from ..report import Report, point_warnings
 from .base import Command
@@ -106,7 +106,7 @@ def nonfinite_messages(trace: tracing.Trace, digits=None) -> list[str]:
 def warn_kinks(report: Report, err) -> None:
     """Where a derivative shown is a convention (abs at 0): one line per function."""
     for message in report.messages():
-        err.write(f"adcli: warning: {message}\n")
+        warn(err, message)
 
 
 def report_nonfinite(messages: list[str], strict: bool, err) -> None:
@@ -118,7 +118,7 @@ def report_nonfinite(messages: list[str], strict: bool, err) -> None:
         message += f"; {len(messages) - 1} more point(s) have non-finite steps"
     if strict:
         raise NonFiniteError(message + " (--strict)")
-    err.write(f"adcli: warning: {message}\n")
+    warn(err, message)
 
 
 # ----- which rows a table shows --------------------------------------------------------
@@ -304,16 +304,6 @@ class TextTrace:
             else:
                 via = f"{inputs[name].adjoint_id} = " if name in inputs else ""
             self.line(f"  ∂f/∂{name} = {via}{self.num(value)}")
-
-
-def terminal_width(out) -> int | None:
-    """The terminal's width (or COLUMNS), or None for a pipe or a file: never folded."""
-    isatty = getattr(out, "isatty", None)  # a stream may be any object with write()
-    if isatty is None or not isatty():
-        return None
-    import shutil
-
-    return shutil.get_terminal_size().columns
 
 
 def folded(pieces: list[list[str]], width: int) -> list[str]:
