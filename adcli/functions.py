@@ -700,26 +700,27 @@ class Atanh(Primitive):
 
 # ----- piecewise and neural-network staples ---------------------------------------------
 
-class Abs(Primitive):
-    name = "abs"
+class _AtZero:
+    """A function of one argument that is smooth everywhere but at 0 (abs's corner, sign's
+    jump): the kink the warnings name, and what the tests keep away from."""
     smooth_margin = 1e-3
     kink = staticmethod(lambda x: np.abs(x))
     side = staticmethod(lambda x: x > 0)
-    kink_reason = "a corner at 0"
     def kinks(self, x): return x == 0
+
+
+class Abs(_AtZero, Primitive):
+    name = "abs"
+    kink_reason = "a corner at 0"
     def forward(self, x): return np.abs(x)
     def backward(self, gy): return gy * _flat(np.sign, self.inputs[0])  # abs'(0) = 0
 
 
-class Sign(Primitive):
+class Sign(_AtZero, Primitive):
     """sign(x): -1, 0 or 1. Flat on each side of 0, where it jumps: its derivative is 0
     wherever it exists, and shown as 0 at 0 (a convention, which the warning names)."""
     name, aliases = "sign", ("sgn",)
-    smooth_margin = 1e-3
-    kink = staticmethod(lambda x: np.abs(x))
-    side = staticmethod(lambda x: x > 0)
     kink_reason = "a jump at 0"
-    def kinks(self, x): return x == 0
     def forward(self, x): return np.sign(x)
     def backward(self, gy): return gy * 0.0  # as abs's gy * sign(x): 0 is its slope
 
