@@ -140,6 +140,24 @@ def test_a_kink_is_a_gap_in_the_derivative_and_never_a_zero_mark():
     assert "df/dx = 0" not in legend_line(screen)
 
 
+def test_a_kink_of_your_derivative_does_not_hide_a_zero_of_f_prime():
+    # f = x^2 + 1 turns at 0 (f' = 2x = 0 there, f = 1); your 2*abs(x) has a kink at 0,
+    # which is no reason to leave out f's own derivative: both marks stay, under the 0 tick.
+    code, screen, err = in_terminal("x^2 + 1", "2*abs(x)", "--grid", "x=-2:2")
+    assert code == 0 and "abs is not differentiable" in err
+    lines = plain(screen).rstrip("\n").splitlines()
+    marks, labels = tick_columns(lines)
+    found = [i for line in lines[:frame_bottom(lines)] for i, c in enumerate(line) if c == "●"]
+    assert len(found) == 2 and all(abs(i - marks[labels.index("0")]) <= 1 for i in found)
+
+
+def test_a_strict_stop_draws_the_points_before_it_kinks_and_all():
+    # log(1 - x) is nan from x = 1 on: --strict draws the 300 points before, then exits 3.
+    code, screen, err = in_terminal("abs(x)*log(1-x)", "--grid", "x=-2:2", "--strict")
+    assert code == 3 and "(--strict)" in err
+    assert "df/dx" in legend_line(screen)
+
+
 @pytest.mark.parametrize("expression", ["1e308*x*10", "1e299*x"])
 def test_huge_values_are_drawn_without_a_crash(expression):
     code, screen, err = in_terminal(expression, "--grid", "x=-1:1")

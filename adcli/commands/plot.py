@@ -49,6 +49,7 @@ class Plot(Command):
         super().__init__(expressions, wrt, **options)
         self.order, self.grid_count, self.output = order, samples, output
         self.variable, self.fixed = "", {}
+        self.kinks: list[np.ndarray] = []  # per chunk: where f's derivatives are a convention
         if output is not None:
             from ..plotting import check_image_path
 
@@ -110,6 +111,7 @@ class Plot(Command):
     def compute(self, chunk, n):
         e = self.expressions[0]
         result = e.derivatives(at_points(e, chunk), wrt=[self.variable], order=self.order)
+        self.kinks.append(_kinks_of(result, n))
         arrays = [flat(result.value, n), flat(result.gradient[self.variable], n)]
         if self.order == 2:
             arrays.append(flat(result.hessian[..., 0, 0], n))
@@ -142,17 +144,17 @@ class Plot(Command):
             return data_writer("csv", self, out, digits, **options)
         return FigureWriter(self, lambda figure: _show(figure, out))
 
-    def figure(self, x: np.ndarray, columns: list[np.ndarray], kinks=()):
+    def figure(self, x: np.ndarray, columns: list[np.ndarray], kinks=None):
         from ..plotting import Curve, Figure
 
         names = ["f", *self.derivative_names()]
         # Where f is undefined its derivatives mean nothing, whatever a convention at the
         # edge of a domain gives (the derivative of log at -1 is -1): draw none there. At a
-        # kink (``kinks``: sample indices) a derivative is a convention too (abs' at 0 is
-        # shown as 0): a gap, not a point joining -1 to 1, and never a "df/dx = 0" mark.
+        # kink of f (``kinks``: a mask over the samples) a derivative is a convention too
+        # (abs' at 0 is shown as 0): a gap, not a point joining -1 to 1, and never a
+        # "df/dx = 0" mark.
         undefined = ~np.isfinite(columns[0])
-        no_derivative = undefined.copy()
-        no_derivative[list(kinks)] = True
+        no_derivative = undefined if kinks is None else undefined | kinks
         ys = [np.where(no_derivative if i else undefined, np.nan, y)
               for i, y in enumerate(columns[:len(names)])]
         curves = [Curve(name, y, colour=i, slope=slope)
@@ -169,6 +171,15 @@ class Plot(Command):
                           if name in self.names)
         return f"f({self.variable}) = {_short(self.expressions[0].parsed, 60)}" + \
             (f"   at {fixed}" if fixed else "")
+
+
+def _kinks_of(result, n: int) -> np.ndarray:
+    """Where f sits on a kink (f's own: not one of your derivative's, which is only drawn)."""
+    mask = np.zeros(n, dtype=bool)
+    for (_, what), bad in result.diagnostics.masks.items():
+        if what == "kink":
+            mask |= flat(bad, n)
+    return mask
 
 
 def _short(text: str, limit: int = 40) -> str:
@@ -198,7 +209,6 @@ class FigureWriter:
         self.command, self.draw = command, draw
         self.x: list[np.ndarray] = []
         self.columns: list[list[np.ndarray]] = []
-        self.kinks: list[int] = []      # the samples where a derivative does not exist
         self.written = 0
 
     def pass_through(self, names) -> None:
@@ -207,13 +217,14 @@ class FigureWriter:
     def write(self, rows) -> None:
         self.x.append(np.asarray(rows.at[self.command.variable], dtype=float))
         self.columns.append([np.asarray(c, dtype=float) for c in rows.columns])
-        self.kinks += [self.written + w[0] for w in rows.warnings if w[2] == "kink"]
         self.written += len(rows)
 
     def close(self) -> None:
         x = np.concatenate(self.x)
         columns = [np.concatenate(parts) for parts in zip(*self.columns)]
-        self.draw(self.command.figure(x, columns, self.kinks))
+        # The kinks of every chunk computed; a stop (--strict) may have written fewer rows.
+        kinks = np.concatenate(self.command.kinks)[:len(x)]
+        self.draw(self.command.figure(x, columns, kinks))
 
 
 # ----- where f turns ---------------------------------------------------------------------
