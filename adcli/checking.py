@@ -149,7 +149,7 @@ def check(f, expected=None, *, expect: Mapping | None = None, order: int = 1, wr
     f = parse(f) if isinstance(f, str) else f
     order = _order(order)
     rtol, atol = _tolerance(rtol, "rtol"), _tolerance(atol, "atol")
-    targets = _targets(f, expected, expect, order, wrt)
+    targets = _targets(f, expected, expect, order, wrt, at)
     points, sampled = _points(f, targets, order, at, samples, seed, domain)
     with np.errstate(all="ignore"):
         found = _joined([_evaluate(f, targets, order, part)
@@ -186,7 +186,7 @@ def label_for(name: str | None, order: int, partial: bool) -> str:
     return f"{d}{sup}/{d}{name}{sup}"
 
 
-def _targets(f: Expression, expected, expect, order: int, wrt) -> list[Target]:
+def _targets(f: Expression, expected, expect, order: int, wrt, at=None) -> list[Target]:
     if expected is not None and expect:
         raise ValuesError("give the expected derivative either as one expression or by "
                           "name (expect=/--expect), not both")
@@ -194,7 +194,7 @@ def _targets(f: Expression, expected, expect, order: int, wrt) -> list[Target]:
     if expect:
         return [_target(f, name, order, partial, text) for name, text in expect.items()]
     if expected is not None:
-        name = None if order == 0 else _one_name(f, wrt)
+        name = None if order == 0 else _one_name(f, wrt, at)
         return [_target(f, name, order, partial, expected)]
     if order == 0:
         raise ValuesError("order 0 compares f with an expected expression: give one")
@@ -233,13 +233,18 @@ def _names(f: Expression, wrt) -> list[str]:
     return names
 
 
-def _one_name(f: Expression, wrt) -> str:
+def _one_name(f: Expression, wrt, at=None) -> str:
     names = _names(f, wrt)
+    if wrt is None and len(names) > 1:
+        # a*x^2 with a = 3 fixed (--at a=3): a is a parameter, the derivative is in x, the
+        # one variable left to vary (sampled, or given different values).
+        varying = [n for n in names if n not in (at or {}) or np.unique(at[n]).size > 1]
+        names = varying if len(varying) == 1 else names
     if len(names) != 1:
         listed = listing(names) or "no variables"
         raise ValuesError(f"one expected derivative needs one variable and {f.text!r} has "
-                          f"{listed}: name it with --wrt, or give partials by name with "
-                          "--expect NAME=...")
+                          f"{listed}: name it with --wrt, fix the others with --at, or give "
+                          "partials by name with --expect NAME=...")
     return names[0]
 
 

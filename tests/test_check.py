@@ -345,6 +345,21 @@ def test_given_points_with_none_usable_are_an_error():
         adcli.check("log(x)", "1/x", at={"x": [-1.0, -2.0]})
 
 
+def test_a_parameter_fixed_by_at_leaves_the_one_variable_to_differentiate_in():
+    # d^3/dx^3 a x^4 = 24 a x, by hand; a = 3 is a parameter, so no wrt is needed.
+    assert adcli.check("a*x^4", "24*a*x", order=3, at={"a": 3.0}).ok
+    assert not adcli.check("a*x^4", "24*x", order=3, at={"a": 3.0}).ok
+
+
+@pytest.mark.parametrize("where", [["--at", "a=3"], ["--at", "a=3", "--grid", "x=-1:1:5"]])
+def test_cli_a_parameter_fixed_by_at_needs_no_wrt(cli, where):
+    code, out, err = cli("check", "a*x^2", "2*a*x", *where, "--format", "json")
+    document = strict_json(out)
+    assert (code, err) == (0, "")
+    assert [c["derivative"] for c in document["checks"]] == ["x"]
+    assert {p["at"]["a"] for p in document["points"]} == {3.0}
+
+
 def test_at_fixes_some_variables_and_the_rest_are_sampled(cli):
     code, out, _ = cli("check", "a*x^2", "2*a*x", "--wrt", "x", "--at", "a=3", "--format",
                        "json")
@@ -617,7 +632,8 @@ def test_exit_status_1_when_it_differs_with_the_diagnosis_on_stdout(cli):
 @pytest.mark.parametrize("args, message", [
     (["x^2", "2*x)"], "the expected d/dx: unexpected ')'"),
     (["x^2", "2*y"], "the expected d/dx uses y, which does not appear in 'x^2'"),
-    (["x*y", "y"], "name it with --wrt, or give partials by name"),
+    (["x*y", "y"], "name it with --wrt, fix the others with --at, or give partials by name"),
+    (["x*y", "y", "--at", "x=1,y=2"], "name it with --wrt, fix the others with --at"),
     (["x*y", "--expect", "z=1"], "'z' does not appear in 'x*y'"),
     (["x*y", "--expect", "x"], "--expect 'x' is not of the form NAME=EXPRESSION"),
     (["x*y", "y", "--expect", "x=y"], "either as one expression or by name"),
