@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import os
 
-from .errors import escape
+from .errors import escape, terminal_width
 from .records import Record
 
 PIPE_WIDTH = 10_000     # a pipe or a file has no width: one row per point, always
@@ -67,7 +67,7 @@ def console(out, width: int | None = None):
     """Where tables are drawn: by rich on a terminal, else (a pipe, a file) by
     ``_PlainConsole``, which writes the same bytes rich would without importing it."""
     if width is None:
-        width = _terminal_width(out) if out.isatty() else PIPE_WIDTH
+        width = terminal_width(out) if out.isatty() else PIPE_WIDTH
     if width is not None and _plain_output(out):
         return _PlainConsole(out, width)
     return _RichConsole(out, width)
@@ -193,17 +193,6 @@ def _justified(text: str, width: int, justify: str) -> str:
         text = text.rstrip()
         return " " * (width - len(text)) + text
     return text + " " * (width - len(text))
-
-
-def _terminal_width(out) -> int | None:
-    """The width of the terminal the table goes to (rich would measure stdin's first),
-    unless COLUMNS says otherwise (rich reads it)."""
-    if os.environ.get("COLUMNS", "").isdigit():
-        return None
-    try:
-        return os.get_terminal_size(out.fileno()).columns
-    except (AttributeError, OSError, ValueError):
-        return None
 
 
 def table_width(widths) -> int:
