@@ -144,7 +144,7 @@ class Plot(Command):
             return data_writer("csv", self, out, digits, **options)
         return FigureWriter(self, lambda figure: _show(figure, out))
 
-    def figure(self, x: np.ndarray, columns: list[np.ndarray], kinks=None):
+    def figure(self, x: np.ndarray, columns: list[np.ndarray], kinks: np.ndarray):
         from ..plotting import Curve, Figure
 
         names = ["f", *self.derivative_names()]
@@ -154,7 +154,7 @@ class Plot(Command):
         # (abs' at 0 is shown as 0): a gap, not a point joining -1 to 1, and never a
         # "df/dx = 0" mark.
         undefined = ~np.isfinite(columns[0])
-        no_derivative = undefined if kinks is None else undefined | kinks
+        no_derivative = undefined | kinks
         ys = [np.where(no_derivative if i else undefined, np.nan, y)
               for i, y in enumerate(columns[:len(names)])]
         curves = [Curve(name, y, colour=i, slope=slope)
