@@ -860,13 +860,7 @@ class Datan2(_Inside, Primitive):
     name, arity, callable, inside = "datan2", 2, False, "atan2 or atan"
     domain = ((0.2, 3.0), (-3.0, 3.0))
 
-    def forward(self, u, v):
-        plain = v / (u * u + v * v)
-        moderate = _moderate(u, v)
-        if moderate.all():
-            return plain
-        u, v, k = _scaled(u, v)
-        return np.where(moderate, plain, np.ldexp(v / (u * u + v * v), -k))
+    def forward(self, u, v): return _homogeneous(_quotient, u, v, 1, 2.0**500)
 
     def spelled(self, u, v): return v / (u ** 2.0 + v ** 2.0)
 
@@ -881,15 +875,7 @@ class D2atan2(_Inside, Primitive):
     name, arity, callable, inside = "d2atan2", 2, False, "atan2 or atan"
     domain = ((0.2, 3.0), (-3.0, 3.0))
 
-    def forward(self, u, v):
-        r2 = u * u + v * v
-        plain = (u - v) * (u + v) / (r2 * r2)
-        moderate = _moderate(u, v, 2.0**250)  # as in Datan2
-        if moderate.all():
-            return plain
-        u, v, k = _scaled(u, v)
-        r2 = u * u + v * v
-        return np.where(moderate, plain, np.ldexp((u - v) * (u + v) / (r2 * r2), -2 * k))
+    def forward(self, u, v): return _homogeneous(_quotient2, u, v, 2, 2.0**250)
 
     def spelled(self, u, v): return (u - v) * (u + v) / (u ** 2.0 + v ** 2.0) ** 2.0
 
@@ -898,6 +884,27 @@ class D2atan2(_Inside, Primitive):
         qv, qu = op.datan2(u, v), op.datan2(v, u)
         return (2.0 * gy * qu * (3.0 * qv * qv - qu * qu) if u.requires_grad else None,
                 2.0 * gy * qv * (qv * qv - 3.0 * qu * qu) if v.requires_grad else None)
+
+
+def _quotient(u, v):
+    return v / (u * u + v * v)
+
+
+def _quotient2(u, v):
+    r2 = u * u + v * v
+    return (u - v) * (u + v) / (r2 * r2)
+
+
+def _homogeneous(formula, u, v, degree: int, bound: float):
+    """formula(u, v), homogeneous of degree -``degree``: as it is where the squares are
+    safe (_moderate, with ``bound``), and at u, v scaled by a power of 2 elsewhere, point
+    by point."""
+    plain = formula(u, v)
+    moderate = _moderate(u, v, bound)
+    if moderate.all():
+        return plain
+    su, sv, k = _scaled(u, v)
+    return np.where(moderate, plain, np.ldexp(formula(su, sv), -degree * k))
 
 
 def _moderate(a, b, bound=2.0**500):
