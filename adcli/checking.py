@@ -29,7 +29,7 @@ import numpy as np
 from . import drivers
 from .core import Variable
 from .diagnostics import Diagnostics
-from .errors import EXIT_CHECK_FAILED, ExpressionError, ValuesError, did_you_mean, listing
+from .errors import EXIT_CHECK_FAILED, ExpressionError, ValuesError, did_you_mean, leibniz, listing
 from .expression import Expression, _Run
 from .parser import parse
 
@@ -216,9 +216,10 @@ def _target(f: Expression, name, order, partial, text) -> Target:
                               error.position) from None
     extra = [v for v in expectation.variables if v not in f.variables]
     if extra:
+        notation = leibniz(extra)
         raise ValuesError(f"the expected {label} uses "
                           f"{listing(extra)}, which {'does' if len(extra) == 1 else 'do'} "
-                          f"not appear in {f.text!r}")
+                          f"not appear in {f.text!r}" + (f": {notation}" if notation else ""))
     return Target(name, label, expectation)
 
 
@@ -242,6 +243,9 @@ def _one_name(f: Expression, wrt, at=None) -> str:
         names = varying if len(varying) == 1 else names
     if len(names) != 1:
         listed = listing(names) or "no variables"
+        notation = leibniz(names)
+        if notation:
+            raise ValuesError(f"{f.text!r} has {listed}: {notation}")
         raise ValuesError(f"one expected derivative needs one variable and {f.text!r} has "
                           f"{listed}: name it with --wrt, fix the others with --at, or give "
                           "partials by name with --expect NAME=...")

@@ -109,6 +109,18 @@ def listing(names) -> str:
     return ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else "".join(names)
 
 
+def leibniz(names) -> str | None:
+    """Why ``d`` and ``dx`` are among an expression's names, if they are: the textbook's
+    d/dx written into it ("d/dx x^2") is d divided by a variable dx, not a derivative."""
+    names = set(names)
+    wrt = sorted(n[1:] for n in names if len(n) > 1 and n[0] == "d" and n[1] != "_")
+    if "d" not in names or not wrt:
+        return None
+    return (f"'d/d{wrt[0]}' is read as d divided by a variable d{wrt[0]}, not as a "
+            f"derivative: write diff(EXPRESSION, {wrt[0]}) for one (grad and check "
+            "differentiate an expression given alone)")
+
+
 def closest(name: str, candidates, cutoff: float = 0.6) -> str | None:
     """The candidate ``name`` most likely stands for: one differing only in case first
     (``X`` for ``x``), else the closest spelling."""

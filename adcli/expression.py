@@ -17,7 +17,7 @@ from . import drivers
 from .core import Variable, no_grad, using_backprop
 from .diagnostics import Diagnostics, watcher
 from .diffs import InnerDerivatives
-from .errors import ValuesError, did_you_mean, listing
+from .errors import ValuesError, did_you_mean, leibniz, listing
 from .records import Record
 
 
@@ -168,7 +168,9 @@ class Expression:
         """Raise ValuesError listing every variable without a value."""
         missing = [v for v in self.variables if v not in names]
         if missing:
-            raise ValuesError(f"no value given for {listing(missing)}")
+            notation = leibniz(missing)
+            raise ValuesError(f"no value given for {listing(missing)}"
+                              + (f": {notation}" if notation else ""))
 
     def unknown_names(self, names) -> list[str]:
         """Given names the expression does not use, each with a did-you-mean suggestion."""

@@ -366,6 +366,17 @@ ERRORS = [
     (["grad", "2ex", "--at", "x=1"], ["no value given for ex", "'ex' is one name", "e*x"],
      ["did you mean 'ex'"]),
     (["grad", "2xy", "--at", "x=1,y=2"], ["'xy' is one name", "x*y"], ["did you mean"]),
+    # The textbook's d/dx typed into the expression: d over a variable dx, no derivative.
+    (["grad", "d(x^2)/dx", "--at", "x=1"],
+     ["no value given for d and dx", "'d/dx' is read as d divided by a variable dx",
+      "diff(EXPRESSION, x)"], ["did you mean", "add --at"]),
+    (["eval", "d/dt sin(t)", "--at", "t=1"], ["'d/dt' is read as d divided", "diff(EXPRESSION, t)"],
+     ["did you mean"]),
+    (["check", "d/dx x^2", "2x"], ["'d/dx x^2' has d, dx and x", "'d/dx' is read as"],
+     ["--wrt"]),
+    (["check", "x^2", "d/dx x^2"], ["uses d and dx", "'d/dx' is read as"], []),
+    (["check", "d/dx x^2", "2x", "--grid", "x=0:1:3"], ["'d/dx' is read as"],
+     ["add --at", "did you mean"]),
     (["grad", "x", "--at", "x=1", "--no-header"], ["--no-header", "csv or tsv"], []),
     (["grad", "x", "--at", "x=1", "--columns", "x"], ["--columns", "--points"], []),
 ]
@@ -400,6 +411,17 @@ def test_an_equation_copied_from_paper_asks_for_its_right_hand_side(capsys, text
 def test_no_equation_hint_unless_its_right_hand_side_is_an_expression(capsys, text):
     code, out, err = run(capsys, "grad", text, "--at", "x=1")
     assert code == 2 and "unexpected character '='" in err and "equation" not in err
+
+
+def test_variables_named_d_and_dx_with_values_are_just_variables(capsys):
+    code, out, err = run(capsys, "grad", "d/dx", "--at", "d=3,dx=2", "--format", "csv")
+    assert (code, err) == (0, "")
+    assert out.splitlines()[1] == "3.0,2.0,1.5,0.5,-0.75"
+
+
+def test_the_api_names_the_leibniz_slip_too():
+    with pytest.raises(adcli.AdcliError, match=r"no value given for d and dx: 'd/dx' is read"):
+        adcli.parse("d/dx x^2").value(x=1.0)
 
 
 def test_a_case_slip_in_at_is_a_warning_with_did_you_mean(capsys):
