@@ -14,6 +14,7 @@ import numpy as np
 from .errors import ExpressionError, PointsError, ValuesError, escape, quote
 from .functions import CONSTANTS
 from .parser import is_name, parse
+from .printer import format_number
 from .records import Record
 from .streams import StreamReader, number
 
@@ -38,6 +39,10 @@ class NotConstant(ValueError):
 def constant(text: str) -> float:
     """The value of a constant expression such as ``pi/4`` or ``-1/3``, as a float64;
     ExpressionError if it is no expression, NotConstant if it uses variables."""
+    try:  # as a points file's cells are read: "inf" and "nan" too, as float() spells them
+        return float(text.strip().replace("\u2212", "-"))
+    except ValueError:
+        pass
     expression = parse(text)
     if expression.variables:
         raise NotConstant(", ".join(expression.variables))
@@ -160,6 +165,10 @@ def parse_grid(options, default_count: int | None = None) -> dict[str, Axis]:
                 raise ValuesError(f"--grid {quote(text)}: the grid would have more than "
                                   f"{MAX_GRID_POINTS:,} points; stream more with --points")
             start, stop = (constant_value(p, f"--grid {name}") for p in parts[:2])
+            if not (math.isfinite(start) and math.isfinite(stop)):  # 0/0:1 spans nothing
+                raise ValuesError(f"--grid {name}={format_number(start)}:"
+                                  f"{format_number(stop)}: the ends of the range must be "
+                                  "finite numbers")
             axes[name] = Axis(start, stop, int(count), _exact_ends(parts[:2], int(count)))
     return axes
 

@@ -369,6 +369,32 @@ def test_grid_count_ends_and_order(capsys):
         assert point["gradient"] == {"x": y, "y": x}
 
 
+@pytest.mark.parametrize("spec, shown", [("x=0/0:1:3", "x=nan:1"), ("x=0:inf:3", "x=0:inf"),
+                                         ("x=-1e400:1:2", "x=-inf:1")])
+def test_a_grid_needs_finite_ends(capsys, spec, shown):
+    # It once made [nan, nan, 1.0] of 0/0:1:3, with only the nan warning to show for it.
+    code, out, err = run(capsys, "grad", "x^2", "--grid", spec)
+    assert (code, out) == (2, "")
+    assert err == f"adcli: error: --grid {shown}: the ends of the range must be finite numbers\n"
+
+
+@pytest.mark.parametrize("typed, value, derivative", [
+    ("inf", math.inf, 0.0), ("-inf", -math.inf, 0.0), ("Infinity", math.inf, 0.0)])
+def test_at_takes_infinities_as_a_points_file_does(capsys, typed, value, derivative):
+    # atan(x) -> +-pi/2 and atan'(x) = 1/(1+x^2) -> 0 as x -> +-inf.
+    document, _ = run_json(capsys, "grad", "atan(x)", "--at", f"x={typed}")
+    (point,) = document["points"]
+    assert point["at"]["x"] == ("inf" if value > 0 else "-inf")  # JSON's spelling of them
+    assert point["value"] == math.copysign(math.pi / 2, value)
+    assert point["gradient"]["x"] == derivative
+
+
+def test_at_takes_nan_as_a_points_file_does(capsys):
+    code, out, err = run(capsys, "grad", "x^2", "--at", "x=nan", "--format", "csv")
+    assert (code, out) == (0, "x,f,df/dx\nnan,nan,nan\n")
+    assert "nan or inf" in err
+
+
 def test_readme_grid_example(capsys):
     # README: grad "x^3" --grid x=-1:1:5 --format csv; f = x^3, f' = 3x^2
     code, out, _ = run(capsys, "grad", "x^3", "--grid", "x=-1:1:5", "--format", "csv")
