@@ -30,7 +30,7 @@ from . import drivers
 from .core import Variable
 from .diagnostics import Diagnostics
 from .errors import EXIT_CHECK_FAILED, ExpressionError, ValuesError, did_you_mean, leibniz, listing
-from .expression import Expression, _Run
+from .expression import Expression, _Run, as_numbers
 from .parser import parse
 
 DEFAULT_SAMPLES = 30
@@ -263,7 +263,7 @@ def _points(f, targets, order, at, samples, seed, domain) -> tuple[dict, bool]:
                               f"{f.text!r}{did_you_mean(name, f.variables)}")
     missing = [v for v in f.variables if v not in at]
     if not missing:
-        arrays = np.broadcast_arrays(*[np.atleast_1d(np.asarray(at[v], dtype=np.float64))
+        arrays = np.broadcast_arrays(*[np.atleast_1d(as_numbers(v, at[v]))
                                        for v in f.variables]) if f.variables else []
         return {v: a.ravel().copy() for v, a in zip(f.variables, arrays)}, False
     samples = int(samples)
@@ -287,7 +287,7 @@ def _sample(f, targets, order, at, missing, samples, seed, domain) -> dict:
     finite, in the order drawn from a pool 16 times larger."""
     rng = np.random.default_rng(seed)
     pool = 16 * samples
-    points = {v: np.full(pool, float(np.asarray(at[v], dtype=np.float64))) if v in at
+    points = {v: np.full(pool, float(as_numbers(v, at[v]))) if v in at
               else _draw(rng, pool, domain.get(v)) for v in f.variables}
     usable = _usable(f, targets, order, points)
     chosen = np.flatnonzero(usable)[:samples]

@@ -205,7 +205,7 @@ class Expression:
     # ----- evaluation -----------------------------------------------------------------
 
     def _evaluate(self, values: dict, compute) -> Result:
-        arrays = _broadcast([values[v] for v in self.variables])
+        arrays = _broadcast({v: values[v] for v in self.variables})
         point = bool(arrays) and arrays[0].ndim == 0
         if point:
             # One point is computed as an array of one, as the CLI does: numpy's vector
@@ -368,16 +368,31 @@ def _whole(number, what: str, low: int, high: int | None) -> int:
     return int(number)
 
 
-def _broadcast(values) -> list[np.ndarray]:
-    try:
-        arrays = [np.asarray(v, dtype=np.float64) for v in values]
-    except (TypeError, ValueError):
-        raise ValuesError("every value must be a number or an array of numbers") from None
+def _broadcast(values: dict) -> list[np.ndarray]:
+    arrays = [as_numbers(name, value) for name, value in values.items()]
     try:
         return np.broadcast_arrays(*arrays) if arrays else []
     except ValueError:
         shapes = " and ".join(str(a.shape) for a in arrays)
         raise ValuesError(f"the values' shapes {shapes} do not broadcast together") from None
+
+
+def as_numbers(name: str, value) -> np.ndarray:
+    """value as float64. None is an error, not the nan numpy makes of it (in a caller's
+    code it is a value that was never set), and so is a complex number."""
+    import reprlib
+
+    shown = reprlib.repr(value)
+    try:
+        array = np.asarray(value)
+        if array.dtype == object and any(item is None for item in array.flat):
+            raise ValuesError(f"{name} = {shown}: None is not a number")
+        if array.dtype.kind == "c":  # numpy would drop the imaginary parts, with a warning
+            raise ValuesError(f"{name} = {shown} is complex; adcli computes in real numbers")
+        return np.asarray(array, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise ValuesError(f"{name} = {shown} is not a real number or an array of real "
+                          "numbers") from None
 
 
 def jacobian(expressions, wrt=None, at: Mapping | None = None, **values) -> np.ndarray:

@@ -179,6 +179,25 @@ def test_missing_values_are_all_named():
         assert "x" in message and "z" in message
 
 
+@pytest.mark.parametrize("value, message", [
+    (None, "x = None: None is not a number"),           # numpy would make it nan
+    ([1.0, None], "x = [1.0, None]: None is not a number"),
+    (1 + 2j, "x = (1+2j) is complex"),                  # numpy would drop the 2j
+    (np.array([1.0, 2j]), "is complex"),
+    ("one", "x = 'one' is not a real number"),
+])
+def test_a_value_that_is_no_real_number_is_named(value, message):
+    f = adcli.parse("x*y")
+    for method in (f.value, f.grad, f.hessian):
+        with pytest.raises(adcli.AdcliError, match=re.escape(message)):
+            method(x=value, y=1.0)
+    with pytest.raises(adcli.AdcliError, match=re.escape(message)):
+        adcli.jacobian(["x*y", "y"], x=value, y=1.0)
+    for at in ({"x": value, "y": 1.0}, {"x": value}):  # every point given, or y sampled
+        with pytest.raises(adcli.AdcliError, match=re.escape(message)):
+            adcli.check("x*y", expect={"y": "x"}, at=at)
+
+
 def test_an_unknown_name_suggests_the_closest():
     f = adcli.parse("theta*x")
     with pytest.raises(adcli.AdcliError) as info:
