@@ -158,8 +158,9 @@ def _check_names(command, source: PointSource, strict: bool, err) -> None:
     if missing:
         hints = _hints(missing, given)
         if source.stream is not None and not hints:
+            columns = source.names()[len(source.fixed):]
             hints.append("the points file has columns "
-                         + ", ".join(f"'{escape(c)}'" for c in source.names()[len(source.fixed):]))
+                         + ", ".join(f"'{escape(c)}'" for c in columns) + _separator_hint(columns))
         raise ValuesError(f"no value given for {listing(missing)}: add --at "
                           + ",".join(f"{n}=..." for n in missing)
                           + "".join(f" ({hint})" for hint in hints))
@@ -167,6 +168,15 @@ def _check_names(command, source: PointSource, strict: bool, err) -> None:
         if name not in command.names:
             _unused(strict, err, f"a value was given for '{name}', which does not appear in "
                                  f"the expression{did_you_mean(name, command.names)}")
+
+
+def _separator_hint(columns: list[str]) -> str:
+    """'x;y' read as one column: a spreadsheet's CSV in a locale that writes decimal
+    commas separates its fields with semicolons, which no points format does."""
+    if any(";" in c for c in columns):
+        return ("; its fields look separated by ';': adcli reads commas, tabs or spaces "
+                "between fields, and a decimal point, not a comma")
+    return ""
 
 
 def _hints(missing: list[str], given: list[str]) -> list[str]:

@@ -344,3 +344,16 @@ def test_a_header_without_names_is_named_with_its_line(tmp_path, text, line):
     code, out, err = run_cli("grad", "x*y", "--points", str(path), "--format", "json")
     assert (code, out) == (2, "")
     assert err == f"adcli: error: points file line {line}: a column has no name\n"
+
+
+@pytest.mark.parametrize("text, hint", [
+    ("a,b\n1,2\n", "(the points file has columns 'a', 'b')"),
+    # A spreadsheet's CSV where decimals are written with commas: one column, 'x;y'.
+    ("x;y\n1,5;2\n", "(the points file has columns 'x;y'; its fields look separated by ';': "
+                     "adcli reads commas, tabs or spaces between fields, and a decimal point, "
+                     "not a comma)"),
+])
+def test_a_points_file_without_the_variables_says_what_columns_it_has(text, hint):
+    code, out, err = run_cli("grad", "x*y", "--points", "-", stdin=text)
+    assert (code, out) == (2, "")
+    assert err == f"adcli: error: no value given for x and y: add --at x=...,y=... {hint}\n"
