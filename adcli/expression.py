@@ -20,6 +20,7 @@ from .diffs import InnerDerivatives
 from .errors import ValuesError, did_you_mean, leibniz, listing
 from .records import Record
 
+MAX_ORDER = 64  # the highest derivative --order and diff(f, x, N) take: a typo beyond it
 
 # Never changed once made (not frozen: a 1 MB expression makes a million, and a guard on
 # every assignment would cost); slots: a third of the memory.

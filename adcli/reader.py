@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 
 from .errors import ExpressionError, slip
-from .expression import Node
+from .expression import MAX_ORDER, Node
 from .functions import CALLABLE, CONSTANTS, OPERATORS, PRIMITIVES
 from .printer import format_number
 from .records import Record
@@ -252,20 +252,34 @@ class Builder:
         if len(args) < 2:
             self._error("diff() takes an expression and the variables to differentiate by, "
                         "as in diff(f, x) or diff(f, x, y)", start)
-        f, names = args[0], args[1:]
-        for index in names:
+        f, names = args[0], []
+        for index in args[1:]:
             node = self.nodes[index]
+            if node.kind == "number" and names:  # diff(f, x, 2), as SymPy reads it: x twice
+                names += [names[-1]] * (self._count(node) - 1)
+                continue
             if node.kind != "variable":
                 what = {"constant": f", and '{node.name}' is a constant",
                         "ref": f", and '{node.name}' is a definition"}.get(node.kind, "")
+                count = "; a count goes after its variable: diff(f, x, 2)" \
+                    if node.kind == "number" else ""
                 self._error(f"diff() differentiates with respect to variables{what}: write a "
-                            "variable name here, as in diff(f, x)", self._start(index))
+                            f"variable name here, as in diff(f, x){count}", self._start(index))
+            names.append(index)
         root = self.nodes[f]
         wrt = {self.nodes[i].name for i in names}
         if root.kind == "variable" and root.name not in wrt:
             self._error(f"'{root.name}' is not defined: define it with --let "
                         f"{root.name}=... (as a variable, its derivative would be 0)", root.position)
         return self._add(Node("diff", start, name="diff", args=(f, *names)))
+
+    def _count(self, node) -> int:
+        """How many times diff(f, x, N) differentiates in x: N, a whole number 1 to 64
+        (--order's bound)."""
+        if not (node.value.is_integer() and 1 <= node.value <= MAX_ORDER):
+            self._error(f"diff(f, x, N) differentiates N times: N is a whole number from 1 to "
+                        f"{MAX_ORDER}, not {format_number(node.value)}", node.position)
+        return int(node.value)
 
     def _start(self, index: int) -> int:
         """Where the text of a node's subtree starts (for a caret); a walk, not recursion."""

@@ -620,6 +620,26 @@ def test_verdict_line_and_worst_table(cli):
     assert len([line for line in lines if line.startswith("│")]) == 5
 
 
+def test_an_identity_table_shows_f_against_the_expected_and_no_differences(cli):
+    # Order 0 differentiates nothing: a "finite differences" column would be all nan.
+    code, out, err = cli("check", "sin(x)^2 + cos(x)^2", "1", "--order", "0", "--samples", "3")
+    lines = out.splitlines()
+    assert code == 0 and err == ""
+    assert [h.strip() for h in lines[5].strip("┃").split("┃")] == [
+        "x", "expected", "f", "relative difference"]
+    rows = [[c.strip() for c in line.strip("│").split("│")] for line in lines
+            if line.startswith("│")]
+    assert len(rows) == 3 and all(row[1] == "1.0" and abs(float(row[2]) - 1) < 1e-15
+                                  for row in rows)
+
+
+def test_diff_with_a_count_checks_as_the_repeated_variables_do(cli):
+    # diff(x^4, x, 3) is 24x, as diff(x^4, x, x, x) is.
+    code, out, err = cli("check", "diff(x^4, x, 3)", "24x", "--order", "0", "--format", "plain")
+    assert (code, err) == (0, "")
+    assert out.startswith("matches f at 30/30 points")
+
+
 def test_exit_status_1_when_it_differs_with_the_diagnosis_on_stdout(cli):
     code, out, err = cli("check", "sin(x^2)", "cos(x^2)", "--format", "plain")
     assert (code, err) == (1, "")

@@ -359,6 +359,12 @@ DIFF_VALUES = [
     ("x diff(x^3, x)", {"x": 2.0}, 24.0),                      # x * 3x^2
     ("diff(x^2, x)^2", {"x": 3.0}, 36.0),                      # (2x)^2
     ("diff(sin x cos x, x)", {"x": 0.25}, math.cos(0.5)),      # (sin 2x / 2)' = cos 2x
+    # A count after a variable repeats it, as in SymPy: diff(f, x, 2) is diff(f, x, x).
+    ("diff(x^3, x, 2)", {"x": 2.0}, 12.0),                     # 6x
+    ("diff(sin(x), x, 3)", {"x": 0.3}, -math.cos(0.3)),
+    ("diff(x^3*y^2, x, 2, y)", {"x": 2.0, "y": 3.0}, 72.0),    # 6x * 2y
+    ("diff(x^2*y, y, 1)", {"x": 3.0, "y": 2.0}, 9.0),          # x^2
+    ("diff(x^5, x, 5)", {"x": 0.7}, 120.0),                    # 5!
 ]
 
 
@@ -603,10 +609,19 @@ BAD_CALLS = [
      "or diff(f, x, y)", "diff(x)", 0),
     (["eval", "diff(x, 2)", "--at", "x=1"],
      "diff() differentiates with respect to variables: write a variable name here, as in "
-     "diff(f, x)", "diff(x, 2)", 8),
+     "diff(f, x); a count goes after its variable: diff(f, x, 2)", "diff(x, 2)", 8),
     (["eval", "diff(x, y+1)", "--at", "x=1,y=1"],
      "diff() differentiates with respect to variables: write a variable name here, as in "
      "diff(f, x)", "diff(x, y+1)", 8),
+    (["eval", "diff(x^3, x, 0)", "--at", "x=1"],
+     "diff(f, x, N) differentiates N times: N is a whole number from 1 to 64, not 0",
+     "diff(x^3, x, 0)", 13),
+    (["eval", "diff(x^3, x, 2.5)", "--at", "x=1"],
+     "diff(f, x, N) differentiates N times: N is a whole number from 1 to 64, not 2.5",
+     "diff(x^3, x, 2.5)", 13),
+    (["eval", "diff(x^3, x, 65)", "--at", "x=1"],
+     "diff(f, x, N) differentiates N times: N is a whole number from 1 to 64, not 65",
+     "diff(x^3, x, 65)", 13),
     (["eval", "diff(G, x)", "--let", "F=x^2", "--at", "x=1"],
      "'G' is not defined: define it with --let G=... (as a variable, its derivative would "
      "be 0)", "diff(G, x)", 5),

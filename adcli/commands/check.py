@@ -12,6 +12,7 @@ import click
 import numpy as np
 
 from ..errors import ValuesError, closest, did_you_mean, leibniz, listing, warn
+from ..expression import MAX_ORDER
 from .base import Command
 
 _DEFAULT_SPREAD = "magnitudes 1e-3 to 1e3, either sign"
@@ -27,7 +28,7 @@ class Check(Command):
     options = (
         click.option("--expect", multiple=True, metavar="NAME=EXPR",
                      help="The expected partial derivative in NAME (repeatable)."),
-        click.option("--order", type=click.IntRange(0, 64), default=1, show_default=True,
+        click.option("--order", type=click.IntRange(0, MAX_ORDER), default=1, show_default=True,
                      help="Which derivative; 0 checks an identity (EXPRESSION = EXPECTED)."),
         click.option("--samples", type=click.IntRange(1, 10_000), default=30,
                      show_default=True, help="Random points, for variables without --at "
@@ -232,7 +233,9 @@ def _columns(result, rows, headers, fields, digits):
 
 
 def _worst_columns(result, digits):
-    if result.expected_mode:
+    if result.order == 0:  # an identity: f's value against the expected, no differences
+        headers, fields = ["expected", "f"], ["expected", "ad"]
+    elif result.expected_mode:
         headers = ["expected", "AD", "finite differences"]
         fields = ["expected", "ad", "fd"]
     else:

@@ -3,13 +3,14 @@ from __future__ import annotations
 
 import click
 
+from ..expression import MAX_ORDER
 from .base import Column, Command, at_points, flat, merged
 
 
 class Grad(Command):
     name = "grad"
     help = "Value and gradient of EXPRESSION at the given points (@FILE reads it from a file)."
-    options = (click.option("--order", type=click.IntRange(1, 64), default=1,
+    options = (click.option("--order", type=click.IntRange(1, MAX_ORDER), default=1,
                             show_default=True, help="The N-th derivative in one variable "
                             "(--wrt names it if there are several)."),)
     order = 1
