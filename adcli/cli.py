@@ -194,12 +194,21 @@ def _expression_text(argument: str) -> str:
     if not argument.startswith("@"):
         return argument
     path = argument[1:]
+    if not path:
+        raise click.UsageError("@ is followed by the file to read the expression from: "
+                               "@FILE, or @- for stdin")
     try:
         if path == "-":
-            return sys.stdin.read()
+            text = sys.stdin.read()
+            text.encode("utf-8")  # undecodable bytes come through as lone surrogates
+            return text
         with open(path, encoding="utf-8") as file:
             return file.read()
-    except (OSError, UnicodeDecodeError, ValueError) as error:  # ValueError: a NUL in the path
+    except (UnicodeDecodeError, UnicodeEncodeError) as error:
+        unit = "byte" if isinstance(error, UnicodeDecodeError) else "character"
+        raise click.UsageError(f"cannot read the expression from {path!r}: it is not UTF-8 "
+                               f"text ({unit} {error.start + 1})") from None
+    except (OSError, ValueError) as error:  # ValueError: a NUL in the path
         raise click.UsageError(f"cannot read the expression from {path!r}: "
                                f"{getattr(error, 'strerror', None) or error}") from None
 

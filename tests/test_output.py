@@ -308,6 +308,28 @@ def test_read_as_wraps_on_a_narrow_terminal():
     assert " ".join(line.strip() for line in lines) == "read as: " + parsed
 
 
+def test_an_expression_file_that_is_not_utf8_says_so_and_where(tmp_path, capsys,
+                                                               monkeypatch):
+    path = tmp_path / "f.txt"
+    path.write_bytes(b"x^2\xff")
+    code, out, err = run(capsys, "grad", f"@{path}", "--at", "x=1")
+    assert (code, out) == (2, "")
+    assert f"cannot read the expression from '{path}': it is not UTF-8 text (byte 4)" in err
+    # stdin decodes with surrogateescape: the byte arrives as a lone surrogate, not an error.
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"x^\xff2"),
+                                                       errors="surrogateescape"))
+    code, out, err = run(capsys, "grad", "@-", "--at", "x=1")
+    assert (code, out) == (2, "")
+    assert "cannot read the expression from '-': it is not UTF-8 text (character 3)" in err
+
+
+def test_a_lone_at_sign_asks_for_the_file(capsys):
+    code, out, err = run(capsys, "grad", "@", "--at", "x=1")
+    assert (code, out) == (2, "")
+    assert "@ is followed by the file to read the expression from: @FILE, or @- for stdin" \
+        in err
+
+
 def test_a_very_long_reading_is_shortened_visibly(tmp_path, capsys):
     # A 20,000-term expression from @FILE: "read as: " shows its head, "…", its tail and
     # its length, not 120 KB of title.
