@@ -14,8 +14,8 @@ still fails.
 Where the expression sits on a kink (the functions' ``kinks``), the derivative may not
 exist: one-sided differences say whether it does; where it does not, the point is shown
 with its left and right derivatives and counted neither for nor against the expectation.
-When it differs, the diagnosis names what is certain at every counted point: a constant
-factor, swapped partials, the derivative with respect to an inner node (the chain rule's
+When it differs, the diagnosis names what is certain at every counted point: f itself or
+a derivative of another order than the one asked, a constant factor, swapped partials, the derivative with respect to an inner node (the chain rule's
 last factor missing), one term of a product, quotient, power or sum rule missing or with
 its sign flipped, or, for order 0, a constant difference.
 """
@@ -29,8 +29,10 @@ import numpy as np
 from . import drivers
 from .core import Variable
 from .diagnostics import Diagnostics
-from .errors import EXIT_CHECK_FAILED, ExpressionError, ValuesError, did_you_mean, leibniz, listing
+from .errors import (EXIT_CHECK_FAILED, AdcliError, ExpressionError, ValuesError, did_you_mean,
+                     leibniz, listing, run_together)
 from .expression import Expression, _Run, as_numbers
+from .functions import CONSTANTS
 from .parser import parse
 
 DEFAULT_SAMPLES = 30
@@ -216,11 +218,23 @@ def _target(f: Expression, name, order, partial, text) -> Target:
                               error.position) from None
     extra = [v for v in expectation.variables if v not in f.variables]
     if extra:
-        notation = leibniz(extra)
         raise ValuesError(f"the expected {label} uses "
                           f"{listing(extra)}, which {'does' if len(extra) == 1 else 'do'} "
-                          f"not appear in {f.text!r}" + (f": {notation}" if notation else ""))
+                          f"not appear in {f.text!r}{_why_not(extra, f.variables)}")
     return Target(name, label, expectation)
+
+
+def _why_not(extra: list[str], variables) -> str:
+    """d/dx typed into the expectation, or names run together (2xy is 2 times a variable
+    xy), as the CLI says of a name without a value."""
+    notation = leibniz(extra)
+    if notation:
+        return f": {notation}"
+    for name in extra:
+        parts = run_together(name, [*variables, *CONSTANTS])
+        if parts:
+            return f" ('{name}' is one name; for {' times '.join(parts)} write {'*'.join(parts)})"
+    return ""
 
 
 def _names(f: Expression, wrt) -> list[str]:
@@ -874,6 +888,10 @@ def _diagnose(f, targets, order, points, found, status) -> list[str]:
         # A claim must be certain: it is checked at the default tolerance, whatever
         # --rtol/--atol loosened the verdict to.
         tolerance = (DEFAULT_RTOL, 0.0)
+        # Another order is said beside the others (x*x^(x-1) is f itself, and x^x's
+        # power rule alone): it is a coincidence as often as the slip.
+        orders = _other_order(f, t, order, e, e_scale, points, where, tolerance) \
+            if t.name is not None and not f.has_diff else []
         claims = _offset(e, e_scale, a, a_scale, tolerance) if order == 0 else []
         claims += _multiple(t, e, e_scale, a, a_scale, tolerance)
         if order == 1:
@@ -882,7 +900,7 @@ def _diagnose(f, targets, order, points, found, status) -> list[str]:
             if not claims:  # one term off is the finer claim: only when nothing else holds
                 claims += _one_term(f, t, e, e_scale, a, a_scale, found, where, points,
                                     tolerance)
-        found_any += claims
+        found_any += claims + orders
     return found_any
 
 
@@ -916,6 +934,32 @@ def _multiple(t, e, e_scale, a, a_scale, tolerance) -> list[str]:
         return [f"×-1 everywhere: a sign error (the expectation is -{t.label} at every point)"]
     return [f"×{_nice(c)} everywhere: the expectation is {_nice(c)} times {t.label} at "
             "every point"]
+
+
+def _other_order(f, t, order, e, e_scale, points, where, tolerance) -> list[str]:
+    """The expectation is f itself, or a derivative in the same variable of another
+    order than the one asked (3x^2 checked as the second derivative of x^3), up to one
+    order too many."""
+    at = {v: points[v][where] for v in f.variables}
+    for k in range(order + 2):
+        if k == order:
+            continue
+        try:
+            with np.errstate(all="ignore"):
+                d = f.nth_derivative(t.name, order=k, at=at)
+        except AdcliError:  # past the growth budget: no claim, the verdict stands
+            return []
+        d = d.value if k == 0 else d.derivative
+        if np.any(d != 0) and np.all(_close(e, d, e_scale, np.abs(d), *tolerance)):
+            label = label_for(t.name, k, partial=t.label.startswith("∂"))
+            if k == 0:
+                return [f"the expectation is f itself at every point, not {t.label}: "
+                        "nothing was differentiated"]
+            times = "one time too many" if k > order else \
+                "one time too few" if k == order - 1 else f"{order - k} times too few"
+            return [f"the expectation is {label} at every point, not {t.label}: "
+                    f"differentiated {times}"]
+    return []
 
 
 def _swapped(f, t, e, e_scale, found, where, tolerance) -> list[str]:

@@ -251,6 +251,17 @@ DIAGNOSES = [
      "the term -dv/dx has the wrong sign: for u = x^2 and v = sin(x)"),
     ("atan2(x, x^2+1)", "(x^2+1)/(x^2+(x^2+1)^2)", {},  # the y-input's term alone
      "the term through input 2 of atan2, (x^2) + 1, is missing"),
+    # a derivative of another order: (x^3)'' = 6x, not 3x^2; sin' = cos, not sin'' = -sin
+    ("x^3", "3*x^2", {"order": 2},
+     "the expectation is d/dx at every point, not d²/dx²: differentiated one time too few"),
+    ("x^4", "12*x^2", {"order": 4},
+     "the expectation is d²/dx² at every point, not d⁴/dx⁴: differentiated 2 times too few"),
+    ("sin(x)", "-sin(x)", {},
+     "the expectation is d²/dx² at every point, not d/dx: differentiated one time too many"),
+    ("x^2*y", "2*y", {"wrt": "x"},
+     "the expectation is ∂²/∂x² at every point, not ∂/∂x: differentiated one time too many"),
+    ("exp(x)*x", "x*exp(x)", {},
+     "the expectation is f itself at every point, not d/dx: nothing was differentiated"),
 ]
 
 
@@ -275,6 +286,8 @@ NO_DIAGNOSIS = [
     ("x^2", "4*x + (x - abs(x))"),              # x2 for x > 0, x3 for x < 0: not constant
     ("x^2*sin(x)+cos(x)", "2*x*sin(x)"),        # two terms missing, not one
     ("x*exp(x)", "exp(x)+x"),                   # a term of the wrong kind, not a missing one
+    ("x^3", "6"),                               # the third derivative: two too many, unsaid
+    ("x", "0"),                                 # f'' = 0 too, which is no clue
 ]
 
 
@@ -652,6 +665,9 @@ def test_exit_status_1_when_it_differs_with_the_diagnosis_on_stdout(cli):
 @pytest.mark.parametrize("args, message", [
     (["x^2", "2*x)"], "the expected d/dx: unexpected ')'"),
     (["x^2", "2*y"], "the expected d/dx uses y, which does not appear in 'x^2'"),
+    (["x^2*y", "--expect", "x=2xy", "--expect", "y=x^2"],
+     "the expected ∂/∂x uses xy, which does not appear in 'x^2*y' ('xy' is one name; for "
+     "x times y write x*y)"),
     (["x*y", "y"], "name it with --wrt, fix the others with --at, or give partials by name"),
     (["x*y", "y", "--at", "x=1,y=2"], "name it with --wrt, fix the others with --at"),
     (["x*y", "--expect", "z=1"], "'z' does not appear in 'x*y'"),
