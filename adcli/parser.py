@@ -86,8 +86,8 @@ def _nodes(text: str, definitions=frozenset(), hint: bool = True) -> list:
                 syntax = result
         finally:
             _builder.reset("")
-    hints = (_bars_hint(text, definitions), _equation_hint(text, definitions, syntax)) \
-        if hint else ()
+    hints = (_bars_hint(text, definitions), _equation_hint(text, definitions, syntax),
+             _prime_hint(text, syntax)) if hint else ()
     raise next((h for h in hints if h is not None), syntax)
 
 
@@ -131,6 +131,19 @@ def _equation_hint(text: str, definitions, syntax: ExpressionError) -> Expressio
     left = text[:position].strip()
     return ExpressionError(f"an expression is wanted, not an equation: give the right-hand "
                            f"side alone, {right!r}, without '{left} ='", text, position)
+
+
+def _prime_hint(text: str, syntax: ExpressionError) -> ExpressionError | None:
+    """f'(x), x'': a prime is a derivative on paper; here it is a character no expression
+    has. Say how a derivative is written, with the caret on the prime."""
+    position = syntax.position
+    primes = ("'", "\u2019", "\u2032", "\u2033")
+    if text[position:position + 1] not in primes or position == 0 \
+            or not (text[position - 1].isalnum() or text[position - 1] in (")", "_", *primes)):
+        return None  # 'a' is a quotation mark, not a prime
+    return ExpressionError("a prime (') is not a derivative here: give the function itself "
+                           "(grad differentiates it) or write diff(f, x) inside an expression",
+                           text, position)
 
 
 def is_name(text: str) -> bool:

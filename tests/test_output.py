@@ -429,6 +429,21 @@ def test_an_equation_copied_from_paper_asks_for_its_right_hand_side(capsys, text
                    f"  {text}\n  {' ' * (column - 1)}^\n")
 
 
+@pytest.mark.parametrize("text, column", [("f'(x)", 2), ("sin(x)''", 7), ("x\u2032", 2),
+                                          ("y' = 2x", 2)])
+def test_a_prime_from_paper_is_told_how_a_derivative_is_written(capsys, text, column):
+    code, out, err = run(capsys, "grad", text, "--at", "x=1")
+    assert (code, out) == (2, "")
+    assert err == ("adcli: error: a prime (') is not a derivative here: give the function "
+                   "itself (grad differentiates it) or write diff(f, x) inside an expression "
+                   f"(column {column})\n  {text}\n  {' ' * (column - 1)}^\n")
+
+
+def test_a_quotation_mark_is_not_taken_for_a_prime(capsys):
+    code, out, err = run(capsys, "grad", "x + 'a'", "--at", "x=1")
+    assert code == 2 and "unexpected character \"'\"" in err and "prime" not in err
+
+
 @pytest.mark.parametrize("text", ["x = = 2", "2x = 3", "y = x +"])
 def test_no_equation_hint_unless_its_right_hand_side_is_an_expression(capsys, text):
     code, out, err = run(capsys, "grad", text, "--at", "x=1")
