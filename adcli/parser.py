@@ -138,9 +138,14 @@ def _prime_hint(text: str, syntax: ExpressionError) -> ExpressionError | None:
     has. Say how a derivative is written, with the caret on the prime."""
     position = syntax.position
     primes = ("'", "\u2019", "\u2032", "\u2033")
-    if text[position:position + 1] not in primes or position == 0 \
-            or not (text[position - 1].isalnum() or text[position - 1] in (")", "_", *primes)):
-        return None  # 'a' is a quotation mark, not a prime
+    end = position
+    while text[end:end + 1] in primes:
+        end += 1
+    after = text[end:end + 1]
+    if end == position or position == 0 \
+            or not (text[position - 1].isalnum() or text[position - 1] in ")_") \
+            or not (after == "" or after.isspace() or after in "()+-*/^=,|"):
+        return None  # 'a' and f'{x}' hold quotation marks, not primes
     return ExpressionError("a prime (') is not a derivative here: give the function itself "
                            "(grad differentiates it) or write diff(f, x) inside an expression",
                            text, position)

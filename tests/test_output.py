@@ -439,8 +439,9 @@ def test_a_prime_from_paper_is_told_how_a_derivative_is_written(capsys, text, co
                    f"(column {column})\n  {text}\n  {' ' * (column - 1)}^\n")
 
 
-def test_a_quotation_mark_is_not_taken_for_a_prime(capsys):
-    code, out, err = run(capsys, "grad", "x + 'a'", "--at", "x=1")
+@pytest.mark.parametrize("text", ["x + 'a'", "f'{x}'"])
+def test_a_quotation_mark_is_not_taken_for_a_prime(capsys, text):
+    code, out, err = run(capsys, "grad", text, "--at", "x=1")
     assert code == 2 and "unexpected character \"'\"" in err and "prime" not in err
 
 
