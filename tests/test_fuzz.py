@@ -44,6 +44,7 @@ import adcli
 import conftest
 from conftest import strict_json
 from adcli.functions import CALLABLE, PRIMITIVES
+from adcli.points import constant
 
 EXAMPLES = int(os.environ.get("ADCLI_FUZZ_EXAMPLES", "200"))
 DEADLINE = timedelta(milliseconds=int(os.environ.get("ADCLI_FUZZ_DEADLINE_MS", "2000")))
@@ -173,8 +174,10 @@ AT_VALUES = st.one_of(
     st.floats(allow_nan=False, allow_infinity=False).map(repr),
     st.integers(-5, 5).map(str),
     st.sampled_from(["pi/4", "-1/3", "sqrt(2)", "1e999", "-1e999", "0", "-0.0", "1e-320",
-                     "atan2(1,2)", "2pi", "−1", "e"]),
+                     "atan2(1,2)", "2pi", "−1", "e", "inf", "-Infinity", "nan"]),
 )
+# A grid's ends must be finite (0:1e999:3 is an error, said elsewhere).
+GRID_ENDS = AT_VALUES.filter(lambda v: math.isfinite(constant(v)))
 
 
 @st.composite
@@ -196,7 +199,7 @@ def argv_for(draw, expression, names=None, commands=COMMANDS):
     options, pairs = [], []
     for name in given_names:
         if name == grid_name:
-            options += ["--grid", f"{name}={draw(AT_VALUES)}:{draw(AT_VALUES)}:{count}"]
+            options += ["--grid", f"{name}={draw(GRID_ENDS)}:{draw(GRID_ENDS)}:{count}"]
         else:
             pairs.append(f"{name}={draw(AT_VALUES)}")
     if pairs:
