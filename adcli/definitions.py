@@ -9,6 +9,7 @@ cycle. Nothing here recurses.
 """
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping
 
 from .errors import ExpressionError, ValuesError
@@ -136,5 +137,10 @@ def _check_name(name: str, read) -> None:
     except ExpressionError:
         nodes = []
     if len(nodes) != 1 or nodes[0].kind != "variable" or nodes[0].name != name:
+        head = re.match(r"\s*(\w+)\s*\(", name)
+        if head:  # f(x)=x^2, as a function is defined on paper
+            raise ValuesError(f"cannot define '{name}': a definition takes no arguments: "
+                              f"--let {head.group(1)}=..., then write {head.group(1)} (it "
+                              "uses the expression's variables)")
         raise ValuesError(f"cannot define '{name}': it is not a name (a letter, then letters, "
                           "digits or '_')")

@@ -169,8 +169,9 @@ class Builder:
             self._heads[text] = name, function
             return name, start, function
         if name in self.definitions:
-            self._error(f"'{name}' is a definition and takes no arguments; to multiply, "
-                        f"write {name}*(...)", start)
+            self._error(f"'{name}' is a definition and takes no arguments: write {name} "
+                        f"alone (it uses the expression's variables), or {name}*(...) to "
+                        "multiply", start)
         if name not in CONSTANTS and not _SHORT_NAME.fullmatch(name):
             # tand(x), cosd(x), log3(x): most likely functions adcli lacks or misspelt.
             match = slip(name, CALLABLE)
@@ -412,7 +413,9 @@ class Builder:
         if power:
             self._error(f"'{name}' in an exponent needs parentheses: {name}(...)", func.start)
         signed = _SIGNED.match(self.text, func.start + len(name))
-        hint = f"{name}({signed.group(1)})" if signed else f"{name}(...) or {name} x"
+        # "sin - x" suggests sin(-x): no space (nor a tab, unprintable) inside it
+        hint = f"{name}({''.join(signed.group(1).split())})" if signed else \
+            f"{name}(...) or {name} x"
         self._error(f"'{name}' is a function and needs an argument: {hint}", func.start)
 
     def _read_run(self, run: Run) -> int:

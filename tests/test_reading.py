@@ -101,6 +101,9 @@ CARETS = [
     ("sin", 0, "'sin' is a function and needs an argument: sin(...) or sin x"),
     ("x + sin", 4, "'sin' is a function and needs an argument: sin(...) or sin x"),
     ("sin -x", 0, "'sin' is a function and needs an argument: sin(-x)"),
+    # The fuzz suite's find: the tab reached stderr inside the suggestion, unescaped.
+    ("abs +\t0", 0, "'abs' is a function and needs an argument: abs(+0)"),
+    ("sin - x", 0, "'sin' is a function and needs an argument: sin(-x)"),
     ("2^sin x", 2, "'sin' in an exponent needs parentheses: sin(...)"),
     ("sin^x y", 3, "a power of a function must be a number, as in sin^2 x; for anything "
                    "else write sin(x)^..."),
@@ -544,7 +547,8 @@ DEFINITION_ERRORS = [
     ({"F": "  "}, "F", ExpressionError, "in the definition of F: the definition is empty",
      "  ", 0),
     ({"F": "x"}, "F(2)", ExpressionError,
-     "'F' is a definition and takes no arguments; to multiply, write F*(...)", "F(2)", 0),
+     "'F' is a definition and takes no arguments: write F alone (it uses the expression's "
+     "variables), or F*(...) to multiply", "F(2)", 0),
     ({"F": "x"}, "diff(x, F)", ExpressionError,
      "diff() differentiates with respect to variables, and 'F' is a definition: write a "
      "variable name here, as in diff(f, x)", "diff(x, F)", 8),
@@ -552,6 +556,9 @@ DEFINITION_ERRORS = [
     ({"sin": "x"}, "x", adcli.AdcliError, "cannot define 'sin': it is a function", None, None),
     ({"2x": "x"}, "x", adcli.AdcliError,
      "cannot define '2x': it is not a name (a letter, then letters, digits or '_')", None, None),
+    ({"f(x)": "x^2"}, "f", adcli.AdcliError,
+     "cannot define 'f(x)': a definition takes no arguments: --let f=..., then write f (it "
+     "uses the expression's variables)", None, None),
 ]
 
 
