@@ -15,9 +15,10 @@ Where the expression sits on a kink (the functions' ``kinks``), the derivative m
 exist: one-sided differences say whether it does; where it does not, the point is shown
 with its left and right derivatives and counted neither for nor against the expectation.
 When it differs, the diagnosis names what is certain at every counted point: f itself or
-a derivative of another order than the one asked, a constant factor, swapped partials, the derivative with respect to an inner node (the chain rule's
-last factor missing), one term of a product, quotient, power or sum rule missing or with
-its sign flipped, or, for order 0, a constant difference.
+a derivative of another order than the one asked, a constant factor, swapped partials,
+the derivative with respect to an inner node (the chain rule's last factor missing), one
+term of a product, quotient, power or sum rule missing or with its sign flipped, or, for
+order 0, a constant difference.
 """
 from __future__ import annotations
 
@@ -30,7 +31,7 @@ from . import drivers
 from .core import Variable
 from .diagnostics import Diagnostics
 from .errors import (EXIT_CHECK_FAILED, AdcliError, ExpressionError, ValuesError, did_you_mean,
-                     leibniz, listing, run_together)
+                     leibniz, listing, one_name, run_together)
 from .expression import Expression, _Run, as_numbers
 from .functions import CONSTANTS
 from .parser import parse
@@ -233,7 +234,7 @@ def _why_not(extra: list[str], variables) -> str:
     for name in extra:
         parts = run_together(name, [*variables, *CONSTANTS])
         if parts:
-            return f" ('{name}' is one name; for {' times '.join(parts)} write {'*'.join(parts)})"
+            return f" ({one_name(name, parts)})"
     return ""
 
 

@@ -210,3 +210,8 @@ def run_together(name: str, known) -> list[str] | None:
                 break
     found = parts[len(name)]
     return found if found is not None and len(found) > 1 else None
+
+
+def one_name(name: str, parts: list[str]) -> str:
+    """What to write for a name that run_together took apart."""
+    return f"'{name}' is one name; for {' times '.join(parts)} write {'*'.join(parts)}"

@@ -10,7 +10,7 @@ import warnings
 import numpy as np
 
 from .errors import (AdcliError, NonFiniteError, ValuesError, closest, did_you_mean, escape,
-                     leibniz, listing, run_together, warn)
+                     leibniz, listing, one_name, run_together, warn)
 from .definitions import from_pairs
 from .functions import CALLABLE, CONSTANTS
 from .parser import define, is_name, parse
@@ -186,8 +186,7 @@ def _hints(missing: list[str], given: list[str]) -> list[str]:
     for name in missing:
         parts = run_together(name, [*given, *CONSTANTS])
         if parts:
-            hints.append(f"'{name}' is one name; for {' times '.join(parts)} write "
-                         + "*".join(parts))
+            hints.append(one_name(name, parts))
             explained.update(parts)
         elif function := _function_glued_to(name):
             hints.append(f"'{name}' is one name; for the function, write "
