@@ -381,19 +381,25 @@ def _broadcast(values: dict) -> list[np.ndarray]:
 def as_numbers(name: str, value) -> np.ndarray:
     """value as float64. None is an error, not the nan numpy makes of it (in a caller's
     code it is a value that was never set), and so is a complex number."""
-    import reprlib
-
-    shown = reprlib.repr(value)
+    if value.__class__ is np.ndarray and value.dtype == np.float64:  # the CLI's chunks
+        return value
     try:
         array = np.asarray(value)
         if array.dtype == object and any(item is None for item in array.flat):
-            raise ValuesError(f"{name} = {shown}: None is not a number")
+            raise ValuesError(f"{name} = {_shown(value)}: None is not a number")
         if array.dtype.kind == "c":  # numpy would drop the imaginary parts, with a warning
-            raise ValuesError(f"{name} = {shown} is complex; adcli computes in real numbers")
+            raise ValuesError(f"{name} = {_shown(value)} is complex; adcli computes in real "
+                              "numbers")
         return np.asarray(array, dtype=np.float64)
     except (TypeError, ValueError):
-        raise ValuesError(f"{name} = {shown} is not a real number or an array of real "
+        raise ValuesError(f"{name} = {_shown(value)} is not a real number or an array of real "
                           "numbers") from None
+
+
+def _shown(value) -> str:
+    import reprlib
+
+    return reprlib.repr(value)
 
 
 def jacobian(expressions, wrt=None, at: Mapping | None = None, **values) -> np.ndarray:
