@@ -510,7 +510,7 @@ class Sqrt(Primitive):
     name = "sqrt"
     domain = ((0.1, 10.0),)
     kink = staticmethod(lambda x: x)
-    kink_reason = "0, the edge of its domain, with a vertical tangent"
+    kink_reason = "an argument of 0, the edge of its domain, with a vertical tangent"
     def kinks(self, x): return x == 0
     def forward(self, x): return np.sqrt(x)
     def backward(self, gy): return gy / (2.0 * self.y)  # inf at 0, as in PyTorch
@@ -523,7 +523,7 @@ class Cbrt(Primitive):
     smooth_margin = 0.1
     kink = staticmethod(lambda x: np.abs(x))
     side = staticmethod(lambda x: x > 0)
-    kink_reason = "a vertical tangent at 0"
+    kink_reason = "an argument of 0, with a vertical tangent"
     def kinks(self, x): return x == 0
     def forward(self, x): return _cbrt(x)
     def backward(self, gy): return gy / (3.0 * self.y * self.y)
@@ -590,7 +590,7 @@ class Asin(Primitive):
     name, aliases = "asin", ("arcsin",)
     domain = ((-0.9, 0.9),)
     kink = staticmethod(lambda x: 1.0 - np.abs(x))
-    kink_reason = "-1 or 1, the edges of its domain, with vertical tangents"
+    kink_reason = "an argument of -1 or 1, the edges of its domain, with vertical tangents"
     def kinks(self, x): return np.abs(x) == 1
     def forward(self, x): return np.arcsin(x)
     def backward(self, gy):
@@ -601,7 +601,7 @@ class Acos(Primitive):
     name, aliases = "acos", ("arccos",)
     domain = ((-0.9, 0.9),)
     kink = staticmethod(lambda x: 1.0 - np.abs(x))
-    kink_reason = "-1 or 1, the edges of its domain, with vertical tangents"
+    kink_reason = "an argument of -1 or 1, the edges of its domain, with vertical tangents"
     def kinks(self, x): return np.abs(x) == 1
     def forward(self, x): return np.arccos(x)
     def backward(self, gy):
@@ -678,7 +678,7 @@ class Acosh(Primitive):
     name, aliases = "acosh", ("arcosh", "arccosh")
     domain = ((1.1, 10.0),)
     kink = staticmethod(lambda x: x - 1.0)
-    kink_reason = "1, the edge of its domain, with a vertical tangent"
+    kink_reason = "an argument of 1, the edge of its domain, with a vertical tangent"
     def kinks(self, x): return x == 1
     def forward(self, x): return np.arccosh(x)
     def backward(self, gy):
@@ -711,7 +711,7 @@ class _AtZero:
 
 class Abs(_AtZero, Primitive):
     name = "abs"
-    kink_reason = "a corner at 0"
+    kink_reason = "an argument of 0, a corner"
     def forward(self, x): return np.abs(x)
     def backward(self, gy): return gy * _flat(np.sign, self.inputs[0])  # abs'(0) = 0
 
@@ -720,7 +720,7 @@ class Sign(_AtZero, Primitive):
     """sign(x): -1, 0 or 1. Flat on each side of 0, where it jumps: its derivative is 0
     wherever it exists, and shown as 0 at 0 (a convention, which the warning names)."""
     name, aliases = "sign", ("sgn",)
-    kink_reason = "a jump at 0"
+    kink_reason = "an argument of 0, where it jumps"
     def forward(self, x): return np.sign(x)
     def backward(self, gy): return gy * 0.0  # as abs's gy * sign(x): 0 is its slope
 
@@ -1023,7 +1023,7 @@ class _OutsideOne:
     smooth_margin = 0.1
     kink = staticmethod(lambda x: np.abs(x) - 1.0)  # defined for |x| >= 1 only
     side = staticmethod(lambda x: x > 0)
-    kink_reason = "-1 or 1, the edges of its domain, with vertical tangents"
+    kink_reason = "an argument of -1 or 1, the edges of its domain, with vertical tangents"
     def kinks(self, x): return np.abs(x) == 1
 
 
@@ -1052,7 +1052,7 @@ class Acot(Primitive):
     smooth_margin = 0.1
     kink = staticmethod(lambda x: np.abs(x))
     side = staticmethod(lambda x: x > 0)
-    kink_reason = "0, where it jumps from -pi/2 to pi/2"
+    kink_reason = "an argument of 0, where it jumps from -pi/2 to pi/2"
     def kinks(self, x): return x == 0
     def forward(self, x): return np.arctan(1.0 / x)
     def backward(self, gy): return -gy * op.datan2(self.inputs[0], 1.0)  # -1/(x^2 + 1)

@@ -593,13 +593,13 @@ def test_abs_at_0_warns_in_every_command(cli, name, expressions, fmt):
     code, out, err = cli(name, *expressions, "--at", "x=0", "--format", fmt)
     assert code == {"check": 1}.get(name, 0), err     # check: the derivative does not exist
     assert warnings_in(err) == [
-        "adcli: warning: abs is not differentiable at 1 of 1 point (a corner at 0): its "
-        "derivative there is a convention, not a fact"]
+        "adcli: warning: abs is not differentiable at 1 of 1 point (an argument of 0, a "
+        "corner): its derivative there is a convention, not a fact"]
     if fmt == "json":
         assert strict_json(out)["warnings"] == [
             {"at": {"x": 0.0}, "function": "abs", "kind": "kink",
-             "why": "is not differentiable there (a corner at 0): its derivative there is a "
-                    "convention, not a fact"}]
+             "why": "is not differentiable there (an argument of 0, a corner): its "
+                    "derivative there is a convention, not a fact"}]
 
 
 def test_grad_order_n_warns_at_a_kink_too(cli):

@@ -285,9 +285,9 @@ def test_a_warning_on_a_narrow_terminal_is_folded_between_words(argv):
     code, output = in_pty([adcli_executable(), *argv], 40)
     lines = output.splitlines()
     start = next(i for i, line in enumerate(lines) if line.startswith("adcli: warning:"))
-    shown = " ".join(line.strip() for line in lines[start:start + 4])
-    assert ("adcli: warning: abs is not differentiable at 1 of 1 point (a corner at 0): its "
-            "derivative there is a convention, not a fact") in shown
+    shown = " ".join(line.strip() for line in lines[start:start + 6])
+    assert ("adcli: warning: abs is not differentiable at 1 of 1 point (an argument of 0, a "
+            "corner): its derivative there is a convention, not a fact") in shown
     assert all(cell_len(line) <= 40 for line in lines[start:]), output
 
 

@@ -242,8 +242,8 @@ def test_fixed_variables_and_a_constant(capsys):
 def test_a_kink_is_warned_about_like_in_every_command(capsys):
     code, out, err = run(capsys, "plot", "abs(x)", "--grid", "x=-1:1:3", "--format", "json")
     assert code == 0
-    assert err == ("adcli: warning: abs is not differentiable at 1 of 3 points (a corner at "
-                   "0): its derivative there is a convention, not a fact\n")
+    assert err == ("adcli: warning: abs is not differentiable at 1 of 3 points (an argument "
+                   "of 0, a corner): its derivative there is a convention, not a fact\n")
     assert [w["at"] for w in json.loads(out)["warnings"]] == [{"x": 0.0}]
 
 

@@ -702,14 +702,15 @@ def test_trace_shows_a_definition_once_however_often_it_is_used():
 
 
 @pytest.mark.parametrize("text, at, warning", [
-    ("acot(x)", "x=0", "acot is not differentiable at 1 of 1 point (0, where it jumps from "
-                       "-pi/2 to pi/2): its derivative there is a convention, not a fact"),
-    ("asec(x)", "x=-1", "asec is not differentiable at 1 of 1 point (-1 or 1, the edges of "
-                        "its domain, with vertical tangents): its derivative there is a "
-                        "convention, not a fact"),
-    ("acsc(x)", "x=1", "acsc is not differentiable at 1 of 1 point (-1 or 1, the edges of "
-                       "its domain, with vertical tangents): its derivative there is a "
-                       "convention, not a fact"),
+    ("acot(x)", "x=0", "acot is not differentiable at 1 of 1 point (an argument of 0, where "
+                       "it jumps from -pi/2 to pi/2): its derivative there is a convention, "
+                       "not a fact"),
+    ("asec(x)", "x=-1", "asec is not differentiable at 1 of 1 point (an argument of -1 or 1, "
+                        "the edges of its domain, with vertical tangents): its derivative "
+                        "there is a convention, not a fact"),
+    ("acsc(x)", "x=1", "acsc is not differentiable at 1 of 1 point (an argument of -1 or 1, "
+                       "the edges of its domain, with vertical tangents): its derivative "
+                       "there is a convention, not a fact"),
 ])
 def test_the_new_functions_warn_at_their_kinks(text, at, warning):
     code, out, err = run_cli("grad", text, "--at", at, "--format", "plain")
