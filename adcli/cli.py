@@ -166,9 +166,24 @@ class _ReaderGone(Exception):
 
 def _one(arguments) -> list[str]:
     if len(arguments) != 1:
+        hint = "quote the expression" + ("; several expressions go to adcli jacobian" if all(
+            _whole_expression(a) for a in arguments) else "")
         raise click.UsageError(f"expected one expression, got {len(arguments)} arguments "
-                               "(quote the expression)")
+                               f"({hint})")
     return [_expression_text(arguments[0])]
+
+
+def _whole_expression(argument: str) -> bool:
+    """Whether an argument parses alone: "sin(x)" "cos(x)" may be two expressions; x + y
+    split by the shell is not ("+" alone is none)."""
+    from .errors import AdcliError
+    from .parser import parse
+
+    try:
+        parse(argument)
+    except AdcliError:
+        return False
+    return True
 
 
 def _stray_words(arguments, at, many: bool) -> None:
