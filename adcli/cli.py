@@ -149,7 +149,9 @@ def _click_command(command_class) -> click.Command:
         except BrokenPipeError:
             raise _ReaderGone() from None   # click would make an EPIPE exit status 1
 
-    callback.__doc__ = command_class.help
+    callback.__doc__ = command_class.help + "".join(
+        ["\n\n\b\n", *(f"  {e}\n" for e in command_class.examples)] if command_class.examples
+        else [])  # \b: click keeps these lines as they are
     callback = points_options(callback, command_class.formats)
     for option in reversed(command_class.options):
         callback = option(callback)

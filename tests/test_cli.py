@@ -666,3 +666,33 @@ def test_a_variable_named_like_the_argument_is_an_expression(capsys):
     code, out, err = run(capsys, "grad", "expression", "--at", "expression=2",
                          "--format", "plain")
     assert (code, out) == (0, "2.0 1.0\n"), err
+
+
+def _examples():
+    from adcli.commands import COMMANDS, load
+
+    return [(name, example) for name in COMMANDS for example in load(name).examples]
+
+
+def test_every_command_shows_examples_in_its_help(capsys):
+    from adcli.commands import COMMANDS, load
+
+    for name in COMMANDS:
+        examples = load(name).examples
+        assert examples, f"{name} has no examples"
+        code, out, _ = run(capsys, name, "--help")
+        assert code == 0
+        for example in examples:
+            assert f"\n    {example}\n" in out, (name, example)  # one line each, unwrapped
+            assert len(f"    {example}") <= 80, example  # so on an 80-column terminal too
+
+
+@pytest.mark.parametrize("name, example", _examples(), ids=[e for _, e in _examples()])
+def test_every_example_in_the_help_runs(capsys, name, example):
+    import shlex
+
+    words = shlex.split(example)
+    assert words[:2] == ["adcli", name]
+    code, out, err = run(capsys, *words[1:])
+    assert code == 0, err
+    assert out and "error" not in err

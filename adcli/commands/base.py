@@ -46,6 +46,7 @@ class Command:
 
     name = ""
     help = ""
+    examples: tuple[str, ...] = ()  # shown under --help as typed; the tests run each one
     many = False              # several expressions (one row of output each)
     differentiates = True     # takes --wrt
     options: tuple = ()       # extra click options, e.g. --order

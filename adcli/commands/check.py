@@ -22,6 +22,9 @@ class Check(Command):
     name = "check"
     help = ("Is EXPECTED the derivative of EXPRESSION? Compares them (and finite "
             "differences) at random or given points; exit 1 when they differ.")
+    examples = ('adcli check "x^2 sin x" "2x sin x + x^2 cos x"',
+                'adcli check "x^2 y" --expect x="2x y" --expect y="x^2"',
+                'adcli check "sin(x)^2 + cos(x)^2" "1" --order 0')
     many = True   # EXPRESSION and, optionally, EXPECTED
     metavar = "EXPRESSION [EXPECTED]"
     formats = ("table", "json", "csv", "plain")    # its own layouts (_FORMATS)

@@ -7,6 +7,8 @@ from .base import Column, Command, at_points, flat, merged
 class Eval(Command):
     name = "eval"
     help = "Value of EXPRESSION only (no derivatives)."
+    examples = ('adcli eval "sqrt(x^2 + y^2)" --at x=3,y=4',
+                'adcli eval "-diff(F, x)/diff(F, y)" --let F="x^2+y^2-1" --at x=0.6,y=0.8')
     differentiates = False
 
     def head(self) -> dict:

@@ -10,6 +10,9 @@ from .base import Column, Command, at_points, flat, merged
 class Grad(Command):
     name = "grad"
     help = "Value and gradient of EXPRESSION at the given points (@FILE reads it from a file)."
+    examples = ('adcli grad "exp(x^2)^2" --at x=0.5',
+                'adcli grad "x^2*y" --grid x=0:1:3 --at y=2 --format csv',
+                'adcli grad "sin(x)/x" --order 3 --at x=1')
     options = (click.option("--order", type=click.IntRange(1, MAX_ORDER), default=1,
                             show_default=True, help="The N-th derivative in one variable "
                             "(--wrt names it if there are several)."),)

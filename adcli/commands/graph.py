@@ -33,6 +33,8 @@ class Graph(Command):
     name = "graph"
     help = ("The computation graph of EXPRESSION as Graphviz DOT text (or a tree, --format "
             "tree); with --at, every node's value and adjoint.")
+    examples = ('adcli graph "x*y + sin(x)" --format tree',
+                'adcli graph "x*y + sin(x)" --at x=1,y=2')
     differentiates = False
     formats = ("dot", "tree")
     own_output = True

@@ -8,6 +8,7 @@ from .gradient import Grad
 class Hessian(Grad):
     name = "hessian"
     help = "Value, gradient and Hessian matrix of EXPRESSION."
+    examples = ('adcli hessian "x^2*y + sin(y)" --at x=1,y=2',)
     options = ()
     order = 2
 

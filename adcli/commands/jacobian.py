@@ -7,6 +7,7 @@ from .base import Column, Command, Matrix, at_points, flat, merged
 class Jacobian(Command):
     name = "jacobian"
     help = "Values and Jacobian of several EXPRESSIONS (one row per expression)."
+    examples = ('adcli jacobian "r cos(t)" "r sin(t)" --at r=2,t=pi/6',)
     many = True
 
     def head(self) -> dict:

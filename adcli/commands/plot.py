@@ -26,6 +26,8 @@ class Plot(Command):
             "or to -o FILE (.png, .svg, .pdf). YOURS, your own derivative, is drawn beside "
             "df/dx. When stdout is not a terminal, or with --format csv|json|plain, the data "
             "is printed instead.")
+    examples = ('adcli plot "x^3 - 3x" --grid x=-2.5:2.5',
+                'adcli plot "sin(x)^2" "2 sin(x) cos(x)" --grid x=0:pi')
     many = True
     metavar = "EXPRESSION [YOURS]"
     differentiates = False   # the --grid variable is the one differentiated in

@@ -30,6 +30,8 @@ class Trace(Command):
     help = ("How reverse mode differentiated EXPRESSION, step by step: the primal trace "
             "v1..vn, then the adjoint trace from v̄n = 1 down (--mode forward: each step's "
             "tangent v̇i along one --wrt variable).")
+    examples = ('adcli trace "x1*x2 + sin(x1)" --at x1=2,x2=5',
+                'adcli trace "x1*x2 + sin(x1)" --at x1=2,x2=5 --mode forward --wrt x1')
     formats = ("table", "json")
     own_output = True
     options = (
