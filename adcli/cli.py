@@ -157,8 +157,10 @@ def _click_command(command_class) -> click.Command:
         callback = option(callback)
     if command_class.differentiates:
         callback = _wrt_option(callback)
-    callback = click.argument(argument, nargs=-1, required=True,
-                              metavar=command_class.metavar)(callback)
+    # nargs=-1 catches an expression the shell split (_one says so); the usage line shows
+    # one EXPRESSION, not "EXPRESSION...", unless the command takes several.
+    metavar = command_class.metavar or ("EXPRESSIONS..." if command_class.many else "EXPRESSION")
+    callback = click.argument(argument, nargs=-1, required=True, metavar=metavar)(callback)
     return click.command(command_class.name, cls=ExpressionCommand)(callback)
 
 

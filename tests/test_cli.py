@@ -696,3 +696,12 @@ def test_every_example_in_the_help_runs(capsys, name, example):
     code, out, err = run(capsys, *words[1:])
     assert code == 0, err
     assert out and "error" not in err
+
+
+@pytest.mark.parametrize("name, usage", [
+    ("grad", "EXPRESSION"), ("eval", "EXPRESSION"), ("jacobian", "EXPRESSIONS..."),
+    ("check", "EXPRESSION [EXPECTED]"), ("plot", "EXPRESSION [YOURS]")])
+def test_the_usage_line_names_the_expressions_a_command_takes(capsys, name, usage):
+    # "EXPRESSION..." read as "several expressions" for grad, which takes one.
+    code, out, _ = run(capsys, name, "--help")
+    assert (code, out.splitlines()[0]) == (0, f"Usage: adcli {name} [OPTIONS] {usage}")
