@@ -180,7 +180,6 @@ def _one(arguments) -> list[str]:
 def _whole_expression(argument: str) -> bool:
     """Whether an argument parses alone: "sin(x)" "cos(x)" may be two expressions; x + y
     split by the shell is not ("+" alone is none)."""
-    from .errors import AdcliError
     from .parser import parse
 
     try:

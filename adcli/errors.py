@@ -121,6 +121,14 @@ def leibniz(names) -> str | None:
             "differentiate an expression given alone)")
 
 
+def no_value_for(missing) -> ValuesError:
+    """Variables without a value, named; when they are d and dx, why (see leibniz): no
+    value would make d/dx a derivative."""
+    notation = leibniz(missing)
+    return ValuesError(f"no value given for {listing(missing)}"
+                       + (f": {notation}" if notation else ""))
+
+
 def closest(name: str, candidates, cutoff: float = 0.6) -> str | None:
     """The candidate ``name`` most likely stands for: one differing only in case first
     (``X`` for ``x``), else the closest spelling."""

@@ -17,7 +17,7 @@ from . import drivers
 from .core import Variable, no_grad, using_backprop
 from .diagnostics import Diagnostics, watcher
 from .diffs import InnerDerivatives
-from .errors import ValuesError, did_you_mean, leibniz, listing
+from .errors import ValuesError, did_you_mean, listing, no_value_for
 from .records import Record
 
 MAX_ORDER = 64  # the highest derivative --order and diff(f, x, N) take: a typo beyond it
@@ -169,9 +169,7 @@ class Expression:
         """Raise ValuesError listing every variable without a value."""
         missing = [v for v in self.variables if v not in names]
         if missing:
-            notation = leibniz(missing)
-            raise ValuesError(f"no value given for {listing(missing)}"
-                              + (f": {notation}" if notation else ""))
+            raise no_value_for(missing)
 
     def unknown_names(self, names) -> list[str]:
         """Given names the expression does not use, each with a did-you-mean suggestion."""

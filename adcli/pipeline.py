@@ -10,7 +10,7 @@ import warnings
 import numpy as np
 
 from .errors import (AdcliError, NonFiniteError, ValuesError, closest, did_you_mean, escape,
-                     leibniz, listing, one_name, run_together, warn)
+                     leibniz, listing, no_value_for, one_name, run_together, warn)
 from .definitions import from_pairs
 from .functions import CALLABLE, CONSTANTS
 from .parser import define, is_name, parse
@@ -153,8 +153,8 @@ def _check_names(command, source: PointSource, strict: bool, err) -> None:
     source.check()
     given = source.names()
     missing = [n for n in command.names if n not in given]
-    if missing and (notation := leibniz(missing)):  # not a matter of values: say so
-        raise ValuesError(f"no value given for {listing(missing)}: {notation}")
+    if missing and leibniz(missing):  # not a matter of values: no --at hint
+        raise no_value_for(missing)
     if missing:
         hints = _hints(missing, given)
         if source.stream is not None and not hints:

@@ -11,7 +11,8 @@ import warnings
 import click
 import numpy as np
 
-from ..errors import ValuesError, closest, did_you_mean, leibniz, listing, warn
+from ..errors import (ValuesError, closest, did_you_mean, leibniz, listing, no_value_for,
+                      warn)
 from ..expression import MAX_ORDER
 from .base import Command
 
@@ -146,8 +147,8 @@ def _points(f, at, grid, points_file, skip_bad_rows, strict, err, points_format=
         return _known(f, dict(source.fixed), "--at", strict, err)
     missing = [v for v in f.variables if v not in names]
     if missing:
-        if notation := leibniz(missing):
-            raise ValuesError(f"no value given for {listing(missing)}: {notation}")
+        if leibniz(missing):  # not a matter of values: no --at hint
+            raise no_value_for(missing)
         typos = [f" ('{n}' was given: did you mean '{m}'?)" for n in names
                  if n not in f.variables and (m := closest(n, missing))]
         raise ValuesError(f"no value given for {listing(missing)}: add --at "
