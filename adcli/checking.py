@@ -952,7 +952,7 @@ def _other_order(f, t, order, e, e_scale, points, where, tolerance) -> list[str]
             return []
         d = d.value if k == 0 else d.derivative
         if np.any(d != 0) and np.all(_close(e, d, e_scale, np.abs(d), *tolerance)):
-            label = label_for(t.name, k, partial=t.label.startswith("∂"))
+            label = label_for(t.name, k, partial=len(f.variables) > 1)  # as _targets
             if k == 0:
                 return [f"the expectation is f itself at every point, not {t.label}: "
                         "nothing was differentiated"]
