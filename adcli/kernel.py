@@ -630,6 +630,9 @@ def _ufunc_step(ufunc) -> _Ufunc:
     return _ufunc_steps.setdefault(ufunc, _Ufunc(ufunc))
 
 
+_NEGATIVE = _ufunc_step(np.negative)
+
+
 def _step_ufunc(function):
     if isinstance(function, _Ufunc):
         return function.ufunc
@@ -694,7 +697,7 @@ class Program:
         self.kinks = layout.kinks                     # (function, slot of its mask)
         outputs = [value, *grads.values()]            # one per result, None: zero
         roots = [o for o in outputs if o is not None] + [slot for _, slot in self.kinks]
-        steps = _needed(layout.steps, roots, layout.known)
+        steps = _needed(_fold_signs(layout, set(roots)), roots, layout.known)
         self.initial = list(layout.known)
         self.inputs = layout.inputs
         self.outputs = outputs
@@ -863,6 +866,82 @@ def _shared_block(block: int, n: int, workers: int) -> int:
     while block > 32768 and n < 2 * workers * block:
         block //= 2
     return block
+
+
+def _fold_signs(layout, roots) -> list:
+    """The steps with negations moved into the steps that use them, where that leaves
+    none to compute: (-a)*b as a*b negated later, b + (-a) as b - a, b - (-a) as b + a,
+    -(-a) as a. The same numbers to the bit (round-to-nearest is symmetric in sign, and
+    IEEE 754 defines x - y as x + (-y)); every subtraction's rule negates its gradient, so
+    E3's program loses 9 of its 109 steps. A negation some step still uses stays a step,
+    and _needed drops the rest. Not (-a) - b as -(a + b): where a == -b that is -0, the
+    tape's is +0."""
+    fold = _vanishing(layout.steps, roots, layout.known)
+    negated, same, steps = {}, {}, []   # slot: a, with slot == -a;  slot: its equal
+    for function, args, out in layout.steps:
+        args = tuple(same.get(a, a) for a in args)
+        ufunc = _step_ufunc(function) if len(args) <= 2 else None
+        minus = _negation(ufunc, args, layout.known)
+        if minus is not None:
+            if minus in negated:
+                same[out] = negated[minus]
+            elif out in fold:
+                negated[out] = minus
+        elif ufunc in (np.multiply, np.divide) and any(a in negated for a in args):
+            bare = tuple(negated.get(a, a) for a in args)
+            if sum(a in negated for a in args) == 2:
+                function, args = _ufunc_step(ufunc), bare
+            else:
+                positive = layout._slot(None)
+                steps.append((_ufunc_step(ufunc), bare, positive))
+                function, args, negated[out] = _NEGATIVE, (positive,), positive
+        elif ufunc is np.add and len(args) == 2 and any(a in negated for a in args):
+            b, a = args if args[1] in negated else args[::-1]
+            function, args = _ufunc_step(np.subtract), (b, negated[a])
+        elif ufunc is np.subtract and args[1] in negated:
+            function, args = _ufunc_step(np.add), (args[0], negated[args[1]])
+        steps.append((function, args, out))
+    return steps
+
+
+def _vanishing(steps, roots, known) -> set:
+    """The slots whose negation every use can take in (so it costs no step): not a
+    result; used by sums and differences, by negations, and by products and quotients
+    whose own negation vanishes in turn."""
+    uses: dict = {}
+    for function, args, out in steps:
+        for a in set(args):
+            uses.setdefault(a, []).append((function, args, out))
+    vanish = set()
+    for _, _, out in reversed(steps):
+        if out not in roots and all(_takes_negation(use, out, known, vanish)
+                                    for use in uses.get(out, ())):
+            vanish.add(out)
+    return vanish
+
+
+def _takes_negation(use, slot, known, vanish) -> bool:
+    function, args, out = use
+    if len(args) > 2 or args.count(slot) != 1:
+        return False
+    ufunc = _step_ufunc(function)
+    if ufunc is np.add or ufunc is np.subtract and args[1] == slot:
+        return True
+    if ufunc in (np.multiply, np.divide):
+        return _negation(ufunc, args, known) is not None or out in vanish
+    return ufunc is np.negative
+
+
+def _negation(ufunc, args, known):
+    """a where the step is -a (np.negative, or a product with the constant -1), else None."""
+    if ufunc is np.negative:
+        return args[0]
+    if ufunc is np.multiply:
+        for c, a in (args, args[::-1]):
+            value = known[c]
+            if value is not None and value.ndim == 0 and value == -1.0 and known[a] is None:
+                return a
+    return None
 
 
 def _needed(steps, outputs, known) -> list:

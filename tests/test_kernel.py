@@ -328,6 +328,44 @@ def test_a_square_costs_two_multiplications():
     assert program.kinks == []
 
 
+def _negations(program) -> int:
+    """Steps that negate: np.negative, or a product with the constant -1."""
+    def minus_one(args):
+        return any(program.initial[a] is not None and program.initial[a] == -1.0
+                   for a in args)
+    return sum(f is np.negative or f is np.multiply and minus_one(args)
+               for f, args, *_ in program.ops)
+
+
+@pytest.mark.parametrize("text, negations, steps", [
+    # d/dy of x/y - sin(x)*y is -sin(x), its d/dx 1/y - cos(x)*y: one negation, for the
+    # output -sin(x); before folding there were three (the tape's -gy, twice, and it).
+    ("x/y - sin(x)*y", 1, 11),
+    # The subtraction's -gy times tanh(x*y)' goes into both partials' sums as a
+    # subtraction; -tanh(x*y) stays, as d/dy is -tanh(x*y) - exp(x)/y^2, a (-a) - b.
+    ("exp(x)/y - tanh(x*y)*y", 1, 17),
+    # cos(x*y)'s -sin(x*y) is used twice, by outputs: negated once, not pushed into both.
+    ("cos(x*y)", 1, 6),
+])
+def test_negations_fold_into_the_steps_that_use_them(text, negations, steps):
+    expression = adcli.parse(text)
+    program = kernel.program(expression, tuple(expression.variables), 1)
+    assert (_negations(program), len(program.ops)) == (negations, steps)
+
+
+@pytest.mark.parametrize("text", [
+    "-x - y", "x - -y", "-x + y", "x + -y", "-(-x)*y", "(-x)*(-y) - x/(-y)",
+    "-(x*y) + -(y/x)", "x*y - (x - y)*(y - x) - -(x*x)", "-(x - y)*-(y - x) + -x*-y"])
+def test_folded_negations_keep_every_bit_and_zero_sign(text, tape):
+    """Zeros of both signs everywhere: -(a + b) would be -0 where the tape's (-a) + (-b)
+    is +0, so a fold that took that step would show here."""
+    expression = adcli.parse(text)
+    a, b = (c.ravel() for c in np.meshgrid(SPECIAL, SPECIAL))
+    at = {"x": a, "y": b}
+    want = tape(expression, at)
+    assert_identical(kernel.program(expression, ("x", "y"), 1).run(at, len(a)), want, text)
+
+
 @pytest.mark.parametrize("text", ["x^2.5", "x^y", "x^0.5 * x^3"])
 def test_an_exponent_that_may_kink_keeps_its_mask(text):
     """A fractional or varying exponent kinks at 0, so its mask is made per block."""
