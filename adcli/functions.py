@@ -798,7 +798,7 @@ class Softplus(Primitive):
 class Sech2(_Inside, Primitive):
     """tanh' = sech^2 x = 4 e^-2|x| / (1 + e^-2|x|)^2."""
     name, callable, inside = "sech2", False, "tanh"
-    def forward(self, x): return _bell(np.exp(-2.0 * np.abs(x)), 4.0)
+    def forward(self, x): return _bell(_decay(x, 2.0), 4.0)
     def spelled(self, x): return 1.0 / op.cosh(x) ** 2.0
     def backward(self, gy): return -2.0 * gy * self.y * op.tanh(self.inputs[0])
 
@@ -808,18 +808,32 @@ class Dsigmoid(_Inside, Primitive):
     -s' tanh(x/2)."""
     name, callable, inside = "dsigmoid", False, "sigmoid or softplus"
     domain = ((-20.0, 20.0),)
-    def forward(self, x): return _bell(np.exp(-np.abs(x)), 1.0)
+    def forward(self, x): return _bell(_decay(x, 1.0), 1.0)
     def spelled(self, x): return op.sigmoid(x) * op.sigmoid(-x)
     def backward(self, gy): return -gy * self.y * op.tanh(0.5 * self.inputs[0])
 
 
+def _decay(x, steep):
+    """e^(-steep |x|) in an array of its own (0-d included), for _bell to work in."""
+    z = np.abs(x, out=np.empty(np.shape(x)))
+    np.multiply(z, -steep, out=z)
+    return np.exp(z, out=z)
+
+
 def _bell(z, scale):
-    """scale z / (1 + z)^2 for 0 <= z <= 1, with the rounding of 1 + z taken back:
-    (1 + z)^2 = (s + lost)^2 is s (s + 2 lost) to within lost^2, an ulp of an ulp. (Two
-    array passes fewer than multiplying by 1 - 2 lost/s afterwards, and as accurate.)"""
-    s = 1.0 + z
-    lost = z - (s - 1.0)  # exactly 1 + z - s (Fast2Sum, as 1 >= z)
-    return scale * z / (s * (s + 2.0 * lost))
+    """scale z / (1 + z)^2 for an array 0 <= z <= 1, with the rounding of 1 + z taken
+    back: (1 + z)^2 = (s + lost)^2 is s (s + 2 lost) to within lost^2, an ulp of an ulp.
+    (Two array passes fewer than multiplying by 1 - 2 lost/s afterwards, and as accurate.)
+    In place, z overwritten: written out, tanh's rule made eleven arrays and was 6% of
+    the kernel's time on E3, half of it in making them."""
+    s = np.add(1.0, z, out=np.empty_like(z))
+    lost = np.subtract(s, 1.0, out=np.empty_like(z))
+    np.subtract(z, lost, out=lost)  # exactly 1 + z - s (Fast2Sum, as 1 >= z)
+    lost *= 2.0
+    lost += s
+    lost *= s  # s (s + 2 lost)
+    z *= scale
+    return np.divide(z, lost, out=z)
 
 
 class OneMinusSq(_Inside, Primitive):
