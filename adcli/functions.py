@@ -245,7 +245,12 @@ class PowDiff(_Inside, Primitive):
             c = _constant_exponent(b, self.order)[0]
             return _times_power(c, a, b, self.order) if c != 0 else np.zeros(np.shape(a))
         c = _falling(b, self.order)
-        return np.where(c == 0, 0.0, _times_power(c, a, b, self.order))
+        y = np.where(c == 0, 0.0, _times_power(c, a, b, self.order))
+        huge = ~np.isfinite(c)
+        if not huge.any():
+            return y
+        # (b)_k overflowed (|b| > 1e154 or so): it is finite all the same, and 0^(b-k) is 0.
+        return np.where(huge & (a == 0) & (b > self.order), 0.0, y)
 
     def backward(self, gy):
         a, b = self.inputs
@@ -293,7 +298,10 @@ class PowLog(_Inside, Primitive):
 
     def backward(self, gy):
         a, b = self.inputs  # d/da = a^(b-1) (1 + b log a), d/db = a^b log^2 a
-        ga = gy * PowShift(1)(a, b) * (1.0 + b * op.log(a)) if a.requires_grad else None
+        ga = None
+        if a.requires_grad:  # at a == 0 < b - 1 that is 0 * -inf: its limit, 0, is taken
+            ga = _pin_zero(gy * PowShift(1)(a, b) * (1.0 + b * op.log(a)), (a, _is_zero),
+                           (b, lambda v: v > 1))
         # Pow takes a^b log a as 0 where a == 0 < b (0^b is flat in b): so is its slope in b.
         gb = (_pin_zero(gy * self.y * op.log(a), (a, _is_zero), (b, _is_positive))
               if b.requires_grad else None)

@@ -623,6 +623,22 @@ def test_pow_second_derivative_in_a_is_zero_where_a_factor_b_minus_i_is(a, b):
     assert float(adcli.parse("a^b").hessian(a=a, b=b)[0, 0]) == 0.0
 
 
+@pytest.mark.parametrize("a, b, hessian", [
+    # f = a^b at a = 0 (limits as a -> 0+): f_aa = b(b-1) a^(b-2), f_ab = a^(b-1)(1 + b ln a)
+    # and f_bb = a^b ln^2 a. For b > 2 all three are 0.
+    (0.0, 3.0, [[0.0, 0.0], [0.0, 0.0]]),
+    (0.0, 2.5, [[0.0, 0.0], [0.0, 0.0]]),
+    # 1 < b < 2: f_aa = 0.75 a^-0.5 -> inf, while a^0.5 ln a -> 0 in f_ab.
+    (0.0, 1.5, [[INF, 0.0], [0.0, 0.0]]),
+    # b(b-1) = 6.6e321 overflows float64, but 0^(b-2) is 0 and so is the product.
+    (-0.0, 8.132249504205196e+160, [[0.0, 0.0], [0.0, 0.0]]),
+])
+def test_pow_hessian_at_a_zero_base_takes_the_limits(a, b, hessian):
+    # Once nan: f_ab as 0^(b-1) * (1 + b log 0) = 0 * -inf, on one side of the diagonal only.
+    got = adcli.parse("a^b").hessian(a=a, b=b)
+    assert got.tolist() == hessian
+
+
 _EXPONENTS = [0.0, -0.0, 1.0, 2.0, 3.0, 2.5, 0.5, 0.1, -1.0, -0.5, -3.0, 1e16, 1e16 + 2,
               1.0000000000000002, 100.5, 1e-300, math.inf, -math.inf, math.nan]
 
