@@ -24,16 +24,26 @@ def why(name: str, what: str) -> str:
 
 
 def label(name: str) -> str:
-    """The function as JSON names it: "abs", or an operator's symbol ("/", "^")."""
-    cls = PRIMITIVES[name]
-    return cls.symbol or cls.name
+    """The function as JSON names it: "abs", an operator's symbol ("/", "^"), or for a
+    helper inside rules, the functions it serves ("^" for pow's d/da, "tanh")."""
+    return PRIMITIVES[name].label().strip("'")
+
+
+def merged(diagnostics) -> dict[tuple[str, str], np.ndarray]:
+    """The masks, those of one label ORed ('^' and the helper of its rule are one function
+    to the reader, said once, a point counted once), keyed by the first name's key."""
+    first, masks = {}, {}
+    for (name, what), mask in diagnostics.masks.items():
+        key = first.setdefault((label(name), what), (name, what))
+        masks[key] = mask if key not in masks else masks[key] | mask
+    return masks
 
 
 def point_warnings(diagnostics) -> list[tuple[int, str, str, str]]:
     """One ``(point index, function, kind, why)`` per point each diagnostic marks, in
     point order: the JSON "warnings" list."""
     found = []
-    for (name, what), mask in diagnostics.masks.items():
+    for (name, what), mask in merged(diagnostics).items():
         for i in np.flatnonzero(np.ravel(mask)):
             found.append((int(i), label(name), what, why(name, what)))
     return sorted(found, key=lambda w: w[0])
@@ -48,7 +58,7 @@ class Report:
     def add(self, diagnostics, n: int, columns) -> bool:
         """Count a chunk's diagnostics; return whether any result in it is nan or inf."""
         self.points += n
-        for key, mask in diagnostics.masks.items():
+        for key, mask in merged(diagnostics).items():
             self.counts[key] = self.counts.get(key, 0) + int(np.count_nonzero(mask))
         bad = any(not np.isfinite(a).all() for a in columns)
         if bad and not any(what != "kink" for _, what in self.counts):

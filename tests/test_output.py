@@ -752,6 +752,23 @@ def test_jsonl_puts_a_points_warnings_in_it(capsys):
     assert [(w["function"], w["kind"]) for w in points[1]["warnings"]] == [("abs", "kink")]
 
 
+def test_a_helper_inside_a_rule_is_named_as_the_function_it_serves(capsys, tmp_path):
+    # f = a^b at a = 0: with b = 1, f_ab = a^(b-1)(1 + b ln a) = 1 + ln a -> -inf (and
+    # the helper of pow's rule, d/da a^b, makes it); with b = 0.5 f_aa = -0.25 a^-1.5
+    # -> -inf too (that one from '^' itself). Both are '^' to the reader: "pow_diff" in
+    # JSON once, and stderr said "the derivative of '^'" twice, 1 of 2 points each.
+    points = tmp_path / "points.csv"
+    points.write_text("a,b\n0,1\n0,0.5\n")
+    code, out, err = run(capsys, "hessian", "a^b", "--points", str(points), "--format", "jsonl")
+    assert code == 0
+    points = [json.loads(line) for line in out.splitlines()]
+    assert [[w["function"] for w in p["warnings"] if w["kind"] == "derivative"]
+            for p in points] == [["^"], ["^"]]
+    derivative = [line for line in err.splitlines() if "derivative of" in line]
+    assert derivative == ["adcli: warning: the derivative of '^' is nan or inf at 2 of 2 "
+                          "points (an edge of its domain or a vertical tangent)"]
+
+
 def test_a_json_document_over_many_chunks_is_one_object_with_its_warnings(capsys):
     # 200,001 points (4 chunks) of abs(x - 1/2) from 0 to 1: the kink at x = 1/2 is
     # point 100,000 (exact: 100000/200000); every value is |x - 1/2|.
