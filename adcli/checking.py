@@ -155,10 +155,17 @@ def check(f, expected=None, *, expect: Mapping | None = None, order: int = 1, wr
     targets = _targets(f, expected, expect, order, wrt, at)
     points, sampled = _points(f, targets, order, at, samples, seed, domain)
     with np.errstate(all="ignore"):
-        found = _joined([_evaluate(f, targets, order, part)
-                         for part in _chunks(points, _chunk_size(f, order))])
-        return _judge(f, targets, order, points, found, rtol, atol,
-                      sampled=sampled, seed=seed if sampled else None)
+        result = _judge(f, targets, order, points, _found(f, targets, order, points), rtol,
+                        atol, sampled=sampled, seed=seed if sampled else None)
+        if _too_few_to_diagnose(result):
+            fresh = _targets(f, expected, expect, order, wrt, at)
+            _diagnose_wider(result, fresh, seed, domain)
+    return result
+
+
+def _found(f, targets, order, points):
+    return _joined([_evaluate(f, targets, order, part)
+                    for part in _chunks(points, _chunk_size(f, order))])
 
 
 # ----- what to check ---------------------------------------------------------------------
@@ -874,6 +881,33 @@ def _notes(r: CheckResult) -> list[str]:
 
 
 # ----- diagnosis -------------------------------------------------------------------------
+
+def _too_few_to_diagnose(r: CheckResult) -> bool:
+    """The user's own points differ, but too few of them for any claim to be certain."""
+    return (r.verdict == "differs" and r.expected_mode and not r.sampled
+            and r.counted < MIN_FOR_DIAGNOSIS and bool(r.expression.variables))
+
+
+def _diagnose_wider(r: CheckResult, targets, seed, domain) -> None:
+    """A diagnosis from the user's points and DEFAULT_SAMPLES random ones beside them:
+    a point or two cannot tell a slip from a coincidence, and every claim must hold at
+    every point it is made from, the user's included. Said as a note, with the seed."""
+    f, order = r.expression, r.order
+    try:
+        extra = _sample(f, targets, order, {}, list(f.variables), DEFAULT_SAMPLES, seed,
+                        domain or {})
+        points = {v: np.concatenate([r.points[v], extra[v]]) for v in f.variables}
+        wider = _judge(f, targets, order, points, _found(f, targets, order, points),
+                       DEFAULT_RTOL, DEFAULT_ATOL, sampled=True, seed=seed)
+    except ValuesError:
+        return
+    if wider.diagnosis:
+        r.diagnosis = wider.diagnosis
+        seeded = "" if seed is None else f" (seed {seed})"
+        r.notes.append(f"the diagnosis holds at your {_s(r.counted)} and at "
+                       f"{DEFAULT_SAMPLES} random ones{seeded}: {_s(r.counted)} alone "
+                       "cannot tell a slip from a coincidence")
+
 
 def _diagnose(f, targets, order, points, found, status) -> list[str]:
     counted = (status == "match") | (status == "differs")
