@@ -155,10 +155,14 @@ def slip(name: str, candidates) -> str | None:
     ``log``), so only the closest candidate is considered, and only edits a finger makes
     count: a different case, two letters swapped, a letter doubled, a letter dropped
     inside the word, a neighbouring key pressed instead or as well, or ``arc`` for ``a``
-    (``arcsin``). ``sign`` is not ``sin`` with a stray ``g``: g is not beside i or n."""
+    (``arcsin``), or ``a`` for ``arc`` (``actg``: ``arcctg``, the inverse of ``ctg``, not
+    ``arctg``, a letter away). ``sign`` is not ``sin`` with a stray ``g``: g is not beside
+    i or n."""
     candidates = list(candidates)
     if name.startswith("arc") and "a" + name[3:] in candidates:
         return "a" + name[3:]
+    if name.startswith("a") and "arc" + name[1:] in candidates:
+        return "arc" + name[1:]
     swapped = [c for c in candidates if len(c) == len(name) and _one_slip(name, c)
                and sorted(c) == sorted(name)]
     if swapped:                                 # "tahn" is tanh, though tan is closer

@@ -555,7 +555,7 @@ class Cos(Primitive):
 
 
 class Tan(Primitive):
-    name = "tan"
+    name, aliases = "tan", ("tg",)
     domain = ((-1.3, 1.3),)
     kink = staticmethod(lambda x: np.abs(np.cos(x)))   # poles where cos x = 0
     side = staticmethod(lambda x: np.cos(x) > 0)
@@ -575,7 +575,7 @@ class Sec(Primitive):
 
 
 class Csc(Primitive):
-    name = "csc"
+    name, aliases = "csc", ("cosec",)
     domain = ((0.3, 2.8),)
     kink = staticmethod(lambda x: np.abs(np.sin(x)))   # poles where sin x = 0
     side = staticmethod(lambda x: np.sin(x) > 0)
@@ -585,7 +585,7 @@ class Csc(Primitive):
 
 
 class Cot(Primitive):
-    name = "cot"
+    name, aliases = "cot", ("ctg", "cotg", "cotan")
     domain = ((0.3, 2.8),)
     kink = staticmethod(lambda x: np.abs(np.sin(x)))   # poles where sin x = 0
     side = staticmethod(lambda x: np.sin(x) > 0)
@@ -617,7 +617,7 @@ class Acos(Primitive):
 
 
 class Atan(Primitive):
-    name, aliases = "atan", ("arctan",)
+    name, aliases = "atan", ("arctan", "arctg")
     def forward(self, x): return np.arctan(x)
     def backward(self, gy): return gy * op.datan2(self.inputs[0], 1.0)  # 1/(x^2 + 1)
 
@@ -1050,7 +1050,7 @@ class _OutsideOne:
 
 
 class Asec(_OutsideOne, Primitive):
-    name = "asec"
+    name, aliases = "asec", ("arcsec",)
     def forward(self, x):
         # atan(sqrt(x^2 - 1)), mirrored to pi - ... for x < 0: acos(1/x) loses half its
         # digits near |x| = 1, where 1/x rounds.
@@ -1060,7 +1060,7 @@ class Asec(_OutsideOne, Primitive):
 
 
 class Acsc(_OutsideOne, Primitive):
-    name = "acsc"
+    name, aliases = "acsc", ("arccsc",)
     def forward(self, x):
         # atan2(1, sqrt(x^2 - 1)) with x's sign: exact near |x| = 1 (where asin(1/x) is
         # not), and 1/|x| to the last digit in the tails.
@@ -1069,7 +1069,7 @@ class Acsc(_OutsideOne, Primitive):
 
 
 class Acot(Primitive):
-    name = "acot"
+    name, aliases = "acot", ("arccot", "arcctg")
     # atan(1/x), as sympy and Mathematica define it: values in (-pi/2, pi/2], a jump at 0.
     smooth_margin = 0.1
     kink = staticmethod(lambda x: np.abs(x))

@@ -146,7 +146,8 @@ def test_the_registry_has_the_readme_functions():
     documented = ("exp log ln log10 log2 log1p expm1 sqrt cbrt sin cos tan sec csc cot asin "
                   "acos atan asec acsc acot sinh cosh tanh sech csch coth asinh acosh atanh "
                   "abs sigmoid softplus arcsin arccos arctan arsinh arcosh artanh arcsinh "
-                  "arccosh arctanh").split()
+                  "arccosh arctanh arcsec arccsc arccot tg ctg cotg cotan cosec arctg "
+                  "arcctg").split()
     assert set(documented) <= {n for n in UNARY}
     assert {"pow", "atan2", "hypot", "min", "max"} <= set(BINARY)
 
@@ -420,7 +421,7 @@ def test_aliases_are_the_same_function(name):
     assert cls.arity == 1
     for alias in cls.aliases:
         f, g = adcli.parse(f"{name}(x)"), adcli.parse(f"{alias}(x)")
-        x = 0.5 * (cls.domain[0][0] + cls.domain[0][1])
+        x = 0.25 * cls.domain[0][0] + 0.75 * cls.domain[0][1]  # asec's middle, 0, is nan
         assert float(f.value(x=x)) == float(g.value(x=x))
         assert float(f.grad(x=x)["x"]) == float(g.grad(x=x)["x"])
 

@@ -488,13 +488,21 @@ def test_an_unknown_function_is_not_offered_a_different_one(capsys, name):
 def test_no_function_is_offered_for_itself_with_a_letter_more_at_an_end(capsys):
     # Over the registry: F + "h" (sech -> sec), "a" + F (acot -> cot), F + "c" (sinc -> sin)
     # name other functions; when unregistered, none may be "did you mean F".
-    names = {f + "h" for f in CALLABLE if not f.endswith("h")} | \
-        {"a" + f for f in CALLABLE if not f.startswith("a")} | \
-        {f + "c" for f in CALLABLE if not f.endswith("c")}   # a doubled letter is a typo
-    names = sorted(n for n in names - set(CALLABLE) if len(n) > 3)
+    # (Another function may be offered: cosc is a slip of cosec, actg is arcctg, below.)
+    names = {**{f + "h": f for f in CALLABLE if not f.endswith("h")},
+             **{"a" + f: f for f in CALLABLE if not f.startswith("a")},
+             **{f + "c": f for f in CALLABLE if not f.endswith("c")}}  # "sinn" is a typo
+    names = {n: f for n, f in names.items() if n not in CALLABLE and len(n) > 3}
     assert len(names) > 40
-    for name in names:
-        assert "did you mean" not in unknown_function_message(capsys, name), name
+    for name, base in sorted(names.items()):
+        assert f"did you mean '{base}'" not in unknown_function_message(capsys, name), name
+
+
+@pytest.mark.parametrize("name, meant", [("actg", "arcctg"), ("atg", "arctg")])
+def test_a_for_arc_is_offered_the_inverse_it_names(capsys, name, meant):
+    # actg is the inverse of ctg (arcctg), though arctg (the inverse of tg) is a letter away.
+    assert name not in CALLABLE
+    assert f"did you mean '{meant}'?" in unknown_function_message(capsys, name)
 
 
 @pytest.mark.parametrize("name, meant", [("sinn", "sin"), ("tahn", "tanh"), ("Sin", "sin"),
