@@ -893,9 +893,14 @@ def _diagnose_wider(r: CheckResult, targets, seed, domain) -> None:
     a point or two cannot tell a slip from a coincidence, and every claim must hold at
     every point it is made from, the user's included. Said as a note, with the seed."""
     f, order = r.expression, r.order
+    varied = {t.name for t in targets} if all(t.name for t in targets) else set(f.variables)
+    # A variable not differentiated in, one value at every point, is a parameter the
+    # expectation may have been worked out for (a = 3 in 6x for a x^2): it stays.
+    fixed = {v: r.points[v][0] for v in f.variables
+             if v not in varied and np.all(r.points[v] == r.points[v][0])}
     try:
-        extra = _sample(f, targets, order, {}, list(f.variables), DEFAULT_SAMPLES, seed,
-                        domain or {})
+        extra = _sample(f, targets, order, fixed, [v for v in f.variables if v not in fixed],
+                        DEFAULT_SAMPLES, seed, domain or {})
         points = {v: np.concatenate([r.points[v], extra[v]]) for v in f.variables}
         wider = _judge(f, targets, order, points, _found(f, targets, order, points),
                        DEFAULT_RTOL, DEFAULT_ATOL, sampled=True, seed=seed)
@@ -903,10 +908,11 @@ def _diagnose_wider(r: CheckResult, targets, seed, domain) -> None:
         return
     if wider.diagnosis:
         r.diagnosis = wider.diagnosis
-        seeded = "" if seed is None else f" (seed {seed})"
+        kept = ", ".join(f"{v}={float(value)!r}" for v, value in fixed.items())
         r.notes.append(f"the diagnosis holds at your {_s(r.counted)} and at "
-                       f"{DEFAULT_SAMPLES} random ones{seeded}: {_s(r.counted)} alone "
-                       "cannot tell a slip from a coincidence")
+                       f"{DEFAULT_SAMPLES} random ones{' with ' + kept if kept else ''}"
+                       f"{'' if seed is None else f' (seed {seed})'}: {_s(r.counted)} "
+                       "alone cannot tell a slip from a coincidence")
 
 
 def _diagnose(f, targets, order, points, found, status) -> list[str]:

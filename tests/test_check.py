@@ -314,6 +314,17 @@ def test_a_diagnosis_at_the_users_one_point_is_made_with_random_points_beside_it
                             "(seed 0): 1 point alone cannot tell a slip from a coincidence"]
 
 
+def test_a_parameter_keeps_the_users_value_at_the_random_points():
+    # d/dx a x^2 = 2ax, 6x at a = 3: the student's 3x is half of it there. Random a would
+    # make the ratio 3/(2a), no constant: a stays 3, only x is drawn.
+    result = adcli.check("a*x^2", "3*x", at={"a": 3, "x": 1}, wrt="x")
+    assert result.diagnosis == ["×0.5 everywhere: the expectation is 0.5 times ∂/∂x at "
+                                "every point"]
+    assert result.notes == ["the diagnosis holds at your 1 point and at 30 random ones with "
+                            "a=3.0 (seed 0): 1 point alone cannot tell a slip from a "
+                            "coincidence"]
+
+
 @pytest.mark.parametrize("at", [1.5, [1.5, 2.0]])
 def test_a_diagnosis_must_hold_at_the_users_points_too(at):
     # 4x + (1 - sign|x - 1.5|) is 4x, twice f', except at x = 1.5 (7, not 6): the random
