@@ -157,9 +157,8 @@ def check(f, expected=None, *, expect: Mapping | None = None, order: int = 1, wr
     with np.errstate(all="ignore"):
         result = _judge(f, targets, order, points, _found(f, targets, order, points), rtol,
                         atol, sampled=sampled, seed=seed if sampled else None)
-        if _too_few_to_diagnose(result):
-            fresh = _targets(f, expected, expect, order, wrt, at)
-            _diagnose_wider(result, fresh, seed, domain)
+        if _few_own_points(result):
+            _look_wider(result, _targets(f, expected, expect, order, wrt, at), seed, domain)
     return result
 
 
@@ -882,16 +881,19 @@ def _notes(r: CheckResult) -> list[str]:
 
 # ----- diagnosis -------------------------------------------------------------------------
 
-def _too_few_to_diagnose(r: CheckResult) -> bool:
-    """The user's own points differ, but too few of them for any claim to be certain."""
-    return (r.verdict == "differs" and r.expected_mode and not r.sampled
+def _few_own_points(r: CheckResult) -> bool:
+    """Only the user's own points, too few for a claim either way: a diagnosis needs
+    three, and a wrong formula can match at one (3x^2 is x^3's 6x at x = 2)."""
+    return (r.verdict in ("differs", "matches") and r.expected_mode and not r.sampled
             and r.counted < MIN_FOR_DIAGNOSIS and bool(r.expression.variables))
 
 
-def _diagnose_wider(r: CheckResult, targets, seed, domain) -> None:
-    """A diagnosis from the user's points and DEFAULT_SAMPLES random ones beside them:
-    a point or two cannot tell a slip from a coincidence, and every claim must hold at
-    every point it is made from, the user's included. Said as a note, with the seed."""
+def _look_wider(r: CheckResult, targets, seed, domain) -> None:
+    """The check again at the user's points and DEFAULT_SAMPLES random ones beside them:
+    where it differs, the diagnosis from them all (every claim must hold at every point
+    it is made from, the user's included); where it matches, whether the formula does
+    beyond the user's points. Said in a note, with the seed. The verdict stays the one at
+    the user's points."""
     f, order = r.expression, r.order
     varied = {t.name for t in targets} if all(t.name for t in targets) else set(f.variables)
     # A variable not differentiated in, one value at every point, is a parameter the
@@ -903,16 +905,24 @@ def _diagnose_wider(r: CheckResult, targets, seed, domain) -> None:
                         DEFAULT_SAMPLES, seed, domain or {})
         points = {v: np.concatenate([r.points[v], extra[v]]) for v in f.variables}
         wider = _judge(f, targets, order, points, _found(f, targets, order, points),
-                       DEFAULT_RTOL, DEFAULT_ATOL, sampled=True, seed=seed)
+                       r.rtol, r.atol, sampled=True, seed=seed)
     except ValuesError:
         return
-    if wider.diagnosis:
+    kept = ", ".join(f"{v}={float(value)!r}" for v, value in fixed.items())
+    where = (f"{DEFAULT_SAMPLES} random ones{' with ' + kept if kept else ''}"
+             f"{'' if seed is None else f' (seed {seed})'}")
+    if r.verdict == "differs" and wider.diagnosis:
         r.diagnosis = wider.diagnosis
-        kept = ", ".join(f"{v}={float(value)!r}" for v, value in fixed.items())
-        r.notes.append(f"the diagnosis holds at your {_s(r.counted)} and at "
-                       f"{DEFAULT_SAMPLES} random ones{' with ' + kept if kept else ''}"
-                       f"{'' if seed is None else f' (seed {seed})'}: {_s(r.counted)} "
-                       "alone cannot tell a slip from a coincidence")
+        r.notes.append(f"the diagnosis holds at your {_s(r.counted)} and at {where}: "
+                       f"{_s(r.counted)} alone cannot tell a slip from a coincidence")
+    elif r.verdict == "matches" and wider.verdict == "differs" and \
+            any(set(t.expectation.variables) & varied for t in targets):
+        row = wider.worst[0]
+        at = ", ".join(f"{v}={x!r}" for v, x in row.at.items())
+        r.notes.append(f"it matches at your {_s(r.counted)} only, not at "
+                       f"{wider.differing} of {where}: at {at} the expectation is "
+                       f"{row.expected!r}, {row.label} is {row.ad!r}")
+        r.notes += [f"over these {_s(wider.counted)}: {claim}" for claim in wider.diagnosis]
 
 
 def _diagnose(f, targets, order, points, found, status) -> list[str]:

@@ -333,6 +333,27 @@ def test_a_diagnosis_must_hold_at_the_users_points_too(at):
     assert result.verdict == "differs" and result.diagnosis == [] and result.notes == []
 
 
+def test_a_formula_that_matches_at_the_users_one_point_only_is_told_so():
+    # x^3'' = 6x and 3x^2 meet at x = 2 (12): the verdict there is "matches", but 3x^2 is
+    # x^3' and at random points it is not 6x (seed 0: the first drawn, x = -4.92..., is
+    # worst: 3x^2 = 72.73..., 6x = -29.54...).
+    result = adcli.check("x^3", "3x^2", order=2, at={"x": 2.0})
+    assert result.verdict == "matches" and result.exit_code == 0
+    x = result.notes[0].split("at x=")[1].split(" ")[0]
+    assert result.notes == [
+        f"it matches at your 1 point only, not at 30 of 30 random ones (seed 0): at x={x} "
+        f"the expectation is {3 * float(x) ** 2!r}, d²/dx² is {6 * float(x)!r}",
+        "over these 31 points: the expectation is d/dx at every point, not d²/dx²: "
+        "differentiated one time too few"]
+
+
+@pytest.mark.parametrize("expected, order", [("12", 2), ("6x", 2), ("3x^2", 1)])
+def test_a_value_or_a_right_formula_at_one_point_gets_no_note(expected, order):
+    # A number is the value the user worked out for that point; 6x and 3x^2 are right.
+    result = adcli.check("x^3", expected, order=order, at={"x": 2.0})
+    assert result.verdict == "matches" and result.notes == []
+
+
 def test_three_of_the_users_points_are_enough_for_a_diagnosis_of_their_own():
     result = adcli.check("x^2", "4*x", at={"x": [1.5, 2.0, 3.0]})
     assert result.diagnosis == ["×2 everywhere: the expectation is 2 times d/dx at every point"]
