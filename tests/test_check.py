@@ -339,10 +339,10 @@ def test_a_formula_that_matches_at_the_users_one_point_only_is_told_so():
     # worst: 3x^2 = 72.73..., 6x = -29.54...).
     result = adcli.check("x^3", "3x^2", order=2, at={"x": 2.0})
     assert result.verdict == "matches" and result.exit_code == 0
-    x = result.notes[0].split("at x=")[1].split(" ")[0]
+    x = result.notes[0].split("at x=")[1].split(",")[0]
     assert result.notes == [
-        f"it matches at your 1 point only, not at 30 of 30 random ones (seed 0): at x={x} "
-        f"the expectation is {3 * float(x) ** 2!r}, d²/dx² is {6 * float(x)!r}",
+        f"it matches at your 1 point only, not at 30 of 30 random ones (seed 0): at x={x}, "
+        f"expected d²/dx² = {3 * float(x) ** 2!r}, adcli's {6 * float(x)!r}",
         "over these 31 points: the expectation is d/dx at every point, not d²/dx²: "
         "differentiated one time too few"]
 
