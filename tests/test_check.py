@@ -354,6 +354,15 @@ def test_a_value_or_a_right_formula_at_one_point_gets_no_note(expected, order):
     assert result.verdict == "matches" and result.notes == []
 
 
+def test_a_big_expression_at_one_point_is_checked_there_only(monkeypatch):
+    # Sampling a big expression costs about the square of its size (5 minutes at 100,000
+    # nodes): above WIDER_NODES the check stays at the user's point, as before.
+    from adcli import checking
+    monkeypatch.setattr(checking, "WIDER_NODES", 4)    # "x^2" is 3 nodes, "4*x" 3 more
+    result = adcli.check("x^2", "4*x", at={"x": 1.5})
+    assert result.verdict == "differs" and result.diagnosis == [] and result.notes == []
+
+
 def test_three_of_the_users_points_are_enough_for_a_diagnosis_of_their_own():
     result = adcli.check("x^2", "4*x", at={"x": [1.5, 2.0, 3.0]})
     assert result.diagnosis == ["×2 everywhere: the expectation is 2 times d/dx at every point"]
