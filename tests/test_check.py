@@ -363,6 +363,23 @@ def test_a_big_expression_at_one_point_is_checked_there_only(monkeypatch):
     assert result.verdict == "differs" and result.diagnosis == [] and result.notes == []
 
 
+def test_random_points_are_screened_in_chunks_without_the_ladders_room(monkeypatch):
+    # Screening the pool (480 points) evaluates f and its derivative only, not the 14-step
+    # ladder of finite differences: its chunks may be 14 times bigger. At 29,999 nodes
+    # (order 1: graphs 3 x 2 times that) a chunk of 2^25 node-points holds 2^25 // (29,999
+    # x 6) = 186 points, 13 with the ladder's 14 rows: 3 screening passes instead of 37.
+    from adcli import checking
+    f = adcli.parse(" + ".join(f"sin(x*{i})*exp(y/{i})" for i in range(1, 3001)))
+    sizes = []
+    monkeypatch.setattr(checking, "_usable_chunk",
+                        lambda f, targets, order, part: sizes.append(len(part["x"])) or
+                        np.ones(len(part["x"]), dtype=bool))
+    points = {"x": np.linspace(0.1, 1.0, 480), "y": np.full(480, 0.7)}
+    checking._usable(f, [], 1, points)
+    assert len(f.nodes) == 29999 and checking._chunk_size(f, 1) == 13
+    assert sizes == [186, 186, 108]
+
+
 def test_three_of_the_users_points_are_enough_for_a_diagnosis_of_their_own():
     result = adcli.check("x^2", "4*x", at={"x": [1.5, 2.0, 3.0]})
     assert result.diagnosis == ["×2 everywhere: the expectation is 2 times d/dx at every point"]
@@ -891,7 +908,7 @@ def test_chunks_of_points_give_the_same_result(monkeypatch):
              (("sin(x1)+x1*x2",), {"expect": {"x1": "x1", "x2": "cos(x1)+x2"}}),
              (("x^2*sin(x)", "2*sin(x) + 4*x*cos(x)"), {"order": 2})]
     whole = [adcli.check(*args, **options) for args, options in cases]
-    monkeypatch.setattr(checking, "_chunk_size", lambda f, order: 7)
+    monkeypatch.setattr(checking, "_chunk_size", lambda f, order, ladder=True: 7)
     for (args, options), one in zip(cases, whole):
         chunked = adcli.check(*args, **options)
         assert (chunked.summary, chunked.diagnosis, chunked.notes) == \
