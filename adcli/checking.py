@@ -902,19 +902,11 @@ def _look_wider(r: CheckResult, targets, seed, domain) -> None:
     it is made from, the user's included); where it matches, whether the formula does
     beyond the user's points. Said in a note, with the seed. The verdict stays the one at
     the user's points."""
-    f, order = r.expression, r.order
-    varied = {t.name for t in targets} if all(t.name for t in targets) else set(f.variables)
-    # A variable not differentiated in, one value at every point, is a parameter the
-    # expectation may have been worked out for (a = 3 in 6x for a x^2): it stays.
-    fixed = {v: r.points[v][0] for v in f.variables
-             if v not in varied and np.all(r.points[v] == r.points[v][0])}
-    try:
-        extra = _sample(f, targets, order, fixed, [v for v in f.variables if v not in fixed],
-                        DEFAULT_SAMPLES, seed, domain or {})
-        points = {v: np.concatenate([r.points[v], extra[v]]) for v in f.variables}
-        wider = _judge(f, targets, order, points, _found(f, targets, order, points),
-                       r.rtol, r.atol, sampled=True, seed=seed)
-    except ValuesError:
+    varied = {t.name for t in targets} if all(t.name for t in targets) \
+        else set(r.expression.variables)
+    fixed = _parameters(r, varied)
+    wider = _wider(r, targets, fixed, seed, domain)
+    if wider is None:
         return
     kept = ", ".join(f"{v}={float(value)!r}" for v, value in fixed.items())
     where = (f"{DEFAULT_SAMPLES} random ones{' with ' + kept if kept else ''}"
@@ -924,13 +916,34 @@ def _look_wider(r: CheckResult, targets, seed, domain) -> None:
         r.notes.append(f"the diagnosis holds at your {_s(r.counted)} and at {where}: "
                        f"{_s(r.counted)} alone cannot tell a slip from a coincidence")
     elif r.verdict == "matches" and wider.verdict == "differs" and \
-            any(set(t.expectation.variables) & varied for t in targets):
+            any(set(t.expectation.variables) & varied for t in targets if t.expectation):
         row = wider.worst[0]
         at = ", ".join(f"{v}={x!r}" for v, x in row.at.items())
         r.notes.append(f"it matches at your {_s(r.counted)} only, not at "
                        f"{wider.differing} of {where}: at {at}, expected {row.label} = "
                        f"{row.expected!r}, adcli's {row.ad!r}")
         r.notes += [f"over these {_s(wider.counted)}: {claim}" for claim in wider.diagnosis]
+
+
+def _parameters(r: CheckResult, varied) -> dict:
+    """A variable not differentiated in, with one value at every point of the user's, is
+    a parameter the expectation may have been worked out for (a = 3 in 6x for a x^2)."""
+    return {v: r.points[v][0] for v in r.expression.variables
+            if v not in varied and np.all(r.points[v] == r.points[v][0])}
+
+
+def _wider(r: CheckResult, targets, fixed, seed, domain) -> CheckResult | None:
+    """The check at the user's points and DEFAULT_SAMPLES random ones (None: no random
+    points could be found where everything is finite)."""
+    f, order = r.expression, r.order
+    try:
+        extra = _sample(f, targets, order, fixed, [v for v in f.variables if v not in fixed],
+                        DEFAULT_SAMPLES, seed, domain or {})
+        points = {v: np.concatenate([r.points[v], extra[v]]) for v in f.variables}
+        return _judge(f, targets, order, points, _found(f, targets, order, points),
+                      r.rtol, r.atol, sampled=True, seed=seed)
+    except ValuesError:
+        return None
 
 
 def _diagnose(f, targets, order, points, found, status) -> list[str]:
