@@ -237,8 +237,14 @@ class PowDiff(_Inside, Primitive):
 
     def spelled(self, a, b):
         k = self.order
-        return functools.reduce(operator.mul, [b - float(i) if i else b for i in range(k)],
-                                a ** (b - float(k)))
+        if b.creator is None and not b.name and np.ndim(b.data) == 0:
+            # A number (x^3): its factor and exponent worked out, as one writes 3·v1^2
+            # (not (v1^2)·3), v1 for v1^1 and no power at all for v1^0.
+            c = math.prod(float(b.data) - i for i in range(k))
+            e = float(b.data) - k
+            return c * (a if e == 1 else a ** e) if e else Variable(np.asarray(c))
+        factors = [b - float(i) if i else b for i in range(k)]
+        return functools.reduce(operator.mul, factors) * a ** (b - float(k))
 
     def forward(self, a, b):
         if np.ndim(b) == 0:  # a constant exponent such as x^3: c is worked out once

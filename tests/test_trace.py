@@ -291,6 +291,21 @@ def test_a_new_function_s_rule_is_read_from_its_backward(registered):
     assert close(trace.steps[0].adjoint, -math.tanh(0.5) / math.cosh(0.5))
 
 
+@pytest.mark.parametrize("text, rule", [
+    # d/dx x^b = b x^(b-1), worked out for a number b as one writes it by hand (it printed
+    # (v1^1)·2 for x^2); x^1's is the number 1, and a variable exponent keeps its b - 1.
+    ("x^2", "{a2}·(2·v1)"), ("x^3", "{a2}·(3·(v1^2))"), ("x^0.5", "{a2}·(0.5·(v1^(-0.5)))"),
+    ("x^1", "{a2}·1"), ("x^y", "{a3}·(v2·(v1^(v2 - 1)))"),
+])
+def test_a_power_s_rule_reads_as_written_by_hand(text, rule):
+    expression = adcli.parse(text)
+    trace = tracing.reverse(expression, {"x": 2.0, "y": 3.0} if "y" in text else {"x": 2.0})
+    step = trace.steps[0]
+    (printed,) = trace.rules(step)
+    assert printed == rule.format(a2=bar(2), a3=bar(3))
+    assert math.isclose(evaluate(printed, trace), step.adjoint, rel_tol=1e-15)
+
+
 def test_a_negative_constant_in_a_rule_is_parenthesised():
     trace = tracing.reverse(adcli.parse("abs(x)"), {"x": -2.0})
     assert trace.rules(trace.steps[0]) == [f"{bar(2)}·(-1)"]  # abs' = sign(x), a constant
