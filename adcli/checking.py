@@ -32,7 +32,7 @@ from .core import Variable
 from .diagnostics import Diagnostics
 from .errors import (EXIT_CHECK_FAILED, AdcliError, ExpressionError, ValuesError, did_you_mean,
                      leibniz, listing, one_name, run_together)
-from .expression import Expression, _Run, as_numbers
+from .expression import MAX_ORDER, Expression, _Run, as_numbers
 from .functions import CONSTANTS
 from .parser import parse
 
@@ -171,8 +171,9 @@ def _found(f, targets, order, points):
 # ----- what to check ---------------------------------------------------------------------
 
 def _order(order) -> int:
-    if isinstance(order, bool) or not isinstance(order, (int, np.integer)) or not 0 <= order <= 64:
-        raise ValuesError(f"the order is a whole number from 0 to 64, not {order!r}")
+    if isinstance(order, bool) or not isinstance(order, (int, np.integer)) \
+            or not 0 <= order <= MAX_ORDER:
+        raise ValuesError(f"the order is a whole number from 0 to {MAX_ORDER}, not {order!r}")
     return int(order)
 
 
@@ -261,7 +262,7 @@ def _one_name(f: Expression, wrt, at=None) -> str:
     if wrt is None and len(names) > 1:
         # a*x^2 with a = 3 fixed (--at a=3): a is a parameter, the derivative is in x, the
         # one variable left to vary (sampled, or given different values).
-        varying = [n for n in names if n not in (at or {}) or np.unique(at[n]).size > 1]
+        varying = [n for n in names if n not in (at or {}) or not _one_value(at[n])]
         names = varying if len(varying) == 1 else names
     if len(names) != 1:
         listed = listing(names) or "no variables"
@@ -929,7 +930,12 @@ def _parameters(r: CheckResult, varied) -> dict:
     """A variable not differentiated in, with one value at every point of the user's, is
     a parameter the expectation may have been worked out for (a = 3 in 6x for a x^2)."""
     return {v: r.points[v][0] for v in r.expression.variables
-            if v not in varied and np.all(r.points[v] == r.points[v][0])}
+            if v not in varied and _one_value(r.points[v])}
+
+
+def _one_value(values) -> bool:
+    """Whether every point has the same value: a parameter (a = 3), not a variable."""
+    return np.unique(values).size == 1
 
 
 def _wider(r: CheckResult, targets, fixed, seed, domain) -> CheckResult | None:

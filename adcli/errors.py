@@ -46,12 +46,16 @@ def warn(err, message: str) -> None:
     folded between words (the terminal itself would cut one in two)."""
     text = f"adcli: warning: {message}"
     width = terminal_width(err)
-    if width and _width(text) > width:
-        import textwrap
+    err.write((fold_words(text, width) if width and _width(text) > width else text) + "\n")
 
-        text = "\n".join(textwrap.wrap(text, width, subsequent_indent="  ",
-                                       break_long_words=False, break_on_hyphens=False))
-    err.write(text + "\n")
+
+def fold_words(text: str, width: int) -> str:
+    """text in lines of at most ``width`` columns, broken between words only (a word wider
+    than that stays whole), the lines after the first indented by two spaces."""
+    import textwrap
+
+    return "\n".join(textwrap.wrap(text, width, subsequent_indent="  ",
+                                   break_long_words=False, break_on_hyphens=False))
 
 
 def terminal_width(stream) -> int | None:

@@ -158,7 +158,7 @@ def _check_names(command, source: PointSource, strict: bool, err) -> None:
     if missing:
         hints = _hints(missing, given)
         if source.stream is not None and not hints:
-            columns = source.names()[len(source.fixed):]
+            columns = given[len(source.fixed):]
             hints.append("the points file has columns "
                          + ", ".join(f"'{escape(c)}'" for c in columns) + _separator_hint(columns))
         raise ValuesError(f"no value given for {listing(missing)}: add --at "

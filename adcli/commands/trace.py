@@ -10,14 +10,14 @@ from __future__ import annotations
 
 import json
 import re
-import textwrap
 import unicodedata
 from dataclasses import dataclass
 
 import click
 
 from .. import tracing
-from ..errors import NonFiniteError, ValuesError, listing, terminal_width, warn
+from ..errors import (NonFiniteError, ValuesError, fold_words, listing, terminal_width,
+                      warn)
 from ..render import number_json, number_text
 from ..report import Report, point_warnings
 from .base import Command
@@ -180,9 +180,8 @@ class TextTrace:
         or else between words: never inside a number, as the terminal would."""
         text = text.rstrip()
         if self.width and cells(text) > self.width:
-            text = "\n".join(folded(pieces, self.width) if pieces else textwrap.wrap(
-                text, self.width, subsequent_indent="  ", break_long_words=False,
-                break_on_hyphens=False))
+            text = "\n".join(folded(pieces, self.width)) if pieces else \
+                fold_words(text, self.width)
         self.out.write(text + "\n")
 
     def close(self) -> None:
