@@ -125,12 +125,17 @@ def leibniz(names) -> str | None:
             "differentiate an expression given alone)")
 
 
-def no_value_for(missing) -> ValuesError:
+def no_value_for(missing, hints: list[str] | None = None) -> ValuesError:
     """Variables without a value, named; when they are d and dx, why (see leibniz): no
-    value would make d/dx a derivative."""
+    value would make d/dx a derivative. With ``hints`` (the CLI's), how to give them:
+    --at, then each hint in parentheses."""
     notation = leibniz(missing)
-    return ValuesError(f"no value given for {listing(missing)}"
-                       + (f": {notation}" if notation else ""))
+    if notation or hints is None:
+        return ValuesError(f"no value given for {listing(missing)}"
+                           + (f": {notation}" if notation else ""))
+    return ValuesError(f"no value given for {listing(missing)}: add --at "
+                       + ",".join(f"{n}=..." for n in missing)
+                       + "".join(f" ({hint})" for hint in hints))
 
 
 def closest(name: str, candidates, cutoff: float = 0.6) -> str | None:

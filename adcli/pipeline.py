@@ -10,7 +10,7 @@ import warnings
 import numpy as np
 
 from .errors import (AdcliError, NonFiniteError, ValuesError, closest, did_you_mean, escape,
-                     leibniz, listing, no_value_for, one_name, run_together, warn)
+                     no_value_for, one_name, run_together, warn)
 from .definitions import from_pairs
 from .functions import CALLABLE, CONSTANTS
 from .parser import define, is_name, parse
@@ -153,17 +153,13 @@ def _check_names(command, source: PointSource, strict: bool, err) -> None:
     source.check()
     given = source.names()
     missing = [n for n in command.names if n not in given]
-    if missing and leibniz(missing):  # not a matter of values: no --at hint
-        raise no_value_for(missing)
     if missing:
         hints = _hints(missing, given)
         if source.stream is not None and not hints:
             columns = given[len(source.fixed):]
             hints.append("the points file has columns "
                          + ", ".join(f"'{escape(c)}'" for c in columns) + _separator_hint(columns))
-        raise ValuesError(f"no value given for {listing(missing)}: add --at "
-                          + ",".join(f"{n}=..." for n in missing)
-                          + "".join(f" ({hint})" for hint in hints))
+        raise no_value_for(missing, hints)
     for name in [*source.fixed, *source.grid]:   # a points file's other columns pass through
         if name not in command.names:
             _unused(strict, err, f"a value was given for '{name}', which does not appear in "

@@ -11,8 +11,7 @@ import warnings
 import click
 import numpy as np
 
-from ..errors import (ValuesError, closest, did_you_mean, leibniz, listing, no_value_for,
-                      warn)
+from ..errors import ValuesError, closest, did_you_mean, listing, no_value_for, warn
 from ..expression import MAX_ORDER
 from .base import Command
 
@@ -147,13 +146,10 @@ def _points(f, at, grid, points_file, skip_bad_rows, strict, err, points_format=
         return _known(f, dict(source.fixed), "--at", strict, err)
     missing = [v for v in f.variables if v not in names]
     if missing:
-        if leibniz(missing):  # not a matter of values: no --at hint
-            raise no_value_for(missing)
-        typos = [f" ('{n}' was given: did you mean '{m}'?)" for n in names
+        typos = [f"'{n}' was given: did you mean '{m}'?" for n in names
                  if n not in f.variables and (m := closest(n, missing))]
-        raise ValuesError(f"no value given for {listing(missing)}: add --at "
-                          + ",".join(f"{n}=..." for n in missing) + "".join(typos)
-                          + " (or leave out --grid and --points for random points)")
+        raise no_value_for(missing, [*typos, "or leave out --grid and --points for random "
+                                              "points"])
     source.use(f.variables)
     names = [*source.fixed, *source.grid, *source.variables]
     chunks = [c.values for c in source.chunks()]
