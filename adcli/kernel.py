@@ -925,7 +925,7 @@ def _takes_negation(use, slot, known, vanish) -> bool:
     if len(args) > 2 or args.count(slot) != 1:
         return False
     ufunc = _step_ufunc(function)
-    if ufunc is np.add or ufunc is np.subtract and args[1] == slot:
+    if ufunc is np.add or (ufunc is np.subtract and args[1] == slot):  # b - (-a): b + a
         return True
     if ufunc in (np.multiply, np.divide):
         return _negation(ufunc, args, known) is not None or out in vanish
