@@ -1292,7 +1292,7 @@ def _whole_power(a, n: int, length: int):
 
 def _pow_varying(a, b, y):
     constant_here = ~np.any(b[1:] != 0, axis=0)
-    log_a = _log_rows(a, np.zeros_like(a))
+    log_a = _log_rows(a, np.zeros_like(y))  # y's shape: a may be one number (2^x)
     # Where b is constant at a point, log a is multiplied only by b's zero rows: leaving
     # it out keeps a^r of a negative a finite, as backward does for the base.
     log_a[0] = np.where(constant_here, 0.0, np.log(a[0]))

@@ -152,6 +152,25 @@ def test_orders_two_to_eight_match_nested_reverse_passes(name):
             _assert_agrees(actual, reference, (name, variable, order))
 
 
+
+@pytest.mark.parametrize("name", [n for n in LANGUAGE if PRIMITIVES[n].arity == 2])
+@pytest.mark.parametrize("fixed", [0, 1])
+def test_a_number_operand_beside_a_varying_one(name, fixed):
+    # 2^x at several points: the number's series is one column, the variable's many
+    # (it broke broadcasting in pow's varying-exponent rule: an internal error).
+    cls = PRIMITIVES[name]
+    columns = _sample(cls, 25)
+    args = ["x", "x"]
+    args[fixed] = f"({float(np.median(columns[fixed]))!r})"
+    text = (OPERATOR_TEXT[name].replace("a", "{0}").replace("b", "{1}") if name in
+            OPERATOR_TEXT else name + "({0}, {1})").format(*args)
+    expression = adcli.parse(text)
+    values = {expression.variables[0]: columns[1 - fixed]}
+    for order in range(1, 6):
+        reference = expression.derivative(expression.variables[0], order, **values)
+        actual = taylor_derivative(expression, values, expression.variables[0], order)
+        _assert_agrees(actual, reference, (text, order))
+
 COMPOUNDS = [
     ("exp(sin(x))*x^3/(1+x^2)", {"x": np.linspace(-2.5, 2.5, 11)}),
     ("exp(sin(x)*y)/(1 + z^2) + log(1 + x^2 + y^2)*cos(z*y) - tanh(x*y - z)*sqrt(x^2 + z^2 + 1)"
