@@ -90,6 +90,22 @@ def tape(monkeypatch):
     return run
 
 
+
+def nested_reverse(expression, values: dict, name: str, order: int):
+    """The order-th derivative in ``name`` by reverse passes over the tape's graph, each
+    differentiating the last (drivers.nth_derivative): independent of the Taylor rules,
+    which Expression.derivative uses for every expression without diff()."""
+    import numpy as np
+
+    from adcli.drivers import nth_derivative
+    from adcli.expression import _Run
+
+    arrays = np.broadcast_arrays(*[np.asarray(values[v], dtype=np.float64)
+                                   for v in expression.variables])
+    with np.errstate(all="ignore"):
+        run = _Run(expression, arrays, arrays[0].shape, watching=False)
+        return nth_derivative(run.forward(), run.leaves, name, order, run.shape)
+
 @pytest.fixture
 def registered():
     """Define primitives for one test, then take them out of the registry again:
