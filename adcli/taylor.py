@@ -87,7 +87,10 @@ def _sweep(nodes, seeds: dict, length: int, keep: bool, diagnostics=None) -> lis
     computed, varying = [None] * len(nodes), [False] * len(nodes)
     for i, node in enumerate(nodes):
         if node.kind == "variable":
-            computed[i], varying[i] = seeds[node.name], length > 1
+            # A variable held fixed does not move: sqrt(y) at y = 0 is then a constant,
+            # not a rule dividing 0 by 0 (d^2/dx^2 of sqrt(y)*x^2 is 0 there, not nan).
+            seed = computed[i] = seeds[node.name]
+            varying[i] = length > 1 and bool(np.any(seed[1:]))
         elif node.function is None:
             computed[i] = _constant_series(node.value, length)
         else:

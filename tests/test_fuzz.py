@@ -42,7 +42,7 @@ from hypothesis import strategies as st
 
 import adcli
 import conftest
-from conftest import strict_json
+from conftest import nested_reverse, strict_json
 from adcli.functions import CALLABLE, PRIMITIVES
 from adcli.points import constant
 
@@ -770,6 +770,31 @@ def test_gradients_and_hessians_agree_with_central_differences(data):
             compare_with_differences(partial(name), point, other, steps[other],
                                      float(result.hessian[i, j]), f"d2/d{name}d{other}")
 
+
+
+@FUZZ
+@given(st.data())
+def test_taylor_mode_at_several_points_agrees_with_nested_reverse_passes(data):
+    # Numbers beside variables at several points (2^x over a file) once broke Taylor
+    # mode's broadcasting with an internal error that one-point tests never reached.
+    tree = data.draw(trees(guard=True), label="tree")
+    names = variables_of(tree)
+    assume(names)
+    points = {n: np.array(data.draw(st.lists(COORDINATE, min_size=3, max_size=3), label=n))
+              for n in names}
+    name, order = data.draw(st.sampled_from(names)), data.draw(st.integers(2, 3))
+    expression = adcli.parse(text_of(tokens_of(tree)))
+    with warnings.catch_warnings(), np.errstate(all="ignore"):
+        warnings.simplefilter("ignore")
+        nested = nested_reverse(expression, points, name, order)
+        taylor = expression.nth_derivative(name, order, **points).derivative
+    assert taylor.shape == nested.shape == (3,)
+    # Where f itself is nan (acos(2)*x), every derivative is: the nested passes' 0 for
+    # the derivative of a constant nan is not a reference.
+    fine = np.isfinite(nested) & np.isfinite(expression.value(**points))
+    scale = np.max(np.abs(nested[fine]), initial=1.0)
+    assert np.allclose(taylor[fine], nested[fine], rtol=1e-7, atol=1e-9 * scale), \
+        (expression.text, name, order, taylor, nested)
 
 def test_the_tree_strategy_reaches_every_function_and_operator():
     """A guard against the generator silently narrowing: sample it and look."""

@@ -173,6 +173,15 @@ def test_a_number_operand_beside_a_varying_one(name, fixed):
         _assert_agrees(actual, reference, (text, order))
 
 
+def test_a_variable_held_fixed_is_a_constant_even_where_its_functions_have_no_derivative():
+    # d^2/dx^2 of sqrt(y)*x^2 is 2 sqrt(y): 0 at y = 0, where sqrt' is infinite but y
+    # does not move; hypot(1.6 + sqrt(y), x)'' at x = 0 is 1/1.6 (both were nan).
+    values = {"x": np.array([0.0, 1.0]), "y": np.array([0.0, 0.0])}
+    np.testing.assert_array_equal(
+        taylor_derivative(adcli.parse("sqrt(y)*x^2"), values, "x", 2), [0.0, 0.0])
+    _close(taylor_derivative(adcli.parse("hypot(1.6 + sqrt(y), x)"), values, "x", 2),
+           [1 / 1.6, 1.6 ** 2 / (1.6 ** 2 + 1) ** 1.5])
+
 COMPOUNDS = [
     ("exp(sin(x))*x^3/(1+x^2)", {"x": np.linspace(-2.5, 2.5, 11)}),
     ("exp(sin(x)*y)/(1 + z^2) + log(1 + x^2 + y^2)*cos(z*y) - tanh(x*y - z)*sqrt(x^2 + z^2 + 1)"
