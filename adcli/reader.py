@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import re
 
-from .errors import ExpressionError, slip
+from .errors import ExpressionError, escape, slip
 from .expression import MAX_ORDER, Node
 from .functions import CALLABLE, CONSTANTS, OPERATORS, PRIMITIVES
 from .printer import format_number
@@ -476,7 +476,7 @@ class Builder:
                 shown = shown if len(shown) <= 20 else "…" + shown[-20:]
                 number = self.text[item.start:].split()[0][:20]
                 self._error(f"a number must come first in a product written without '*': "
-                            f"insert one, as in {shown}*{number}", item.start)
+                            f"insert one, as in {escape(shown)}*{number}", item.start)
             node = self.nodes[item.index]
             if node.kind == "constant" and node.name == "e" and item.kind == "plain" \
                     and before.kind == "number" and self.text[item.start - 1] in "0123456789.":

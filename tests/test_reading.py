@@ -93,6 +93,8 @@ CARETS = [
                    "as in (x+1)*2"),
     ("sin x 2", 6, "a number must come first in a product written without '*': insert one, "
                    "as in x*2"),
+    ("(\t0)0", 4, "a number must come first in a product written without '*': insert one, "
+                  "as in (\\t0)*0"),  # a tab shown as \t, not sent raw to the terminal
     ("2e", 0, "'2e' is not a number: write 2*e, or 2e3 for 2000"),
     ("1 + 2e-x", 4, "'2e' is not a number: write 2*e, or 2e3 for 2000"),
     ("1.5e x", 0, "'1.5e' is not a number: write 1.5*e, or 1.5e3 for 1500"),
