@@ -98,10 +98,26 @@ class Expression:
     def varying(self) -> tuple[bool, ...]:
         """Per node: whether it depends on a variable (``abs(0)`` does not, so its kink
         cannot matter to any derivative)."""
-        varies: list[bool] = []
-        for node in self.nodes:
-            varies.append(node.kind == "variable" or any([varies[i] for i in node.args]))
-        return tuple(varies)
+        return self.moving(self.variables)
+
+    def moving(self, names) -> tuple[bool, ...]:
+        """Per node: whether it depends on one of ``names``, the variables differentiated
+        in: only those nodes' kinks can matter (``abs(y)``'s does not to d/dx)."""
+        names = frozenset(names)
+        if names >= frozenset(self.variables) and "varying" in vars(self):
+            return self.varying
+        made = self._moving.get(names)
+        if made is None:
+            varies: list[bool] = []
+            for node in self.nodes:
+                varies.append(node.name in names if node.kind == "variable"
+                              else any([varies[i] for i in node.args]))
+            made = self._moving[names] = tuple(varies)
+        return made
+
+    @functools.cached_property
+    def _moving(self) -> dict:
+        return {}
 
     @functools.cached_property
     def diff_growth(self) -> float:
@@ -238,9 +254,12 @@ class _Run:
         self.leaves = {v: Variable(a, name=v) for v, a in zip(expression.variables, arrays)}
         self.diagnostics = Diagnostics(shape)
         self.watch = watcher(self.diagnostics) if watching else None
+        self.kinked = expression.varying  # per node: are its kinks marked (see moving)
         self.replayed = False  # by kernel.py, whose results are all finite
 
     def partials(self, wrt, order: int) -> Result:
+        if order:
+            self.kinked = self.expression.moving(wrt)
         if order < 2 and self.watch is None:
             result = self._replayed(wrt, order)
             if result is not None:
@@ -285,6 +304,9 @@ class _Run:
         grows like order^2 (nested reverse passes grow like 3^order)."""
         from .taylor import taylor_derivative
 
+        if order:
+            self.kinked = self.expression.moving((name,))
+
         if self.expression.has_diff:  # a diff() node is reverse passes: no Taylor rule
             y = self.forward()
             derivative = drivers.nth_derivative(y, self.leaves, name, order, self.shape,
@@ -313,7 +335,7 @@ class _Run:
         inner = (InnerDerivatives(self.leaves, watcher(self.diagnostics))
                  if self.expression.has_diff else None)
         with using_backprop(True) if inner else contextlib.nullcontext():
-            for node, varies in zip(self.expression.nodes, self.expression.varying):
+            for node, varies in zip(self.expression.nodes, self.kinked):
                 if node.kind == "variable":
                     computed.append(self.leaves[node.name])
                 elif node.kind == "diff":

@@ -506,6 +506,14 @@ def _share_key(function, args):
     return key
 
 
+def _kinked(expression, wrt, order: int):
+    """Per node, whether its kinks are marked: only where it depends on a variable
+    differentiated in (``Expression.moving``); None: wherever it depends on any."""
+    if not order or set(wrt) >= set(expression.variables):
+        return None
+    return expression.moving(wrt)
+
+
 def lay_out(expression, wrt, order: int, layout: _Layout):
     """The value's slot and each wanted gradient's slot (None: the gradient is 0), with
     the steps in the tape's order: forward in node order, then backward by generation,
@@ -513,6 +521,7 @@ def lay_out(expression, wrt, order: int, layout: _Layout):
     nodes = expression.nodes
     slots, key = [], []          # per node: data slot; the Variable it is (name or index)
     varying, generation = set(expression.variables), {}
+    kinked = _kinked(expression, wrt, order)
     for i, node in enumerate(nodes):
         if node.kind == "variable":
             slots.append(layout.inputs[node.name])
@@ -528,7 +537,7 @@ def lay_out(expression, wrt, order: int, layout: _Layout):
         if moving:
             varying.add(i)
             generation[i] = max(generation.get(k, -1) + 1 for k in moving)
-            if _has_kinks(function):
+            if _has_kinks(function) and (kinked is None or kinked[i]):
                 layout.kink(function, [slots[j] for j in node.args])
     value = slots[-1]
     if order == 0 or key[-1] not in varying:
@@ -1115,7 +1124,7 @@ class Schedule:
             if moving:
                 self.forward.append((i, forward, *node.args, -1)[:4])
                 if _has_kinks(forward.__self__):
-                    self.kinks.append((forward.__self__, node.args))
+                    self.kinks.append((i, forward.__self__, node.args))
                 varying.add(i)
                 generation[i] = max([generation.get(k, -1) + 1 for k in moving])
             else:  # constants only: computed once, 0-d, as the tape's Variable makes them
@@ -1147,11 +1156,12 @@ class Schedule:
                         seen.add(k)
                         buckets.setdefault(generation[k], []).append(k)
 
-    def run(self, columns: dict[str, np.ndarray], n: int, wrt):
+    def run(self, columns: dict[str, np.ndarray], n: int, wrt, kinked=None):
+        """kinked: see _kinked (None: every node's kinks)."""
         with np.errstate(all="ignore"):
-            return self._run(columns, n, wrt)
+            return self._run(columns, n, wrt, kinked)
 
-    def _run(self, columns, n, wrt):
+    def _run(self, columns, n, wrt, kinked):
         values = [None] * (self.size + len(self.leaves))
         for i, value in self.known.items():
             values[i] = value
@@ -1163,8 +1173,9 @@ class Schedule:
             values[i] = forward(values[a]) if b < 0 else forward(values[a], values[b])
         top = values[self.top]
         kinks = []
-        for function, args in self.kinks:
-            _mark_kinks(kinks, function, [values[j] for j in args], n)
+        for i, function, args in self.kinks:
+            if kinked is None or kinked[i]:
+                _mark_kinks(kinks, function, [values[j] for j in args], n)
         grads = [None] * len(values)
         if self.backward or self.top in self.leaves.values():
             grads[self.top] = np.ones_like(top)
@@ -1194,10 +1205,11 @@ def interpret(expression, columns: dict[str, np.ndarray], n: int, wrt, order: in
     fraction of a ufunc call on a 1-element array. Every other function gets the tape's
     1-element arrays (a float is put back into one first)."""
     with np.errstate(all="ignore"):
-        return _interpret(expression.nodes, expression.variables, columns, n, wrt, order)
+        return _interpret(expression.nodes, expression.variables, columns, n, wrt, order,
+                          _kinked(expression, wrt, order))
 
 
-def _interpret(nodes, variables, columns, n, wrt, order):
+def _interpret(nodes, variables, columns, n, wrt, order, kinked):
     size = len(nodes)
     leaves = {name: size + k for k, name in enumerate(variables)}
     scalar = n == 1
@@ -1227,8 +1239,8 @@ def _interpret(nodes, variables, columns, n, wrt, order):
         if function is None:
             values[i] = np.asarray(node.value, dtype=np.float64)
             continue
-        forward, kinked, arrays, floats, raw = made.get(function) or _made(made, function,
-                                                                            scalar)
+        forward, marks, arrays, floats, raw = made.get(function) or _made(made, function,
+                                                                           scalar)
         args = node.args
         if len(args) == 2:  # most nodes: no lists made
             j0, j1 = args
@@ -1250,8 +1262,8 @@ def _interpret(nodes, variables, columns, n, wrt, order):
                 # An input that does not vary has generation -1, below any that does.
                 g0, g1 = generation[k0], generation[k1]
                 generation[i] = (g0 if g0 >= g1 else g1) + 1
-                if kinked is not None:
-                    _mark_kinks(kinks, kinked, [x0, x1], n)
+                if marks is not None and (kinked is None or kinked[i]):
+                    _mark_kinks(kinks, marks, [x0, x1], n)
                 if plans is not None:
                     plan = known.get((function, v0, v1))
                     if plan is None:
@@ -1286,8 +1298,8 @@ def _interpret(nodes, variables, columns, n, wrt, order):
             if varying[k0]:
                 values[i], varying[i] = value, 1
                 generation[i] = generation[k0] + 1
-                if kinked is not None:
-                    _mark_kinks(kinks, kinked, [x0], n)
+                if marks is not None and (kinked is None or kinked[i]):
+                    _mark_kinks(kinks, marks, [x0], n)
                 if plans is not None:
                     plan = known.get((function, 1))
                     if plan is None:
@@ -1315,8 +1327,8 @@ def _interpret(nodes, variables, columns, n, wrt, order):
         if moving:
             values[i], varying[i] = value, 1
             generation[i] = max([generation[k] for k in moving]) + 1
-            if kinked is not None:
-                _mark_kinks(kinks, kinked, inputs, n)
+            if marks is not None and (kinked is None or kinked[i]):
+                _mark_kinks(kinks, marks, inputs, n)
             if plans is not None:
                 shape = (function, *[varying[k] for k in keys])
                 plan = known.get(shape) or _plan(function, keys, values, varying, known,
@@ -1542,7 +1554,8 @@ def evaluate(expression, columns: dict[str, np.ndarray], n: int, wrt, order: int
         if len(expression.nodes) > COMPILE_LIMIT:
             return interpret(expression, columns, n, wrt, order)
         if n <= FEW:
-            return schedule(expression, order).run(columns, n, wrt)
+            return schedule(expression, order).run(columns, n, wrt,
+                                                   _kinked(expression, wrt, order))
         return program(expression, tuple(wrt), order).run(columns, n)
     except NotReplayable:
         return None

@@ -943,3 +943,13 @@ def test_sampled_points_are_float64_and_finite():
     x = result.points["x"]
     assert x.dtype == np.float64 and np.all(np.isfinite(x)) and math.isfinite(
         result.largest_difference)
+
+
+def test_a_kink_in_a_variable_held_fixed_is_not_warned_about(cli):
+    # d/dx of abs(y)*x never uses abs's derivative, so y = 0 is no kink for this check.
+    code, out, err = cli("check", "abs(y)*x", "abs(y)", "--wrt", "x", "--at", "x=1,y=0",
+                             "--format", "json")
+    assert code == 0 and err == ""
+    report = strict_json(out)
+    assert report["verdict"] == "matches" and report["kinks"] == []
+    assert "warnings" not in report

@@ -590,6 +590,39 @@ def test_kinks_are_reported_as_the_tape_reports_them(text, tape, monkeypatch):
         {name: tuple(m) for (name, what), m in want.diagnostics.masks.items() if what == "kink"}
 
 
+
+# abs(y) and sqrt(y) sit on their kinks at y = 0, abs(x - 1) at x = 1: worked out by hand.
+MIXED = "abs(y)*x + sqrt(y)*x^2 + abs(x - 1)"
+MIXED_AT = {"y": np.array([0.0, 0.0, 1.0, 1.0]), "x": np.array([0.0, 1.0, 2.0, 1.0])}
+MIXED_KINKS = {("x",): {"abs": [0, 1, 0, 1]},
+               ("y",): {"abs": [1, 1, 0, 0], "sqrt": [1, 1, 0, 0]},
+               ("y", "x"): {"abs": [1, 1, 0, 1], "sqrt": [1, 1, 0, 0]}}
+
+
+def _kinks(masks) -> dict:
+    return {name: np.asarray(m, dtype=int).tolist() for (name, what), m in masks.items()
+            if what == "kink"}
+
+
+@pytest.mark.parametrize("wrt", list(MIXED_KINKS))
+def test_only_kinks_of_what_the_variables_differentiated_in_reach_are_marked(
+        wrt, tape, monkeypatch):
+    # d/dx of abs(y)*x does not use abs's derivative: y = 0 was said to be a kink of it.
+    expression = adcli.parse(MIXED)
+    want = MIXED_KINKS[wrt]
+    assert _kinks(tape(expression, MIXED_AT, wrt).diagnostics.masks) == want
+    for few in (0, 10**9):  # a Program, then a Schedule
+        monkeypatch.setattr(kernel, "FEW", few)
+        got = adcli.parse(MIXED).derivatives(MIXED_AT, wrt=wrt)
+        assert _kinks(got.diagnostics.masks) == want
+    interpreted = {}
+    for function, mask in kernel.interpret(expression, MIXED_AT, 4, wrt, 1)[3]:
+        interpreted[function.name] = interpreted.get(function.name, False) | mask
+    assert _kinks({(k, "kink"): m for k, m in interpreted.items()}) == want
+    if len(wrt) == 1:  # Taylor mode, from the tape's forward pass
+        nth = expression.nth_derivative(wrt[0], 2, MIXED_AT)
+        assert _kinks(nth.diagnostics.masks) == want
+
 def test_an_expression_with_diff_stays_on_the_tape():
     expression = adcli.parse("diff(x^3, x) + x")
     assert kernel.evaluate(expression, {"x": np.array([2.0])}, 1, ("x",), 1) is None
