@@ -20,6 +20,7 @@ levels deep). The methods are named after the grammar's rules and aliases.
 from __future__ import annotations
 
 import re
+import unicodedata
 
 from .errors import ExpressionError, escape, slip
 from .expression import MAX_ORDER, Node
@@ -29,6 +30,9 @@ from .records import Record
 
 _SUPERSCRIPT_DIGITS = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻", "0123456789+-")
 CONSTANT_SPELLINGS = {"π": "pi"}
+# The vulgar fractions the grammar reads as numbers (its NUMBER): ½ is (1, 2).
+_FRACTIONS = {c: tuple(map(int, unicodedata.normalize("NFKC", c).split("\u2044")))
+              for c in "¼½¾⅐⅑⅒⅓⅔⅕⅖⅗⅘⅙⅚⅛⅜⅝⅞"}
 ROOTS = {"√": "sqrt", "∛": "cbrt"}
 # The textbook's f^-1: the inverse function (sin^-1 x is asin(x), not 1/sin(x)).
 INVERSES = {"sin": "asin", "cos": "acos", "tan": "atan", "sec": "asec", "csc": "acsc",
@@ -119,6 +123,10 @@ class Builder:
     def number(self, children):
         ((text, start),) = children
         nodes = self.nodes
+        if text in _FRACTIONS:  # ½ as (1/2): read as written, and exact where 1/2 is
+            top, bottom = (self._add(Node("number", start, "", float(part)))
+                           for part in _FRACTIONS[text])
+            return Factor(self._infix("div", top, bottom, start), start, "number")
         nodes.append(Node("number", start, "", float(text)))
         return Factor(len(nodes) - 1, start, "number")
 
@@ -471,6 +479,12 @@ class Builder:
             item, before = items[k], items[k - 1]
             if isinstance(item, Func) or isinstance(before, Func):
                 continue
+            if item.kind == "number" and self.text[item.start] in _FRACTIONS \
+                    and before.kind == "number" and self.text[item.start - 1].isdigit():
+                whole = self.text[before.start:item.start]
+                fraction = self.text[item.start]
+                self._error(f"'{whole}{fraction}' is ambiguous: write {whole} + {fraction} "
+                            f"for a mixed number, or {whole}*{fraction}", before.start)
             if item.kind == "number":
                 shown = self.text[before.start:item.start].rstrip()
                 shown = shown if len(shown) <= 20 else "…" + shown[-20:]
