@@ -32,6 +32,8 @@ class Primitive(Function):
     domain: tuple = ((-3.0, 3.0),)        # per argument: where tests sample it
     smooth_margin = 0.0                   # tests keep kink(args) above this margin
     kink_reason = ""                      # why kinks() marks a point, for warnings
+    # Why its value can be nan or inf where its arguments are finite, for warnings.
+    value_reason = "outside its domain, a pole, or overflow"
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
@@ -117,6 +119,7 @@ _PLANE = ((-3.0, 3.0), (-3.0, 3.0))
 
 class Add(Primitive):
     name, arity, callable = "add", 2, False
+    value_reason = "overflow"
     symbol, spellings, dunder = "+", ("+",), "add"
     domain = _PLANE
     def forward(self, a, b): return a + b
@@ -126,6 +129,7 @@ class Add(Primitive):
 
 class Sub(Primitive):
     name, arity, callable = "sub", 2, False
+    value_reason = "overflow"
     symbol, spellings, dunder = "-", ("-", "\u2212"), "sub"  # U+2212: the minus sign
     domain = _PLANE
     def forward(self, a, b): return a - b
@@ -135,6 +139,7 @@ class Sub(Primitive):
 
 class Mul(Primitive):
     name, arity, callable = "mul", 2, False
+    value_reason = "overflow"
     symbol, spellings, dunder = "*", ("*", "\u00d7", "\u00b7", "\u22c5"), "mul"  # × · ⋅
     domain = _PLANE
     def forward(self, a, b): return a * b
@@ -146,6 +151,7 @@ class Mul(Primitive):
 
 class Div(Primitive):
     name, arity, callable = "div", 2, False
+    value_reason = "a division by 0, or overflow"
     symbol, spellings, dunder = "/", ("/", "\u00f7"), "truediv"  # ÷
     domain = ((-3.0, 3.0), (0.5, 3.0))
     def forward(self, a, b): return a / b
@@ -177,6 +183,8 @@ class Keep(Primitive):
 
 class Pow(Primitive):
     name, arity = "pow", 2
+    value_reason = ("a negative base to a fractional power (cbrt for real cube roots), 0 "
+                    "to a negative power, or overflow")
     symbol, spellings, dunder = "^", ("^", "**"), "pow"
     domain = ((0.2, 3.0), (-3.0, 3.0))
     kink_reason = "a fractional power of 0, an edge of its domain"
@@ -467,6 +475,7 @@ def _not_positive(x): return ~(x > 0)
 
 class Exp(Primitive):
     name = "exp"
+    value_reason = "overflow"
     def forward(self, x): return np.exp(x)
     def backward(self, gy): return gy * self.y
     def taylor(self, x): return _exp_series(self, x)
@@ -474,6 +483,7 @@ class Exp(Primitive):
 
 class Log(Primitive):
     name, aliases = "log", ("ln",)
+    value_reason = "a negative argument gives nan, 0 gives -inf"
     domain = ((0.1, 10.0),)
     kink = staticmethod(lambda x: x)
     kink_reason = "a negative argument, where the value is nan"
@@ -485,6 +495,7 @@ class Log(Primitive):
 
 class Log10(Primitive):
     name = "log10"
+    value_reason = "a negative argument gives nan, 0 gives -inf"
     domain = ((0.1, 10.0),)
     kink = staticmethod(lambda x: x)
     kink_reason = "a negative argument, where the value is nan"
@@ -495,6 +506,7 @@ class Log10(Primitive):
 
 class Log2(Primitive):
     name = "log2"
+    value_reason = "a negative argument gives nan, 0 gives -inf"
     domain = ((0.1, 10.0),)
     kink = staticmethod(lambda x: x)
     kink_reason = "a negative argument, where the value is nan"
@@ -505,6 +517,7 @@ class Log2(Primitive):
 
 class Log1p(Primitive):
     name = "log1p"
+    value_reason = "an argument below -1 gives nan, -1 gives -inf"
     domain = ((-0.9, 5.0),)
     kink = staticmethod(lambda x: x + 1.0)
     kink_reason = "an argument below -1, where the value is nan"
@@ -515,6 +528,7 @@ class Log1p(Primitive):
 
 class Expm1(Primitive):
     name = "expm1"
+    value_reason = "overflow"
     def forward(self, x): return np.expm1(x)
     def backward(self, gy): return gy * op.exp(self.inputs[0])  # y + 1 rounds to 0 below -37
     def taylor(self, x): return _riccati_series(self, x, lambda _: np.exp(x[0]), 1.0, 0.0)
@@ -522,6 +536,7 @@ class Expm1(Primitive):
 
 class Sqrt(Primitive):
     name = "sqrt"
+    value_reason = "a negative argument"
     domain = ((0.1, 10.0),)
     kink = staticmethod(lambda x: x)
     kink_reason = "an argument of 0, the edge of its domain, with a vertical tangent"
@@ -582,6 +597,7 @@ class Sec(Primitive):
 
 class Csc(Primitive):
     name, aliases = "csc", ("cosec",)
+    value_reason = "its pole at 0"
     domain = ((0.3, 2.8),)
     kink = staticmethod(lambda x: np.abs(np.sin(x)))   # poles where sin x = 0
     side = staticmethod(lambda x: np.sin(x) > 0)
@@ -592,6 +608,7 @@ class Csc(Primitive):
 
 class Cot(Primitive):
     name, aliases = "cot", ("ctg", "cotg", "cotan")
+    value_reason = "its pole at 0"
     domain = ((0.3, 2.8),)
     kink = staticmethod(lambda x: np.abs(np.sin(x)))   # poles where sin x = 0
     side = staticmethod(lambda x: np.sin(x) > 0)
@@ -602,6 +619,7 @@ class Cot(Primitive):
 
 class Asin(Primitive):
     name, aliases = "asin", ("arcsin",)
+    value_reason = "an argument outside [-1, 1]"
     domain = ((-0.9, 0.9),)
     kink = staticmethod(lambda x: 1.0 - np.abs(x))
     kink_reason = "an argument of -1 or 1, the edges of its domain, with vertical tangents"
@@ -613,6 +631,7 @@ class Asin(Primitive):
 
 class Acos(Primitive):
     name, aliases = "acos", ("arccos",)
+    value_reason = "an argument outside [-1, 1]"
     domain = ((-0.9, 0.9),)
     kink = staticmethod(lambda x: 1.0 - np.abs(x))
     kink_reason = "an argument of -1 or 1, the edges of its domain, with vertical tangents"
@@ -645,6 +664,7 @@ class Atan2(Primitive):
 
 class Hypot(Primitive):
     name, arity = "hypot", 2
+    value_reason = "overflow"
     domain = ((0.2, 3.0), (-3.0, 3.0))
     kink = staticmethod(lambda a, b: np.hypot(a, b))
     kink_reason = "the origin, the tip of a cone"
@@ -661,6 +681,7 @@ class Hypot(Primitive):
 
 class Sinh(Primitive):
     name = "sinh"
+    value_reason = "overflow"
     def forward(self, x): return np.sinh(x)
     def backward(self, gy): return gy * op.cosh(self.inputs[0])
     def taylor(self, x): return _pair_series(self, x, np.cosh, 1.0, 1.0)  # with cosh
@@ -668,6 +689,7 @@ class Sinh(Primitive):
 
 class Cosh(Primitive):
     name = "cosh"
+    value_reason = "overflow"
     def forward(self, x): return np.cosh(x)
     def backward(self, gy): return gy * op.sinh(self.inputs[0])
     def taylor(self, x): return _pair_series(self, x, np.sinh, 1.0, 1.0)  # with sinh
@@ -690,6 +712,7 @@ class Asinh(Primitive):
 
 class Acosh(Primitive):
     name, aliases = "acosh", ("arcosh", "arccosh")
+    value_reason = "an argument below 1"
     domain = ((1.1, 10.0),)
     kink = staticmethod(lambda x: x - 1.0)
     kink_reason = "an argument of 1, the edge of its domain, with a vertical tangent"
@@ -703,6 +726,7 @@ class Acosh(Primitive):
 
 class Atanh(Primitive):
     name, aliases = "atanh", ("artanh", "arctanh")
+    value_reason = "an argument outside [-1, 1] gives nan, ±1 gives ±inf"
     domain = ((-0.9, 0.9),)
     kink = staticmethod(lambda x: 1.0 - np.abs(x))
     kink_reason = "an argument outside [-1, 1], where the value is nan"
@@ -1006,6 +1030,7 @@ class D2sech(_Inside, Primitive):
 
 class Csch(Primitive):
     name = "csch"
+    value_reason = "its pole at 0"
     domain = ((-5.0, 5.0),)
     smooth_margin = 0.3
     kink = staticmethod(lambda x: np.abs(x))   # a pole at 0
@@ -1020,6 +1045,7 @@ class Csch(Primitive):
 
 class Coth(Primitive):
     name = "coth"
+    value_reason = "its pole at 0"
     domain = ((-5.0, 5.0),)
     smooth_margin = 0.3
     kink = staticmethod(lambda x: np.abs(x))   # a pole at 0
@@ -1057,6 +1083,7 @@ class _OutsideOne:
 
 class Asec(_OutsideOne, Primitive):
     name, aliases = "asec", ("arcsec",)
+    value_reason = "an argument between -1 and 1"
     def forward(self, x):
         # atan(sqrt(x^2 - 1)), mirrored to pi - ... for x < 0: acos(1/x) loses half its
         # digits near |x| = 1, where 1/x rounds.
@@ -1067,6 +1094,7 @@ class Asec(_OutsideOne, Primitive):
 
 class Acsc(_OutsideOne, Primitive):
     name, aliases = "acsc", ("arccsc",)
+    value_reason = "an argument between -1 and 1"
     def forward(self, x):
         # atan2(1, sqrt(x^2 - 1)) with x's sign: exact near |x| = 1 (where asin(1/x) is
         # not), and 1/|x| to the last digit in the tails.

@@ -11,7 +11,7 @@ from .functions import PRIMITIVES
 
 # Why, per kind of diagnostic: said once per function on stderr, once per point in JSON.
 _WHY = {
-    "value": "gave nan or inf (outside its domain, a pole, or overflow)",
+    "value": "gave nan or inf ({value_reason})",
     "derivative": "has a nan or inf derivative (an edge of its domain or a vertical tangent)",
     "kink": "is not differentiable there ({reason}): its derivative there is a convention, "
             "not a fact",
@@ -20,7 +20,8 @@ _WHY = {
 
 def why(name: str, what: str) -> str:
     """Why the diagnostic ``(name, what)`` was raised, without the function's name."""
-    return _WHY[what].format(reason=PRIMITIVES[name].kink_reason)
+    function = PRIMITIVES[name]
+    return _WHY[what].format(reason=function.kink_reason, value_reason=function.value_reason)
 
 
 def label(name: str) -> str:
@@ -78,7 +79,7 @@ class Report:
             label = PRIMITIVES[name].label()
             if what == "value":
                 lines.append(f"{label} gave nan or inf at {where} "
-                             "(outside its domain, a pole, or overflow)")
+                             f"({PRIMITIVES[name].value_reason})")
             elif what == "derivative":
                 lines.append(f"the derivative of {label} is nan or inf at {where} "
                              "(an edge of its domain or a vertical tangent)")

@@ -28,7 +28,7 @@ from pathlib import Path
 import pytest
 from rich.cells import cell_len
 
-from conftest import run_in_pty
+from conftest import run_in_pty, warnings_in
 import adcli
 from adcli import pipeline, progress
 from adcli.cli import main
@@ -990,3 +990,31 @@ def test_a_million_points_stream_in_flat_memory(executable, fmt):
     # issue 11, json kept every point in memory until the end.
     assert peak_rss_mb([executable, "grad", "sin(x)*y", "--points", "-", "--format", fmt],
                        1_000_000) < 300
+
+
+# Where each function's value goes nan or inf from finite arguments, and what the warning
+# must say of it there (the function's own value_reason, checked against a point of it).
+NONFINITE = [("sqrt(x)", "-1", "sqrt gave nan or inf", "a negative argument"),
+             ("log(x)", "0", "log gave nan or inf", "0 gives -inf"),
+             ("log1p(x)", "-2", "log1p gave nan or inf", "below -1 gives nan"),
+             ("x^y", "x=-8,y=1/3", "'^' gave nan or inf", "a negative base to a fractional"),
+             ("x^y", "x=0,y=-1", "'^' gave nan or inf", "0 to a negative power"),
+             ("1/x", "0", "'/' gave nan or inf", "a division by 0"),
+             ("asin(x)", "2", "asin gave nan or inf", "outside [-1, 1]"),
+             ("acosh(x)", "0.5", "acosh gave nan or inf", "below 1"),
+             ("atanh(x)", "1", "atanh gave nan or inf", "±1 gives ±inf"),
+             ("asec(x)", "0.5", "asec gave nan or inf", "between -1 and 1"),
+             ("cot(x)", "0", "cot gave nan or inf", "its pole at 0"),
+             ("coth(x)", "0", "coth gave nan or inf", "its pole at 0"),
+             ("exp(x)", "1000", "exp gave nan or inf", "(overflow)"),
+             ("x*x", "1e200", "'*' gave nan or inf", "(overflow)")]
+
+
+@pytest.mark.parametrize("text, at, said, why", NONFINITE, ids=[f"{t} at {a}" for t, a, _, _
+                                                                  in NONFINITE])
+def test_a_nonfinite_value_is_explained_for_the_function_that_made_it(cli, text, at, said,
+                                                                       why):
+    code, _, err = cli("eval", text, "--at", at if "=" in at else f"x={at}")
+    assert code == 0
+    (line,) = [w for w in warnings_in(err) if said in w]
+    assert why in line and "outside its domain, a pole" not in line
