@@ -387,7 +387,7 @@ def _evaluate(f: Expression, targets, order, points) -> _Found:
     arrays = [points[v] for v in f.variables]
     run = _Run(f, arrays, (n,), watching=False)
     if order:
-        run.kinked = f.moving([t.name for t in targets])
+        run.kinked = [t.name for t in targets]
     nodes = run.forward_nodes()
     y = nodes[-1]
     found = _Found(np.broadcast_to(y.data, (n,)).copy(), np.zeros(n, bool), run.diagnostics)

@@ -103,9 +103,7 @@ class Expression:
     def moving(self, names) -> tuple[bool, ...]:
         """Per node: whether it depends on one of ``names``, the variables differentiated
         in: only those nodes' kinks can matter (``abs(y)``'s does not to d/dx)."""
-        names = frozenset(names)
-        if names >= frozenset(self.variables) and "varying" in vars(self):
-            return self.varying
+        names = frozenset(names) & frozenset(self.variables)  # one key for every superset
         made = self._moving.get(names)
         if made is None:
             varies: list[bool] = []
@@ -254,12 +252,12 @@ class _Run:
         self.leaves = {v: Variable(a, name=v) for v, a in zip(expression.variables, arrays)}
         self.diagnostics = Diagnostics(shape)
         self.watch = watcher(self.diagnostics) if watching else None
-        self.kinked = expression.varying  # per node: are its kinks marked (see moving)
+        self.kinked = expression.variables  # whose nodes' kinks are marked (see moving)
         self.replayed = False  # by kernel.py, whose results are all finite
 
     def partials(self, wrt, order: int) -> Result:
         if order:
-            self.kinked = self.expression.moving(wrt)
+            self.kinked = wrt
         if order < 2 and self.watch is None:
             result = self._replayed(wrt, order)
             if result is not None:
@@ -305,7 +303,7 @@ class _Run:
         from .taylor import taylor_derivative
 
         if order:
-            self.kinked = self.expression.moving((name,))
+            self.kinked = (name,)
 
         if self.expression.has_diff:  # a diff() node is reverse passes: no Taylor rule
             y = self.forward()
@@ -335,7 +333,8 @@ class _Run:
         inner = (InnerDerivatives(self.leaves, watcher(self.diagnostics))
                  if self.expression.has_diff else None)
         with using_backprop(True) if inner else contextlib.nullcontext():
-            for node, varies in zip(self.expression.nodes, self.kinked):
+            for node, varies in zip(self.expression.nodes,
+                                    self.expression.moving(self.kinked)):
                 if node.kind == "variable":
                     computed.append(self.leaves[node.name])
                 elif node.kind == "diff":
