@@ -977,6 +977,7 @@ def _diagnose(f, targets, order, points, found, status) -> list[str]:
         if order == 1:
             claims += _swapped(f, t, e, e_scale, found, where, tolerance)
             claims += _inner(f, t, e, e_scale, found, where, tolerance)
+            claims += _quotient(f, t, e, e_scale, a, a_scale, points, where, tolerance)
             if not claims:  # one term off is the finer claim: only when nothing else holds
                 claims += _one_term(f, t, e, e_scale, a, a_scale, found, where, points,
                                     tolerance)
@@ -1086,6 +1087,29 @@ def _inner_words(f, index: int, parent: int, name: str) -> str:
                 f"chain rule's factor du/d{name} is missing")
     return (f"this is the derivative of f with respect to u = {u} ({role.replace('its', 'the')}"
             f" of {what}); the chain rule's factor du/d{name} is missing")
+
+
+def _quotient(f, t, e, e_scale, a, a_scale, points, where, tolerance) -> list[str]:
+    """f = u/v by the quotient rule with v^2 written v (e = f'·v) or left out (e = f'·v^2)."""
+    from .printer import render
+
+    root = f.nodes[-1]
+    if root.name != "div" or f.has_diff:
+        return []
+    arrays = [points[name][where] for name in f.variables]
+    with np.errstate(all="ignore"):
+        v = _Run(f, arrays, e.shape, watching=False).forward_nodes()[root.args[1]].data
+    for power in (1, 2):
+        w = np.broadcast_to(v ** power, e.shape)
+        if np.ptp(w) > 0 and np.all(_close(e, a * w, e_scale, a_scale * np.abs(w),
+                                           *tolerance)):
+            v_text = render(f.nodes[:root.args[1] + 1])
+            if power == 1:
+                return [f"the quotient rule divides by v^2, for v = {v_text}; this divides "
+                        f"by v only (it is {t.label} times v at every point)"]
+            return [f"the quotient rule's division by v^2 is missing, for v = {v_text} "
+                    f"(this is {t.label} times v^2 at every point)"]
+    return []
 
 
 def _one_term(f, t, e, e_scale, a, a_scale, found, where, points, tolerance) -> list[str]:

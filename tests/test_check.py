@@ -239,6 +239,12 @@ DIAGNOSES = [
      "the quotient rule's term -u·(dv/dx)/v^2 is missing: for u = x and v = 1 + (x^2)"),
     ("x/(1+x^2)", "(1+3*x^2)/(1+x^2)^2", {},        # + 2x^2 where - 2x^2 belongs
      "the quotient rule's term -u·(dv/dx)/v^2 has the wrong sign"),
+    # (u/v)' = (u'v - uv')/v^2, with v^2 written v or left out: x^2/(1+x) has
+    # u'v - uv' = 2x(1+x) - x^2, sin(x)/x has x cos x - sin x
+    ("x^2/(1+x)", "(2x(1+x) - x^2)/(1+x)", {},
+     "the quotient rule divides by v^2, for v = 1 + x; this divides by v only"),
+    ("sin(x)/x", "x cos(x) - sin(x)", {},
+     "the quotient rule's division by v^2 is missing, for v = x"),
     ("x^x", "x*x^(x-1)", {},                        # x^x (ln x + 1): the power rule alone
      "the power's term u^v·ln(u)·(dv/dx) is missing: for u = x and v = x"),
     ("x^2+sin(x)", "2*x", {},
@@ -288,6 +294,7 @@ NO_DIAGNOSIS = [
     ("x*exp(x)", "exp(x)+x"),                   # a term of the wrong kind, not a missing one
     ("x^3", "6"),                               # the third derivative: two too many, unsaid
     ("x", "0"),                                 # f'' = 0 too, which is no clue
+    ("x^2/(1+x)", "(2x(1+x) - x^2)/(1+x)^3"),   # f' / (1+x): not a slip of v^2
 ]
 
 
