@@ -296,6 +296,14 @@ def slope_of(f, df):
     (lambda x: -np.log(np.abs(x)), lambda x: -1 / x, -1, 1, 400, []),
     # f = x^3: f' = 3x^2 touches 0 without changing sign, at a sample
     (lambda x: x**3, lambda x: 3 * x**2, -1, 1, 401, [0.0]),
+    # f = x^2 sin(x)/2: f' = x (sin x + x cos(x)/2) touches 0 at x = 0, which is not a
+    # sample here, and crosses it where tan x = -x/2 (x = +-2.2889297281034 by mpmath)
+    (lambda x: x**2 * np.sin(x) / 2, lambda x: x * np.sin(x) + x**2 * np.cos(x) / 2,
+     -3, 3, 200, [-2.2889297281034, 0.0, 2.2889297281034]),
+    # f = x^3 + x/1000: f' = 3x^2 + 0.001 comes near 0 and never reaches it
+    (lambda x: x**3 + x / 1000, lambda x: 3 * x**2 + 0.001, -1, 1, 400, []),
+    # f = tan(x): f' = 1/cos(x)^2 >= 1 has local minima (x = pi) beside poles, no zero
+    (np.tan, lambda x: 1 / np.cos(x) ** 2, 0, 2 * np.pi, 400, []),
     # a constant: f' is 0 everywhere, no turning point to mark
     (lambda x: 0 * x + 5, lambda x: 0 * x, -1, 1, 401, []),
 ])
@@ -307,7 +315,17 @@ def test_zeros_of_the_slope(f, df, start, stop, count, expected):
         assert len(marks_x) == 2 * n
         np.testing.assert_allclose(marks_x[:n], expected, rtol=1e-9, atol=1e-12)
         np.testing.assert_array_equal(marks_y[:n], np.zeros(n))          # on the f' curve
-        np.testing.assert_allclose(marks_y[n:], f(np.array(expected)), rtol=1e-9)   # on f
+        np.testing.assert_allclose(marks_y[n:], f(np.array(expected)), rtol=1e-9,
+                                   atol=1e-15)                              # on f
+
+
+def test_a_touching_zero_between_two_equal_samples():
+    # f = x^3, f' = 3x^2 sampled at ..., -0.05, 0.05, ...: the two samples nearest the
+    # zero have the same |f'| (a grid symmetric about it, as --grid x=-3:3:200 makes)
+    x = np.array([-0.45, -0.25, -0.05, 0.05, 0.25, 0.45])
+    marks_x, _ = slope_zeros(slope_of(lambda t: t**3, lambda t: 3 * t**2), x, x**3, 3 * x**2)
+    # |f'| is flat below rounding within ~1e-8 of a double zero: a mark that close
+    np.testing.assert_allclose(marks_x, [0.0, 0.0], atol=1e-8)
 
 
 # ----- breaks and the view --------------------------------------------------------------
