@@ -31,9 +31,9 @@ from . import drivers
 from .core import Variable
 from .diagnostics import Diagnostics
 from .errors import (EXIT_CHECK_FAILED, AdcliError, ExpressionError, ValuesError, did_you_mean,
-                     leibniz, listing, one_name, run_together)
+                     glued, leibniz, listing)
 from .expression import MAX_ORDER, Expression, _Run, as_numbers
-from .functions import CONSTANTS
+from .functions import CALLABLE, CONSTANTS
 from .parser import parse
 
 DEFAULT_SAMPLES = 30
@@ -239,11 +239,9 @@ def _why_not(extra: list[str], variables) -> str:
     notation = leibniz(extra)
     if notation:
         return f": {notation}"
-    for name in extra:
-        parts = run_together(name, [*variables, *CONSTANTS])
-        if parts:
-            return f" ({one_name(name, parts)})"
-    return ""
+    hints = [glued(name, [*variables, *CONSTANTS], CALLABLE) for name in extra]
+    hints = [hint for hint in hints if hint]
+    return f" ({'; '.join(hints)})" if hints else ""
 
 
 def _names(f: Expression, wrt) -> list[str]:

@@ -219,8 +219,9 @@ def _neighbours(a: str, b: str) -> bool:
 
 def run_together(name: str, known) -> list[str] | None:
     """``name`` as two or more known names written without an operator (``ex`` is e and
-    x, ``xy`` is x and y), or None: ``2ex`` reads as 2 times a variable ``ex``."""
-    known = [k for k in set(known) if k]
+    x, ``xy`` is x and y), or None: ``2ex`` reads as 2 times a variable ``ex``. The
+    longer of two names that fit is taken (cosh, not cos and a variable h)."""
+    known = sorted({k for k in known if k}, key=lambda k: (-len(k), k))
     # parts[i]: one way to write name[:i] as known names (shortest-first search).
     parts: list[list[str] | None] = [[]] + [None] * len(name)
     for end in range(1, len(name) + 1):
@@ -236,3 +237,23 @@ def run_together(name: str, known) -> list[str] | None:
 def one_name(name: str, parts: list[str]) -> str:
     """What to write for a name that run_together took apart."""
     return f"'{name}' is one name; for {' times '.join(parts)} write {'*'.join(parts)}"
+
+
+def glued(name: str, variables, functions) -> str | None:
+    """Why ``name`` may be names written together, and what to write instead: variables
+    and constants (``xy``: x*y), or functions among them (``xsinx``: x sin x, read as
+    written by hand), or None."""
+    parts = run_together(name, variables)
+    if parts:
+        return one_name(name, parts)
+    functions = [f for f in functions if len(f) > 1]
+    parts = run_together(name, [*variables, *functions])
+    if parts and any(p in functions for p in parts):
+        count = sum(p in functions for p in parts)
+        return f"'{name}' is one name; for the function{'s' * (count > 1)}, write " \
+               + " ".join(parts)
+    heads = [f for f in functions if name.startswith(f) and len(name) > len(f)]
+    if heads:  # sinx with no x given yet: the function and whatever follows it
+        head = max(heads, key=len)
+        return f"'{name}' is one name; for the function, write {head} {name[len(head):]}"
+    return None

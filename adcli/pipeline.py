@@ -10,7 +10,7 @@ import warnings
 import numpy as np
 
 from .errors import (AdcliError, NonFiniteError, ValuesError, closest, did_you_mean, escape,
-                     no_value_for, one_name, run_together, warn)
+                     glued, no_value_for, warn)
 from .definitions import from_pairs
 from .functions import CALLABLE, CONSTANTS
 from .parser import define, is_name, parse
@@ -180,23 +180,14 @@ def _hints(missing: list[str], given: list[str]) -> list[str]:
     "ex", not 2*e*x), or a given name that is a typo (or a different case) of it."""
     hints, explained = [], set()
     for name in missing:
-        parts = run_together(name, [*given, *CONSTANTS])
-        if parts:
-            hints.append(one_name(name, parts))
-            explained.update(parts)
-        elif function := _function_glued_to(name):
-            hints.append(f"'{name}' is one name; for the function, write "
-                         f"{function} {name[len(function):]}")
+        hint = glued(name, [*given, *CONSTANTS], CALLABLE)
+        if hint:
+            hints.append(hint)
+            explained.update(g for g in given if g in name)
     for name in given:
         if name not in explained and (match := closest(name, missing)):
             hints.append(f"'{escape(name)}' was given: did you mean '{match}'?")
     return hints
-
-
-def _function_glued_to(name: str) -> str | None:
-    """'sin' for 'sinx': a function name written against its argument makes one name."""
-    heads = [f for f in CALLABLE if len(f) > 1 and name.startswith(f) and is_name(name[len(f):])]
-    return max(heads, key=len, default=None)
 
 
 def _unused(strict: bool, err, message: str) -> None:

@@ -674,6 +674,25 @@ def test_a_function_glued_to_its_argument_is_one_name_and_the_error_says_so():
                    "('cosx' is one name; for the function, write cos x)\n")
 
 
+@pytest.mark.parametrize("written, said", [
+    ("xsinx", "'xsinx' is one name; for the function, write x sin x"),
+    ("2sinxcosx", "'sinxcosx' is one name; for the functions, write sin x cos x"),
+    ("coshx", "'coshx' is one name; for the function, write cosh x"),   # not cos h x
+    ("arctanx", "'arctanx' is one name; for the function, write arctan x"),
+])
+def test_functions_and_variables_written_together_are_taken_apart_in_the_hint(written, said):
+    code, _, err = run_cli("eval", written, "--at", "x=1")
+    assert code == 2 and f"({said})" in err
+
+
+def test_check_explains_every_name_of_the_expectation_that_is_names_written_together():
+    code, _, err = run_cli("check", "x sin x", "sinx + xcosx")
+    assert code == 2 and err == (
+        "adcli: error: the expected d/dx uses sinx and xcosx, which do not appear in "
+        "'x sin x' ('sinx' is one name; for the function, write sin x; 'xcosx' is one "
+        "name; for the function, write x cos x)\n")
+
+
 @pytest.mark.parametrize("argv, code, verdict", [
     # d/dx x^2 = 2x; 3x is wrong.
     (["check", "F", "2x", "--let", "F=x^2"], 0, "matches d/dx at 30/30 points"),
