@@ -771,7 +771,6 @@ def test_gradients_and_hessians_agree_with_central_differences(data):
                                      float(result.hessian[i, j]), f"d2/d{name}d{other}")
 
 
-
 @FUZZ
 @given(st.data())
 def test_taylor_mode_at_several_points_agrees_with_nested_reverse_passes(data):
