@@ -9,6 +9,7 @@ agree with exactly, being built on the same double backprop.
 from __future__ import annotations
 
 import math
+import unicodedata
 import re
 from pathlib import Path
 
@@ -151,6 +152,14 @@ VALUES = [
     ("1/2x", {"x": 4.0}, 0.125),
     ("sin 2πx", {"x": 0.25}, 1.0),                        # sin(pi/2)
 ]
+
+
+@pytest.mark.parametrize("fraction", [chr(c) for c in [*range(0xBC, 0xBF),
+                                                       *range(0x2150, 0x215F)]])
+def test_every_vulgar_fraction_is_its_number(fraction):
+    # ¼ ½ ¾ and ⅐ to ⅞: Unicode's own value for each, to the rounding of a division
+    assert float(adcli.parse(fraction).value()) == pytest.approx(
+        unicodedata.numeric(fraction), rel=1e-15)
 
 
 @pytest.mark.parametrize("text, at, expected", VALUES, ids=[t for t, _, _ in VALUES])
