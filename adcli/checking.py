@@ -976,6 +976,7 @@ def _diagnose(f, targets, order, points, found, status) -> list[str]:
             claims += _swapped(f, t, e, e_scale, found, where, tolerance)
             claims += _inner(f, t, e, e_scale, found, where, tolerance)
             claims += _quotient(f, t, e, e_scale, a, a_scale, points, where, tolerance)
+            claims += _outer_at_x(f, t, e, e_scale, points, where, tolerance)
             if not claims:  # one term off is the finer claim: only when nothing else holds
                 claims += _one_term(f, t, e, e_scale, a, a_scale, found, where, points,
                                     tolerance)
@@ -1107,6 +1108,28 @@ def _quotient(f, t, e, e_scale, a, a_scale, points, where, tolerance) -> list[st
                         f"by v only (it is {t.label} times v at every point)"]
             return [f"the quotient rule's division by v^2 is missing, for v = {v_text} "
                     f"(this is {t.label} times v^2 at every point)"]
+    return []
+
+
+def _outer_at_x(f, t, e, e_scale, points, where, tolerance) -> list[str]:
+    """f = g(u) differentiated as g'(x)·du/dx, the outer derivative taken at the variable
+    instead of at u (sin(3x) as 3cos(x)): one forward-mode sweep gives du/dx."""
+    from .printer import render
+    from .taylor import jvp
+
+    root = f.nodes[-1]
+    if root.kind != "call" or len(root.args) != 1 or f.has_diff \
+            or f.nodes[root.args[0]].kind == "variable":
+        return []
+    x = points[t.name][where]
+    with np.errstate(all="ignore"):
+        run = jvp(f, {v: points[v][where] for v in f.variables}, {t.name: 1.0})
+        outer = root.function().taylor(np.stack([x, np.ones_like(x)]))[1]
+        guess = np.broadcast_to(outer * run.tangents[root.args[0]], e.shape)
+    if np.ptp(guess) > 0 and np.all(_close(e, guess, e_scale, np.abs(guess), *tolerance)):
+        u = render(f.nodes[:root.args[0] + 1])
+        return [f"this takes {root.name}'s derivative at {t.name}, not at its argument u "
+                f"= {u}: the chain rule is {root.name}'(u)·du/d{t.name}"]
     return []
 
 

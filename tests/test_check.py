@@ -245,6 +245,13 @@ DIAGNOSES = [
      "the quotient rule divides by v^2, for v = 1 + x; this divides by v only"),
     ("sin(x)/x", "x cos(x) - sin(x)", {},
      "the quotient rule's division by v^2 is missing, for v = x"),
+    # g(u)' = g'(u) u', with g' taken at x: sin(3x)' = 3cos(3x), written 3cos(x);
+    # log(2x+1)' = 2/(2x+1), written 2/x
+    ("sin(3*x)", "3*cos(x)", {},
+     "this takes sin's derivative at x, not at its argument u = 3*x: the chain rule is "
+     "sin'(u)·du/dx"),
+    ("log(2*x+1)", "2/x", {}, "this takes log's derivative at x, not at its argument u = "
+                              "(2*x) + 1"),
     ("x^x", "x*x^(x-1)", {},                        # x^x (ln x + 1): the power rule alone
      "the power's term u^v·ln(u)·(dv/dx) is missing: for u = x and v = x"),
     ("x^2+sin(x)", "2*x", {},
@@ -295,6 +302,7 @@ NO_DIAGNOSIS = [
     ("x^3", "6"),                               # the third derivative: two too many, unsaid
     ("x", "0"),                                 # f'' = 0 too, which is no clue
     ("x^2/(1+x)", "(2x(1+x) - x^2)/(1+x)^3"),   # f' / (1+x): not a slip of v^2
+    ("sin(3*x)", "3*cos(x) + 1"),               # g'(x) u' plus 1: no relation holds
 ]
 
 
