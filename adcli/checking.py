@@ -977,6 +977,7 @@ def _diagnose(f, targets, order, points, found, status) -> list[str]:
             claims += _inner(f, t, e, e_scale, found, where, tolerance)
             claims += _quotient(f, t, e, e_scale, a, a_scale, points, where, tolerance)
             claims += _outer_at_x(f, t, e, e_scale, points, where, tolerance)
+            claims += _other_function(f, t, e, e_scale, a, points, where, tolerance)
             if not claims:  # one term off is the finer claim: only when nothing else holds
                 claims += _one_term(f, t, e, e_scale, a, a_scale, found, where, points,
                                     tolerance)
@@ -1130,6 +1131,30 @@ def _outer_at_x(f, t, e, e_scale, points, where, tolerance) -> list[str]:
         u = render(f.nodes[:root.args[0] + 1])
         return [f"this takes {root.name}'s derivative at {t.name}, not at its argument u "
                 f"= {u}: the chain rule is {root.name}'(u)·du/d{t.name}"]
+    return []
+
+
+def _other_function(f, t, e, e_scale, a, points, where, tolerance) -> list[str]:
+    """f = g(u) and the expectation is h'(u)·du/dx for another function h: a rule from the
+    table misremembered (atan's derivative written as atanh's, 1/(1 - x^2))."""
+    from .printer import render
+    from .taylor import jvp
+
+    root = f.nodes[-1]
+    if root.kind != "call" or len(root.args) != 1 or f.has_diff:
+        return []
+    with np.errstate(all="ignore"):
+        run = jvp(f, {v: points[v][where] for v in f.variables}, {t.name: 1.0})
+        u = np.stack(np.broadcast_arrays(run.values[root.args[0]], run.tangents[root.args[0]]))
+        for name, cls in sorted(CALLABLE.items()):
+            if cls is type(root.function()) or cls.arity != 1 or name != cls.name:
+                continue
+            guess = np.broadcast_to(cls().taylor(u)[1], e.shape)
+            if np.ptp(guess) > 0 and not np.all(guess == a) and \
+                    np.all(_close(e, guess, e_scale, np.abs(guess), *tolerance)):
+                inner = render(f.nodes[:root.args[0] + 1])
+                return [f"this is the derivative of {name}({inner}), not of "
+                        f"{root.name}({inner}): the two rules mixed up"]
     return []
 
 

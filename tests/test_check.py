@@ -252,6 +252,12 @@ DIAGNOSES = [
      "sin'(u)·du/dx"),
     ("log(2*x+1)", "2/x", {}, "this takes log's derivative at x, not at its argument u = "
                               "(2*x) + 1"),
+    # a rule from the table mixed up: atan' = 1/(1 + x^2), atanh' = 1/(1 - x^2);
+    # tan' = sec^2, sec' = sec tan
+    ("atan(x)", "1/(1-x^2)", {},
+     "this is the derivative of atanh(x), not of atan(x): the two rules mixed up"),
+    ("tan(2*x)", "2*sec(2*x)*tan(2*x)", {},
+     "this is the derivative of sec(2*x), not of tan(2*x)"),
     ("x^x", "x*x^(x-1)", {},                        # x^x (ln x + 1): the power rule alone
      "the power's term u^v·ln(u)·(dv/dx) is missing: for u = x and v = x"),
     ("x^2+sin(x)", "2*x", {},
@@ -303,6 +309,7 @@ NO_DIAGNOSIS = [
     ("x", "0"),                                 # f'' = 0 too, which is no clue
     ("x^2/(1+x)", "(2x(1+x) - x^2)/(1+x)^3"),   # f' / (1+x): not a slip of v^2
     ("sin(3*x)", "3*cos(x) + 1"),               # g'(x) u' plus 1: no relation holds
+    ("atan(x)", "1/(1-x^2) + x"),              # atanh' plus x: no function's rule
 ]
 
 
