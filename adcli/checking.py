@@ -976,10 +976,11 @@ def _diagnose(f, targets, order, points, found, status) -> list[str]:
             claims += _swapped(f, t, e, e_scale, found, where, tolerance)
             claims += _inner(f, t, e, e_scale, found, where, tolerance)
             claims += _quotient(f, t, e, e_scale, a, a_scale, points, where, tolerance)
-            claims += _outer_at_x(f, t, e, e_scale, points, where, tolerance)
-            claims += _other_function(f, t, e, e_scale, a, points, where, tolerance)
+            sweep = _sweep(f, t, points, where)
+            claims += _outer_at_x(f, t, e, e_scale, sweep, points, where, tolerance)
+            claims += _other_function(f, e, e_scale, a, sweep, tolerance)
             if not claims:  # one term off is the finer claim: only when nothing else holds
-                claims += _one_term(f, t, e, e_scale, a, a_scale, found, where, points,
+                claims += _one_term(f, t, e, e_scale, a, a_scale, found, where, sweep,
                                     tolerance)
         found_any += claims + orders
     return found_any
@@ -1112,21 +1113,36 @@ def _quotient(f, t, e, e_scale, a, a_scale, points, where, tolerance) -> list[st
     return []
 
 
-def _outer_at_x(f, t, e, e_scale, points, where, tolerance) -> list[str]:
-    """f = g(u) differentiated as g'(x)·du/dx, the outer derivative taken at the variable
-    instead of at u (sin(3x) as 3cos(x)): one forward-mode sweep gives du/dx."""
-    from .printer import render
+def _sweep(f, t, points, where):
+    """One forward-mode sweep along t at the counted points: every node's value and
+    tangent (taylor.JVP), or None where f holds diff() (no Taylor rule for it)."""
     from .taylor import jvp
 
+    if f.has_diff:
+        return None
+    with np.errstate(all="ignore"):
+        return jvp(f, {v: points[v][where] for v in f.variables}, {t.name: 1.0})
+
+
+def _root_call(f, sweep):
+    """f's last node if it is a function of one argument g(u), else None."""
     root = f.nodes[-1]
-    if root.kind != "call" or len(root.args) != 1 or f.has_diff \
-            or f.nodes[root.args[0]].kind == "variable":
+    return root if sweep is not None and root.kind == "call" and len(root.args) == 1 \
+        else None
+
+
+def _outer_at_x(f, t, e, e_scale, sweep, points, where, tolerance) -> list[str]:
+    """f = g(u) differentiated as g'(x)·du/dx, the outer derivative taken at the variable
+    instead of at u (sin(3x) as 3cos(x))."""
+    from .printer import render
+
+    root = _root_call(f, sweep)
+    if root is None or f.nodes[root.args[0]].kind == "variable":
         return []
     x = points[t.name][where]
     with np.errstate(all="ignore"):
-        run = jvp(f, {v: points[v][where] for v in f.variables}, {t.name: 1.0})
         outer = root.function().taylor(np.stack([x, np.ones_like(x)]))[1]
-        guess = np.broadcast_to(outer * run.tangents[root.args[0]], e.shape)
+        guess = np.broadcast_to(outer * sweep.tangents[root.args[0]], e.shape)
     if np.ptp(guess) > 0 and np.all(_close(e, guess, e_scale, np.abs(guess), *tolerance)):
         u = render(f.nodes[:root.args[0] + 1])
         return [f"this takes {root.name}'s derivative at {t.name}, not at its argument u "
@@ -1134,18 +1150,17 @@ def _outer_at_x(f, t, e, e_scale, points, where, tolerance) -> list[str]:
     return []
 
 
-def _other_function(f, t, e, e_scale, a, points, where, tolerance) -> list[str]:
+def _other_function(f, e, e_scale, a, sweep, tolerance) -> list[str]:
     """f = g(u) and the expectation is h'(u)·du/dx for another function h: a rule from the
     table misremembered (atan's derivative written as atanh's, 1/(1 - x^2))."""
     from .printer import render
-    from .taylor import jvp
 
-    root = f.nodes[-1]
-    if root.kind != "call" or len(root.args) != 1 or f.has_diff:
+    root = _root_call(f, sweep)
+    if root is None:
         return []
+    index = root.args[0]
     with np.errstate(all="ignore"):
-        run = jvp(f, {v: points[v][where] for v in f.variables}, {t.name: 1.0})
-        u = np.stack(np.broadcast_arrays(run.values[root.args[0]], run.tangents[root.args[0]]))
+        u = np.stack(np.broadcast_arrays(sweep.values[index], sweep.tangents[index]))
         for name, cls in sorted(CALLABLE.items()):
             if cls is type(root.function()) or cls.arity != 1 or name != cls.name:
                 continue
@@ -1158,17 +1173,14 @@ def _other_function(f, t, e, e_scale, a, points, where, tolerance) -> list[str]:
     return []
 
 
-def _one_term(f, t, e, e_scale, a, a_scale, found, where, points, tolerance) -> list[str]:
+def _one_term(f, t, e, e_scale, a, a_scale, found, where, run, tolerance) -> list[str]:
     """The expectation is f' with one term of a rule with several (a product's, a
     quotient's, a power's with a varying exponent, a sum's) left out, its sign flipped, or
     off by a constant factor: e = a + (λ - 1)·term at every point. The term through input
     k of node p is df/dp (the reverse pass's adjoint) times dp/du_k du_k/dx: p's Taylor
     rule with every other input's tangent set to 0, after one forward-mode sweep."""
-    from .taylor import jvp
-
-    if f.has_diff:  # diff()'s nodes are reverse passes, with no Taylor rule
+    if run is None:  # diff()'s nodes are reverse passes, with no Taylor rule
         return []
-    run = jvp(f, {v: points[v][where] for v in f.variables}, {t.name: 1.0})
     for p, node in enumerate(f.nodes):
         adjoint = found.adjoints[p] if found.adjoints else None
         moving = [k for k, j in enumerate(node.args) if np.any(run.tangents[j] != 0)]
