@@ -208,6 +208,7 @@ DIAGNOSES = [
     # expectation's relation to the true derivative)
     ("exp(x^2)^2", "8*x*exp(2*x^2)", {}, "×2 everywhere"),
     ("sqrt(x)", "0.25/sqrt(x)", {}, "×0.5 everywhere"),
+    ("x^3+x", "x^2+1/3", {}, "×1/3 everywhere: the expectation is 1/3 times d/dx"),  # 3x^2+1
     ("sin(x)^2", "-2*sin(x)*cos(x)", {}, "×-1 everywhere: a sign error"),
     ("cos(x)", "sin(x)", {}, "×-1 everywhere: a sign error"),
     ("sin(x^2)", "cos(x^2)", {},
