@@ -314,7 +314,8 @@ def test_random_points_files(tmp_path_factory, data, command, fmt, skip, strict,
 # ----- 2. token soups -------------------------------------------------------------------
 
 NUMBER_TOKENS = ["0", "1", "2", "2.5", ".5", "1.", "007", "1e3", "1E-3", "2.5e+2", "1e999",
-                 "1e-999", "9" * 400, "1e", "1e+", "..5", "1.2.3", "٣", "０", "²", "1_0", "0x10"]
+                 "1e-999", "9" * 400, "1e", "1e+", "..5", "1.2.3", "٣", "０", "²", "1_0", "0x10",
+                 "½", "⅞", "2½", "⅟", "↉"]
 NAME_TOKENS = ["x", "y", "z", "θ", "x1", "x_2", "xy", "_", "é", "ℵ", "Ⅷ", "pi", "e", "nan", "inf",
                "X", "sinx", "ﬁ", "x\u0301"]
 FUNCTION_TOKENS = sorted(CALLABLE) + ["sinn", "eval", "exec", "__import__", "open", "os",
