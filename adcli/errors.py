@@ -44,7 +44,12 @@ class NonFiniteError(AdcliError):
 def warn(err, message: str) -> None:
     """One warning on stderr: a line in a pipe or a file; on a terminal narrower than it,
     folded between words (the terminal itself would cut one in two)."""
-    text = f"adcli: warning: {message}"
+    say(err, f"warning: {message}")
+
+
+def say(err, message: str) -> None:
+    """One line for people on stderr, "adcli: " first, folded as warn folds it."""
+    text = f"adcli: {message}"
     width = terminal_width(err)
     err.write((fold_words(text, width) if width and _width(text) > width else text) + "\n")
 

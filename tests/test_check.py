@@ -976,3 +976,16 @@ def test_a_kink_in_a_variable_held_fixed_is_not_warned_about(cli):
     report = strict_json(out)
     assert report["verdict"] == "matches" and report["kinks"] == []
     assert "warnings" not in report
+
+
+def test_csv_keeps_rows_on_stdout_and_says_the_verdict_and_diagnosis_on_stderr(cli):
+    # sin(3x)' = 3cos(3x); 3cos(x) takes sin's derivative at x: at x = 1 the two differ
+    code, out, err = cli("check", "sin(3x)", "3cos(x)", "--at", "x=1", "--format", "csv")
+    assert code == 1
+    header, row = out.splitlines()
+    assert header == "x,derivative,expected,ad,finite_difference,relative_difference,status"
+    assert row.startswith("1.0,d/dx,") and row.endswith(",differs")
+    assert err.splitlines()[:2] == [
+        "adcli: differs from d/dx at 1 of 1 point",
+        "adcli: diagnosis: this takes sin's derivative at x, not at its argument u = 3*x: "
+        "the chain rule is sin'(u)·du/dx"]

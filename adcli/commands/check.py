@@ -11,7 +11,7 @@ import warnings
 import click
 import numpy as np
 
-from ..errors import ValuesError, closest, did_you_mean, listing, no_value_for, warn
+from ..errors import ValuesError, closest, did_you_mean, listing, no_value_for, say, warn
 from ..expression import MAX_ORDER
 from .base import Command
 
@@ -78,6 +78,10 @@ class Check(Command):
                                     at=given, samples=samples, seed=seed, domain=spans,
                                     rtol=rtol, atol=atol)
         _FORMATS[fmt](result, out, digits)
+        if fmt == "csv":  # rows of numbers only: the verdict and its words go to people
+            for line in [result.summary, *(f"diagnosis: {d}" for d in result.diagnosis),
+                         *(f"note: {n}" for n in result.notes)]:
+                say(err, line)
         _warnings(result, err)
         return result.exit_code
 
