@@ -975,8 +975,8 @@ def _diagnose(f, targets, order, points, found, status) -> list[str]:
         if order == 1:
             claims += _swapped(f, t, e, e_scale, found, where, tolerance)
             claims += _inner(f, t, e, e_scale, found, where, tolerance)
-            claims += _quotient(f, t, e, e_scale, a, a_scale, points, where, tolerance)
             sweep = _sweep(f, t, points, where)
+            claims += _quotient(f, t, e, e_scale, a, a_scale, sweep, tolerance)
             claims += _outer_at_x(f, t, e, e_scale, sweep, points, where, tolerance)
             claims += _other_function(f, e, e_scale, a, sweep, tolerance)
             if not claims:  # one term off is the finer claim: only when nothing else holds
@@ -1098,18 +1098,17 @@ def _inner_words(f, index: int, parent: int, name: str) -> str:
             f" of {what}); the chain rule's factor du/d{name} is missing")
 
 
-def _quotient(f, t, e, e_scale, a, a_scale, points, where, tolerance) -> list[str]:
+def _quotient(f, t, e, e_scale, a, a_scale, sweep, tolerance) -> list[str]:
     """f = u/v by the quotient rule with v^2 written v (e = f'·v) or left out (e = f'·v^2)."""
     from .printer import render
 
     root = f.nodes[-1]
-    if root.name != "div" or f.has_diff:
+    if root.name != "div" or sweep is None:
         return []
-    arrays = [points[name][where] for name in f.variables]
-    with np.errstate(all="ignore"):
-        v = _Run(f, arrays, e.shape, watching=False).forward_nodes()[root.args[1]].data
+    v = sweep.values[root.args[1]]
     for power in (1, 2):
-        w = np.broadcast_to(v ** power, e.shape)
+        with np.errstate(all="ignore"):
+            w = np.broadcast_to(v ** power, e.shape)
         if np.ptp(w) > 0 and np.all(_close(e, a * w, e_scale, a_scale * np.abs(w),
                                            *tolerance)):
             v_text = render(f.nodes[:root.args[1] + 1])
@@ -1166,11 +1165,11 @@ def _other_function(f, e, e_scale, a, sweep, tolerance) -> list[str]:
     root = _root_call(f, sweep)
     if root is None:
         return []
-    index = root.args[0]
+    index, own = root.args[0], type(root.function())
     with np.errstate(all="ignore"):
         u = np.stack(np.broadcast_arrays(sweep.values[index], sweep.tangents[index]))
         for name, cls in sorted(CALLABLE.items()):
-            if cls is type(root.function()) or cls.arity != 1 or name != cls.name:
+            if cls is own or cls.arity != 1 or name != cls.name:
                 continue
             guess = np.broadcast_to(cls().taylor(u)[1], e.shape)
             if np.ptp(guess) > 0 and not np.all(guess == a) and \
