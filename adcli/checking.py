@@ -43,6 +43,7 @@ DEFAULT_ATOL = 0.0
 SPREAD = (-3.0, 3.0)   # default points: magnitudes 10^-3 .. 10^3 (log-uniform), either sign
 WORST = 5              # rows in the table of worst points
 WIDER_NODES = 2000     # nodes (f and expectations) up to which one point is looked beyond
+SLIP_NODES = 2000      # nodes of f up to which every g(u) is searched for a slip, not the root
 
 EPS = 2.0 ** -52
 TINY = 2.0 ** -1022    # the smallest normal float64
@@ -977,13 +978,29 @@ def _diagnose(f, targets, order, points, found, status) -> list[str]:
             claims += _inner(f, t, e, e_scale, found, where, tolerance)
             sweep = _sweep(f, t, points, where)
             claims += _quotient(f, t, e, e_scale, a, a_scale, sweep, tolerance)
-            claims += _outer_at_x(f, t, e, e_scale, sweep, points, where, tolerance)
-            claims += _other_function(f, e, e_scale, a, sweep, tolerance)
+            claims += _outer_at_x(f, t, e, e_scale, a, sweep, found, points, where,
+                                  tolerance)
+            claims += _other_function(f, e, e_scale, a, sweep, found, where, tolerance)
             if not claims:  # one term off is the finer claim: only when nothing else holds
                 claims += _one_term(f, t, e, e_scale, a, a_scale, found, where, sweep,
                                     tolerance)
         found_any += claims + orders
     return found_any
+
+
+PART_CHARS = 80  # a sub-expression named in a diagnosis, at most (its middle elided)
+
+
+def _part(f, index: int) -> str:
+    """Node ``index`` of f as text for a diagnosis: a term of a 10^4-term sum is named
+    without printing the other terms."""
+    from .printer import render
+
+    text = render(f.nodes[:index + 1])
+    if len(text) <= PART_CHARS:
+        return text
+    half = (PART_CHARS - 3) // 2
+    return f"{text[:half]} … {text[-half:]}"
 
 
 def _nice(c: float) -> str:
@@ -1083,9 +1100,7 @@ def _inner(f, t, e, e_scale, found, where, tolerance) -> list[str]:
 
 
 def _inner_words(f, index: int, parent: int, name: str) -> str:
-    from .printer import render
-
-    u = render(f.nodes[:index + 1])
+    u = _part(f, index)
     owner = f.nodes[parent]
     if owner.kind == "call" and owner.name != "pow":
         what, role = owner.name, "its argument"
@@ -1100,8 +1115,6 @@ def _inner_words(f, index: int, parent: int, name: str) -> str:
 
 def _quotient(f, t, e, e_scale, a, a_scale, sweep, tolerance) -> list[str]:
     """f = u/v by the quotient rule with v^2 written v (e = f'·v) or left out (e = f'·v^2)."""
-    from .printer import render
-
     root = f.nodes[-1]
     if root.name != "div" or sweep is None:
         return []
@@ -1111,7 +1124,7 @@ def _quotient(f, t, e, e_scale, a, a_scale, sweep, tolerance) -> list[str]:
             w = np.broadcast_to(v ** power, e.shape)
         if np.ptp(w) > 0 and np.all(_close(e, a * w, e_scale, a_scale * np.abs(w),
                                            *tolerance)):
-            v_text = render(f.nodes[:root.args[1] + 1])
+            v_text = _part(f, root.args[1])
             if power == 1:
                 return [f"the quotient rule divides by v^2, for v = {v_text}; this divides "
                         f"by v only (it is {t.label} times v at every point)"]
@@ -1131,52 +1144,59 @@ def _sweep(f, t, points, where):
         return jvp(f, {v: points[v][where] for v in f.variables}, {t.name: 1.0})
 
 
-def _root_call(f, sweep):
-    """f's last node if it is a function of one argument g(u), else None."""
-    root = f.nodes[-1]
-    return root if sweep is not None and root.kind == "call" and len(root.args) == 1 \
-        else None
+def _calls(f, sweep, found, where):
+    """Each node g(u) of one argument with its df/dg at the counted points (1 at the root),
+    the root first (the root alone above SLIP_NODES: ~45 rules are tried at each), or
+    nothing where there is no sweep."""
+    if sweep is None:
+        return
+    last = len(f.nodes) - 1
+    for index in range(last, -1 if last < SLIP_NODES else last - 1, -1):
+        node = f.nodes[index]
+        adjoint = 1.0 if index == last else \
+            found.adjoints[index] if found.adjoints else None
+        if node.kind == "call" and len(node.args) == 1 and adjoint is not None:
+            yield index, node, adjoint if index == last else adjoint[where]
 
 
-def _outer_at_x(f, t, e, e_scale, sweep, points, where, tolerance) -> list[str]:
-    """f = g(u) differentiated as g'(x)·du/dx, the outer derivative taken at the variable
-    instead of at u (sin(3x) as 3cos(x))."""
-    from .printer import render
-
-    root = _root_call(f, sweep)
-    if root is None or f.nodes[root.args[0]].kind == "variable":
-        return []
+def _outer_at_x(f, t, e, e_scale, a, sweep, found, points, where, tolerance) -> list[str]:
+    """A node g(u) differentiated as g'(x)·du/dx, the outer derivative taken at the
+    variable instead of at u (sin(3x) as 3cos(x)): e = f' + df/dg·(g'(x) - g'(u))·du/dx."""
     x = points[t.name][where]
-    with np.errstate(all="ignore"):
-        outer = root.function().taylor(np.stack([x, np.ones_like(x)]))[1]
-        guess = np.broadcast_to(outer * sweep.tangents[root.args[0]], e.shape)
-    if np.ptp(guess) > 0 and np.all(_close(e, guess, e_scale, np.abs(guess), *tolerance)):
-        u = render(f.nodes[:root.args[0] + 1])
-        return [f"this takes {root.name}'s derivative at {t.name}, not at its argument u "
-                f"= {u}: the chain rule is {root.name}'(u)·du/d{t.name}"]
+    for index, node, adjoint in _calls(f, sweep, found, where):
+        if f.nodes[node.args[0]].kind == "variable":
+            continue
+        with np.errstate(all="ignore"):
+            outer = node.function().taylor(np.stack([x, np.ones_like(x)]))[1]
+            wrong = outer * sweep.tangents[node.args[0]]
+            guess = np.broadcast_to(a + adjoint * (wrong - sweep.tangents[index]), e.shape)
+        if np.ptp(guess) > 0 and np.all(_close(e, guess, e_scale, np.abs(guess), *tolerance)):
+            u = _part(f, node.args[0])
+            return [f"this takes {node.name}'s derivative at {t.name}, not at its argument u "
+                    f"= {u}: the chain rule is {node.name}'(u)·du/d{t.name}"]
     return []
 
 
-def _other_function(f, e, e_scale, a, sweep, tolerance) -> list[str]:
-    """f = g(u) and the expectation is h'(u)·du/dx for another function h: a rule from the
+def _other_function(f, e, e_scale, a, sweep, found, where, tolerance) -> list[str]:
+    """A node g(u) differentiated as h'(u)·du/dx for another function h: a rule from the
     table misremembered (atan's derivative written as atanh's, 1/(1 - x^2))."""
-    from .printer import render
-
-    root = _root_call(f, sweep)
-    if root is None:
-        return []
-    index, own = root.args[0], type(root.function())
-    with np.errstate(all="ignore"):
-        u = np.stack(np.broadcast_arrays(sweep.values[index], sweep.tangents[index]))
-        for name, cls in sorted(CALLABLE.items()):
-            if cls is own or cls.arity != 1 or name != cls.name:
-                continue
-            guess = np.broadcast_to(cls().taylor(u)[1], e.shape)
-            if np.ptp(guess) > 0 and not np.all(guess == a) and \
-                    np.all(_close(e, guess, e_scale, np.abs(guess), *tolerance)):
-                inner = render(f.nodes[:root.args[0] + 1])
-                return [f"this is the derivative of {name}({inner}), not of "
-                        f"{root.name}({inner}): the two rules mixed up"]
+    for index, node, adjoint in _calls(f, sweep, found, where):
+        own, arg = type(node.function()), node.args[0]
+        with np.errstate(all="ignore"):
+            u = np.stack(np.broadcast_arrays(sweep.values[arg], sweep.tangents[arg]))
+            for name, cls in sorted(CALLABLE.items()):
+                if cls is own or cls.arity != 1 or name != cls.name:
+                    continue
+                wrong = cls().taylor(u)[1]
+                if not np.any(wrong != 0):  # sign's 0: the term left out (_one_term's)
+                    continue
+                guess = np.broadcast_to(a + adjoint * (wrong - sweep.tangents[index]),
+                                        e.shape)
+                if np.ptp(guess) > 0 and not np.all(guess == a) and \
+                        np.all(_close(e, guess, e_scale, np.abs(guess), *tolerance)):
+                    inner = _part(f, arg)
+                    return [f"this is the derivative of {name}({inner}), not of "
+                            f"{node.name}({inner}): the two rules mixed up"]
     return []
 
 
@@ -1243,12 +1263,10 @@ _RULE_NAMES = {"mul": "the product rule's term", "div": "the quotient rule's ter
 
 
 def _term_words(f, p: int, k: int, t: Target, factor) -> str:
-    from .printer import render
-
     wrong = ("is missing" if factor == 0 else "has the wrong sign" if factor == -1 else
              f"is {factor} times what it should be")
     node = f.nodes[p]
-    inputs = [render(f.nodes[:j + 1]) for j in node.args]
+    inputs = [_part(f, j) for j in node.args]
     rule = _RULES.get(node.name) if len(inputs) == 2 else None
     if rule is None:
         return f"the term through input {k + 1} of {node.name}, {inputs[k]}, {wrong}"

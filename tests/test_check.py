@@ -259,6 +259,12 @@ DIAGNOSES = [
      "this is the derivative of atanh(x), not of atan(x): the two rules mixed up"),
     ("tan(2*x)", "2*sec(2*x)*tan(2*x)", {},
      "this is the derivative of sec(2*x), not of tan(2*x)"),
+    # the same slips inside a larger f: (x sin 3x)' = sin 3x + 3x cos 3x; (x^2 + tan x)'
+    # = 2x + sec^2 x
+    ("x*sin(3*x)", "sin(3*x) + 3*x*cos(x)", {},
+     "this takes sin's derivative at x, not at its argument u = 3*x"),
+    ("x^2 + tan(x)", "2*x + sec(x)*tan(x)", {},
+     "this is the derivative of sec(x), not of tan(x): the two rules mixed up"),
     ("x^x", "x*x^(x-1)", {},                        # x^x (ln x + 1): the power rule alone
      "the power's term u^v·ln(u)·(dv/dx) is missing: for u = x and v = x"),
     ("x^2+sin(x)", "2*x", {},
@@ -989,3 +995,20 @@ def test_csv_keeps_rows_on_stdout_and_says_the_verdict_and_diagnosis_on_stderr(c
         "adcli: differs from d/dx at 1 of 1 point",
         "adcli: diagnosis: this takes sin's derivative at x, not at its argument u = 3*x: "
         "the chain rule is sin'(u)·du/dx"]
+
+
+def test_a_term_left_out_is_not_called_another_functions_rule():
+    # exp(x) for (x e^x)' = e^x + x e^x is the product rule's term left out; it is also,
+    # formally, f' with exp's rule replaced by sign's (0), which is no slip anyone makes
+    result = adcli.check("x*exp(x)", "exp(x)")
+    assert len(result.diagnosis) == 1 and "product rule" in result.diagnosis[0]
+
+
+def test_a_diagnosis_names_a_long_sub_expression_without_printing_all_of_it():
+    # sum of sin(kx), k = 1..59; its derivative's last term k cos(kx) left out: u is the
+    # sum of the first 58 terms, ~900 characters, named by its ends
+    f = " + ".join(f"sin({k}*x)" for k in range(1, 60))
+    expected = " + ".join(f"{k}*cos({k}*x)" for k in range(1, 59))
+    (line,) = adcli.check(f, expected).diagnosis
+    assert line.startswith("the term dv/dx is missing: for u = (") and " … " in line
+    assert "sin(58*x) and v = sin(59*x)" in line and len(line) < 200
