@@ -11,8 +11,8 @@ from .functions import PRIMITIVES
 
 # Why, per kind of diagnostic: said once per function on stderr, once per point in JSON.
 _WHY = {
-    "value": "gave nan or inf ({value_reason})",
-    "derivative": "has a nan or inf derivative (an edge of its domain or a vertical tangent)",
+    "value": "gave nan or inf ({reason})",
+    "derivative": "has a nan or inf derivative ({reason})",
     "kink": "is not differentiable there ({reason}): its derivative there is a convention, "
             "not a fact",
 }
@@ -20,8 +20,15 @@ _WHY = {
 
 def why(name: str, what: str) -> str:
     """Why the diagnostic ``(name, what)`` was raised, without the function's name."""
+    return _WHY[what].format(reason=reason(name, what))
+
+
+def reason(name: str, what: str) -> str:
+    """What makes primitive ``name`` give this diagnostic, as both JSON and stderr say."""
+    if what == "derivative":
+        return "an edge of its domain or a vertical tangent"
     function = PRIMITIVES[name]
-    return _WHY[what].format(reason=function.kink_reason, value_reason=function.value_reason)
+    return function.value_reason if what == "value" else function.kink_reason
 
 
 def label(name: str) -> str:
@@ -77,14 +84,12 @@ class Report:
                 continue
             where = f"{count} of {self.points} point{'s' * (self.points != 1)}"
             label = PRIMITIVES[name].label()
+            because = reason(name, what)
             if what == "value":
-                lines.append(f"{label} gave nan or inf at {where} "
-                             f"({PRIMITIVES[name].value_reason})")
+                lines.append(f"{label} gave nan or inf at {where} ({because})")
             elif what == "derivative":
-                lines.append(f"the derivative of {label} is nan or inf at {where} "
-                             "(an edge of its domain or a vertical tangent)")
+                lines.append(f"the derivative of {label} is nan or inf at {where} ({because})")
             else:
-                lines.append(f"{label} is not differentiable at {where} "
-                             f"({PRIMITIVES[name].kink_reason}): its derivative there "
-                             "is a convention, not a fact")
+                lines.append(f"{label} is not differentiable at {where} ({because}): its "
+                             "derivative there is a convention, not a fact")
         return lines
