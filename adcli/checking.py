@@ -1153,27 +1153,37 @@ def _calls(f, sweep, found, where):
     last = len(f.nodes) - 1
     for index in range(last, -1 if last < SLIP_NODES else last - 1, -1):
         node = f.nodes[index]
-        adjoint = 1.0 if index == last else \
-            found.adjoints[index] if found.adjoints else None
-        if node.kind == "call" and len(node.args) == 1 and adjoint is not None:
-            yield index, node, adjoint if index == last else adjoint[where]
+        if node.kind != "call" or len(node.args) != 1:
+            continue
+        if index == last:
+            yield index, node, 1.0
+        elif found.adjoints and found.adjoints[index] is not None:
+            yield index, node, found.adjoints[index][where]
+
+
+def _replaced(e, e_scale, a, adjoint, right, wrong, tolerance) -> bool:
+    """Whether e is f' = a with one node's derivative ``right`` taken as ``wrong``:
+    e = a + df/dnode·(wrong - right) at every point (and not f' itself, or a constant)."""
+    with np.errstate(all="ignore"):
+        guess = np.broadcast_to(a + adjoint * (wrong - right), e.shape)
+    return bool(np.ptp(guess) > 0 and not np.all(guess == a)
+                and np.all(_close(e, guess, e_scale, np.abs(guess), *tolerance)))
 
 
 def _outer_at_x(f, t, e, e_scale, a, sweep, found, points, where, tolerance) -> list[str]:
     """A node g(u) differentiated as g'(x)·du/dx, the outer derivative taken at the
-    variable instead of at u (sin(3x) as 3cos(x)): e = f' + df/dg·(g'(x) - g'(u))·du/dx."""
+    variable instead of at u (sin(3x) as 3cos(x))."""
     x = points[t.name][where]
     for index, node, adjoint in _calls(f, sweep, found, where):
-        if f.nodes[node.args[0]].kind == "variable":
+        arg = node.args[0]
+        if f.nodes[arg].kind == "variable":
             continue
         with np.errstate(all="ignore"):
-            outer = node.function().taylor(np.stack([x, np.ones_like(x)]))[1]
-            wrong = outer * sweep.tangents[node.args[0]]
-            guess = np.broadcast_to(a + adjoint * (wrong - sweep.tangents[index]), e.shape)
-        if np.ptp(guess) > 0 and np.all(_close(e, guess, e_scale, np.abs(guess), *tolerance)):
-            u = _part(f, node.args[0])
+            wrong = node.function().taylor(np.stack([x, np.ones_like(x)]))[1] \
+                * sweep.tangents[arg]
+        if _replaced(e, e_scale, a, adjoint, sweep.tangents[index], wrong, tolerance):
             return [f"this takes {node.name}'s derivative at {t.name}, not at its argument u "
-                    f"= {u}: the chain rule is {node.name}'(u)·du/d{t.name}"]
+                    f"= {_part(f, arg)}: the chain rule is {node.name}'(u)·du/d{t.name}"]
     return []
 
 
@@ -1182,21 +1192,18 @@ def _other_function(f, e, e_scale, a, sweep, found, where, tolerance) -> list[st
     table misremembered (atan's derivative written as atanh's, 1/(1 - x^2))."""
     for index, node, adjoint in _calls(f, sweep, found, where):
         own, arg = type(node.function()), node.args[0]
-        with np.errstate(all="ignore"):
-            u = np.stack(np.broadcast_arrays(sweep.values[arg], sweep.tangents[arg]))
-            for name, cls in sorted(CALLABLE.items()):
-                if cls is own or cls.arity != 1 or name != cls.name:
-                    continue
+        u = np.stack(np.broadcast_arrays(sweep.values[arg], sweep.tangents[arg]))
+        for name, cls in sorted(CALLABLE.items()):
+            if cls is own or cls.arity != 1 or name != cls.name:
+                continue
+            with np.errstate(all="ignore"):
                 wrong = cls().taylor(u)[1]
-                if not np.any(wrong != 0):  # sign's 0: the term left out (_one_term's)
-                    continue
-                guess = np.broadcast_to(a + adjoint * (wrong - sweep.tangents[index]),
-                                        e.shape)
-                if np.ptp(guess) > 0 and not np.all(guess == a) and \
-                        np.all(_close(e, guess, e_scale, np.abs(guess), *tolerance)):
-                    inner = _part(f, arg)
-                    return [f"this is the derivative of {name}({inner}), not of "
-                            f"{node.name}({inner}): the two rules mixed up"]
+            # (sign's rule, 0, would only say a term was left out: _one_term's claim)
+            if np.any(wrong != 0) and _replaced(e, e_scale, a, adjoint,
+                                                sweep.tangents[index], wrong, tolerance):
+                inner = _part(f, arg)
+                return [f"this is the derivative of {name}({inner}), not of "
+                        f"{node.name}({inner}): the two rules mixed up"]
     return []
 
 
