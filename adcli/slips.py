@@ -1,0 +1,348 @@
+"""What a wrong expectation shows: the slips a hand derivation makes, each claimed only
+where it holds at every counted point (``check`` calls ``diagnose`` once it differs).
+
+Each claim compares the expectation with the true derivative rebuilt with one thing
+changed: another order, a constant factor, another variable's partial, an inner node's
+derivative (reverse mode has every df/du from its one pass), a rule's term left out or
+altered (a forward-mode sweep gives each node's tangent, so each input's term), a
+function's derivative taken at the variable or from another row of the table.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .checking import DEFAULT_RTOL, MIN_FOR_DIAGNOSIS, Target, _close, _judged, label_for
+from .errors import AdcliError
+from .functions import CALLABLE
+
+SLIP_NODES = 2000      # nodes of f up to which every g(u) is searched for a slip, not the root
+
+
+def diagnose(f, targets, order, points, found, status) -> list[str]:
+    counted = (status == "match") | (status == "differs")
+    found_any = []
+    for i, t in enumerate(targets):
+        if t.expectation is None or not np.any(t.status == "differs"):
+            continue
+        where = counted & _judged(t)
+        if where.sum() < MIN_FOR_DIAGNOSIS:
+            continue
+        e, e_scale = found.expected[i][where], found.expected_scale[i][where]
+        a, a_scale = found.ad[i][where], found.ad_scale[i][where]
+        # A claim must be certain: it is checked at the default tolerance, whatever
+        # --rtol/--atol loosened the verdict to.
+        tolerance = (DEFAULT_RTOL, 0.0)
+        # Another order is said beside the others (x*x^(x-1) is f itself, and x^x's
+        # power rule alone): it is a coincidence as often as the slip.
+        orders = _other_order(f, t, order, e, e_scale, points, where, tolerance) \
+            if t.name is not None and not f.has_diff else []
+        claims = _offset(e, e_scale, a, a_scale, tolerance) if order == 0 else []
+        claims += _multiple(t, e, e_scale, a, a_scale, tolerance)
+        if order == 1:
+            claims += _swapped(f, t, e, e_scale, found, where, tolerance)
+            claims += _inner(f, t, e, e_scale, found, where, tolerance)
+            sweep = _sweep(f, t, points, where)
+            claims += _quotient(f, t, e, e_scale, a, a_scale, sweep, tolerance)
+            claims += _outer_at_x(f, t, e, e_scale, a, sweep, found, points, where,
+                                  tolerance)
+            claims += _other_function(f, e, e_scale, a, sweep, found, where, tolerance)
+            if not claims:  # one term off is the finer claim: only when nothing else holds
+                claims += _one_term(f, t, e, e_scale, a, a_scale, found, where, sweep,
+                                    tolerance)
+        found_any += claims + orders
+    return found_any
+
+
+PART_CHARS = 80  # a sub-expression named in a diagnosis, at most (its middle elided)
+
+
+def _part(f, index: int) -> str:
+    """Node ``index`` of f as text for a diagnosis: a term of a 10^4-term sum is named
+    without printing the other terms."""
+    from .printer import render
+
+    text = render(f.nodes[:index + 1])
+    if len(text) <= PART_CHARS:
+        return text
+    half = (PART_CHARS - 3) // 2
+    return f"{text[:half]} … {text[-half:]}"
+
+
+def _nice(c: float) -> str:
+    """A factor as people write it: 2, -1, 0.5, 1/3 (rounding error dropped): a decimal
+    of up to six digits, else a fraction with a denominator up to 12 that close."""
+    from fractions import Fraction  # ~3 ms: only once a claim is worded
+
+    short = float(f"{c:.6g}")
+    if abs(short - c) <= 1e-10 * abs(c):
+        return f"{short:.6g}"
+    simple = Fraction(c).limit_denominator(12)
+    if abs(simple - c) <= 1e-10 * abs(c):
+        return str(simple)
+    return f"{c:.12g}"
+
+
+def _offset(e, e_scale, a, a_scale, tolerance) -> list[str]:
+    c = float(np.median(e - a))
+    if c == 0 or not np.isfinite(c):
+        return []
+    shifted = a + c
+    if not np.all(_close(e, shifted, e_scale, a_scale + abs(c), *tolerance)):
+        return []
+    return [f"the two differ by the constant {_nice(c)} everywhere: as antiderivatives "
+            "they agree (an antiderivative is only defined up to a constant)"]
+
+
+def _multiple(t, e, e_scale, a, a_scale, tolerance) -> list[str]:
+    nonzero = a != 0
+    if nonzero.sum() < MIN_FOR_DIAGNOSIS:
+        return []
+    c = float(np.median(e[nonzero] / a[nonzero]))
+    if not np.isfinite(c) or c == 0 or abs(c - 1) <= 1e-9:
+        return []
+    if not np.all(_close(e, c * a, e_scale, abs(c) * a_scale, *tolerance)):
+        return []
+    if _nice(c) == "-1":
+        return [f"×-1 everywhere: a sign error (the expectation is -{t.label} at every point)"]
+    return [f"×{_nice(c)} everywhere: the expectation is {_nice(c)} times {t.label} at "
+            "every point"]
+
+
+def _other_order(f, t, order, e, e_scale, points, where, tolerance) -> list[str]:
+    """The expectation is f itself, or a derivative in the same variable of another
+    order than the one asked (3x^2 checked as the second derivative of x^3), up to one
+    order too many."""
+    at = {v: points[v][where] for v in f.variables}
+    for k in range(order + 2):
+        if k == order:
+            continue
+        try:
+            with np.errstate(all="ignore"):
+                d = f.nth_derivative(t.name, order=k, at=at)
+        except AdcliError:  # past the growth budget: no claim, the verdict stands
+            return []
+        d = d.value if k == 0 else d.derivative
+        if np.any(d != 0) and np.all(_close(e, d, e_scale, np.abs(d), *tolerance)):
+            label = label_for(t.name, k, partial=len(f.variables) > 1)  # as _targets
+            if k == 0:
+                return [f"the expectation is f itself at every point, not {t.label}: "
+                        "nothing was differentiated"]
+            times = "one time too many" if k > order else \
+                "one time too few" if k == order - 1 else f"{order - k} times too few"
+            return [f"the expectation is {label} at every point, not {t.label}: "
+                    f"differentiated {times}"]
+    return []
+
+
+def _swapped(f, t, e, e_scale, found, where, tolerance) -> list[str]:
+    claims = []
+    for other, g in found.gradient.items():
+        if other == t.name:
+            continue
+        a, a_scale = g[where], found.gradient_scale[other][where]
+        if np.all(_close(e, a, e_scale, a_scale, *tolerance)):
+            claims.append(f"the expectation for {t.name} matches ∂f/∂{other} instead: "
+                          "swapped partials?")
+    return claims
+
+
+def _inner(f, t, e, e_scale, found, where, tolerance) -> list[str]:
+    """The expectation equals df/du for an inner node u, the argument of a function or
+    the base of a power: the chain rule's du/dx is missing. Reverse mode has every df/du
+    from its one pass already."""
+    nodes = f.nodes
+    parents = {arg: p for p, node in enumerate(nodes) for arg in node.args}
+    for index in reversed(range(len(nodes) - 1)):
+        adjoint = found.adjoints[index] if found.adjoints else None
+        owner = nodes[parents[index]] if index in parents else None
+        inside = owner is not None and (owner.kind == "call" or owner.name == "pow")
+        if adjoint is None or not inside or nodes[index].kind == "variable":
+            continue
+        u = adjoint[where]
+        if np.ptp(u) > 0 and np.all(_close(e, u, e_scale, np.abs(u), *tolerance)):
+            return [_inner_words(f, index, parents[index], t.name)]
+    return []
+
+
+def _inner_words(f, index: int, parent: int, name: str) -> str:
+    u = _part(f, index)
+    owner = f.nodes[parent]
+    if owner.kind == "call" and owner.name != "pow":
+        what, role = owner.name, "its argument"
+    else:
+        what, role = "the power", "its base" if owner.args[0] == index else "its exponent"
+    if parent == len(f.nodes) - 1:
+        return (f"this is the derivative of {what} with respect to {role} u = {u}; the "
+                f"chain rule's factor du/d{name} is missing")
+    return (f"this is the derivative of f with respect to u = {u} ({role.replace('its', 'the')}"
+            f" of {what}); the chain rule's factor du/d{name} is missing")
+
+
+def _quotient(f, t, e, e_scale, a, a_scale, sweep, tolerance) -> list[str]:
+    """f = u/v by the quotient rule with v^2 written v (e = f'·v) or left out (e = f'·v^2)."""
+    root = f.nodes[-1]
+    if root.name != "div" or sweep is None:
+        return []
+    v = sweep.values[root.args[1]]
+    for power in (1, 2):
+        with np.errstate(all="ignore"):
+            w = np.broadcast_to(v ** power, e.shape)
+        if np.ptp(w) > 0 and np.all(_close(e, a * w, e_scale, a_scale * np.abs(w),
+                                           *tolerance)):
+            v_text = _part(f, root.args[1])
+            if power == 1:
+                return [f"the quotient rule divides by v^2, for v = {v_text}; this divides "
+                        f"by v only (it is {t.label} times v at every point)"]
+            return [f"the quotient rule's division by v^2 is missing, for v = {v_text} "
+                    f"(this is {t.label} times v^2 at every point)"]
+    return []
+
+
+def _sweep(f, t, points, where):
+    """One forward-mode sweep along t at the counted points: every node's value and
+    tangent (taylor.JVP), or None where f holds diff() (no Taylor rule for it)."""
+    from .taylor import jvp
+
+    if f.has_diff:
+        return None
+    with np.errstate(all="ignore"):
+        return jvp(f, {v: points[v][where] for v in f.variables}, {t.name: 1.0})
+
+
+def _calls(f, sweep, found, where):
+    """Each node g(u) of one argument with its df/dg at the counted points (1 at the root),
+    the root first (the root alone above SLIP_NODES: ~45 rules are tried at each), or
+    nothing where there is no sweep."""
+    if sweep is None:
+        return
+    last = len(f.nodes) - 1
+    for index in range(last, -1 if last < SLIP_NODES else last - 1, -1):
+        node = f.nodes[index]
+        if node.kind != "call" or len(node.args) != 1:
+            continue
+        if index == last:
+            yield index, node, 1.0
+        elif found.adjoints and found.adjoints[index] is not None:
+            yield index, node, found.adjoints[index][where]
+
+
+def _replaced(e, e_scale, a, adjoint, right, wrong, tolerance) -> bool:
+    """Whether e is f' = a with one node's derivative ``right`` taken as ``wrong``:
+    e = a + df/dnode·(wrong - right) at every point (and not f' itself, or a constant)."""
+    with np.errstate(all="ignore"):
+        guess = np.broadcast_to(a + adjoint * (wrong - right), e.shape)
+    return bool(np.ptp(guess) > 0 and not np.all(guess == a)
+                and np.all(_close(e, guess, e_scale, np.abs(guess), *tolerance)))
+
+
+def _outer_at_x(f, t, e, e_scale, a, sweep, found, points, where, tolerance) -> list[str]:
+    """A node g(u) differentiated as g'(x)·du/dx, the outer derivative taken at the
+    variable instead of at u (sin(3x) as 3cos(x))."""
+    x = points[t.name][where]
+    for index, node, adjoint in _calls(f, sweep, found, where):
+        arg = node.args[0]
+        if f.nodes[arg].kind == "variable":
+            continue
+        with np.errstate(all="ignore"):
+            wrong = node.function().taylor(np.stack([x, np.ones_like(x)]))[1] \
+                * sweep.tangents[arg]
+        if _replaced(e, e_scale, a, adjoint, sweep.tangents[index], wrong, tolerance):
+            return [f"this takes {node.name}'s derivative at {t.name}, not at its argument u "
+                    f"= {_part(f, arg)}: the chain rule is {node.name}'(u)·du/d{t.name}"]
+    return []
+
+
+def _other_function(f, e, e_scale, a, sweep, found, where, tolerance) -> list[str]:
+    """A node g(u) differentiated as h'(u)·du/dx for another function h: a rule from the
+    table misremembered (atan's derivative written as atanh's, 1/(1 - x^2))."""
+    for index, node, adjoint in _calls(f, sweep, found, where):
+        own, arg = type(node.function()), node.args[0]
+        u = np.stack(np.broadcast_arrays(sweep.values[arg], sweep.tangents[arg]))
+        for name, cls in sorted(CALLABLE.items()):
+            if cls is own or cls.arity != 1 or name != cls.name:
+                continue
+            with np.errstate(all="ignore"):
+                wrong = cls().taylor(u)[1]
+            # (sign's rule, 0, would only say a term was left out: _one_term's claim)
+            if np.any(wrong != 0) and _replaced(e, e_scale, a, adjoint,
+                                                sweep.tangents[index], wrong, tolerance):
+                inner = _part(f, arg)
+                return [f"this is the derivative of {name}({inner}), not of "
+                        f"{node.name}({inner}): the two rules mixed up"]
+    return []
+
+
+def _one_term(f, t, e, e_scale, a, a_scale, found, where, run, tolerance) -> list[str]:
+    """The expectation is f' with one term of a rule with several (a product's, a
+    quotient's, a power's with a varying exponent, a sum's) left out, its sign flipped, or
+    off by a constant factor: e = a + (λ - 1)·term at every point. The term through input
+    k of node p is df/dp (the reverse pass's adjoint) times dp/du_k du_k/dx: p's Taylor
+    rule with every other input's tangent set to 0, after one forward-mode sweep."""
+    if run is None:  # diff()'s nodes are reverse passes, with no Taylor rule
+        return []
+    for p, node in enumerate(f.nodes):
+        adjoint = found.adjoints[p] if found.adjoints else None
+        moving = [k for k, j in enumerate(node.args) if np.any(run.tangents[j] != 0)]
+        if adjoint is None or len(moving) < 2:
+            continue
+        series = [np.stack(np.broadcast_arrays(run.values[j], run.tangents[j]))
+                  for j in node.args]
+        for k in moving:
+            alone = [s if i == k else np.stack([s[0], np.zeros_like(s[1])])
+                     for i, s in enumerate(series)]
+            with np.errstate(all="ignore"):
+                term = adjoint[where] * node.function().taylor(*alone)[1]
+            factor = _term_factor(e, e_scale, a, a_scale, term, tolerance)
+            if factor is not None:
+                return [_term_words(f, p, k, t, factor)]
+    return []
+
+
+def _term_factor(e, e_scale, a, a_scale, term, tolerance):
+    """λ != 1 with e = a + (λ - 1)·term at every point (a simple Fraction when one is
+    that close), else None."""
+    from fractions import Fraction  # ~3 ms (decimal too): only when a term is looked at
+
+    nonzero = term != 0
+    if nonzero.sum() < MIN_FOR_DIAGNOSIS:
+        return None
+    with np.errstate(all="ignore"):
+        factor = float(np.median(1 + (e[nonzero] - a[nonzero]) / term[nonzero]))
+    if not np.isfinite(factor) or abs(factor - 1) <= 1e-9:
+        return None
+    simple = Fraction(factor).limit_denominator(12)
+    if abs(simple - factor) <= 1e-9 * max(1.0, abs(factor)):
+        factor = simple
+    off = float(factor) - 1
+    if np.all(_close(e, a + off * term, e_scale, a_scale + abs(off) * np.abs(term),
+                     *tolerance)):
+        return factor
+    return None
+
+
+_RULES = {  # a rule's terms, by its node's primitive: (term 0, term 1, the rule)
+    "mul": ("({d}u/{d}{x})·v", "u·({d}v/{d}{x})",
+            "{d}(u·v)/{d}{x} = ({d}u/{d}{x})·v + u·({d}v/{d}{x})"),
+    "div": ("({d}u/{d}{x})/v", "-u·({d}v/{d}{x})/v^2",
+            "{d}(u/v)/{d}{x} = ({d}u/{d}{x})/v - u·({d}v/{d}{x})/v^2"),
+    "pow": ("v·u^(v-1)·({d}u/{d}{x})", "u^v·ln(u)·({d}v/{d}{x})",
+            "{d}(u^v)/{d}{x} = v·u^(v-1)·({d}u/{d}{x}) + u^v·ln(u)·({d}v/{d}{x})"),
+    "add": ("{d}u/{d}{x}", "{d}v/{d}{x}", "{d}(u + v)/{d}{x} = {d}u/{d}{x} + {d}v/{d}{x}"),
+    "sub": ("{d}u/{d}{x}", "-{d}v/{d}{x}", "{d}(u - v)/{d}{x} = {d}u/{d}{x} - {d}v/{d}{x}"),
+}
+_RULE_NAMES = {"mul": "the product rule's term", "div": "the quotient rule's term",
+               "pow": "the power's term", "add": "the term", "sub": "the term"}
+
+
+def _term_words(f, p: int, k: int, t: Target, factor) -> str:
+    wrong = ("is missing" if factor == 0 else "has the wrong sign" if factor == -1 else
+             f"is {factor} times what it should be")
+    node = f.nodes[p]
+    inputs = [_part(f, j) for j in node.args]
+    rule = _RULES.get(node.name) if len(inputs) == 2 else None
+    if rule is None:
+        return f"the term through input {k + 1} of {node.name}, {inputs[k]}, {wrong}"
+    d = "∂" if t.label.startswith("∂") else "d"
+    term, whole = (text.format(d=d, x=t.name) for text in (rule[k], rule[2]))
+    return (f"{_RULE_NAMES[node.name]} {term} {wrong}: for u = {inputs[0]} and "
+            f"v = {inputs[1]}, {whole}")
