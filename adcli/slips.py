@@ -46,9 +46,17 @@ def diagnose(f, targets, order, points, found, status) -> list[str]:
             claims += _outer_at_x(f, t, e, e_scale, a, sweep, found, points, where,
                                   tolerance)
             claims += _other_function(f, e, e_scale, a, sweep, found, where, tolerance)
-            if not claims:  # one term off is the finer claim: only when nothing else holds
-                claims += _one_term(f, t, e, e_scale, a, a_scale, found, where, sweep,
-                                    tolerance)
+            claims += _power_rule(f, t, e, e_scale, a, sweep, found, where, tolerance)
+            # The finer claims, each only when nothing above holds: one term off (x e^x's
+            # derivative written e^x is that, before it is u'v'), the derivatives
+            # multiplied, which of the terms written are right, a constant too many.
+            for finer in (lambda: _one_term(f, t, e, e_scale, a, a_scale, found, where,
+                                            sweep, tolerance),
+                          lambda: _combined(f, t, e, e_scale, a, sweep, found, where,
+                                            tolerance),
+                          lambda: _terms(f, t, points, where, sweep, tolerance),
+                          lambda: _offset(e, e_scale, a, a_scale, tolerance, t.label)):
+                claims = claims or finer()
         found_any += claims + orders
     return found_any
 
@@ -82,20 +90,27 @@ def _nice(c: float) -> str:
     return f"{c:.12g}"
 
 
-def _offset(e, e_scale, a, a_scale, tolerance) -> list[str]:
+def _offset(e, e_scale, a, a_scale, tolerance, label: str | None = None) -> list[str]:
+    """e = a + c for a constant c != 0: at order 0 (no label), antiderivatives that agree;
+    above, a constant term too many (d/dx of 5x^2 + 3 written 10x + 3)."""
     c = float(np.median(e - a))
     if c == 0 or not np.isfinite(c):
         return []
     shifted = a + c
     if not np.all(_close(e, shifted, e_scale, a_scale + abs(c), *tolerance)):
         return []
+    if label is not None:
+        if np.ptp(a) == 0:  # any two constants differ by one: no clue
+            return []
+        sign = "-" if c < 0 else "+"
+        return [f"the expectation is {label} {sign} {_nice(abs(c))} at every point"]
     return [f"the two differ by the constant {_nice(c)} everywhere: as antiderivatives "
             "they agree (an antiderivative is only defined up to a constant)"]
 
 
 def _multiple(t, e, e_scale, a, a_scale, tolerance) -> list[str]:
     nonzero = a != 0
-    if nonzero.sum() < MIN_FOR_DIAGNOSIS:
+    if nonzero.sum() < MIN_FOR_DIAGNOSIS or np.ptp(a) == 0:  # two constants: no clue
         return []
     c = float(np.median(e[nonzero] / a[nonzero]))
     if not np.isfinite(c) or c == 0 or abs(c - 1) <= 1e-9:
@@ -304,7 +319,8 @@ def _term_factor(e, e_scale, a, a_scale, term, tolerance):
     from fractions import Fraction  # ~3 ms (decimal too): only when a term is looked at
 
     nonzero = term != 0
-    if nonzero.sum() < MIN_FOR_DIAGNOSIS:
+    # (a constant term off by a factor is a constant too many: _terms and _offset say so)
+    if nonzero.sum() < MIN_FOR_DIAGNOSIS or np.ptp(term) == 0:
         return None
     with np.errstate(all="ignore"):
         factor = float(np.median(1 + (e[nonzero] - a[nonzero]) / term[nonzero]))
@@ -346,3 +362,186 @@ def _term_words(f, p: int, k: int, t: Target, factor) -> str:
     term, whole = (text.format(d=d, x=t.name) for text in (rule[k], rule[2]))
     return (f"{_RULE_NAMES[node.name]} {term} {wrong}: for u = {inputs[0]} and "
             f"v = {inputs[1]}, {whole}")
+
+
+def _moving_pairs(f, run):
+    """Each node of two inputs that both move along the direction: (index, node)."""
+    for p, node in enumerate(f.nodes):
+        if len(node.args) == 2 and all(np.any(run.tangents[j] != 0) for j in node.args):
+            yield p, node
+
+
+def _adjoint(found, p: int, where):
+    adjoint = found.adjoints[p] if found.adjoints else None
+    return None if adjoint is None else adjoint[where]
+
+
+def _combined(f, t, e, e_scale, a, sweep, found, where, tolerance) -> list[str]:
+    """A product's or quotient's derivative written as the product or quotient of the
+    derivatives: d(x^3 sin x)/dx as 3x^2 cos x."""
+    if sweep is None:
+        return []
+    d = "∂" if t.label.startswith("∂") else "d"
+    for p, node in _moving_pairs(f, sweep):
+        adjoint = _adjoint(found, p, where)
+        if node.name not in ("mul", "div") or adjoint is None:
+            continue
+        du, dv = (sweep.tangents[j] for j in node.args)
+        with np.errstate(all="ignore"):
+            wrong = du * dv if node.name == "mul" else du / dv
+        if _replaced(e, e_scale, a, adjoint, sweep.tangents[p], wrong, tolerance):
+            u, v = (_part(f, j) for j in node.args)
+            verb, op = ("multiplies", "·") if node.name == "mul" else ("divides", "/")
+            rule = _RULES[node.name][2].format(d=d, x=t.name)
+            return [f"this {verb} the derivatives, ({d}u/{d}{t.name}){op}({d}v/{d}{t.name}),"
+                    f" for u = {u} and v = {v}: the rule is {rule}"]
+    return []
+
+
+def _power_rule(f, t, e, e_scale, a, sweep, found, where, tolerance) -> list[str]:
+    """The power rule n·u^(n-1) used on a constant base raised to a varying exponent:
+    2^x differentiated as x·2^(x-1) (with or without the exponent's dv/dx)."""
+    if sweep is None:
+        return []
+    d = "∂" if t.label.startswith("∂") else "d"
+    for p, node in enumerate(f.nodes):
+        if node.name != "pow" or len(node.args) != 2:
+            continue
+        base, power = node.args
+        adjoint = _adjoint(found, p, where)
+        if adjoint is None or np.any(sweep.tangents[base] != 0) \
+                or not np.any(sweep.tangents[power] != 0):
+            continue
+        u, v, dv = sweep.values[base], sweep.values[power], sweep.tangents[power]
+        with np.errstate(all="ignore"):
+            rule = v * u ** (v - 1)
+            for wrong in (rule * dv, rule):
+                if _replaced(e, e_scale, a, adjoint, sweep.tangents[p], wrong, tolerance):
+                    return [f"this is the power rule v·u^(v-1) on {_part(f, p)}, whose "
+                            f"exponent varies: that rule is for a constant exponent; for a "
+                            f"constant base u = {_part(f, base)}, {d}(u^v)/{d}{t.name} = "
+                            f"u^v·ln(u)·({d}v/{d}{t.name})"]
+    return []
+
+
+def _terms(f, t, points, where, sweep, tolerance) -> list[str]:
+    """The expectation's terms, as written, against the terms of f's rule at its root
+    (a product's two, a quotient's two, a sum's one per term): which are right, and which
+    written term is not the rule's term it stands for, with its value at one point."""
+    e_expr = t.expectation
+    if sweep is None or e_expr.has_diff:
+        return []
+    from .taylor import jvp
+
+    with np.errstate(all="ignore"):
+        e_run = jvp(e_expr, {v: points[v][where] for v in e_expr.variables}, {})
+    rule, written = _rule_terms(f, t, sweep), _written_terms(e_expr, e_run.values)
+    heading = _rule_heading(f, t)
+    if rule and written and e_expr.nodes[-1].name == "div" and f.nodes[-1].name == "div":
+        # (u'v - uv')/v^2 written as one fraction: its numerator's terms against the
+        # rule's terms times v^2
+        v2 = np.asarray(sweep.values[f.nodes[-1].args[1]]) ** 2
+        bottom = e_run.values[e_expr.nodes[-1].args[1]]
+        if np.all(_close(bottom, v2, np.abs(bottom), np.abs(v2), *tolerance)):
+            rule = [(name.replace(")/v^2", ")").replace(")/v", ")·v"), r * v2)
+                    for name, r in rule]
+            written = _written_terms(e_expr, e_run.values, e_expr.nodes[-1].args[0])
+            heading += ", over v^2; in the numerator"
+    n = np.count_nonzero(where)
+    rule = [(name, np.broadcast_to(r, (n,))) for name, r in rule if np.any(r != 0)]
+    written = [(text, np.broadcast_to(w, (n,))) for text, w in written if np.any(w != 0)]
+    if len(rule) < (1 if f.nodes[-1].name in ("add", "sub", "neg") else 2) \
+            or len(written) < 2:
+        return []
+    right, rest, left = [], [], list(range(len(rule)))
+    for text, w in written:
+        k = next((k for k in left if np.all(_close(w, rule[k][1], np.abs(w),
+                                                   np.abs(rule[k][1]), *tolerance))), None)
+        if k is None:
+            rest.append((text, w))
+        else:
+            left.remove(k)
+            right.append(f"{text} is {rule[k][0]}")
+    if not right:
+        return []
+    said = _listing(right)
+    if not rest:
+        return [f"{heading}: {said}; {_listing([rule[k][0] for k in left])} "
+                f"{'is' if len(left) == 1 else 'are'} missing"]
+    texts = " + ".join(text for text, _ in rest).replace("+ -", "- ")
+    if not left:
+        return [f"{heading}: {said}; {texts} {'is' if len(rest) == 1 else 'are'} extra"]
+    should = sum(rule[k][1] for k in left)
+    got = sum(w for _, w in rest)
+    i = _plain_point(points, where, f.variables, ~_close(got, should, np.abs(got),
+                                                         np.abs(should), *tolerance))
+    at = ", ".join(f"{v} = {points[v][where][i]:.6g}" for v in f.variables)
+    names = " + ".join(rule[k][0] for k in left).replace("+ -", "- ")
+    return [f"{heading}: {said}, but {texts} is not {names} (at {at}: "
+            f"{got[i]:.6g}, where {names} = {should[i]:.6g})"]
+
+
+def _plain_point(points, where, names, differs) -> int:
+    """Of the points where ``differs``, the one with coordinates nearest 1 in size (the
+    easiest to work out by hand)."""
+    with np.errstate(all="ignore"):
+        size = sum(np.abs(np.log(np.abs(points[v][where]))) for v in names)
+    return int(np.argmin(np.where(differs, np.nan_to_num(size, nan=np.inf), np.inf)))
+
+
+def _listing(items: list[str]) -> str:
+    return ", ".join(items[:-1]) + (" and " if len(items) > 1 else "") + items[-1]
+
+
+def _rule_heading(f, t) -> str:
+    root = f.nodes[-1]
+    d = "∂" if t.label.startswith("∂") else "d"
+    if root.name in ("mul", "div", "pow"):
+        u, v = (_part(f, j) for j in root.args)
+        return f"for u = {u} and v = {v}, {_RULES[root.name][2].format(d=d, x=t.name)}"
+    return f"{t.label} of a sum is the sum of its terms' derivatives"
+
+
+def _rule_terms(f, t, sweep) -> list:
+    """(name, value) of each term of the rule at f's root: a product's, quotient's or
+    power's two (each input's tangent alone through the root's Taylor rule), or the
+    derivative of each term of a sum."""
+    d = "∂" if t.label.startswith("∂") else "d"
+    root = f.nodes[-1]
+    if root.name in ("mul", "div", "pow") and len(root.args) == 2:
+        series = [np.stack(np.broadcast_arrays(sweep.values[j], sweep.tangents[j]))
+                  for j in root.args]
+        terms = []
+        for k in range(2):
+            alone = [s if i == k else np.stack([s[0], np.zeros_like(s[1])])
+                     for i, s in enumerate(series)]
+            with np.errstate(all="ignore"):
+                value = root.function().taylor(*alone)[1]
+            terms.append((_RULES[root.name][k].format(d=d, x=t.name), value))
+        return terms
+    return [(f"{d}/{d}{t.name} of {'-' if sign < 0 else ''}{_part(f, j)}",
+             sign * sweep.tangents[j]) for sign, j in _summands(f.nodes, len(f.nodes) - 1)]
+
+
+def _written_terms(e_expr, values, root: int | None = None) -> list:
+    """(text, value) of each term of the expectation's sum (or of node ``root``'s)."""
+    root = len(e_expr.nodes) - 1 if root is None else root
+    return [(("-" if sign < 0 else "") + _part(e_expr, j), sign * values[j])
+            for sign, j in _summands(e_expr.nodes, root)]
+
+
+def _summands(nodes, root: int) -> list:
+    """(sign, node) of each term of the sum at ``root``, in the order written; a node that
+    is no sum is one term."""
+    terms, stack = [], [(1, root)]
+    while stack:
+        sign, j = stack.pop()
+        node = nodes[j]
+        if node.name in ("add", "sub") and node.kind == "infix":
+            left, right = node.args
+            stack += [(sign if node.name == "add" else -sign, right), (sign, left)]
+        elif node.name == "neg":
+            stack.append((-sign, node.args[0]))
+        else:
+            terms.append((sign, j))
+    return terms

@@ -288,6 +288,43 @@ DIAGNOSES = [
      "the expectation is ∂²/∂x² at every point, not ∂/∂x: differentiated one time too many"),
     ("exp(x)*x", "x*exp(x)", {},
      "the expectation is f itself at every point, not d/dx: nothing was differentiated"),
+    # the derivatives multiplied or divided: (x^3 sin x)' = 3x^2 sin x + x^3 cos x, not
+    # 3x^2 cos x; (sin(x)/x^2)' = (x^2 cos x - 2x sin x)/x^4, not cos(x)/(2x)
+    ("x^3*sin(x)", "3*x^2*cos(x)", {},
+     "this multiplies the derivatives, (du/dx)·(dv/dx), for u = x^3 and v = sin(x): the "
+     "rule is d(u·v)/dx = (du/dx)·v + u·(dv/dx)"),
+    ("sin(x)/x^2", "cos(x)/(2*x)", {},
+     "this divides the derivatives, (du/dx)/(dv/dx), for u = sin(x) and v = x^2"),
+    # the power rule on a constant base: (2^x)' = 2^x ln 2, not x 2^(x-1); (e^(3x))' =
+    # 3e^(3x), not 3x e^(3x-1) (nor that times the exponent's 3)
+    ("2^x", "x*2^(x-1)", {},
+     "this is the power rule v·u^(v-1) on 2^x, whose exponent varies: that rule is for a "
+     "constant exponent; for a constant base u = 2, d(u^v)/dx = u^v·ln(u)·(dv/dx)"),
+    ("e^(3*x)", "3*x*e^(3*x-1)", {}, "this is the power rule v·u^(v-1) on e^(3*x)"),
+    ("e^(3*x)", "9*x*e^(3*x-1)", {}, "this is the power rule v·u^(v-1) on e^(3*x)"),
+    # which written terms are right: (x e^x)' = e^x + x e^x; (x^3 sin x)' as above;
+    # (x^2 + 3x + 5)' = 2x + 3; (x^2 + sin x + x^3)' = 2x + cos x + 3x^2
+    ("x*exp(x)", "exp(x)+x", {},
+     "for u = x and v = exp(x), d(u·v)/dx = (du/dx)·v + u·(dv/dx): exp(x) is (du/dx)·v, "
+     "but x is not u·(dv/dx) (at x = "),
+    ("x^3*sin(x)", "3*x^2*sin(x) + x^3*cos(x) + 1", {},
+     "for u = x^3 and v = sin(x), d(u·v)/dx = (du/dx)·v + u·(dv/dx): (3*(x^2))*sin(x) is "
+     "(du/dx)·v and (x^3)*cos(x) is u·(dv/dx); 1 is extra"),
+    ("x^2+3*x+5", "2*x+3+5", {},
+     "d/dx of a sum is the sum of its terms' derivatives: 2*x is d/dx of x^2 and 3 is d/dx "
+     "of 3*x; 5 is extra"),
+    ("x^2+sin(x)+x^3+exp(x)", "2*x+cos(x)", {},
+     "d/dx of a sum is the sum of its terms' derivatives: 2*x is d/dx of x^2 and cos(x) is "
+     "d/dx of sin(x); d/dx of x^3 and d/dx of exp(x) are missing"),
+    ("x^2+3*x", "2*x+6", {},        # 3's term doubled: a constant, said as the term it is
+     "d/dx of a sum is the sum of its terms' derivatives: 2*x is d/dx of x^2, but 6 is not "
+     "d/dx of 3*x (at x = "),
+    ("sin(x)/x^2", "(2*x*cos(x) - 2*x*sin(x))/x^4", {},   # x^2 cos x written 2x cos x
+     "for u = sin(x) and v = x^2, d(u/v)/dx = (du/dx)/v - u·(dv/dx)/v^2, over v^2; in the "
+     "numerator: -(2*x)*sin(x) is -u·(dv/dx), but (2*x)*cos(x) is not (du/dx)·v (at x = "),
+    # a constant too many, where f' is not constant: (x^2)' = 2x, (sin x)' = cos x
+    ("x^2", "2*x+1", {}, "the expectation is d/dx + 1 at every point"),
+    ("sin(x)", "cos(x)-2", {}, "the expectation is d/dx - 2 at every point"),
 ]
 
 
@@ -296,6 +333,27 @@ def test_each_diagnosis(f, expected, options, line):
     result = adcli.check(f, expected, **options)
     assert result.verdict == "differs"
     assert [d for d in result.diagnosis if d.startswith(line)], result.diagnosis
+
+
+TERM_VALUES = [
+    # f, expectation, the written rest and the rule's term it should be, by hand
+    ("x^3*sin(x)", "3*x^2*sin(x) + x^2*cos(x)",
+     lambda x: x**2 * math.cos(x), lambda x: x**3 * math.cos(x)),
+    ("x^2+sin(x)+x^3", "2*x+cos(x)+3*x", lambda x: 3 * x, lambda x: 3 * x**2),
+    ("sin(x)/x^2", "(2*x*cos(x) - 2*x*sin(x))/x^4",   # the numerator's (du/dx)·v
+     lambda x: 2 * x * math.cos(x), lambda x: x**2 * math.cos(x)),
+]
+
+
+@pytest.mark.parametrize("f, expected, written, rule", TERM_VALUES)
+def test_a_wrong_term_is_shown_at_a_point_with_both_values(f, expected, written, rule):
+    (line,) = adcli.check(f, expected).diagnosis
+    x, got, should = (float(v) for v in re.search(
+        r"\(at x = (\S+): (\S+), where .* = (\S+)\)$", line).groups())
+    assert 0.1 <= abs(x) <= 10    # a point to work out by hand, not the widest drawn
+    assert got == pytest.approx(written(x), rel=1e-5)
+    assert should == pytest.approx(rule(x), rel=1e-5)
+    assert got != pytest.approx(should, rel=1e-3)
 
 
 def test_swapped_partials():
@@ -311,7 +369,8 @@ NO_DIAGNOSIS = [
     ("x^3", "3*x^3"),                           # ratio x: not constant
     ("x^2", "4*x + (x - abs(x))"),              # x2 for x > 0, x3 for x < 0: not constant
     ("x^2*sin(x)+cos(x)", "2*x*sin(x)"),        # two terms missing, not one
-    ("x*exp(x)", "exp(x)+x"),                   # a term of the wrong kind, not a missing one
+    ("x^3*sin(x)", "x^2 + cos(x)"),             # neither written term is a rule's term
+    ("3*x", "5"),                               # 3 + 2, but any two constants differ by one
     ("x^3", "6"),                               # the third derivative: two too many, unsaid
     ("x", "0"),                                 # f'' = 0 too, which is no clue
     ("x^2/(1+x)", "(2x(1+x) - x^2)/(1+x)^3"),   # f' / (1+x): not a slip of v^2
