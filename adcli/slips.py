@@ -61,6 +61,9 @@ def diagnose(f, targets, order, points, found, status) -> list[str]:
     return found_any
 
 
+# A factor's fraction, at most: a term of sin(300x)'s derivative written cos(300x) is
+# 1/300 of it (a random factor is never within 1e-10 of so short a fraction).
+DENOMINATOR = 1000
 PART_CHARS = 80  # a sub-expression named in a diagnosis, at most (its middle elided)
 
 
@@ -78,13 +81,13 @@ def _part(f, index: int) -> str:
 
 def _nice(c: float) -> str:
     """A factor as people write it: 2, -1, 0.5, 1/3 (rounding error dropped): a decimal
-    of up to six digits, else a fraction with a denominator up to 12 that close."""
+    of up to six digits, else a fraction (denominator up to DENOMINATOR) that close."""
     from fractions import Fraction  # ~3 ms: only once a claim is worded
 
     short = float(f"{c:.6g}")
     if abs(short - c) <= 1e-10 * abs(c):
         return f"{short:.6g}"
-    simple = Fraction(c).limit_denominator(12)
+    simple = Fraction(c).limit_denominator(DENOMINATOR)
     if abs(simple - c) <= 1e-10 * abs(c):
         return str(simple)
     return f"{c:.12g}"
@@ -326,7 +329,7 @@ def _term_factor(e, e_scale, a, a_scale, term, tolerance):
         factor = float(np.median(1 + (e[nonzero] - a[nonzero]) / term[nonzero]))
     if not np.isfinite(factor) or abs(factor - 1) <= 1e-9:
         return None
-    simple = Fraction(factor).limit_denominator(12)
+    simple = Fraction(factor).limit_denominator(DENOMINATOR)
     if abs(simple - factor) <= 1e-9 * max(1.0, abs(factor)):
         factor = simple
     off = float(factor) - 1
@@ -453,22 +456,14 @@ def _terms(f, t, points, where, sweep, tolerance) -> list[str]:
     if len(rule) < (1 if f.nodes[-1].name in ("add", "sub", "neg") else 2) \
             or len(written) < 2:
         return []
-    right, rest, left = [], [], list(range(len(rule)))
-    for text, w in written:
-        k = next((k for k in left if np.all(_close(w, rule[k][1], np.abs(w),
-                                                   np.abs(rule[k][1]), *tolerance))), None)
-        if k is None:
-            rest.append((text, w))
-        else:
-            left.remove(k)
-            right.append(f"{text} is {rule[k][0]}")
+    right, rest, left = _matched(written, rule, tolerance)
     if not right:
         return []
-    said = _listing(right)
+    said = _few(right, "terms are right")
     if not rest:
-        return [f"{heading}: {said}; {_listing([rule[k][0] for k in left])} "
+        return [f"{heading}: {said}; {_few([rule[k][0] for k in left])} "
                 f"{'is' if len(left) == 1 else 'are'} missing"]
-    texts = " + ".join(text for text, _ in rest).replace("+ -", "- ")
+    texts = _few([text for text, _ in rest], joint=" + ").replace("+ -", "- ")
     if not left:
         return [f"{heading}: {said}; {texts} {'is' if len(rest) == 1 else 'are'} extra"]
     should = sum(rule[k][1] for k in left)
@@ -476,7 +471,7 @@ def _terms(f, t, points, where, sweep, tolerance) -> list[str]:
     i = _plain_point(points, where, f.variables, ~_close(got, should, np.abs(got),
                                                          np.abs(should), *tolerance))
     at = ", ".join(f"{v} = {points[v][where][i]:.6g}" for v in f.variables)
-    names = " + ".join(rule[k][0] for k in left).replace("+ -", "- ")
+    names = _few([rule[k][0] for k in left], joint=" + ").replace("+ -", "- ")
     return [f"{heading}: {said}, but {texts} is not {names} (at {at}: "
             f"{got[i]:.6g}, where {names} = {should[i]:.6g})"]
 
@@ -489,8 +484,39 @@ def _plain_point(points, where, names, differs) -> int:
     return int(np.argmin(np.where(differs, np.nan_to_num(size, nan=np.inf), np.inf)))
 
 
-def _listing(items: list[str]) -> str:
-    return ", ".join(items[:-1]) + (" and " if len(items) > 1 else "") + items[-1]
+def _matched(written, rule, tolerance):
+    """Each written term paired with a rule term of the same value at every point: the
+    pairs as words, the written terms left over, the rule terms' indices left over. The
+    candidates come from the values at the first point, sorted: a sum of 10^4 terms is
+    not compared 10^8 times."""
+    keys = np.array([r[0] for _, r in rule])
+    order = np.argsort(keys, kind="stable")
+    keys, free = keys[order], np.ones(len(rule), bool)
+    right, rest = [], []
+    for text, w in written:
+        reach = 1e-8 * abs(w[0])  # wider than _close allows: a superset, then checked
+        lo = np.searchsorted(keys, w[0] - reach, side="left")
+        hi = np.searchsorted(keys, w[0] + reach, side="right")
+        k = next((k for k in order[lo:hi] if free[k] and np.all(_close(
+            w, rule[k][1], np.abs(w), np.abs(rule[k][1]), *tolerance))), None)
+        if k is None:
+            rest.append((text, w))
+        else:
+            free[k] = False
+            right.append(f"{text} is {rule[k][0]}")
+    return right, rest, [k for k in range(len(rule)) if free[k]]
+
+
+FEW = 3  # terms named in a list, at most: the others are counted
+
+
+def _few(items: list[str], what: str = "terms", joint: str = " and ") -> str:
+    """Up to FEW items in words, the last after ``joint`` (", " between the others unless
+    the joint is a sign); more are counted (a sum of 10^4 terms is not listed)."""
+    sep = joint if joint.strip() in "+-" else ", "
+    if len(items) > FEW:
+        items = items[:FEW - 1] + [f"{len(items) - FEW + 1} more {what}"]
+    return sep.join(items[:-1]) + (joint if len(items) > 1 else "") + items[-1]
 
 
 def _rule_heading(f, t) -> str:

@@ -356,6 +356,27 @@ def test_a_wrong_term_is_shown_at_a_point_with_both_values(f, expected, written,
     assert got != pytest.approx(should, rel=1e-3)
 
 
+def test_a_long_sums_terms_are_counted_not_listed():
+    # (sum sin(kx))' = sum k cos(kx), the last term written 300 sin(300x) for 300 cos(300x);
+    # written in reverse order, so each term is found wherever it stands
+    f = "+".join(f"sin({k}*x)" for k in range(1, 301))
+    expected = "300*sin(300*x)+" + "+".join(f"{k}*cos({k}*x)" for k in range(299, 0, -1))
+    (line,) = adcli.check(f, expected, samples=5).diagnosis
+    assert line.startswith("d/dx of a sum is the sum of its terms' derivatives: 299*cos(299*x)"
+                           " is d/dx of sin(299*x), 298*cos(298*x) is d/dx of sin(298*x) and "
+                           "297 more terms are right, but 300*sin(300*x) is not d/dx of sin(300*x) "
+                           "(at")
+    assert len(line) < 300
+
+
+def test_a_factor_is_said_as_the_fraction_it_is():
+    # the last of 300 terms written cos(300x) for 300 cos(300x): 1/300 of it
+    f = "+".join(f"sin({k}*x)" for k in range(1, 301))
+    expected = "+".join(f"{k}*cos({k}*x)" for k in range(1, 300)) + "+cos(300*x)"
+    (line,) = adcli.check(f, expected, samples=5).diagnosis
+    assert line.startswith("the term dv/dx is 1/300 times what it should be: for u = ")
+
+
 def test_swapped_partials():
     # d/dx1 (sin x1 + x1 x2) = cos x1 + x2 and d/dx2 = x1, given the other way round
     result = adcli.check("sin(x1)+x1*x2", expect={"x1": "x1", "x2": "cos(x1)+x2"})
