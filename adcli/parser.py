@@ -18,7 +18,8 @@ from .reader import Builder as _Builder, ForLark as _ForLark
 _EXPECTED = {"NUMBER": "a number", "NAME": "a name", "CALL": "a name", "ROOT": "a name",
              "PI": "a name", "LPAR": "'('", "BAR": "'|'",
              "ADD_OP": "an operator", "MUL_OP": "an operator", "POW_OP": "an operator",
-             "SUPERSCRIPT": "an operator", "RPAR": "')'", "COMMA": "','", "$END": "the end"}
+             "SUPERSCRIPT": "an operator", "RPAR": "')'", "RSQB": "']'", "RBRACE": "'}'",
+             "COMMA": "','", "$END": "the end"}
 
 
 def _grammar_text() -> str:

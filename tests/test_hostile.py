@@ -226,8 +226,8 @@ def _touch(path) -> str:
     lambda p: "x if x else x",
     lambda p: "x; import os",
     lambda p: "globals()",
-    lambda p: "x[0]",
-    lambda p: "{x}",
+    lambda p: "x[0:1]",   # (brackets and braces group, as in maths: x[0] is x*0)
+    lambda p: "{'x': 1}",
     lambda p: "f'{x}'",
 ])
 def test_python_is_not_executed(sentinel, make):
