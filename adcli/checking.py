@@ -28,7 +28,7 @@ from .core import Variable
 from .diagnostics import Diagnostics
 from .errors import (EXIT_CHECK_FAILED, ExpressionError, ValuesError, did_you_mean,
                      glued, leibniz, listing)
-from .expression import MAX_ORDER, Expression, _Run, as_numbers
+from .expression import MAX_ORDER, Expression, _Run, as_numbers, normal_name
 from .functions import CALLABLE, CONSTANTS
 from .parser import parse
 
@@ -149,6 +149,7 @@ def check(f, expected=None, *, expect: Mapping | None = None, order: int = 1, wr
     f = parse(f) if isinstance(f, str) else f
     order = _order(order)
     rtol, atol = _tolerance(rtol, "rtol"), _tolerance(atol, "atol")
+    expect, at, domain = (_normal_keys(m) for m in (expect, at, domain))
     targets = _targets(f, expected, expect, order, wrt, at)
     points, sampled = _points(f, targets, order, at, samples, seed, domain)
     with np.errstate(all="ignore"):
@@ -157,6 +158,13 @@ def check(f, expected=None, *, expect: Mapping | None = None, order: int = 1, wr
         if _few_own_points(result):
             _look_wider(result, _targets(f, expected, expect, order, wrt, at), seed, domain)
     return result
+
+
+def _normal_keys(names: Mapping | None) -> Mapping | None:
+    """A mapping by name with each name as the expression reads it (x₁ is x1)."""
+    if not names or all(isinstance(n, str) and n.isascii() for n in names):
+        return names
+    return {normal_name(n) if isinstance(n, str) else n: v for n, v in names.items()}
 
 
 def _found(f, targets, order, points):
@@ -243,7 +251,8 @@ def _why_not(extra: list[str], variables) -> str:
 def _names(f: Expression, wrt) -> list[str]:
     if wrt is None:
         return list(f.variables)
-    names = [w.strip() for w in wrt.split(",")] if isinstance(wrt, str) else list(wrt)
+    names = [normal_name(w.strip()) if isinstance(w, str) else w
+             for w in (wrt.split(",") if isinstance(wrt, str) else wrt)]
     for name in names:
         if name not in f.variables:
             raise ValuesError(f"'{name}' does not appear in {f.text!r}"

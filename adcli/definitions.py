@@ -13,6 +13,7 @@ import re
 from collections.abc import Iterable, Mapping
 
 from .errors import ExpressionError, ValuesError
+from .expression import normal_name
 from .functions import CONSTANTS
 
 
@@ -35,10 +36,10 @@ class Definitions:
     ``read(text, names)`` is the parser's: a text's node list, with ``names`` as refs."""
 
     def __init__(self, texts: Mapping[str, str], read):
-        self.texts = dict(texts)
-        self.names = frozenset(self.texts)
-        for name in self.texts:
+        for name in texts:
             _check_name(name, read)
+        self.texts = {normal_name(name): text for name, text in texts.items()}
+        self.names = frozenset(self.texts)
         self.nodes = {name: self._read(name, read) for name in self.texts}
         self.order = self._dependency_order()
 
@@ -136,7 +137,7 @@ def _check_name(name: str, read) -> None:
         nodes = read(name, frozenset())
     except ExpressionError:
         nodes = []
-    if len(nodes) != 1 or nodes[0].kind != "variable" or nodes[0].name != name:
+    if len(nodes) != 1 or nodes[0].kind != "variable" or nodes[0].name != normal_name(name):
         head = re.match(r"\s*(\w+)\s*\(", name)
         if head:  # f(x)=x^2, as a function is defined on paper
             raise ValuesError(f"cannot define '{name}': a definition takes no arguments: "

@@ -200,6 +200,9 @@ class Expression:
             if clash:
                 raise ValuesError(f"{listing(clash)} given both in at= and as a keyword")
             values = {**at, **values}
+        if not all(isinstance(name, str) and name.isascii() for name in values):
+            values = {normal_name(name) if isinstance(name, str) else name: value
+                      for name, value in values.items()}
         unknown = self.unknown_names(values)
         if unknown:
             raise ValuesError("; ".join(unknown))
@@ -371,11 +374,23 @@ def _as_point(result: Result) -> Result:
                   scalar(result.hessian), scalar(result.derivative))
 
 
+def normal_name(text: str) -> str:
+    """A name as Python reads an identifier, in NFKC form: 𝑥 (pasted from a typeset
+    formula) is x, x₁ is x1, ｘ is x. So an expression's names, the names given to
+    --at, --wrt, --expect, --let and points files, and keyword arguments (which Python
+    has normalised already) all meet."""
+    if text.isascii():
+        return text
+    import unicodedata
+
+    return unicodedata.normalize("NFKC", text)
+
+
 def _names(names) -> tuple[str, ...]:
     """``"x, y"`` or ``["x", "y"]`` as ``("x", "y")``."""
     if isinstance(names, str):
         names = names.split(",")
-    return tuple(n.strip() for n in names)
+    return tuple(normal_name(n.strip()) for n in names)
 
 
 def _whole(number, what: str, low: int, high: int | None) -> int:

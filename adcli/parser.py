@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from . import lalr
 from .definitions import Definitions
 from .errors import ExpressionError
-from .expression import Expression
+from .expression import Expression, normal_name
 from .reader import Builder as _Builder, ForLark as _ForLark
 
 _EXPECTED = {"NUMBER": "a number", "NAME": "a name", "CALL": "a name", "ROOT": "a name",
@@ -154,12 +154,14 @@ def _prime_hint(text: str, syntax: ExpressionError) -> ExpressionError | None:
 
 def is_name(text: str) -> bool:
     """Whether ``text`` is a name of the language (a variable or a constant): the grammar
-    decides, so --at, --wrt and points files agree with expressions (``x²`` is not one)."""
+    decides, so --at, --wrt and points files agree with expressions (``x²`` is not one).
+    The name it stands for is ``normal_name(text)`` (x₁ is x1)."""
     try:
         nodes = parse(text).nodes
     except ExpressionError:
         return False
-    return len(nodes) == 1 and nodes[0].kind in ("variable", "constant") and nodes[0].name == text
+    return len(nodes) == 1 and nodes[0].kind in ("variable", "constant") \
+        and nodes[0].name == normal_name(text)
 
 
 def _parse_with_lark(text: str):

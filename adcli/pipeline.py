@@ -13,7 +13,7 @@ from .errors import (AdcliError, NonFiniteError, ValuesError, closest, did_you_m
                      glued, no_value_for, warn)
 from .definitions import from_pairs
 from .functions import CALLABLE, CONSTANTS
-from .parser import define, is_name, parse
+from .parser import define, is_name, normal_name, parse
 from .points import PointSource, chunk_size_for, parse_at, parse_grid
 from .progress import Progress
 from .render import FORMATS, Rows
@@ -139,8 +139,9 @@ def _wrt(command, wrt: str | None, strict: bool, err) -> list[str]:
     if not command.differentiates:
         return []
     names = command.names if wrt is None else [w.strip() for w in wrt.split(",")]
-    if not all(map(is_name, names)) or len(set(names)) != len(names):
+    if not all(map(is_name, names)) or len(set(map(normal_name, names))) != len(names):
         raise ValuesError(f"--wrt {wrt!r}: give distinct variable names separated by commas")
+    names = [normal_name(name) for name in names]
     for name in names:
         if name not in command.names:
             _unused(strict, err, f"--wrt {name}: '{name}' does not appear in the expression, "

@@ -13,7 +13,7 @@ import numpy as np
 
 from .errors import ExpressionError, PointsError, ValuesError, escape, quote
 from .functions import CONSTANTS
-from .parser import is_name, parse
+from .parser import is_name, normal_name, parse
 from .printer import format_number
 from .records import Record
 from .streams import StreamReader, number
@@ -73,6 +73,7 @@ def _pairs(option: str, text: str):
             raise ValuesError(f"{option} {quote(text)}: {quote(pair)} is not of the form "
                               "name=value" + ("; --at is one point: for several use --grid "
                                               "or --points" if several else ""))
+        name = normal_name(name)
         if name in CONSTANTS:
             raise ValuesError(f"{option} {quote(text)}: {name} is a constant and cannot be "
                               "given a value")

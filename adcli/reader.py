@@ -23,7 +23,7 @@ import re
 import unicodedata
 
 from .errors import ExpressionError, escape, slip
-from .expression import MAX_ORDER, Node
+from .expression import MAX_ORDER, Node, normal_name
 from .functions import CALLABLE, CONSTANTS, OPERATORS, PRIMITIVES
 from .printer import format_number
 from .records import Record
@@ -135,13 +135,14 @@ class Builder:
         # factor (see _plain) made into a Factor only if a run or a power needs one (a
         # name in a 1 MB expression is mostly an operand).
         ((name, start),) = children
-        if self.definitions and name in self.definitions:
-            return self._add(Node("ref", start, name=name))
+        if self.definitions and normal_name(name) in self.definitions:
+            return self._add(Node("ref", start, name=normal_name(name)))
         leaf = self._leaves.get(name)
         if leaf is None:
+            written, name = name, normal_name(name)  # (the cache is by the text written)
             if is_function_name(name):
-                return Func(name, name, start, len(self.nodes))
-            leaf = self._leaves[name] = _leaf_of(name)
+                return Func(written, name, start, len(self.nodes))
+            leaf = self._leaves[written] = _leaf_of(name)
         nodes = self.nodes
         nodes.append(Node(leaf[0], start, leaf[1], leaf[2]))
         return len(nodes) - 1
@@ -169,7 +170,7 @@ class Builder:
         head = self._heads.get(text)
         if head is not None:  # "sin(" met before in this text
             return head[0], start, head[1]
-        name = text.rstrip("(").rstrip()
+        name = normal_name(text.rstrip("(").rstrip())
         if is_function_name(name):
             function = CALLABLE.get(name)
             if name in _SPECIAL or name.startswith("log_"):

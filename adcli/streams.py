@@ -242,6 +242,10 @@ def _json_object(text: str, line: int) -> dict:
 def _names(names: list[str], line: int | None) -> list[str]:
     where = f"points file line {line}" if line is not None else "--columns"
     names = [n.strip() for n in names]
+    if not all(map(str.isascii, names)):   # x₁ is x1, as in the expression
+        from .expression import normal_name
+
+        names = [normal_name(n) for n in names]
     if not names or any(not n for n in names):
         raise PointsError(f"{where}: a column has no name")
     if len(set(names)) != len(names):

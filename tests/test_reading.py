@@ -748,3 +748,47 @@ def test_the_new_functions_warn_at_their_kinks(text, at, warning):
     code, out, err = run_cli("grad", text, "--at", at, "--format", "plain")
     assert code == 0
     assert f"adcli: warning: {warning}" in err.splitlines()
+
+
+# ----- names in NFKC form, as Python reads identifiers ---------------------------------------
+# (x1^2 + y x1 at x1 = 3, y = 2: 9 + 6 = 15; d/dx1 = 2 x1 + y = 8, d/dy = x1 = 3)
+
+def test_a_name_pasted_from_typeset_maths_is_the_plain_name():
+    f = adcli.parse("x₁^2 + 𝑦 x₁")
+    assert f.variables == ("x1", "y") and f.parsed == "(x1^2) + (y*x1)"
+    assert adcli.parse("𝑠𝑖𝑛(x) + ｓｉｎ x").parsed == "sin(x) + sin(x)"
+    assert adcli.parse("x²").parsed == "x^2"   # a superscript is still a power
+
+
+def test_python_keyword_arguments_meet_the_names_they_were_written_as():
+    # Python normalises 𝑦= to y= itself: the expression's 𝑦 must be y too
+    f = adcli.parse("x^2 + 𝑦")
+    assert f.grad(x=1, 𝑦=2) == {"x": 2.0, "y": 1.0}
+    assert f.grad(at={"𝑦": 2, "x": 1}) == {"x": 2.0, "y": 1.0}
+
+
+@pytest.mark.parametrize("options", [
+    ["--at", "x₁=3,y=2"],
+    ["--at", "x1=3,𝑦=2"],
+    ["--at", "x₁=3,y=2", "--wrt", "x₁,𝑦"],
+    ["--grid", "x₁=3:3:1", "--at", "y=2"],
+])
+def test_every_way_of_giving_a_value_takes_either_spelling(options):
+    code, out, err = run_cli("grad", "x₁^2 + 𝑦 x₁", *options, "--format", "csv")
+    assert (code, err) == (0, "")
+    assert out == "x1,y,f,df/dx1,df/dy\n3.0,2.0,15.0,8.0,3.0\n"
+
+
+def test_a_points_header_and_a_definition_take_either_spelling():
+    code, out, err = run_cli("grad", "x1^2 + 𝐹", "--let", "𝐹=y x₁", "--points", "-",
+                             "--format", "csv", stdin="x₁,𝑦\n3,2\n")
+    assert (code, err) == (0, "")
+    assert out == "x1,y,f,df/dx1,df/dy\n3.0,2.0,15.0,8.0,3.0\n"
+
+
+def test_an_expectation_by_name_takes_either_spelling():
+    result = adcli.check("x₁^2 𝑦", expect={"x₁": "2 x1 y", "𝑦": "x₁^2"})
+    assert result.verdict == "matches"
+    code, out, err = run_cli("check", "x₁^2 𝑦", "--expect", "x₁=2 x1 y", "--expect",
+                             "𝑦=x₁^2", "--format", "plain")
+    assert code == 0 and out.startswith("matches ∂/∂x1 and ∂/∂y at 30/30 points"), out

@@ -101,7 +101,7 @@ def _known(f, values: dict, option: str, strict: bool, err) -> dict:
 
 
 def _expectations(pairs) -> dict:
-    from ..parser import is_name
+    from ..parser import is_name, normal_name
 
     expected = {}
     for pair in pairs:
@@ -109,6 +109,7 @@ def _expectations(pairs) -> dict:
         name = name.strip()
         if not equals or not is_name(name) or not text.strip():
             raise ValuesError(f"--expect {pair!r} is not of the form NAME=EXPRESSION")
+        name = normal_name(name)
         if name in expected:
             raise ValuesError(f"--expect {name}= is given more than once")
         expected[name] = text
