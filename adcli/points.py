@@ -67,6 +67,11 @@ def _pairs(option: str, text: str):
     for pair in split_top_level(text, ","):
         name, equals, value = pair.partition("=")
         name = name.strip()
+        if "=" in value:  # x=1 y=2, x=1;y=2: pairs run together (no value holds an '=')
+            joined = _RUN_TOGETHER.sub(",", pair.strip())
+            if joined != pair.strip():
+                raise ValuesError(f"{option} {quote(text)}: separate the name=value pairs "
+                                  f"with commas: {option} {joined}")
         if not equals or not is_name(name) or not value.strip():
             # x=1,2,3: several values of one variable, where --at is one point.
             several = not equals and option == "--at" and _DECIMAL.match(pair.strip())
@@ -94,6 +99,7 @@ def parse_at(options) -> dict[str, float]:
 
 MAX_GRID_POINTS = 10**8  # a few minutes of work: more is surely a typo (use --points)
 
+_RUN_TOGETHER = re.compile(r"\s*[;\s]\s*(?=[^\s;=,]+\s*=)")  # before a name=
 _DECIMAL = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\Z")
 
 

@@ -382,6 +382,12 @@ ERRORS = [
                                           "--at is one point", "--grid or --points"], []),
     (["grad", "x^2", "--at", "x=1,y"], ["'y' is not of the form name=value"],
      ["--grid"]),
+    # pairs run together with a space or a semicolon
+    (["grad", "x^2+y", "--at", "x=1 y=2"], ["separate the name=value pairs with commas: "
+                                            "--at x=1,y=2"], ["unexpected"]),
+    (["grad", "x^2+y", "--at", "x=1; y=pi/2"], ["with commas: --at x=1,y=pi/2"], []),
+    (["grad", "x^2+y", "--grid", "x=0:1:3 y=0:1:2"], ["with commas: --grid x=0:1:3,y=0:1:2"],
+     []),
     (["jacobian", "x", "y", "x=1,y=2"], ["forget --at", "--at x=1,y=2"], ["unexpected"]),
     (["grad", "x", "y"], ["quote the expression", "several expressions go to adcli jacobian"],
      []),
