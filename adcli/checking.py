@@ -18,6 +18,7 @@ When it differs, slips.py names what is certain at every counted point.
 """
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
@@ -224,6 +225,8 @@ def _target(f: Expression, name, order, partial, text) -> Target:
         raise ValuesError(f"'{name}' does not appear in {f.text!r}"
                           f"{did_you_mean(name, f.variables)}")
     label = label_for(name, order, partial)
+    if isinstance(text, str):
+        text = _right_side(text, order, name, f)
     try:
         expectation = parse(text) if isinstance(text, str) else text
     except ExpressionError as error:
@@ -235,6 +238,50 @@ def _target(f: Expression, name, order, partial, text) -> Target:
                           f"{listing(extra)}, which {'does' if len(extra) == 1 else 'do'} "
                           f"not appear in {f.text!r}{_why_not(extra, f.variables)}")
     return Target(name, label, expectation)
+
+
+# The left side of an expectation written as an equation, when it names a derivative:
+# f'(x), y'', f′, or Leibniz's dy/dx, d²y/dx², d^2f/dx^2, ∂f/∂x, d/dx (x^2).
+_PRIMES = {"'": 1, "\u2019": 1, "\u2032": 1, "\u2033": 2, "\u2034": 3}
+_PRIMED = re.compile(r"\s*[^\W\d]\w*\s*(['\u2019\u2032\u2033\u2034]+)\s*(\([^()=]*\))?\s*\Z")
+_LEIBNIZ = re.compile(r"\s*[d∂](?:\^?(\d+)|([²³⁴-⁹]))?\s*\w*\s*/\s*[d∂]\s*([^\W\d⁰¹²³⁴-⁹][^\W⁰¹²³⁴-⁹]*)"
+                      r"(?:\^\d+|[²³⁴-⁹])?\s*\Z")
+
+
+def _right_side(text: str, order: int, name: str | None, f: Expression) -> str:
+    """``f'(x) = 2x`` as ``2x``: an expectation written as an equation whose left side
+    names a derivative of the order checked, in the variable checked (another order or
+    variable is an error that says which option it asks for). Any other '=' is the
+    parser's to explain (d/dx (x^2) = 2x too: the left side would be one more f)."""
+    left, equals, right = text.partition("=")
+    if not equals or "=" in right:
+        return text
+    primed, leibniz = _PRIMED.match(left), _LEIBNIZ.match(left)
+    if primed:
+        written = sum(_PRIMES[c] for c in primed.group(1))
+    elif leibniz:
+        power = leibniz.group(1) or leibniz.group(2)
+        written = int(power.translate(_SUPERSCRIPTS)) if power else 1
+        variable = normal_name(leibniz.group(3))
+        if name is not None and variable not in f.variables:
+            raise ValuesError(f"the expectation's left side, {left.strip()}, is a derivative "
+                              f"in {variable}, which does not appear in {f.text!r}")
+        if name is not None and variable != name:
+            raise ValuesError(f"the expectation's left side, {left.strip()}, is a derivative "
+                              f"in {variable}, and this checks one in {name}: "
+                              f"--wrt {variable} (wrt= in the API), or --expect "
+                              f"{variable}=... for partials by name")
+    else:
+        return text
+    if written != order:
+        raise ValuesError(f"the expectation's left side, {left.strip()}, is a derivative of "
+                          f"order {written}, and this checks order {order}: "
+                          f"{'add' if order == 1 else 'use'} --order {written} (order= in "
+                          "the API)")
+    return right
+
+
+_SUPERSCRIPTS = str.maketrans("²³⁴⁵⁶⁷⁸⁹", "23456789")
 
 
 def _why_not(extra: list[str], variables) -> str:

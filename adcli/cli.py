@@ -189,6 +189,17 @@ def _whole_expression(argument: str) -> bool:
     return True
 
 
+def _is_number(text: str) -> bool:
+    """Whether text is a value --at takes: a number or a constant expression (pi/4)."""
+    from .points import constant
+
+    try:
+        constant(text)
+    except (AdcliError, ValueError):
+        return False
+    return True
+
+
 def _stray_words(arguments, at, many: bool) -> None:
     """Words after the expression that were surely meant otherwise: ``--at x = 1`` (the
     shell split the pair) or ``x=1`` (``--at`` forgotten). Named before anything else
@@ -201,7 +212,9 @@ def _stray_words(arguments, at, many: bool) -> None:
                                f"--at {escape(''.join(words.split()))}")
     for word in rest:
         match = re.match(r"\s*(\w+)\s*=(.*)\Z", word)   # compiled only if there are words
-        if match and match.group(1) and not match.group(1)[0].isdigit():
+        # (y = x^2 is an equation, which the parser explains: a value is a number)
+        if match and match.group(1) and not match.group(1)[0].isdigit() \
+                and _is_number(match.group(2).split(",")[0]):
             raise click.UsageError(f"'{escape(word)}' after the expression looks like a value: "
                                    f"did you forget --at? (--at {escape(word.strip())})")
 

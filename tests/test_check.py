@@ -377,6 +377,43 @@ def test_a_factor_is_said_as_the_fraction_it_is():
     assert line.startswith("the term dv/dx is 1/300 times what it should be: for u = ")
 
 
+# ----- an expectation written as an equation ------------------------------------------------
+
+@pytest.mark.parametrize("expected, options", [
+    ("f'(x) = 2x", {}), ("f′(x)=2x", {}), ("y' = 2x", {}), ("dy/dx = 2x", {}),
+    ("df/dx=2x", {}), ("∂f/∂x = 2x", {}),
+    ("f''(x) = 2", {"order": 2}), ("y″ = 2", {"order": 2}), ("d²y/dx² = 2", {"order": 2}),
+    ("d^2f/dx^2 = 2", {"order": 2}),
+])
+def test_a_left_side_naming_the_derivative_is_read_past(expected, options):
+    result = adcli.check("x^2", expected, **options)          # (x^2)' = 2x, (x^2)'' = 2
+    assert result.verdict == "matches"
+    assert adcli.check("x^2", expected.replace("2x", "3x").replace("= 2", "= 3"),
+                       **options).verdict == "differs"
+
+
+@pytest.mark.parametrize("f, expected, options, words", [
+    ("x^2", "f''(x) = 2", {}, "is a derivative of order 2, and this checks order 1: add "
+                              "--order 2"),
+    ("x^2", "dy/dx = 2x", {"order": 2}, "of order 1, and this checks order 2: use --order 1"),
+    ("x^2*y", "∂f/∂y = x^2", {"wrt": "x"}, "is a derivative in y, and this checks one in x: "
+                                           "--wrt y"),
+    ("x^2", "d2y/dx2 = 2", {"order": 2}, "is a derivative in x2, which does not appear in "
+                                         "'x^2'"),
+    ("x^2", "y = 2x", {}, "an expression is wanted, not an equation"),   # not a derivative
+])
+def test_a_left_side_of_another_derivative_is_an_error_saying_which(f, expected, options,
+                                                                     words):
+    with pytest.raises(adcli.AdcliError, match=re.escape(words)):
+        adcli.check(f, expected, **options)
+
+
+def test_an_equation_as_the_expression_is_explained_not_taken_for_a_value(cli):
+    code, out, err = cli("check", "y = x^2", "2x")
+    assert code == 2
+    assert "an expression is wanted, not an equation" in err and "--at" not in err
+
+
 def test_swapped_partials():
     # d/dx1 (sin x1 + x1 x2) = cos x1 + x2 and d/dx2 = x1, given the other way round
     result = adcli.check("sin(x1)+x1*x2", expect={"x1": "x1", "x2": "cos(x1)+x2"})
