@@ -31,7 +31,7 @@ from .errors import (EXIT_CHECK_FAILED, ExpressionError, ValuesError, did_you_me
                      glued, leibniz, listing)
 from .expression import MAX_ORDER, Expression, _Run, as_numbers, normal_name
 from .functions import CALLABLE, CONSTANTS
-from .parser import parse
+from .parser import cautions, parse
 
 DEFAULT_SAMPLES = 30
 DEFAULT_SEED = 0
@@ -119,6 +119,7 @@ class CheckResult:
     sampled: bool = False
     seed: int | None = None
     expected_mode: bool = True          # False: AD against finite differences only
+    cautions: list[str] = field(default_factory=list)  # readings rarely meant (x^1/2)
 
     @property
     def ok(self) -> bool:
@@ -158,6 +159,8 @@ def check(f, expected=None, *, expect: Mapping | None = None, order: int = 1, wr
                         atol, sampled=sampled, seed=seed if sampled else None)
         if _few_own_points(result):
             _look_wider(result, _targets(f, expected, expect, order, wrt, at), seed, domain)
+    result.cautions = [c for e in [f, *(t.expectation for t in targets)] if e is not None
+                       for c in cautions(e)]
     return result
 
 

@@ -66,6 +66,38 @@ def parse(text: str, definitions: Mapping[str, str] | Definitions | None = None)
     return Expression(text, nodes, roots)
 
 
+# x^1/2, x^-1/2: a power of 1 or -1 written before "/" and a number. The text is searched
+# first (a 1 MB expression is not walked node by node for it).
+_POWER_OVER = re.compile(r"(\^|\*\*)\s*([-−+]?)\s*1\s*/\s*(\d+\.?\d*|\.\d+)")
+
+
+def cautions(expression: Expression) -> list[str]:
+    """Readings right by the rules that are rarely what was meant, as warnings: in x^1/2
+    the power is x^1 and /2 divides after it, where x^(1/2) was surely wanted."""
+    text = expression.text
+    found = {m.start(): m for m in _POWER_OVER.finditer(text)}
+    if not found:
+        return []
+    from .printer import render
+
+    nodes, said = expression.nodes, []
+    for node in nodes:
+        match = found.get(node.position) if node.name == "pow" else None
+        if match is None or nodes[node.args[1]].kind not in ("number", "prefix"):
+            continue
+        sign = "-" if match.group(2) in ("-", "−") else ""
+        base = node.args[0]
+        b = render(nodes[:base + 1])
+        if nodes[base].kind not in ("variable", "constant", "number", "call"):
+            b = f"({b})"
+        n = match.group(3)
+        said.append(f"{b}^{sign}1/{n}: "
+                    f"the power is {b}^{sign}1, and /{n} divides after it (a power comes "
+                    f"before a division); for {b} to the power {sign}1/{n}, write "
+                    f"{b}^({sign}1/{n})")
+    return said
+
+
 def define(texts: Mapping[str, str]) -> Definitions:
     """Definitions (name -> text) parsed and checked once, for ``parse(text, definitions)``
     of several expressions."""

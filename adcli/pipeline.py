@@ -13,7 +13,7 @@ from .errors import (AdcliError, NonFiniteError, ValuesError, closest, did_you_m
                      glued, no_value_for, warn)
 from .definitions import from_pairs
 from .functions import CALLABLE, CONSTANTS
-from .parser import define, is_name, normal_name, parse
+from .parser import cautions, define, is_name, normal_name, parse
 from .points import PointSource, chunk_size_for, parse_at, parse_grid
 from .progress import Progress
 from .render import FORMATS, Rows
@@ -50,6 +50,8 @@ def _run(command_class, texts, wrt, *, at=(), grid=(), points_file=None, points_
     command_class = command_class.select(**options)
     definitions = define(from_pairs(let)) if let else None
     expressions = [parse(text, definitions) for text in texts]
+    for caution in (c for e in expressions for c in cautions(e)):
+        warn(err, caution)
     command = command_class(expressions, [], **options)
     if definitions is not None and wrt is not None:
         _not_defined(definitions, [w.strip() for w in wrt.split(",")])

@@ -792,3 +792,38 @@ def test_an_expectation_by_name_takes_either_spelling():
     code, out, err = run_cli("check", "x₁^2 𝑦", "--expect", "x₁=2 x1 y", "--expect",
                              "𝑦=x₁^2", "--format", "plain")
     assert code == 0 and out.startswith("matches ∂/∂x1 and ∂/∂y at 30/30 points"), out
+
+
+# ----- readings right by the rules and rarely meant: warned of ----------------------------
+
+@pytest.mark.parametrize("text, power, b, n", [
+    ("x^1/2", "1", "x", "2"),
+    ("(x+1)^-1/2", "-1", "(x + 1)", "2"),
+    ("1/2 x^-1/2", "-1", "x", "2"),     # (1/(2 x^-1))/2 = x/4
+    ("sin(x)**1/3", "1", "sin(x)", "3"),
+])
+def test_a_power_of_one_before_a_division_is_warned_of(text, power, b, n):
+    code, out, err = run_cli("grad", text, "--at", "x=4", "--format", "plain")
+    assert code == 0
+    assert err.splitlines() == [
+        f"adcli: warning: {b}^{power}/{n}: the power is {b}^{power}, and /{n} divides after "
+        f"it (a power comes before a division); for {b} to the power {power}/{n}, write "
+        f"{b}^({power}/{n})"]
+
+
+@pytest.mark.parametrize("text", ["x^11/2", "x^1.5/2", "(x^1)/2", "x^(1)/2", "x^(1/2)",
+                                  "e^x/2", "x^1"])
+def test_no_warning_where_the_reading_is_plainly_meant(text):
+    code, out, err = run_cli("grad", text, "--at", "x=4", "--format", "plain")
+    assert (code, err) == (0, "")
+
+
+def test_check_warns_of_the_reading_in_the_expectation_too():
+    # sqrt(x)' = x^(-1/2)/2, written 1/2 x^-1/2: read as (1/(2 x^-1))/2, which differs
+    result = adcli.check("sqrt(x)", "1/2 x^-1/2")
+    assert result.verdict == "differs"
+    assert result.cautions == ["x^-1/2: the power is x^-1, and /2 divides after it (a power "
+                               "comes before a division); for x to the power -1/2, write "
+                               "x^(-1/2)"]
+    code, out, err = run_cli("check", "sqrt(x)", "1/2 x^-1/2", "--format", "plain")
+    assert code == 1 and "adcli: warning: x^-1/2: the power is x^-1" in err

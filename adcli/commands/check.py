@@ -173,7 +173,7 @@ def _warnings(result, err) -> None:
 
     report = Report()
     report.add(result.diagnostics, len(result.value), [])
-    for message in report.messages():
+    for message in [*result.cautions, *report.messages()]:
         warn(err, message)
 
 
