@@ -66,35 +66,46 @@ def parse(text: str, definitions: Mapping[str, str] | Definitions | None = None)
     return Expression(text, nodes, roots)
 
 
-# x^1/2, x^-1/2: a power of 1 or -1 written before "/" and a number. The text is searched
-# first (a 1 MB expression is not walked node by node for it).
+# Two readings right by the rules and rarely meant. x^1/2: a power of 1 or -1 written
+# before "/" and a number. e^2x: a number's or e's power of a number glued to a name (x^2y,
+# x squared times y, is as often meant as not: not warned of). The text is searched first:
+# a 1 MB expression is not walked node by node for them.
 _POWER_OVER = re.compile(r"(\^|\*\*)\s*([-−+]?)\s*1\s*/\s*(\d+\.?\d*|\.\d+)")
+_GLUED = re.compile(r"(\^|\*\*)\s*([-−+]?\s*(?:\d+\.?\d*|\.\d+))([^\W\d⁰¹²³⁴-⁹π¼-¾⅐-⅞]\w*)")
 
 
 def cautions(expression: Expression) -> list[str]:
     """Readings right by the rules that are rarely what was meant, as warnings: in x^1/2
-    the power is x^1 and /2 divides after it, where x^(1/2) was surely wanted."""
+    the power is x^1 and /2 divides after it; in e^2x the power is e^2, times x."""
     text = expression.text
-    found = {m.start(): m for m in _POWER_OVER.finditer(text)}
-    if not found:
+    over = {m.start(): m for m in _POWER_OVER.finditer(text)}
+    glued = {m.start(): m for m in _GLUED.finditer(text)}
+    if not over and not glued:
         return []
     from .printer import render
+    from .reader import is_function_name
 
     nodes, said = expression.nodes, []
     for node in nodes:
-        match = found.get(node.position) if node.name == "pow" else None
-        if match is None or nodes[node.args[1]].kind not in ("number", "prefix"):
+        if node.name != "pow" or node.kind != "infix":
             continue
-        sign = "-" if match.group(2) in ("-", "−") else ""
         base = node.args[0]
         b = render(nodes[:base + 1])
         if nodes[base].kind not in ("variable", "constant", "number", "call"):
             b = f"({b})"
-        n = match.group(3)
-        said.append(f"{b}^{sign}1/{n}: "
-                    f"the power is {b}^{sign}1, and /{n} divides after it (a power comes "
-                    f"before a division); for {b} to the power {sign}1/{n}, write "
-                    f"{b}^({sign}1/{n})")
+        match = over.get(node.position)
+        if match is not None and nodes[node.args[1]].kind in ("number", "prefix"):
+            sign, n = ("-" if match.group(2) in ("-", "−") else ""), match.group(3)
+            said.append(f"{b}^{sign}1/{n}: the power is {b}^{sign}1, and /{n} divides after "
+                        f"it (a power comes before a division); for {b} to the power "
+                        f"{sign}1/{n}, write {b}^({sign}1/{n})")
+        match = glued.get(node.position)
+        if match is not None and nodes[base].kind in ("constant", "number") \
+                and not is_function_name(match.group(3)):
+            k, name = "".join(match.group(2).split()).replace("−", "-"), match.group(3)
+            said.append(f"{b}^{k}{name}: the power is {b}^{k}, and {name} multiplies after it "
+                        f"(an exponent is one factor); for {b} to the power {k}{name}, write "
+                        f"{b}^({k}{name})")
     return said
 
 

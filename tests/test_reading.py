@@ -811,10 +811,25 @@ def test_a_power_of_one_before_a_division_is_warned_of(text, power, b, n):
         f"{b}^({power}/{n})"]
 
 
-@pytest.mark.parametrize("text", ["x^11/2", "x^1.5/2", "(x^1)/2", "x^(1)/2", "x^(1/2)",
-                                  "e^x/2", "x^1"])
-def test_no_warning_where_the_reading_is_plainly_meant(text):
+@pytest.mark.parametrize("text, b, k, name", [
+    ("e^2x", "e", "2", "x"), ("e^-2x", "e", "-2", "x"), ("x e^3x", "e", "3", "x"),
+    ("2^3x", "2", "3", "x"), ("e^2.5x", "e", "2.5", "x"),
+])
+def test_a_number_glued_to_a_name_in_an_exponent_is_warned_of(text, b, k, name):
     code, out, err = run_cli("grad", text, "--at", "x=4", "--format", "plain")
+    assert code == 0
+    assert err.splitlines() == [
+        f"adcli: warning: {b}^{k}{name}: the power is {b}^{k}, and {name} multiplies after it "
+        f"(an exponent is one factor); for {b} to the power {k}{name}, write {b}^({k}{name})"]
+
+
+@pytest.mark.parametrize("text", ["x^11/2", "x^1.5/2", "(x^1)/2", "x^(1)/2", "x^(1/2)",
+                                  "e^x/2", "x^1",
+                                  "x^2y",        # x squared times y: as often meant as not
+                                  "e^2 x", "e^2*x", "e^(2x)", "e^2sin x", "e^x"])
+def test_no_warning_where_the_reading_is_plainly_meant(text):
+    code, out, err = run_cli("grad", text, "--at", "x=4", *(["--at", "y=1"] if "y" in text
+                                                           else []), "--format", "plain")
     assert (code, err) == (0, "")
 
 
