@@ -431,16 +431,42 @@ def _terms(f, t, points, where, sweep, tolerance) -> list[str]:
     """The expectation's terms, as written, against the terms of f's rule at its root
     (a product's two, a quotient's two, a sum's one per term): which are right, and which
     written term is not the rule's term it stands for, with its value at one point."""
+    found = _side_by_side(f, t, points, where, sweep, tolerance)
+    if found is None:
+        return []
+    heading, rule, written = found
+    right, rest, left = _matched(written, rule, tolerance)
+    if not right:
+        return []
+    said = _few(right, "terms are right")
+    if not rest:
+        return [f"{heading}: {said}; {_few([rule[k][0] for k in left])} "
+                f"{'is' if len(left) == 1 else 'are'} missing"]
+    texts = _few([text for text, _ in rest], joint=" + ").replace("+ -", "- ")
+    if not left:
+        return [f"{heading}: {said}; {texts} {'is' if len(rest) == 1 else 'are'} extra"]
+    names = _few([rule[k][0] for k in left], joint=" + ").replace("+ -", "- ")
+    got, should = sum(w for _, w in rest), sum(rule[k][1] for k in left)
+    i = _plain_point(points, where, f.variables, ~_close(got, should, np.abs(got),
+                                                         np.abs(should), *tolerance))
+    at = ", ".join(f"{v} = {points[v][where][i]:.6g}" for v in f.variables)
+    return [f"{heading}: {said}, but {texts} is not {names} (at {at}: "
+            f"{got[i]:.6g}, where {names} = {should[i]:.6g})"]
+
+
+def _side_by_side(f, t, points, where, sweep, tolerance):
+    """(heading, rule terms, written terms), each term a (words, values) pair at the
+    counted points, none all 0; or None where there are too few to pair."""
     e_expr = t.expectation
     if sweep is None or e_expr.has_diff:
-        return []
+        return None
     from .taylor import jvp
 
     with np.errstate(all="ignore"):
         e_run = jvp(e_expr, {v: points[v][where] for v in e_expr.variables}, {})
     rule, written = _rule_terms(f, t, sweep), _written_terms(e_expr, e_run.values)
     heading = _rule_heading(f, t)
-    if rule and written and e_expr.nodes[-1].name == "div" and f.nodes[-1].name == "div":
+    if e_expr.nodes[-1].name == "div" and f.nodes[-1].name == "div":
         # (u'v - uv')/v^2 written as one fraction: its numerator's terms against the
         # rule's terms times v^2
         v2 = np.asarray(sweep.values[f.nodes[-1].args[1]]) ** 2
@@ -453,27 +479,8 @@ def _terms(f, t, points, where, sweep, tolerance) -> list[str]:
     n = np.count_nonzero(where)
     rule = [(name, np.broadcast_to(r, (n,))) for name, r in rule if np.any(r != 0)]
     written = [(text, np.broadcast_to(w, (n,))) for text, w in written if np.any(w != 0)]
-    if len(rule) < (1 if f.nodes[-1].name in ("add", "sub", "neg") else 2) \
-            or len(written) < 2:
-        return []
-    right, rest, left = _matched(written, rule, tolerance)
-    if not right:
-        return []
-    said = _few(right, "terms are right")
-    if not rest:
-        return [f"{heading}: {said}; {_few([rule[k][0] for k in left])} "
-                f"{'is' if len(left) == 1 else 'are'} missing"]
-    texts = _few([text for text, _ in rest], joint=" + ").replace("+ -", "- ")
-    if not left:
-        return [f"{heading}: {said}; {texts} {'is' if len(rest) == 1 else 'are'} extra"]
-    should = sum(rule[k][1] for k in left)
-    got = sum(w for _, w in rest)
-    i = _plain_point(points, where, f.variables, ~_close(got, should, np.abs(got),
-                                                         np.abs(should), *tolerance))
-    at = ", ".join(f"{v} = {points[v][where][i]:.6g}" for v in f.variables)
-    names = _few([rule[k][0] for k in left], joint=" + ").replace("+ -", "- ")
-    return [f"{heading}: {said}, but {texts} is not {names} (at {at}: "
-            f"{got[i]:.6g}, where {names} = {should[i]:.6g})"]
+    enough = 1 if f.nodes[-1].name in ("add", "sub", "neg") else 2  # a rule of two terms
+    return (heading, rule, written) if len(rule) >= enough and len(written) >= 2 else None
 
 
 def _plain_point(points, where, names, differs) -> int:
