@@ -376,14 +376,30 @@ def _as_point(result: Result) -> Result:
 
 def normal_name(text: str) -> str:
     """A name as Python reads an identifier, in NFKC form: 𝑥 (pasted from a typeset
-    formula) is x, x₁ is x1, ｘ is x. So an expression's names, the names given to
-    --at, --wrt, --expect, --let and points files, and keyword arguments (which Python
-    has normalised already) all meet."""
-    if text.isascii():
-        return text
-    import unicodedata
+    formula) is x, x₁ is x1, ｘ is x; and as LaTeX writes one: \\alpha is alpha, x_{1}
+    is x_1. So an expression's names, the names given to --at, --wrt, --expect, --let
+    and points files, and keyword arguments (which Python has normalised already) all
+    meet."""
+    if not text.isascii():
+        import unicodedata
 
-    return unicodedata.normalize("NFKC", text)
+        text = unicodedata.normalize("NFKC", text)
+    if "\\" in text or "{" in text:
+        text = text.removeprefix("\\").replace("_{", "_").replace("}", "")
+        text = LATEX_LETTERS.get(text, text)
+    return text
+
+
+# LaTeX's Greek letters: \alpha is the letter α, as typed (\pi is π, the constant).
+LATEX_LETTERS = {name: chr(code) for name, code in (
+    ("alpha", 0x3B1), ("beta", 0x3B2), ("gamma", 0x3B3), ("delta", 0x3B4),
+    ("epsilon", 0x3B5), ("varepsilon", 0x3B5), ("zeta", 0x3B6), ("eta", 0x3B7),
+    ("theta", 0x3B8), ("vartheta", 0x3B8), ("iota", 0x3B9), ("kappa", 0x3BA),
+    ("lambda", 0x3BB), ("mu", 0x3BC), ("nu", 0x3BD), ("xi", 0x3BE), ("pi", 0x3C0),
+    ("rho", 0x3C1), ("sigma", 0x3C3), ("tau", 0x3C4), ("upsilon", 0x3C5), ("phi", 0x3C6),
+    ("varphi", 0x3C6), ("chi", 0x3C7), ("psi", 0x3C8), ("omega", 0x3C9),
+    ("Gamma", 0x393), ("Delta", 0x394), ("Theta", 0x398), ("Lambda", 0x39B), ("Xi", 0x39E),
+    ("Pi", 0x3A0), ("Sigma", 0x3A3), ("Phi", 0x3A6), ("Psi", 0x3A8), ("Omega", 0x3A9))}
 
 
 def _names(names) -> tuple[str, ...]:

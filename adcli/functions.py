@@ -140,7 +140,8 @@ class Sub(Primitive):
 class Mul(Primitive):
     name, arity, callable = "mul", 2, False
     value_reason = "overflow"
-    symbol, spellings, dunder = "*", ("*", "\u00d7", "\u00b7", "\u22c5"), "mul"  # × · ⋅
+    symbol, spellings, dunder = "*", ("*", "\u00d7", "\u00b7", "\u22c5", "\\cdot", "\\times"), \
+        "mul"  # × · ⋅ and LaTeX's
     domain = _PLANE
     def forward(self, a, b): return a * b
     def backward(self, gy):
@@ -152,7 +153,7 @@ class Mul(Primitive):
 class Div(Primitive):
     name, arity, callable = "div", 2, False
     value_reason = "a division by 0, or overflow"
-    symbol, spellings, dunder = "/", ("/", "\u00f7"), "truediv"  # ÷
+    symbol, spellings, dunder = "/", ("/", "\u00f7", "\\div"), "truediv"  # ÷, LaTeX's
     domain = ((-3.0, 3.0), (0.5, 3.0))
     def forward(self, a, b): return a / b
     def backward(self, gy):

@@ -23,7 +23,7 @@ import re
 import unicodedata
 
 from .errors import ExpressionError, escape, slip
-from .expression import MAX_ORDER, Node, normal_name
+from .expression import LATEX_LETTERS, MAX_ORDER, Node, normal_name
 from .functions import CALLABLE, CONSTANTS, OPERATORS, PRIMITIVES
 from .printer import format_number
 from .records import Record
@@ -33,7 +33,7 @@ CONSTANT_SPELLINGS = {"π": "pi"}
 # The vulgar fractions the grammar reads as numbers (its NUMBER): ½ is (1, 2).
 _FRACTIONS = {c: tuple(map(int, unicodedata.normalize("NFKC", c).split("\u2044")))
               for c in "¼½¾⅐⅑⅒⅓⅔⅕⅖⅗⅘⅙⅚⅛⅜⅝⅞"}
-ROOTS = {"√": "sqrt", "∛": "cbrt"}
+ROOTS = {"√": "sqrt", "∛": "cbrt", "\\sqrt": "sqrt", "\\sqrt[2]": "sqrt", "\\sqrt[3]": "cbrt"}
 # The textbook's f^-1: the inverse function (sin^-1 x is asin(x), not 1/sin(x)).
 INVERSES = {"sin": "asin", "cos": "acos", "tan": "atan", "sec": "asec", "csc": "acsc",
             "cot": "acot", "sinh": "asinh", "cosh": "acosh", "tanh": "atanh"}
@@ -140,12 +140,23 @@ class Builder:
         leaf = self._leaves.get(name)
         if leaf is None:
             written, name = name, normal_name(name)  # (the cache is by the text written)
+            if written[0] == "\\":
+                self._latex_name(written, name, start)
             if is_function_name(name):
                 return Func(written, name, start, len(self.nodes))
             leaf = self._leaves[written] = _leaf_of(name)
         nodes = self.nodes
         nodes.append(Node(leaf[0], start, leaf[1], leaf[2]))
         return len(nodes) - 1
+
+    def _latex_name(self, written: str, name: str, start: int) -> None:
+        """A LaTeX command read as a name must be a function (\\sin), a constant (\\pi)
+        or a Greek letter (\\alpha): \\mathrm{e} must not become a variable 'mathrm'."""
+        if not (is_function_name(name) or name in CONSTANTS or name in CONSTANT_SPELLINGS
+                or name in LATEX_LETTERS.values()):
+            self._error(f"LaTeX's {written} is not read here: write the expression itself "
+                        "(\\frac{a}{b}, \\sqrt{x}, \\cdot, \\sin and the Greek letters are "
+                        "read)", start)
 
     def _plain(self, item):
         """A name's node index as the Factor it is; anything else as it is."""
@@ -305,6 +316,18 @@ class Builder:
     def group(self, children):
         (_, start), inner = children
         return Factor(self._value(inner), start, "paren")
+
+    def nth_root(self, children):  # LaTeX's \sqrt[n]{x}: x^(1/n) (\sqrt[3] is a ROOT)
+        (_, start), degree, _, radicand = children
+        degree, radicand = self._value(degree), self._value(radicand)
+        one = self._add(Node("number", start, "", 1.0))
+        exponent = self._infix("div", one, degree, start)
+        return Factor(self._infix("pow", radicand, exponent, start), start, "paren")
+
+    def fraction(self, children):  # LaTeX's \frac{a}{b}
+        (_, start), _, top, _, bottom = children
+        index = self._infix("div", self._value(top), self._value(bottom), start)
+        return Factor(index, start, "paren")
 
     def bars(self, children):
         (_, start), inner, _ = children

@@ -261,6 +261,20 @@ def test_a_long_text_is_cut_in_one_pass_with_the_same_nodes(monkeypatch):
     assert parser._parser()._bulk and len(asked) == 2000  # each "-sin", each "-y"
 
 
+def test_a_long_latex_text_is_cut_in_one_pass_with_the_same_nodes(monkeypatch):
+    # LaTeX's commands are terminals of their own, tried before NAME (which reads \sin):
+    # the one pass must cut \sqrt[3] before \sqrt[ before \sqrt, as each state does
+    text = " + ".join(f"\\frac{{\\sin x}}{{{k}}} \\cdot \\sqrt[3]{{x}} - \\sqrt[4]{{x_{{1}}}}"
+                      f" \\times \\left( \\sqrt{{x}} \\, \\alpha \\right)" for k in range(1, 501))
+    monkeypatch.setattr(lalr, "BULK", 10 ** 9)
+    nodes = adcli.parse(text).nodes
+    monkeypatch.setattr(lalr, "BULK", 0)
+    assert adcli.parse(text).nodes == nodes
+    assert parser._parser()._bulk
+    assert adcli.parse(text.split(" + ")[1]).parsed == \
+        "((sin(x)/2)*cbrt(x)) - ((x_1^(1/4))*(sqrt(x)*α))"
+
+
 def test_the_one_pass_order_keeps_each_scanner_s_and_prefers_the_commoner_terminal():
     tables = lalr.load_tables()
     scanners = [[lalr._named(a) for p in patterns for a in lalr._alternatives(p)]
