@@ -385,6 +385,8 @@ def normal_name(text: str) -> str:
 
         text = unicodedata.normalize("NFKC", text)
     if "\\" in text or "{" in text:
+        if text.endswith("}") and "\\" in text:  # \operatorname{sech}, \mathrm{e}
+            text = text[text.index("{") + 1:]
         text = text.removeprefix("\\").replace("_{", "_").replace("}", "")
         text = LATEX_LETTERS.get(text, text)
     return text

@@ -265,14 +265,16 @@ def test_a_long_latex_text_is_cut_in_one_pass_with_the_same_nodes(monkeypatch):
     # LaTeX's commands are terminals of their own, tried before NAME (which reads \sin):
     # the one pass must cut \sqrt[3] before \sqrt[ before \sqrt, as each state does
     text = " + ".join(f"\\frac{{\\sin x}}{{{k}}} \\cdot \\sqrt[3]{{x}} - \\sqrt[4]{{x_{{1}}}}"
-                      f" \\times \\left( \\sqrt{{x}} \\, \\alpha \\right)" for k in range(1, 501))
+                      f" \\times \\left( \\sqrt{{x}} \\, \\alpha \\right) + \\lvert"
+                      f" \\operatorname{{sech}} x \\rvert" for k in range(1, 501))
     monkeypatch.setattr(lalr, "BULK", 10 ** 9)
     nodes = adcli.parse(text).nodes
     monkeypatch.setattr(lalr, "BULK", 0)
     assert adcli.parse(text).nodes == nodes
     assert parser._parser()._bulk
-    assert adcli.parse(text.split(" + ")[1]).parsed == \
-        "((sin(x)/2)*cbrt(x)) - ((x_1^(1/4))*(sqrt(x)*α))"
+    second, bars = text.split(" + ")[2], text.split(" + ")[1]   # k = 2's first part; bars
+    assert adcli.parse(second).parsed == "((sin(x)/2)*cbrt(x)) - ((x_1^(1/4))*(sqrt(x)*α))"
+    assert adcli.parse(bars).parsed == "abs(sech(x))"
 
 
 def test_the_one_pass_order_keeps_each_scanner_s_and_prefers_the_commoner_terminal():
