@@ -385,10 +385,11 @@ def normal_name(text: str) -> str:
 
         text = unicodedata.normalize("NFKC", text)
     if "\\" in text or "{" in text:
-        if text.endswith("}") and "\\" in text:  # \operatorname{sech}, \mathrm{e}
-            text = text[text.index("{") + 1:]
+        if text.startswith(("\\operatorname{", "\\mathrm{", "\\mathit{")):
+            text = text[text.index("{") + 1:]   # \operatorname{sech} is sech
         text = text.removeprefix("\\").replace("_{", "_").replace("}", "")
-        text = LATEX_LETTERS.get(text, text)
+        head, underscore, tail = text.partition("_")   # \alpha_{1} is α_1
+        text = LATEX_LETTERS.get(head, head) + underscore + tail
     return text
 
 

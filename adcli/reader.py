@@ -153,7 +153,7 @@ class Builder:
         """A LaTeX command read as a name must be a function (\\sin), a constant (\\pi)
         or a Greek letter (\\alpha): \\mathrm{e} must not become a variable 'mathrm'."""
         if not (is_function_name(name) or name in CONSTANTS or name in CONSTANT_SPELLINGS
-                or name in LATEX_LETTERS.values()):
+                or name.partition("_")[0] in LATEX_LETTERS.values()):
             self._error(f"LaTeX's {written} is not read here: write the expression itself "
                         "(\\frac{a}{b}, \\sqrt{x}, \\cdot, \\sin and the Greek letters are "
                         "read)", start)
