@@ -171,12 +171,11 @@ def _inner(f, t, e, e_scale, found, where, tolerance) -> list[str]:
     nodes = f.nodes
     parents = {arg: p for p, node in enumerate(nodes) for arg in node.args}
     for index in reversed(range(len(nodes) - 1)):
-        adjoint = found.adjoints[index] if found.adjoints else None
+        u = _adjoint(found, index, where)
         owner = nodes[parents[index]] if index in parents else None
         inside = owner is not None and (owner.kind == "call" or owner.name == "pow")
-        if adjoint is None or not inside or nodes[index].kind == "variable":
+        if u is None or not inside or nodes[index].kind == "variable":
             continue
-        u = adjoint[where]
         if np.ptp(u) > 0 and np.all(_close(e, u, e_scale, np.abs(u), *tolerance)):
             return [_inner_words(f, index, parents[index], t.name)]
     return []
@@ -240,8 +239,8 @@ def _calls(f, sweep, found, where):
             continue
         if index == last:
             yield index, node, 1.0
-        elif found.adjoints and found.adjoints[index] is not None:
-            yield index, node, found.adjoints[index][where]
+        elif (adjoint := _adjoint(found, index, where)) is not None:
+            yield index, node, adjoint
 
 
 def _replaced(e, e_scale, a, adjoint, right, wrong, tolerance) -> bool:
@@ -299,21 +298,26 @@ def _one_term(f, t, e, e_scale, a, a_scale, found, where, run, tolerance) -> lis
     if run is None:  # diff()'s nodes are reverse passes, with no Taylor rule
         return []
     for p, node in enumerate(f.nodes):
-        adjoint = found.adjoints[p] if found.adjoints else None
+        adjoint = _adjoint(found, p, where)
         moving = [k for k, j in enumerate(node.args) if np.any(run.tangents[j] != 0)]
         if adjoint is None or len(moving) < 2:
             continue
-        series = [np.stack(np.broadcast_arrays(run.values[j], run.tangents[j]))
-                  for j in node.args]
         for k in moving:
-            alone = [s if i == k else np.stack([s[0], np.zeros_like(s[1])])
-                     for i, s in enumerate(series)]
-            with np.errstate(all="ignore"):
-                term = adjoint[where] * node.function().taylor(*alone)[1]
+            term = adjoint * _input_term(node, run, k)
             factor = _term_factor(e, e_scale, a, a_scale, term, tolerance)
             if factor is not None:
                 return [_term_words(f, p, k, t, factor)]
     return []
+
+
+def _input_term(node, run, k: int) -> np.ndarray:
+    """dp/du_k·du_k/dx for node p: its Taylor rule with every other input's tangent 0."""
+    series = [np.stack(np.broadcast_arrays(run.values[j], run.tangents[j]))
+              for j in node.args]
+    alone = [s if i == k else np.stack([s[0], np.zeros_like(s[1])])
+             for i, s in enumerate(series)]
+    with np.errstate(all="ignore"):
+        return node.function().taylor(*alone)[1]
 
 
 def _term_factor(e, e_scale, a, a_scale, term, tolerance):
@@ -361,10 +365,15 @@ def _term_words(f, p: int, k: int, t: Target, factor) -> str:
     rule = _RULES.get(node.name) if len(inputs) == 2 else None
     if rule is None:
         return f"the term through input {k + 1} of {node.name}, {inputs[k]}, {wrong}"
-    d = "∂" if t.label.startswith("∂") else "d"
+    d = _d(t)
     term, whole = (text.format(d=d, x=t.name) for text in (rule[k], rule[2]))
     return (f"{_RULE_NAMES[node.name]} {term} {wrong}: for u = {inputs[0]} and "
             f"v = {inputs[1]}, {whole}")
+
+
+def _d(t) -> str:
+    """The derivative sign of t's label: ∂ for a partial, else d."""
+    return "∂" if t.label.startswith("∂") else "d"
 
 
 def _moving_pairs(f, run):
@@ -375,6 +384,7 @@ def _moving_pairs(f, run):
 
 
 def _adjoint(found, p: int, where):
+    """df/dnode p at the counted points (the reverse pass's), or None where not kept."""
     adjoint = found.adjoints[p] if found.adjoints else None
     return None if adjoint is None else adjoint[where]
 
@@ -384,7 +394,7 @@ def _combined(f, t, e, e_scale, a, sweep, found, where, tolerance) -> list[str]:
     derivatives: d(x^3 sin x)/dx as 3x^2 cos x."""
     if sweep is None:
         return []
-    d = "∂" if t.label.startswith("∂") else "d"
+    d = _d(t)
     for p, node in _moving_pairs(f, sweep):
         adjoint = _adjoint(found, p, where)
         if node.name not in ("mul", "div") or adjoint is None:
@@ -406,7 +416,7 @@ def _power_rule(f, t, e, e_scale, a, sweep, found, where, tolerance) -> list[str
     2^x differentiated as x·2^(x-1) (with or without the exponent's dv/dx)."""
     if sweep is None:
         return []
-    d = "∂" if t.label.startswith("∂") else "d"
+    d = _d(t)
     for p, node in enumerate(f.nodes):
         if node.name != "pow" or len(node.args) != 2:
             continue
@@ -528,7 +538,7 @@ def _few(items: list[str], what: str = "terms", joint: str = " and ") -> str:
 
 def _rule_heading(f, t) -> str:
     root = f.nodes[-1]
-    d = "∂" if t.label.startswith("∂") else "d"
+    d = _d(t)
     if root.name in ("mul", "div", "pow"):
         u, v = (_part(f, j) for j in root.args)
         return f"for u = {u} and v = {v}, {_RULES[root.name][2].format(d=d, x=t.name)}"
@@ -539,19 +549,11 @@ def _rule_terms(f, t, sweep) -> list:
     """(name, value) of each term of the rule at f's root: a product's, quotient's or
     power's two (each input's tangent alone through the root's Taylor rule), or the
     derivative of each term of a sum."""
-    d = "∂" if t.label.startswith("∂") else "d"
+    d = _d(t)
     root = f.nodes[-1]
     if root.name in ("mul", "div", "pow") and len(root.args) == 2:
-        series = [np.stack(np.broadcast_arrays(sweep.values[j], sweep.tangents[j]))
-                  for j in root.args]
-        terms = []
-        for k in range(2):
-            alone = [s if i == k else np.stack([s[0], np.zeros_like(s[1])])
-                     for i, s in enumerate(series)]
-            with np.errstate(all="ignore"):
-                value = root.function().taylor(*alone)[1]
-            terms.append((_RULES[root.name][k].format(d=d, x=t.name), value))
-        return terms
+        return [(_RULES[root.name][k].format(d=d, x=t.name), _input_term(root, sweep, k))
+                for k in range(2)]
     return [(f"{d}/{d}{t.name} of {'-' if sign < 0 else ''}{_part(f, j)}",
              sign * sweep.tangents[j]) for sign, j in _summands(f.nodes, len(f.nodes) - 1)]
 
