@@ -29,7 +29,7 @@ from .core import Variable
 from .diagnostics import Diagnostics
 from .errors import (EXIT_CHECK_FAILED, ExpressionError, ValuesError, did_you_mean,
                      glued, leibniz, listing)
-from .expression import MAX_ORDER, Expression, _Run, as_numbers, normal_name
+from .expression import MAX_ORDER, Expression, _Run, as_numbers, normal_keys, normal_name
 from .functions import CALLABLE, CONSTANTS
 from .parser import cautions, parse
 
@@ -151,7 +151,7 @@ def check(f, expected=None, *, expect: Mapping | None = None, order: int = 1, wr
     f = parse(f) if isinstance(f, str) else f
     order = _order(order)
     rtol, atol = _tolerance(rtol, "rtol"), _tolerance(atol, "atol")
-    expect, at, domain = (_normal_keys(m) for m in (expect, at, domain))
+    expect, at, domain = (normal_keys(m) for m in (expect, at, domain))
     targets = _targets(f, expected, expect, order, wrt, at)
     points, sampled = _points(f, targets, order, at, samples, seed, domain)
     with np.errstate(all="ignore"):
@@ -162,13 +162,6 @@ def check(f, expected=None, *, expect: Mapping | None = None, order: int = 1, wr
     result.cautions = [c for e in [f, *(t.expectation for t in targets)] if e is not None
                        for c in cautions(e)]
     return result
-
-
-def _normal_keys(names: Mapping | None) -> Mapping | None:
-    """A mapping by name with each name as the expression reads it (x₁ is x1)."""
-    if not names or all(isinstance(n, str) and n.isascii() for n in names):
-        return names
-    return {normal_name(n) if isinstance(n, str) else n: v for n, v in names.items()}
 
 
 def _found(f, targets, order, points):

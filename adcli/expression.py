@@ -200,9 +200,7 @@ class Expression:
             if clash:
                 raise ValuesError(f"{listing(clash)} given both in at= and as a keyword")
             values = {**at, **values}
-        if not all(isinstance(name, str) and name.isascii() for name in values):
-            values = {normal_name(name) if isinstance(name, str) else name: value
-                      for name, value in values.items()}
+        values = normal_keys(values)
         unknown = self.unknown_names(values)
         if unknown:
             raise ValuesError("; ".join(unknown))
@@ -391,6 +389,14 @@ def normal_name(text: str) -> str:
         head, underscore, tail = text.partition("_")   # \alpha_{1} is α_1
         text = LATEX_LETTERS.get(head, head) + underscore + tail
     return text
+
+
+def normal_keys(values: Mapping | None) -> Mapping | None:
+    """A mapping by name with each name as the expression reads it (``normal_name``); the
+    mapping itself where every name is plain ASCII already."""
+    if not values or all(isinstance(n, str) and n.isascii() for n in values):
+        return values
+    return {normal_name(n) if isinstance(n, str) else n: v for n, v in values.items()}
 
 
 # LaTeX's Greek letters: \alpha is the letter α, as typed (\pi is π, the constant).
