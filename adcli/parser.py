@@ -5,6 +5,7 @@ nodes come out already flat in evaluation order and no tree is ever walked recur
 """
 from __future__ import annotations
 
+import itertools
 import re
 import threading
 from collections.abc import Mapping
@@ -75,6 +76,10 @@ _POWER_OVER = r"(\^|\*\*)\s*([-−+]?)\s*1\s*/\s*(\d+\.?\d*|\.\d+)"
 _GLUED = r"(\^|\*\*)\s*([-−+]?\s*(?:\d+\.?\d*|\.\d+))([^\W\d⁰¹²³⁴-⁹π¼-¾⅐-⅞]\w*)"
 
 
+CAUTIONS = 3     # warnings of readings, at most
+LOOKED_AT = 20   # places of each reading looked at, at most (x^1/2 10^4 times: the first)
+
+
 def _may_hold_one(text: str) -> bool:
     """Cheaply, whether some ^ is followed by a number and then '/' or a letter (a long
     text is left to the regular expressions)."""
@@ -96,17 +101,19 @@ def cautions(expression: Expression) -> list[str]:
     text = expression.text
     if not _may_hold_one(text):
         return []
-    over = {m.start(): m for m in re.finditer(_POWER_OVER, text)}
-    glued = {m.start(): m for m in re.finditer(_GLUED, text)}
+    # (the first few of each: a base is rendered from the node list for each one met)
+    over = {m.start(): m for m in itertools.islice(re.finditer(_POWER_OVER, text), LOOKED_AT)}
+    glued = {m.start(): m for m in itertools.islice(re.finditer(_GLUED, text), LOOKED_AT)}
     if not over and not glued:
         return []
     from .printer import render
     from .reader import is_function_name
 
-    nodes, said = expression.nodes, []
+    nodes, said = expression.nodes, {}   # (a dict: x^1/2 + x^1/2 is said once)
     for node in nodes:
-        if node.name != "pow" or node.kind != "infix":
-            continue
+        if node.name != "pow" or node.kind != "infix" or (
+                node.position not in over and node.position not in glued):
+            continue  # (a base is rendered only for a power a reading matched)
         base = node.args[0]
         b = render(nodes[:base + 1])
         if nodes[base].kind not in ("variable", "constant", "number", "call"):
@@ -114,17 +121,17 @@ def cautions(expression: Expression) -> list[str]:
         match = over.get(node.position)
         if match is not None and nodes[node.args[1]].kind in ("number", "prefix"):
             sign, n = ("-" if match.group(2) in ("-", "−") else ""), match.group(3)
-            said.append(f"{b}^{sign}1/{n}: the power is {b}^{sign}1, and /{n} divides after "
+            said.setdefault(f"{b}^{sign}1/{n}: the power is {b}^{sign}1, and /{n} divides after "
                         f"it (a power comes before a division); for {b} to the power "
                         f"{sign}1/{n}, write {b}^({sign}1/{n})")
         match = glued.get(node.position)
         if match is not None and nodes[base].kind in ("constant", "number") \
                 and not is_function_name(match.group(3)):
             k, name = "".join(match.group(2).split()).replace("−", "-"), match.group(3)
-            said.append(f"{b}^{k}{name}: the power is {b}^{k}, and {name} multiplies after it "
+            said.setdefault(f"{b}^{k}{name}: the power is {b}^{k}, and {name} multiplies after it "
                         f"(an exponent is one factor); for {b} to the power {k}{name}, write "
                         f"{b}^({k}{name})")
-    return said
+    return list(said)[:CAUTIONS]
 
 
 def define(texts: Mapping[str, str]) -> Definitions:

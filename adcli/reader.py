@@ -135,8 +135,8 @@ class Builder:
         # factor (see _plain) made into a Factor only if a run or a power needs one (a
         # name in a 1 MB expression is mostly an operand).
         ((name, start),) = children
-        if self.definitions and normal_name(name) in self.definitions:
-            return self._add(Node("ref", start, name=normal_name(name)))
+        if self.definitions and (ref := normal_name(name)) in self.definitions:
+            return self._add(Node("ref", start, name=ref))
         leaf = self._leaves.get(name)
         if leaf is None:
             written, name = name, normal_name(name)  # (the cache is by the text written)

@@ -811,6 +811,14 @@ def test_a_power_of_one_before_a_division_is_warned_of(text, power, b, n):
         f"{b}^({power}/{n})"]
 
 
+def test_a_reading_met_many_times_is_said_once():
+    code, out, err = run_cli("grad", "+".join(["x^1/2"] * 3000), "--at", "x=4",
+                             "--format", "plain")
+    assert code == 0 and err.splitlines() == [
+        "adcli: warning: x^1/2: the power is x^1, and /2 divides after it (a power comes "
+        "before a division); for x to the power 1/2, write x^(1/2)"]
+
+
 @pytest.mark.parametrize("text, b, k, name", [
     ("e^2x", "e", "2", "x"), ("e^-2x", "e", "-2", "x"), ("x e^3x", "e", "3", "x"),
     ("2^3x", "2", "3", "x"), ("e^2.5x", "e", "2.5", "x"),
