@@ -115,7 +115,7 @@ def cautions(expression: Expression) -> list[str]:
                 node.position not in over and node.position not in glued):
             continue  # (a base is rendered only for a power a reading matched)
         base = node.args[0]
-        b = render(nodes[:base + 1])
+        b = render(nodes, root=base)
         if nodes[base].kind not in ("variable", "constant", "number", "call"):
             b = f"({b})"
         match = over.get(node.position)

@@ -13,13 +13,15 @@ def format_number(value: float) -> str:
 
 
 def render(nodes, symbols: dict[str, str] | None = None,
-           names: dict[int, str] | None = None) -> str:
-    """Fully parenthesised text of the node list (the last node is the root).
+           names: dict[int, str] | None = None, root: int | None = None) -> str:
+    """Fully parenthesised text of the node list (the last node is the root, or node
+    ``root``: a part, read without copying the list before it).
     ``symbols`` prints some operators otherwise, by primitive name: {"mul": "·"}.
     ``names`` maps the root node of each --let definition to its name: it is printed by
     name, and defined after the expression: ``diff(F, x) where F = (x^2) + (y^2)``."""
     symbols, names = symbols or {}, names or {}
-    text = _render(nodes, len(nodes) - 1, symbols, names, defining=None)
+    text = _render(nodes, len(nodes) - 1 if root is None else root, symbols, names,
+                   defining=None)
     defined = [f"{name} = {_render(nodes, index, symbols, names, defining=index)}"
                for index, name in sorted(names.items())]
     return text + (" where " + ", ".join(defined) if defined else "")

@@ -72,7 +72,7 @@ def _part(f, index: int) -> str:
     without printing the other terms."""
     from .printer import render
 
-    text = render(f.nodes[:index + 1])
+    text = render(f.nodes, root=index)
     if len(text) <= PART_CHARS:
         return text
     half = (PART_CHARS - 3) // 2
