@@ -50,9 +50,11 @@ def _run(command_class, texts, wrt, *, at=(), grid=(), points_file=None, points_
     command_class = command_class.select(**options)
     definitions = define(from_pairs(let)) if let else None
     expressions = [parse(text, definitions) for text in texts]
-    for caution in (c for e in expressions for c in cautions(e)):
+    found = [c for e in expressions for c in cautions(e)]
+    for caution in found:
         warn(err, caution)
     command = command_class(expressions, [], **options)
+    command.cautions = found
     if definitions is not None and wrt is not None:
         _not_defined(definitions, [w.strip() for w in wrt.split(",")])
     command.wrt = _wrt(command, wrt, strict, err)

@@ -290,7 +290,10 @@ class JsonWriter(_PointWriter):
         super().write(rows)
 
     def _opening(self) -> str:
-        head = self.dumps(self.command.head())[:-1]
+        head = self.command.head()
+        if self.command.cautions:  # beside the reading they are about, for scripts too
+            head["cautions"] = self.command.cautions
+        head = self.dumps(head)[:-1]
         return head + (", " if head != "{" else "") + '"points": ['
 
     def close(self) -> None:

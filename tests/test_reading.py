@@ -850,3 +850,40 @@ def test_check_warns_of_the_reading_in_the_expectation_too():
                                "x^(-1/2)"]
     code, out, err = run_cli("check", "sqrt(x)", "1/2 x^-1/2", "--format", "plain")
     assert code == 1 and "adcli: warning: x^-1/2: the power is x^-1" in err
+
+
+X_HALF = ("x^1/2: the power is x^1, and /2 divides after it (a power comes before a "
+          "division); for x to the power 1/2, write x^(1/2)")
+E_2X = ("e^2x: the power is e^2, and x multiplies after it (an exponent is one factor); "
+        "for e to the power 2x, write e^(2x)")
+
+
+@pytest.mark.parametrize("args, head", [
+    (["grad", "x^1/2"], {"expression": "x^1/2", "parsed": "(x^1)/2", "variables": ["x"],
+                         "cautions": [X_HALF]}),
+    (["eval", "x^1/2"], {"expression": "x^1/2", "parsed": "(x^1)/2", "variables": ["x"],
+                         "cautions": [X_HALF]}),
+    (["jacobian", "x^1/2", "e^2x"], {"expressions": ["x^1/2", "e^2x"],
+                                     "parsed": ["(x^1)/2", "(e^2)*x"], "variables": ["x"],
+                                     "cautions": [X_HALF, E_2X]}),
+    (["grad", "x^(1/2)"], {"expression": "x^(1/2)", "parsed": "x^(1/2)",
+                           "variables": ["x"]}),     # nothing to say: no "cautions"
+])
+def test_json_carries_the_cautions_beside_the_reading(args, head):
+    # A script reading JSON never sees stderr: the warning must be in the document too.
+    code, out, err = run_cli(*args, "--at", "x=4", "--format", "json")
+    document = strict_json(out)
+    assert code == 0
+    assert {k: v for k, v in document.items() if k not in ("points", "warnings")} == head
+    assert list(document)[:len(head)] == list(head)
+    assert err.count("adcli: warning:") == len(head.get("cautions", []))
+
+
+def test_check_json_carries_the_cautions_of_both_sides():
+    code, out, err = run_cli("check", "x^1/2", "1/2 x^-1/2", "--at", "x=4", "--format", "json")
+    assert code == 1
+    assert strict_json(out)["cautions"] == [X_HALF, (
+        "x^-1/2: the power is x^-1, and /2 divides after it (a power comes before a "
+        "division); for x to the power -1/2, write x^(-1/2)")]
+    code, out, err = run_cli("check", "x^(1/2)", "x^(-1/2)/2", "--at", "x=4", "--format", "json")
+    assert (code, strict_json(out)["cautions"]) == (0, [])

@@ -58,6 +58,7 @@ class Command:
     metavar: str | None = None  # the arguments in the usage line (default: the name)
     grid_count: int | None = None   # the count of a --grid given without one (None: required)
     symbol = "f"              # the function's name in headers (see name_outputs)
+    cautions: list[str] = []  # readings rarely meant (x^1/2): JSON's "cautions"
 
     def __init__(self, expressions, wrt=None, **options):
         self.expressions = expressions

@@ -343,7 +343,7 @@ def _render_json(result, out, digits) -> None:
         "largest_relative_difference": _num(result.largest_difference, digits),
         "rtol": result.rtol, "atol": result.atol,
         "points_from": "random" if result.sampled else "given", "seed": result.seed,
-        "diagnosis": result.diagnosis, "notes": result.notes,
+        "diagnosis": result.diagnosis, "notes": result.notes, "cautions": result.cautions,
         "worst": [_row_json(r, digits, result, [("expected", "expected"), ("ad", "ad"),
                                                 ("finite_difference", "fd"),
                                                 ("relative_difference", "difference")])
