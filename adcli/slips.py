@@ -37,7 +37,9 @@ def diagnose(f, targets, order, points, found, status) -> list[str]:
         orders = _other_order(f, t, order, e, e_scale, points, where, tolerance) \
             if t.name is not None and not f.has_diff else []
         claims = _offset(e, e_scale, a, a_scale, tolerance) if order == 0 else []
-        claims += _multiple(t, e, e_scale, a, a_scale, tolerance)
+        # A constant factor is said after the rule that explains it (e^(3x)'s derivative
+        # written e^(3x) is 1/3 of it because the chain rule's 3 is missing).
+        multiple = _multiple(t, e, e_scale, a, a_scale, tolerance)
         if order == 1:
             claims += _swapped(f, t, e, e_scale, found, where, tolerance)
             claims += _inner(f, t, e, e_scale, found, where, tolerance)
@@ -56,8 +58,9 @@ def diagnose(f, targets, order, points, found, status) -> list[str]:
                                             tolerance),
                           lambda: _terms(f, t, points, where, sweep, tolerance),
                           lambda: _offset(e, e_scale, a, a_scale, tolerance, t.label)):
-                claims = claims or finer()
-        found_any += claims + orders
+                if not multiple:
+                    claims = claims or finer()
+        found_any += claims + multiple + orders
     return found_any
 
 

@@ -1129,3 +1129,21 @@ def test_a_diagnosis_names_a_long_sub_expression_without_printing_all_of_it():
     (line,) = adcli.check(f, expected).diagnosis
     assert line.startswith("the term dv/dx is missing: for u = (") and " … " in line
     assert "sin(58*x) and v = sin(59*x)" in line and len(line) < 200
+
+
+@pytest.mark.parametrize("f, expected, diagnosis", [
+    # (e^(3x))' = 3e^(3x): written e^(3x), the chain rule's 3 is missing, which is also
+    # why it is a third of it, and it is f itself
+    ("e^(3x)", "e^(3x)", [
+        "this is the derivative of the power with respect to its exponent u = 3*x; the "
+        "chain rule's factor du/dx is missing",
+        "×1/3 everywhere: the expectation is 1/3 times d/dx at every point",
+        "the expectation is f itself at every point, not d/dx: nothing was differentiated"]),
+    # (sin(2x))' = 2cos(2x), written cos(2x)
+    ("sin(2x)", "cos(2x)", [
+        "this is the derivative of sin with respect to its argument u = 2*x; the chain "
+        "rule's factor du/dx is missing",
+        "×0.5 everywhere: the expectation is 0.5 times d/dx at every point"]),
+])
+def test_the_rule_that_explains_a_factor_is_said_before_it(f, expected, diagnosis):
+    assert adcli.check(f, expected).diagnosis == diagnosis
