@@ -40,6 +40,7 @@ INVERSES = {"sin": "asin", "cos": "acos", "tan": "atan", "sec": "asec", "csc": "
 _LOG_BASE = re.compile(r"log_(\d+(?:\.\d+)?)\Z")  # log_2 x, log_10(x)
 _SPECIAL = {"log": (1, 2), "diff": (2, None)}      # argument counts beyond the registry's
 _SHORT_NAME = re.compile(r"[^\W\d_][\d_]*")           # x, x1, x_2, θ: variables, not functions
+_LEIBNIZ = re.compile(r"(?<!\w)d\s*/\s*\Z")        # d/dx(x^2): before "dx("
 _SIGNED = re.compile(r"\s*([-+\u2212]\s*[\w.]+)")    # sin -x: suggest sin(-x)
 
 
@@ -192,6 +193,11 @@ class Builder:
             self._error(f"'{name}' is a definition and takes no arguments: write {name} "
                         f"alone (it uses the expression's variables), or {name}*(...) to "
                         "multiply", start)
+        if name[:1] == "d" and len(name) > 1 and \
+                _LEIBNIZ.search(self.text, max(0, start - 20), start):
+            self._error(f"'d/{name}(...)' is not read as a derivative: write "
+                        f"diff(EXPRESSION, {name[1:]}) for one (grad and check "
+                        "differentiate an expression given alone)", start)
         if name not in CONSTANTS and not _SHORT_NAME.fullmatch(name):
             # tand(x), cosd(x), log3(x): most likely functions adcli lacks or misspelt.
             match = slip(name, CALLABLE)

@@ -405,6 +405,12 @@ ERRORS = [
     (["check", "d/dx x^2", "2x"], ["'d/dx x^2' has d, dx and x", "'d/dx' is read as"],
      ["--wrt"]),
     (["check", "x^2", "d/dx x^2"], ["uses d and dx", "'d/dx' is read as"], []),
+    # ... and d/dx(x^2), where dx( would be a call of a function dx
+    (["grad", "d/dx(x^2)", "--at", "x=1"],
+     ["'d/dx(...)' is not read as a derivative", "diff(EXPRESSION, x)", "column 3"],
+     ["unknown function"]),
+    (["grad", "3 + d / dt (t^2)", "--at", "t=1"], ["'d/dt(...)' is not read"], []),
+    (["grad", "y/dx(x^2)", "--at", "x=1"], ["unknown function 'dx'"], ["derivative"]),
     (["check", "d/dx x^2", "2x", "--grid", "x=0:1:3"], ["'d/dx' is read as"],
      ["add --at", "did you mean"]),
     (["grad", "x", "--at", "x=1", "--no-header"], ["--no-header", "csv or tsv"], []),
