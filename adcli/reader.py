@@ -330,8 +330,8 @@ class Builder:
         exponent = self._infix("div", one, degree, start)
         return Factor(self._infix("pow", radicand, exponent, start), start, "paren")
 
-    def fraction(self, children):  # LaTeX's \frac{a}{b}
-        (_, start), _, top, _, bottom = children
+    def fraction(self, children):  # LaTeX's \frac{a}{b}, \frac12
+        (_, start), top, bottom = children
         index = self._infix("div", self._value(top), self._value(bottom), start)
         return Factor(index, start, "paren")
 

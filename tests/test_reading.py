@@ -887,3 +887,23 @@ def test_check_json_carries_the_cautions_of_both_sides():
         "division); for x to the power -1/2, write x^(-1/2)")]
     code, out, err = run_cli("check", "x^(1/2)", "x^(-1/2)/2", "--at", "x=4", "--format", "json")
     assert (code, strict_json(out)["cautions"]) == (0, [])
+
+
+def test_tex_arguments_without_braces_in_a_long_text():
+    # Past lalr.BULK characters the text is cut up in one pass, where "12" is one NUMBER:
+    # after \frac the state's own scanner must still read 1 and 2 apart.
+    text = " + ".join([r"\frac12 x", r"\frac x2", r"\frac\pi2"] * 300)
+    assert len(text) > 4096
+    f = adcli.parse(text)
+    assert f.value(x=3.0) == pytest.approx(300 * (1.5 + 1.5 + math.pi / 2), rel=1e-12)
+    assert f.grad(x=3.0)["x"] == pytest.approx(300 * (0.5 + 0.5), rel=1e-12)
+
+
+@pytest.mark.parametrize("text, fragment", [
+    (r"\frac1", "unexpected end of expression"),
+    (r"\frac123", r"insert one, as in \frac12*3"),    # TeX's \frac123 is (1/2)3
+    (r"\frac\foo2", r"LaTeX's \foo is not read here"),
+])
+def test_tex_arguments_without_braces_refused(text, fragment):
+    code, out, err = run_cli("eval", text, "--format", "plain")
+    assert code == 2 and fragment in err and "Traceback" not in err
