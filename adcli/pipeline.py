@@ -12,6 +12,7 @@ import numpy as np
 from .errors import (AdcliError, NonFiniteError, ValuesError, closest, did_you_mean, escape,
                      glued, no_value_for, warn)
 from .definitions import from_pairs
+from .expression import LATEX_LETTERS
 from .functions import CALLABLE, CONSTANTS
 from .parser import cautions, define, is_name, normal_name, parse
 from .points import PointSource, chunk_size_for, parse_at, parse_grid
@@ -190,7 +191,16 @@ def _hints(missing: list[str], given: list[str]) -> list[str]:
             hints.append(hint)
             explained.update(g for g in given if g in name)
     for name in given:
-        if name not in explained and (match := closest(name, missing)):
+        if name in explained:
+            continue
+        # alpha for α (or α for alpha): two names, as far apart as any two spellings
+        if (letter := LATEX_LETTERS.get(name)) in missing:
+            hints.append(f"'{name}' was given: the expression has the letter '{letter}', "
+                         "a different name")
+        elif spelled := [s for s in missing if LATEX_LETTERS.get(s) == name]:
+            hints.append(f"'{name}' was given: the expression has the name '{spelled[0]}' "
+                         "spelled out, a different name")
+        elif match := closest(name, missing):
             hints.append(f"'{escape(name)}' was given: did you mean '{match}'?")
     return hints
 

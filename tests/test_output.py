@@ -396,6 +396,11 @@ ERRORS = [
     (["grad", "2ex", "--at", "x=1"], ["no value given for ex", "'ex' is one name", "e*x"],
      ["did you mean 'ex'"]),
     (["grad", "2xy", "--at", "x=1,y=2"], ["'xy' is one name", "x*y"], ["did you mean"]),
+    # a Greek letter spelled out where the expression has the letter, and the other way
+    (["grad", "α x", "--at", "alpha=2,x=1"],
+     ["no value given for α", "'alpha' was given: the expression has the letter 'α'"], []),
+    (["grad", "sin(theta)", "--at", "θ=1"],
+     ["'θ' was given: the expression has the name 'theta' spelled out"], []),
     # The textbook's d/dx typed into the expression: d over a variable dx, no derivative.
     (["grad", "d(x^2)/dx", "--at", "x=1"],
      ["no value given for d and dx", "'d/dx' is read as d divided by a variable dx",
