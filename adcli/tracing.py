@@ -265,8 +265,10 @@ def _rules(step: Step, gradient_name: str, gradient_data) -> list[str | None]:
     """What ``step``'s backward hands each input, as text: the same primitive, called on
     Variables named like the trace's steps (with their values, since some rules depend
     on them: a constant exponent, the side of a kink), recorded and printed."""
-    placeholders = [Variable(o.variable.data, name=_placeholder_name(o),
-                             requires_grad=o.variable.requires_grad) for o in step.operands]
+    # Every placeholder is recorded, a constant too: a rule's log(2) for 2^x then prints
+    # as log(2), not as the number it folds to.
+    placeholders = [Variable(o.variable.data, name=_placeholder_name(o), requires_grad=True)
+                    for o in step.operands]
     function = type(step.function)()
     with np.errstate(all="ignore"), using_backprop(True):
         y = function(*placeholders)
@@ -274,8 +276,8 @@ def _rules(step: Step, gradient_name: str, gradient_data) -> list[str | None]:
         gradients = function.backward(Variable(gradient_data, name=gradient_name))
     if not isinstance(gradients, tuple):
         gradients = (gradients,)
-    return [None if g is None or not x.requires_grad else formula(as_variable(g))
-            for x, g in zip(placeholders, gradients)]
+    return [None if g is None or not o.variable.requires_grad else formula(as_variable(g))
+            for o, g in zip(step.operands, gradients)]
 
 
 def _placeholder_name(operand) -> str | None:

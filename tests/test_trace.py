@@ -296,6 +296,9 @@ def test_a_new_function_s_rule_is_read_from_its_backward(registered):
     # (v1^1)·2 for x^2); x^1's is the number 1, and a variable exponent keeps its b - 1.
     ("x^2", "{a2}·(2·v1)"), ("x^3", "{a2}·(3·(v1^2))"), ("x^0.5", "{a2}·(0.5·(v1^(-0.5)))"),
     ("x^1", "{a2}·1"), ("x^y", "{a3}·(v2·(v1^(v2 - 1)))"),
+    # d/dx b^x = b^x log(b): a constant's log as written, not the number it comes to
+    # (it printed (2^v1)·0.6931471805599453), and pi's b - 1 as pi - 1
+    ("2^x", "{a2}·((2^v1)·log(2))"), ("x^pi", "{a2}·(pi·(v1^(pi - 1)))"),
 ])
 def test_a_power_s_rule_reads_as_written_by_hand(text, rule):
     expression = adcli.parse(text)
