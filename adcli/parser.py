@@ -6,6 +6,7 @@ nodes come out already flat in evaluation order and no tree is ever walked recur
 from __future__ import annotations
 
 import itertools
+import math
 import re
 import threading
 from collections.abc import Mapping
@@ -14,7 +15,8 @@ from . import lalr
 from .definitions import Definitions
 from .errors import ExpressionError
 from .expression import Expression, normal_name
-from .reader import Builder as _Builder, ForLark as _ForLark
+from .printer import format_number
+from .reader import Builder as _Builder, ForLark as _ForLark, out_of_range
 
 _EXPECTED = {"NUMBER": "a number", "NAME": "a name", "CALL": "a name", "ROOT": "a name",
              "PI": "a name", "LPAR": "'('", "BAR": "'|'",
@@ -97,10 +99,37 @@ def _may_hold_one(text: str) -> bool:
 
 def cautions(expression: Expression) -> list[str]:
     """Readings right by the rules that are rarely what was meant, as warnings: in x^1/2
-    the power is x^1 and /2 divides after it; in e^2x the power is e^2, times x."""
+    the power is x^1 and /2 divides after it; in e^2x the power is e^2, times x; 1e400
+    is inf."""
     text = expression.text
+    said = _out_of_range(expression) if _FAR.search(text) else []
     if not _may_hold_one(text):
-        return []
+        return said
+    return (said + _powers(expression))[:CAUTIONS]
+
+
+# An exponent of three digits: perhaps a number beyond float64's range (1e400, 1e-400).
+_FAR = re.compile(r"[eE][-+]?\d{3}")
+_NUMBER = re.compile(r"(\d+\.?\d*|\.\d+)([eE][+\-]?\d+)?")
+
+
+def _out_of_range(expression: Expression) -> list[str]:
+    """1e400 is inf and 1e-400 is 0 (as Python and numpy read them; an expression has
+    no other way to write inf): said, not refused."""
+    said: dict[str, None] = {}
+    for node in expression.nodes:
+        if node.kind == "number" and (node.value == 0.0 or node.value == math.inf):
+            match = _NUMBER.match(expression.text, node.position)
+            beyond = match and out_of_range(match.group(), node.value)
+            if beyond:
+                said[f"{beyond}: read as {format_number(node.value)}"] = None
+                if len(said) == CAUTIONS:
+                    break
+    return list(said)
+
+
+def _powers(expression: Expression) -> list[str]:
+    text = expression.text
     # (the first few of each: a base is rendered from the node list for each one met)
     over = {m.start(): m for m in itertools.islice(re.finditer(_POWER_OVER, text), LOOKED_AT)}
     glued = {m.start(): m for m in itertools.islice(re.finditer(_GLUED, text), LOOKED_AT)}

@@ -59,7 +59,8 @@ def _run(command_class, texts, wrt, *, at=(), grid=(), points_file=None, points_
     if definitions is not None and wrt is not None:
         _not_defined(definitions, [w.strip() for w in wrt.split(",")])
     command.wrt = _wrt(command, wrt, strict, err)
-    source = _source(command, at, grid, points_file, points_format, columns, skip_bad_rows)
+    source = _source(command, at, grid, points_file, points_format, columns, skip_bad_rows,
+                     err)
     if definitions is not None:
         _not_defined(definitions, source.names())
     if not (command.values_optional and not source.names()):
@@ -93,7 +94,7 @@ def _run(command_class, texts, wrt, *, at=(), grid=(), points_file=None, points_
         warn(err, message)
 
 
-def _source(command, at, grid, points_file, points_format, columns, skip_bad_rows):
+def _source(command, at, grid, points_file, points_format, columns, skip_bad_rows, err):
     if points_file is None and (points_format or columns):
         option = "--points-format" if points_format else "--columns"
         raise ValuesError(f"{option} describes --points input, and there is none")
@@ -101,7 +102,11 @@ def _source(command, at, grid, points_file, points_format, columns, skip_bad_row
     # diff() builds bigger graphs than the node list says: smaller chunks keep memory near
     # chunk_size_for's aim.
     growth = max([e.diff_growth for e in command.expressions], default=1.0)
-    return PointSource(fixed=parse_at(at), grid=parse_grid(grid, command.grid_count),
+    said: list[str] = []  # values beyond float64's range (1e999 is inf)
+    fixed, axes = parse_at(at, said), parse_grid(grid, command.grid_count, said)
+    for message in said:
+        warn(err, message)
+    return PointSource(fixed=fixed, grid=axes,
                        stream=points_file,
                        skip_bad_rows=skip_bad_rows, stream_format=points_format,
                        columns=names, chunk_size=chunk_size_for(command.graph_size() * growth))

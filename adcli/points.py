@@ -14,6 +14,7 @@ import numpy as np
 from .errors import ExpressionError, PointsError, ValuesError, escape, quote
 from .functions import CONSTANTS
 from .parser import is_name, normal_name, parse
+from .reader import out_of_range
 from .printer import format_number
 from .records import Record
 from .streams import StreamReader, number
@@ -52,15 +53,21 @@ def constant(text: str) -> float:
         return float(expression.value())
 
 
-def constant_value(text: str, what: str) -> float:
-    """``constant``, with a message that says which option or cell ``what`` is wrong."""
+def constant_value(text: str, what: str, said: list | None = None) -> float:
+    """``constant``, with a message that says which option or cell ``what`` is wrong; a
+    number beyond float64's range (1e999: inf) is read as Python reads it and said in
+    ``said``, a list of warnings."""
     try:
-        return constant(text)
+        value = constant(text)
     except ExpressionError as error:
         raise ValuesError(f"{what}: {error.message}: {quote(text)}") from None
     except NotConstant as error:
         raise ValuesError(f"{what}: {quote(text)} is not a number or constant expression "
                           f"(it uses {error})") from None
+    if said is not None and (value == 0.0 or abs(value) == math.inf) and \
+            (beyond := out_of_range(text, value)):
+        said.append(f"{what}: {beyond}: read as {format_number(value)}")
+    return value
 
 
 def _pairs(option: str, text: str):
@@ -85,15 +92,15 @@ def _pairs(option: str, text: str):
         yield name, value
 
 
-def parse_at(options) -> dict[str, float]:
-    """``--at x=1,y=pi/4`` options (repeatable) into one point."""
+def parse_at(options, said: list | None = None) -> dict[str, float]:
+    """``--at x=1,y=pi/4`` options (repeatable) into one point (``said``: constant_value's)."""
     values: dict[str, float] = {}
     for text in options:
         for name, value in _pairs("--at", text):
             if name in values:
                 raise ValuesError(f"--at {quote(text)}: {name} is given more than once; "
                                   "for several points use --grid or --points")
-            values[name] = constant_value(value, f"--at {name}")
+            values[name] = constant_value(value, f"--at {name}", said)
     return values
 
 
@@ -152,9 +159,11 @@ def _exact_ends(texts: list[str], count: int) -> tuple[int, int, int] | None:
     return a, b, scale
 
 
-def parse_grid(options, default_count: int | None = None) -> dict[str, Axis]:
+def parse_grid(options, default_count: int | None = None,
+               said: list | None = None) -> dict[str, Axis]:
     """``--grid x=0:1:5`` (start:stop:count, both ends included) per variable; with a
-    ``default_count``, ``x=0:1`` (no count) is allowed too and has that many values."""
+    ``default_count``, ``x=0:1`` (no count) is allowed too and has that many values
+    (``said``: constant_value's)."""
     axes: dict[str, Axis] = {}
     for text in options:
         for name, spec in _pairs("--grid", text):
@@ -173,7 +182,7 @@ def parse_grid(options, default_count: int | None = None) -> dict[str, Axis]:
                     > MAX_GRID_POINTS:
                 raise ValuesError(f"--grid {quote(text)}: the grid would have more than "
                                   f"{MAX_GRID_POINTS:,} points; stream more with --points")
-            start, stop = (constant_value(p, f"--grid {name}") for p in parts[:2])
+            start, stop = (constant_value(p, f"--grid {name}", said) for p in parts[:2])
             if not (math.isfinite(start) and math.isfinite(stop)):  # 0/0:1 spans nothing
                 raise ValuesError(f"--grid {name}={format_number(start)}:"
                                   f"{format_number(stop)}: the ends of the range must be "

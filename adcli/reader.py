@@ -40,6 +40,8 @@ INVERSES = {"sin": "asin", "cos": "acos", "tan": "atan", "sec": "asec", "csc": "
 _LOG_BASE = re.compile(r"log_(\d+(?:\.\d+)?)\Z")  # log_2 x, log_10(x)
 _SPECIAL = {"log": (1, 2), "diff": (2, None)}      # argument counts beyond the registry's
 _SHORT_NAME = re.compile(r"[^\W\d_][\d_]*")           # x, x1, x_2, θ: variables, not functions
+_INF = float("inf")
+_DECIMAL = re.compile(r"\s*[-+\u2212]?(\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?\s*\Z")
 _LEIBNIZ = re.compile(r"(?<!\w)d\s*/\s*\Z")        # d/dx(x^2): before "dx("
 _SIGNED = re.compile(r"\s*([-+\u2212]\s*[\w.]+)")    # sin -x: suggest sin(-x)
 
@@ -87,6 +89,20 @@ class Pieces(Record):
 
 class Run(list):
     """Factors side by side, read when the run is used."""
+
+
+def out_of_range(text: str, value: float) -> str | None:
+    """Why a number written as ``text`` (read as ``value``) is beyond float64's range, if
+    it is: 1e400 is inf and 1e-400 0, every digit of it lost. (Only a number as written:
+    1e200*1e200 overflows as arithmetic does.)"""
+    written = _DECIMAL.match(text)
+    if written is None:
+        return None
+    if abs(value) == _INF:
+        return f"{text.strip()} is beyond the largest float64 number (about 1.8e308)"
+    if value == 0.0 and written.group(1).strip("0.") != "":
+        return f"{text.strip()} is below the smallest float64 number (about 4.9e-324)"
+    return None
 
 
 class Builder:

@@ -907,3 +907,52 @@ def test_tex_arguments_without_braces_in_a_long_text():
 def test_tex_arguments_without_braces_refused(text, fragment):
     code, out, err = run_cli("eval", text, "--format", "plain")
     assert code == 2 and fragment in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("text, value, said", [
+    ("x*1e400", math.inf, ["1e400 is beyond the largest float64 number (about 1.8e308): "
+                           "read as inf"]),
+    ("x + 2.5E+999 - 1e-400", math.inf, [
+        "2.5E+999 is beyond the largest float64 number (about 1.8e308): read as inf",
+        "1e-400 is below the smallest float64 number (about 4.9e-324): read as 0"]),
+    ("x + 0e-500 + 0.000e999", 2.0, []),     # zero as written
+    ("x + 1e-320", 2.0 + 1e-320, []),         # a subnormal: in range
+    ("x1e400 + 0", 2.0, []),                  # a name
+])
+def test_a_number_beyond_float64_is_read_as_python_reads_it_and_said(text, value, said):
+    expression = adcli.parse(text)
+    (name,) = expression.variables
+    assert expression.value(at={name: 2.0}) == value
+    code, out, err = run_cli("eval", text, "--at", f"{name}=2", "--format", "json")
+    assert strict_json(out).get("cautions", []) == said
+    assert [line for line in err.splitlines() if "float64" in line] == \
+        [f"adcli: warning: {s}" for s in said]
+
+
+@pytest.mark.parametrize("command, option, value, out, message", [
+    ("grad", "--at", "x=1e400", "inf inf", "--at x: 1e400 is beyond the largest float64 "
+                                           "number (about 1.8e308): read as inf"),
+    ("grad", "--at", "x=-1e-400", "0.0 -0.0", "--at x: -1e-400 is below the smallest "
+                                             "float64 number (about 4.9e-324): read as 0"),
+    ("eval", "--grid", "x=1e-400:1:2", "0.0\n1.0", "--grid x: 1e-400 is below the "
+                                                    "smallest float64 number"),
+])
+def test_a_point_value_beyond_float64_is_read_and_said(command, option, value, out, message):
+    code, stdout, err = run_cli(command, "x^2", option, value, "--format", "plain")
+    assert (code, stdout.strip()) == (0, out)
+    assert err.splitlines()[0].startswith(f"adcli: warning: {message}")
+
+
+def test_check_says_a_point_value_beyond_float64_too():
+    code, out, err = run_cli("check", "x^2", "2x", "--at", "x=1e-400", "--format", "plain")
+    assert code == 0 and err.splitlines()[0] == (
+        "adcli: warning: --at x: 1e-400 is below the smallest float64 number (about "
+        "4.9e-324): read as 0")
+
+
+@pytest.mark.parametrize("value, expected", [("x=inf", "inf inf"), ("x=1e-320", "0.0 2e-320"),
+                                             ("x=0e-999", "0.0 0.0"), ("x=1e200*1e200",
+                                                                       "inf inf")])
+def test_a_point_value_in_range_or_computed_is_taken(value, expected):
+    code, out, err = run_cli("grad", "x^2", "--at", value, "--format", "plain")
+    assert (code, out.strip()) == (0, expected)

@@ -142,7 +142,11 @@ def _points(f, at, grid, points_file, skip_bad_rows, strict, err, points_format=
     if points_file is None and (points_format or columns):
         raise ValuesError("--points-format and --columns describe --points input, "
                           "and there is none")
-    source = PointSource(fixed=parse_at(at), grid=parse_grid(grid), stream=points_file,
+    said: list[str] = []  # values beyond float64's range (1e999 is inf)
+    fixed, axes = parse_at(at, said), parse_grid(grid, said=said)
+    for message in said:
+        warn(err, message)
+    source = PointSource(fixed=fixed, grid=axes, stream=points_file,
                          skip_bad_rows=skip_bad_rows, stream_format=points_format,
                          columns=None if columns is None else columns.split(","))
     source.check()
