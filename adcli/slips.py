@@ -60,6 +60,8 @@ def diagnose(f, targets, order, points, found, status) -> list[str]:
                           lambda: _offset(e, e_scale, a, a_scale, tolerance, t.label)):
                 if not multiple:
                     claims = claims or finer()
+        elif order == 2 and not multiple and not f.has_diff:
+            claims += _second_terms(f, t, e, e_scale, a, a_scale, points, where, tolerance)
         found_any += claims + multiple + orders
     return found_any
 
@@ -372,6 +374,74 @@ def _term_words(f, p: int, k: int, t: Target, factor) -> str:
     term, whole = (text.format(d=d, x=t.name) for text in (rule[k], rule[2]))
     return (f"{_RULE_NAMES[node.name]} {term} {wrong}: for u = {inputs[0]} and "
             f"v = {inputs[1]}, {whole}")
+
+
+def _second_terms(f, t, e, e_scale, a, a_scale, points, where, tolerance) -> list[str]:
+    """At order 2, one term of a second-order rule left out, its sign flipped or off by a
+    factor, in a term of the sum f is: (u·v)'' = u''v + 2u'v' + uv'' with the 2 forgotten,
+    or g(u)'' = g''(u)·u'^2 + g'(u)·u'' without its second term (sin(x^2)'' written
+    -4x^2 sin(x^2)). The pieces come from one forward sweep of three Taylor coefficients."""
+    from .taylor import _sweep as taylor_sweep
+
+    seeds = {}
+    for v in f.variables:
+        seed = np.zeros((3,) + points[v][where].shape)
+        seed[0], seed[1] = points[v][where], 1.0 if v == t.name else 0.0
+        seeds[v] = seed
+    with np.errstate(all="ignore"):
+        series = taylor_sweep(f.nodes, seeds, 3, keep=True)
+        for sign, j in _summands(f.nodes, len(f.nodes) - 1):
+            for name, term in _second_pieces(f.nodes[j], series):
+                factor = _term_factor(e, e_scale, a, a_scale, sign * term, tolerance)
+                if factor is not None:
+                    return [_second_words(f, j, name, t, factor, series)]
+    return []
+
+
+def _second_pieces(node, series):
+    """(name, values) of each term of node's second derivative by its rule: a product's
+    three, or the two of a function of one moving argument (a call, a constant power)."""
+    moving = [k for k, j in enumerate(node.args) if np.any(series[j][1:] != 0)]
+    if node.name == "mul" and node.kind == "infix" and len(moving) == 2:
+        (u0, u1, u2), (v0, v1, v2) = (series[j] for j in node.args)
+        return [("uu", 2 * u2 * v0), ("uv", 2 * u1 * v1), ("vv", 2 * u0 * v2)]
+    if len(moving) != 1:
+        return []
+    (k,) = moving
+    u = series[node.args[k]]
+    # g', g''/2 at u: g's own Taylor rule on u + h
+    unit = [np.stack([series[j][0], np.ones_like(series[j][0]), np.zeros_like(series[j][0])])
+            if i == k else np.stack([series[j][0], 0 * series[j][0], 0 * series[j][0]])
+            for i, j in enumerate(node.args)]
+    g = node.function().taylor(*unit)
+    return [("outer", 2 * g[2] * u[1] ** 2), ("inner", g[1] * 2 * u[2])]
+
+
+_SECOND = {  # a term's text, and the rule; {d}: d or ∂, {x}: the variable
+    "uu": "({d}²u/{d}{x}²)·v", "uv": "2·({d}u/{d}{x})·({d}v/{d}{x})", "vv": "u·({d}²v/{d}{x}²)",
+    "mul": "{d}²(u·v)/{d}{x}² = ({d}²u/{d}{x}²)·v + 2·({d}u/{d}{x})·({d}v/{d}{x}) + "
+           "u·({d}²v/{d}{x}²)",
+    "outer": "g''(u)·({d}u/{d}{x})^2", "inner": "g'(u)·({d}²u/{d}{x}²)",
+    "call": "{d}²g(u)/{d}{x}² = g''(u)·({d}u/{d}{x})^2 + g'(u)·({d}²u/{d}{x}²)",
+}
+
+
+def _second_words(f, j: int, name: str, t: Target, factor, series) -> str:
+    wrong = ("is missing" if factor == 0 else "has the wrong sign" if factor == -1 else
+             f"is {factor} times what it should be")
+    node = f.nodes[j]
+    d = _d(t)
+    term = _SECOND[name].format(d=d, x=t.name)
+    if node.name == "mul":
+        u, v = (_part(f, i) for i in node.args)
+        return (f"the product rule's term {term} {wrong}: for u = {u} and v = {v}, "
+                + _SECOND["mul"].format(d=d, x=t.name))
+    k = next(i for i, a in enumerate(node.args) if np.any(series[a][1:] != 0))
+    inputs = ["u" if i == k else _part(f, a) for i, a in enumerate(node.args)]
+    g = f"{node.name}({', '.join(inputs)})" if node.kind == "call" else \
+        node.function.symbol.join(inputs)
+    return (f"the chain rule's term {term} {wrong}: for g(u) = {g} and u = "
+            f"{_part(f, node.args[k])}, " + _SECOND["call"].format(d=d, x=t.name))
 
 
 def _d(t) -> str:

@@ -1147,3 +1147,54 @@ def test_a_diagnosis_names_a_long_sub_expression_without_printing_all_of_it():
 ])
 def test_the_rule_that_explains_a_factor_is_said_before_it(f, expected, diagnosis):
     assert adcli.check(f, expected).diagnosis == diagnosis
+
+
+# At order 2, one term of a second-order rule: (u v)'' = u''v + 2u'v' + uv'',
+# g(u)'' = g''(u) u'^2 + g'(u) u''. Each expectation is worked out by hand.
+PRODUCT2 = ("d²(u·v)/dx² = (d²u/dx²)·v + 2·(du/dx)·(dv/dx) + u·(d²v/dx²)")
+CHAIN2 = "d²g(u)/dx² = g''(u)·(du/dx)^2 + g'(u)·(d²u/dx²)"
+
+
+@pytest.mark.parametrize("f, expected, wrt, line", [
+    # (x^2 sin x)'' = 2 sin x + 4x cos x - x^2 sin x: the cross term 2·2x·cos x written once
+    ("x^2 sin x", "2 sin(x) + 2x cos(x) - x^2 sin(x)", None,
+     "the product rule's term 2·(du/dx)·(dv/dx) is 1/2 times what it should be: for u = x^2 "
+     f"and v = sin(x), {PRODUCT2}"),
+    # ... and with its sign flipped
+    ("x^2 sin x", "2 sin(x) - 4x cos(x) - x^2 sin(x)", None,
+     "the product rule's term 2·(du/dx)·(dv/dx) has the wrong sign: for u = x^2"),
+    # one term of a sum: (x e^x)'' = 2e^x + x e^x, (cos 3x)'' = -9 cos 3x
+    ("x e^x + cos(3x)", "e^x + x e^x - 9cos(3x)", None,
+     "the product rule's term 2·(du/dx)·(dv/dx) is 1/2 times what it should be: for u = x "
+     "and v = e^x"),
+    # sin(x^2)'' = -4x^2 sin(x^2) + 2cos(x^2): the second term, sin'(u)·u'', forgotten
+    ("sin(x^2)", "-4x^2 sin(x^2)", None,
+     f"the chain rule's term g'(u)·(d²u/dx²) is missing: for g(u) = sin(u) and u = x^2, "
+     f"{CHAIN2}"),
+    ("sin(x^2)", "-4x^2 sin(x^2) - 2cos(x^2)", None,
+     "the chain rule's term g'(u)·(d²u/dx²) has the wrong sign: for g(u) = sin(u)"),
+    # ((x^2+1)^5)'' = 20(x^2+1)^3 (2x)^2 + 5(x^2+1)^4·2
+    ("(x^2+1)^5", "20(x^2+1)^3 * 4x^2", None,
+     "the chain rule's term g'(u)·(d²u/dx²) is missing: for g(u) = u^5 and u = (x^2) + 1"),
+    # (1/(x^2+1))'' = 2(x^2+1)^-3 (2x)^2 - (x^2+1)^-2·2
+    ("1/(x^2+1)", "2(x^2+1)^-3 * 4x^2", None,
+     "the chain rule's term g'(u)·(d²u/dx²) is missing: for g(u) = 1/u"),
+    # a partial: ∂²/∂x² of x^2 sin(xy) = 2 sin(xy) + 4xy cos(xy) - x^2 y^2 sin(xy)
+    ("x^2*sin(x*y)", "2 sin(x y) + 2 x y cos(x y) - x^2 y^2 sin(x y)", "x",
+     "the product rule's term 2·(∂u/∂x)·(∂v/∂x) is 1/2 times what it should be: for u = x^2 "
+     "and v = sin(x*y), ∂²(u·v)/∂x² = (∂²u/∂x²)·v + 2·(∂u/∂x)·(∂v/∂x) + u·(∂²v/∂x²)"),
+])
+def test_a_second_order_rule_with_one_term_off_is_named(f, expected, wrt, line):
+    result = adcli.check(f, expected, order=2, **({"wrt": wrt} if wrt else {}))
+    assert result.verdict == "differs"
+    assert [d for d in result.diagnosis if d.startswith(line)], result.diagnosis
+
+
+@pytest.mark.parametrize("f, expected", [
+    ("x^2 sin x", "2 sin(x) + 4x cos(x) - x^2 sin(x)"),      # right: no claim, it matches
+    ("x^2 sin x", "2 sin(x) + 4x cos(x) - x^2 sin(x) + x"),  # off by x: no rule's term
+    ("sin(x^2)", "-4x^2 sin(x^2) + 2cos(x^2) + 1"),          # off by a constant
+])
+def test_no_second_order_term_claim_that_does_not_hold(f, expected):
+    result = adcli.check(f, expected, order=2)
+    assert not [d for d in result.diagnosis if "term" in d], result.diagnosis
