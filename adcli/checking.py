@@ -31,7 +31,7 @@ from .errors import (EXIT_CHECK_FAILED, ExpressionError, ValuesError, did_you_me
                      glued, leibniz, listing)
 from .expression import MAX_ORDER, Expression, _Run, as_numbers, normal_keys, normal_name
 from .functions import CALLABLE, CONSTANTS
-from .parser import cautions, parse
+from .parser import parse
 
 DEFAULT_SAMPLES = 30
 DEFAULT_SEED = 0
@@ -160,7 +160,7 @@ def check(f, expected=None, *, expect: Mapping | None = None, order: int = 1, wr
         if _few_own_points(result):
             _look_wider(result, _targets(f, expected, expect, order, wrt, at), seed, domain)
     result.cautions = [c for e in [f, *(t.expectation for t in targets)] if e is not None
-                       for c in cautions(e)]
+                       for c in e.cautions]
     return result
 
 

@@ -139,6 +139,14 @@ class Expression:
 
         return render(self.nodes, names=self.names)
 
+    @functools.cached_property
+    def cautions(self) -> list[str]:
+        """Readings right by the rules that are rarely what was meant (``x^1/2`` is
+        ``(x^1)/2``, ``1e999`` is inf): what the CLI warns of on stderr."""
+        from .parser import cautions
+
+        return cautions(self)
+
     # ----- the Python API -------------------------------------------------------------
 
     def value(self, at: Mapping | None = None, **values) -> np.ndarray:

@@ -14,7 +14,7 @@ from .errors import (AdcliError, NonFiniteError, ValuesError, closest, did_you_m
 from .definitions import from_pairs
 from .expression import LATEX_LETTERS
 from .functions import CALLABLE, CONSTANTS
-from .parser import cautions, define, is_name, normal_name, parse
+from .parser import define, is_name, normal_name, parse
 from .points import PointSource, chunk_size_for, parse_at, parse_grid
 from .progress import Progress
 from .render import FORMATS, Rows
@@ -51,7 +51,7 @@ def _run(command_class, texts, wrt, *, at=(), grid=(), points_file=None, points_
     command_class = command_class.select(**options)
     definitions = define(from_pairs(let)) if let else None
     expressions = [parse(text, definitions) for text in texts]
-    found = [c for e in expressions for c in cautions(e)]
+    found = [c for e in expressions for c in e.cautions]
     for caution in found:
         warn(err, caution)
     command = command_class(expressions, [], **options)

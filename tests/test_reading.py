@@ -956,3 +956,10 @@ def test_check_says_a_point_value_beyond_float64_too():
 def test_a_point_value_in_range_or_computed_is_taken(value, expected):
     code, out, err = run_cli("grad", "x^2", "--at", value, "--format", "plain")
     assert (code, out.strip()) == (0, expected)
+
+
+def test_the_api_has_the_cautions_the_cli_warns_of():
+    assert adcli.parse("x^1/2").cautions == [X_HALF]
+    assert adcli.parse("x^(1/2)").cautions == []
+    assert adcli.parse("2*1e999").cautions == [
+        "1e999 is beyond the largest float64 number (about 1.8e308): read as inf"]
