@@ -866,12 +866,17 @@ E_2X = ("e^2x: the power is e^2, and x multiplies after it (an exponent is one f
     (["jacobian", "x^1/2", "e^2x"], {"expressions": ["x^1/2", "e^2x"],
                                      "parsed": ["(x^1)/2", "(e^2)*x"], "variables": ["x"],
                                      "cautions": [X_HALF, E_2X]}),
+    (["trace", "x^1/2"], {"expression": "x^1/2", "parsed": "(x^1)/2", "mode": "reverse",
+                          "variables": ["x"], "cautions": [X_HALF]}),
+    (["plot", "x^1/2"], {"expression": "x^1/2", "parsed": "(x^1)/2", "variables": ["x"],
+                         "order": 1, "cautions": [X_HALF]}),
     (["grad", "x^(1/2)"], {"expression": "x^(1/2)", "parsed": "x^(1/2)",
                            "variables": ["x"]}),     # nothing to say: no "cautions"
 ])
 def test_json_carries_the_cautions_beside_the_reading(args, head):
     # A script reading JSON never sees stderr: the warning must be in the document too.
-    code, out, err = run_cli(*args, "--at", "x=4", "--format", "json")
+    point = ["--grid", "x=1:2:3"] if args[0] == "plot" else ["--at", "x=4"]
+    code, out, err = run_cli(*args, *point, "--format", "json")
     document = strict_json(out)
     assert code == 0
     assert {k: v for k, v in document.items() if k not in ("points", "warnings")} == head

@@ -395,6 +395,8 @@ class JsonTrace:
         head = {"expression": e.text, "parsed": e.parsed,
                 "mode": "forward" if self.command.forward else "reverse",
                 "variables": list(self.command.wrt)}
+        if self.command.cautions:  # as every command's JSON has them (render.JsonWriter)
+            head["cautions"] = self.command.cautions
         self.out.write(self.dump(head)[:-1] + ', "points": [')
 
     def close(self) -> None:
