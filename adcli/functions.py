@@ -1354,7 +1354,14 @@ def _pow_special_points(a, r, b, y):
         d_db = np.where((here[1] == 0) & (r0 > 0), 0.0, here[1] * np.log(here[0]))
         rows[1] += np.where(b_rows[1] == 0, 0.0, d_db * b_rows[1])
         still = ~np.any(base[1:, special] != 0, axis=0) & (here[1] == 0)
-        rows[2:] = np.where(np.any(b_rows[1:] != 0, axis=0) & ~still, np.nan, rows[2:])
+        # Each term of a row is some a_0^(r - j) times powers of log a_0 and of the rows of
+        # a and b: where every such power is 0 as well (2.3^-4500, not 1e-200^2, whose
+        # a_0^(r - 2) is 1), the rows are 0, as the nested reverse passes find.
+        with np.errstate(all="ignore"):
+            gone = (here[1] == 0) & (here[0] != 0) & np.all(
+                [np.power(here[0], r0 - j) == 0 for j in range(length)], axis=0)
+        rows[2:] = np.where(np.any(b_rows[1:] != 0, axis=0) & ~still & ~gone, np.nan,
+                            rows[2:])
     out[1:, special] = rows[1:]
     return y
 

@@ -443,3 +443,20 @@ def test_missing_values_and_unknown_tangents_are_refused():
         taylor_derivative(expression, {"x": 1.0}, "x", 2)
     with pytest.raises(ValuesError, match="'z' does not appear"):
         jvp(expression, {"x": 1.0, "y": 2.0}, {"z": 1.0})
+
+
+@pytest.mark.parametrize("order", [2, 3])
+def test_a_power_that_underflows_with_all_its_rows_has_derivatives_0(order):
+    # u^(-u^10) at u = 2.3197: 2.3197^-4500 underflows, and so does every a^(b - j) and
+    # so every derivative (mpmath: about 1e-1640): 0, as nested reverse passes say, not
+    # the nan of a point where the rows cannot be told (found by the fuzz suite).
+    import mpmath
+
+    mpmath.mp.dps = 30
+    exact = mpmath.diff(lambda u: u ** (-(u ** 10)), mpmath.mpf("2.3197"), order)
+    assert abs(exact) < mpmath.mpf("1e-1000")
+    f = adcli.parse("u^(-(u^10))")
+    assert f.derivative("u", order, u=2.3197) == 0.0
+    # the fuzz suite's case: exp(-sin(y) e^(10 sin y)) at y = 1, e^-3789 (about 1e-1646)
+    g = adcli.parse("exp(sin(y))^(-(exp(sin(abs(y)))^10))")
+    assert g.derivative("y", 2, y=np.array([1.0, 1.0])).tolist() == [0.0, 0.0]
