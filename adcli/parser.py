@@ -103,9 +103,43 @@ def cautions(expression: Expression) -> list[str]:
     is inf."""
     text = expression.text
     said = _out_of_range(expression) if _FAR.search(text) else []
+    if "/" in text and _SPACED.search(text):
+        said += _spaced_divisor(expression)
     if not _may_hold_one(text):
-        return said
+        return said[:CAUTIONS]
     return (said + _powers(expression))[:CAUTIONS]
+
+
+# A number after '/', then a space and a factor: 1/2 x, 3/4 sin x, 1/2 (x+1).
+_SPACED = re.compile(r"/\s*(?:\d+\.?\d*|\.\d+)\s+(?:[^\W\d_]|\\|\()")
+_NUMBER_THEN_SPACE = re.compile(r"(?:\d+\.?\d*|\.\d+)\s")
+
+
+def _spaced_divisor(expression: Expression) -> list[str]:
+    """1/2 x is 1/(2*x) by the rules (side by side binds tighter than /, as in 1/2x);
+    with a space after the number it is more often meant as (1/2)*x: said."""
+    from .printer import render
+
+    nodes, text, said = expression.nodes, expression.text, {}
+    for node in nodes:
+        if node.name != "div" or node.kind != "infix":
+            continue
+        factors, first = [], node.args[1]      # the divisor's run, left to right
+        while nodes[first].name == "mul" and nodes[first].kind == "infix":
+            factors.append(nodes[first].args[1])
+            first = nodes[first].args[0]
+        if not factors or nodes[first].kind != "number" or \
+                not _NUMBER_THEN_SPACE.match(text, nodes[first].position):
+            continue
+        left, right = node.args
+        top, n = _operand(nodes, left), render(nodes, root=first)
+        rest = "*".join(_operand(nodes, j) for j in reversed(factors))
+        said.setdefault(f"{top}/{n} {rest}: a product written side by side binds tighter than "
+                        f"'/', so this divides by {render(nodes, root=right)}; for "
+                        f"({top}/{n})*{rest}, write {top}/{n}*{rest}")
+        if len(said) == CAUTIONS:
+            break
+    return list(said)
 
 
 # An exponent of three digits: perhaps a number beyond float64's range (1e400, 1e-400).
@@ -126,6 +160,15 @@ def _out_of_range(expression: Expression) -> list[str]:
                 if len(said) == CAUTIONS:
                     break
     return list(said)
+
+
+def _operand(nodes, index: int) -> str:
+    """A node's text as an operand of * or /: in parentheses unless it is one piece."""
+    from .printer import render
+
+    text = render(nodes, root=index)
+    return text if nodes[index].kind in ("variable", "constant", "number", "call") or \
+        nodes[index].name == "pow" else f"({text})"
 
 
 def _powers(expression: Expression) -> list[str]:

@@ -799,7 +799,7 @@ def test_an_expectation_by_name_takes_either_spelling():
 @pytest.mark.parametrize("text, power, b, n", [
     ("x^1/2", "1", "x", "2"),
     ("(x+1)^-1/2", "-1", "(x + 1)", "2"),
-    ("1/2 x^-1/2", "-1", "x", "2"),     # (1/(2 x^-1))/2 = x/4
+    ("1/2*x^-1/2", "-1", "x", "2"),     # (1/2)·(x^-1)/2 = 1/(4x)
     ("sin(x)**1/3", "1", "sin(x)", "3"),
 ])
 def test_a_power_of_one_before_a_division_is_warned_of(text, power, b, n):
@@ -841,13 +841,18 @@ def test_no_warning_where_the_reading_is_plainly_meant(text):
     assert (code, err) == (0, "")
 
 
+# 1/2 x^-1/2 is read as (1/(2 x^-1))/2: both readings are warned of
+SPACED_HALF = ("1/2 x^(-1): a product written side by side binds tighter than '/', so this "
+               "divides by 2*(x^(-1)); for (1/2)*x^(-1), write 1/2*x^(-1)")
+
+
 def test_check_warns_of_the_reading_in_the_expectation_too():
     # sqrt(x)' = x^(-1/2)/2, written 1/2 x^-1/2: read as (1/(2 x^-1))/2, which differs
     result = adcli.check("sqrt(x)", "1/2 x^-1/2")
     assert result.verdict == "differs"
-    assert result.cautions == ["x^-1/2: the power is x^-1, and /2 divides after it (a power "
-                               "comes before a division); for x to the power -1/2, write "
-                               "x^(-1/2)"]
+    assert result.cautions == [SPACED_HALF, "x^-1/2: the power is x^-1, and /2 divides after "
+                               "it (a power comes before a division); for x to the power "
+                               "-1/2, write x^(-1/2)"]
     code, out, err = run_cli("check", "sqrt(x)", "1/2 x^-1/2", "--format", "plain")
     assert code == 1 and "adcli: warning: x^-1/2: the power is x^-1" in err
 
@@ -887,7 +892,7 @@ def test_json_carries_the_cautions_beside_the_reading(args, head):
 def test_check_json_carries_the_cautions_of_both_sides():
     code, out, err = run_cli("check", "x^1/2", "1/2 x^-1/2", "--at", "x=4", "--format", "json")
     assert code == 1
-    assert strict_json(out)["cautions"] == [X_HALF, (
+    assert strict_json(out)["cautions"] == [X_HALF, SPACED_HALF, (
         "x^-1/2: the power is x^-1, and /2 divides after it (a power comes before a "
         "division); for x to the power -1/2, write x^(-1/2)")]
     code, out, err = run_cli("check", "x^(1/2)", "x^(-1/2)/2", "--at", "x=4", "--format", "json")
@@ -968,3 +973,29 @@ def test_the_api_has_the_cautions_the_cli_warns_of():
     assert adcli.parse("x^(1/2)").cautions == []
     assert adcli.parse("2*1e999").cautions == [
         "1e999 is beyond the largest float64 number (about 1.8e308): read as inf"]
+
+
+@pytest.mark.parametrize("text, reading, caution", [
+    # 1/(2 x^(3/2)) by the rules; with the space, (1/2) x^(3/2) is the likelier meaning
+    ("1/2 x^(3/2)", "1/(2*(x^(3/2)))",
+     "1/2 x^(3/2): a product written side by side binds tighter than '/', so this divides "
+     "by 2*(x^(3/2)); for (1/2)*x^(3/2), write 1/2*x^(3/2)"),
+    ("x + 3/4 sin x", "x + (3/(4*sin(x)))",
+     "3/4 sin(x): a product written side by side binds tighter than '/', so this divides "
+     "by 4*sin(x); for (3/4)*sin(x), write 3/4*sin(x)"),
+    ("1/2 x y", "1/((2*x)*y)",
+     "1/2 x*y: a product written side by side binds tighter than '/', so this divides by "
+     "(2*x)*y; for (1/2)*x*y, write 1/2*x*y"),
+    ("(x+1)/2 (x-1)", "(x + 1)/(2*(x - 1))",
+     "(x + 1)/2 (x - 1): a product written side by side binds tighter than '/', so this "
+     "divides by 2*(x - 1); for ((x + 1)/2)*(x - 1), write (x + 1)/2*(x - 1)"),
+])
+def test_a_spaced_product_after_a_division_is_warned_of(text, reading, caution):
+    f = adcli.parse(text)
+    assert (f.parsed, f.cautions) == (reading, [caution])
+
+
+@pytest.mark.parametrize("text", ["1/2x", "1/2*x", "1/2 + x", "1/(2 x)", "x/2", "(1/2)x",
+                                  "2/3x^2"])
+def test_no_spaced_product_caution_where_none_is_written(text):
+    assert adcli.parse(text).cautions == []
