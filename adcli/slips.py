@@ -49,6 +49,8 @@ def diagnose(f, targets, order, points, found, status) -> list[str]:
                                   tolerance)
             claims += _other_function(f, e, e_scale, a, sweep, found, where, tolerance)
             claims += _power_rule(f, t, e, e_scale, a, sweep, found, where, tolerance)
+            claims += _exponent_kept(f, t, e, e_scale, a, sweep, found, where, tolerance)
+            claims += _inside_only(f, t, e, e_scale, a, sweep, found, where, tolerance)
             # The finer claims, each only when nothing above holds: one term off (x e^x's
             # derivative written e^x is that, before it is u'v'), the derivatives
             # multiplied, which of the terms written are right, a constant too many.
@@ -252,9 +254,18 @@ def _replaced(e, e_scale, a, adjoint, right, wrong, tolerance) -> bool:
     """Whether e is f' = a with one node's derivative ``right`` taken as ``wrong``:
     e = a + df/dnode·(wrong - right) at every point (and not f' itself, or a constant)."""
     with np.errstate(all="ignore"):
-        guess = np.broadcast_to(a + adjoint * (wrong - right), e.shape)
+        whole, replaced = adjoint * right, adjoint * wrong
+        # Where the node's term is all of f' (f's root), a - term is 0 exactly; elsewhere
+        # the guess is as good as the subtraction, whose rounding is a share of |a| and of
+        # the term (e^(x^2)'s 1.7e20 at x = 6.6, beside e^(2x)'s 5.4e5).
+        if np.array_equal(whole, a):
+            guess, scale = replaced, np.abs(replaced)
+        else:
+            guess = a - whole + replaced
+            scale = np.abs(a) + np.abs(whole) + np.abs(replaced)
+        guess = np.broadcast_to(guess, e.shape)
     return bool(np.ptp(guess) > 0 and not np.all(guess == a)
-                and np.all(_close(e, guess, e_scale, np.abs(guess), *tolerance)))
+                and np.all(_close(e, guess, e_scale, scale, *tolerance)))
 
 
 def _outer_at_x(f, t, e, e_scale, a, sweep, found, points, where, tolerance) -> list[str]:
@@ -507,6 +518,71 @@ def _power_rule(f, t, e, e_scale, a, sweep, found, where, tolerance) -> list[str
                             f"exponent varies: that rule is for a constant exponent; for a "
                             f"constant base u = {_part(f, base)}, {d}(u^v)/{d}{t.name} = "
                             f"u^v·ln(u)·({d}v/{d}{t.name})"]
+    return []
+
+
+def _exponent_kept(f, t, e, e_scale, a, sweep, found, where, tolerance) -> list[str]:
+    """The power rule c·u^(c-1) written with the exponent kept, c·u^c (x^3's derivative as
+    3x^3), or raised, c·u^(c+1) (x^-2's as -2x^-1: toward zero, as if it were lowered)."""
+    if sweep is None:
+        return []
+    d = _d(t)
+    for p, node in enumerate(f.nodes):
+        if node.name != "pow" or node.kind != "infix":
+            continue
+        base, power = node.args
+        adjoint = _adjoint(found, p, where)
+        c = sweep.values[power]
+        if adjoint is None or np.any(sweep.tangents[power] != 0) or np.ptp(c) != 0 \
+                or not np.any(sweep.tangents[base] != 0):
+            continue
+        u, du, c = sweep.values[base], sweep.tangents[base], float(np.ravel(c)[0])
+        for shift, what in ((0, "keeps the exponent"), (1, "raises the exponent")):
+            with np.errstate(all="ignore"):
+                wrong = c * u ** (c + shift) * du
+            if _replaced(e, e_scale, a, adjoint, sweep.tangents[p], wrong, tolerance):
+                n, du = _nice(c), f"({d}u/{d}{t.name})"
+                return [f"this {what} of {_part(f, p)}: the power rule lowers it by one, "
+                        f"{d}(u^{_exponent(c)})/{d}{t.name} = {n}·u^{_exponent(c - 1)}·{du}, "
+                        f"not {n}·u^{_exponent(c + shift)}·{du}, for u = {_part(f, base)}"]
+    return []
+
+
+def _exponent(c: float) -> str:
+    """An exponent as written after ^: 2, or (-2), (1/2) in parentheses."""
+    text = _nice(c)
+    return text if text.isdigit() else f"({text})"
+
+
+def _inside_only(f, t, e, e_scale, a, sweep, found, where, tolerance) -> list[str]:
+    """A function of a moving inner part u differentiated as the function of du/dx, the
+    outside left as it is: e^(x^2)'s derivative written e^(2x), sin(x)^2's cos(x)^2."""
+    if sweep is None:
+        return []
+    d = _d(t)
+    for p, node in enumerate(f.nodes):
+        moving = [k for k, j in enumerate(node.args) if np.any(sweep.tangents[j] != 0)]
+        adjoint = _adjoint(found, p, where) if len(moving) == 1 else None
+        if adjoint is None or node.kind not in ("call", "infix") or \
+                node.kind == "infix" and node.name != "pow":
+            continue
+        (k,) = moving
+        u = node.args[k]
+        if f.nodes[u].kind == "variable":
+            continue
+        args = [sweep.tangents[j] if i == k else sweep.values[j]
+                for i, j in enumerate(node.args)]
+        with np.errstate(all="ignore"):
+            wrong = np.asarray(node.function().forward(*np.broadcast_arrays(*args)))
+        if _replaced(e, e_scale, a, adjoint, sweep.tangents[p], wrong, tolerance):
+            inputs = [f"{d}u/{d}{t.name}" if i == k else _part(f, j)
+                      for i, j in enumerate(node.args)]
+            g = f"{node.name}({', '.join(inputs)})" if node.kind == "call" else \
+                node.function.symbol.join(f"({s})" if i == k else s
+                                          for i, s in enumerate(inputs))
+            return [f"this is {g} for u = {_part(f, u)}: the inner derivative put inside, "
+                    f"the outside not differentiated; the chain rule is "
+                    f"{d}g(u)/{d}{t.name} = g'(u)·({d}u/{d}{t.name})"]
     return []
 
 

@@ -211,6 +211,21 @@ DIAGNOSES = [
     ("x^3+x", "x^2+1/3", {}, "×1/3 everywhere: the expectation is 1/3 times d/dx"),  # 3x^2+1
     ("sin(x)^2", "-2*sin(x)*cos(x)", {}, "×-1 everywhere: a sign error"),
     ("cos(x)", "sin(x)", {}, "×-1 everywhere: a sign error"),
+    # the power rule with the exponent kept (3x^2 written 3x^3) or raised toward 0
+    # (x^-2's -2x^-3 written -2x^-1)
+    ("x^3", "3*x^3", {}, "this keeps the exponent of x^3: the power rule lowers it by one, "
+                         "d(u^3)/dx = 3·u^2·(du/dx), not 3·u^3·(du/dx), for u = x"),
+    ("(x^2+1)^3 + x", "3(x^2+1)^3*2x + 1", {}, "this keeps the exponent of ((x^2) + 1)^3"),
+    ("x^-2", "-2*x^-1", {}, "this raises the exponent of x^(-2): the power rule lowers it by "
+                            "one, d(u^(-2))/dx = -2·u^(-3)·(du/dx), not -2·u^(-1)·(du/dx)"),
+    # the inner derivative put inside, the outside kept: e^(x^2)' = 2x e^(x^2) written
+    # e^(2x); sin(x)^2' = 2 sin x cos x written cos(x)^2; 2^(x^2) as 2^(2x)
+    ("e^(x^2)", "e^(2x)", {}, "this is e^(du/dx) for u = x^2: the inner derivative put "
+                              "inside, the outside not differentiated; the chain rule is "
+                              "dg(u)/dx = g'(u)·(du/dx)"),
+    ("x + e^(x^2)", "1 + e^(2x)", {}, "this is e^(du/dx) for u = x^2"),
+    ("sin(x)^2", "cos(x)^2", {}, "this is (du/dx)^2 for u = sin(x)"),
+    ("sin(x^2)", "sin(2x)", {}, "this is sin(du/dx) for u = x^2"),
     ("sin(x^2)", "cos(x^2)", {},
      "this is the derivative of sin with respect to its argument u = x^2; the chain "
      "rule's factor du/dx is missing"),
@@ -424,7 +439,7 @@ def test_swapped_partials():
 
 NO_DIAGNOSIS = [
     # wrong, but no relation holds at every point: nothing may be claimed
-    ("x^3", "3*x^3"),                           # ratio x: not constant
+    ("x^3", "3*x^3 + x"),                       # ratio 1 + 1/(3x): not constant
     ("x^2", "4*x + (x - abs(x))"),              # x2 for x > 0, x3 for x < 0: not constant
     ("x^2*sin(x)+cos(x)", "2*x*sin(x)"),        # two terms missing, not one
     ("x^3*sin(x)", "x^2 + cos(x)"),             # neither written term is a rule's term
