@@ -1187,8 +1187,12 @@ def _dot(a, b):
 
 
 def _weights(u):
-    """Rows j * u_j: the series of t u'(t). If y' = g u', then k y_k = sum_j j u_j g_(k-j)."""
-    return u * np.arange(len(u), dtype=np.float64).reshape((-1,) + (1,) * (u.ndim - 1))
+    """Rows j * u_j: the series of t u'(t). If y' = g u', then k y_k = sum_j j u_j g_(k-j).
+    Row 0 is 0 itself, not 0·u_0: an infinite u_0 (coth(y + csc(x)) at x = 0) would make
+    it nan, and every row of a product with it."""
+    w = u * np.arange(len(u), dtype=np.float64).reshape((-1,) + (1,) * (u.ndim - 1))
+    w[0] = 0.0
+    return w
 
 
 def _exp_series(function, u):

@@ -99,6 +99,8 @@ def _sweep(nodes, seeds: dict, length: int, keep: bool, diagnostics=None) -> lis
             varying[i] = any(varying[j] for j in node.args)
             if varying[i]:
                 computed[i] = function.taylor(*args)
+                if not all(np.isfinite(a[0]).all() for a in args):
+                    _constant_at_infinity(computed[i], args)
                 if diagnostics is not None:
                     _blame(diagnostics, node.function, computed[i], args)
             else:   # nothing here moves along the line: its value is all there is
@@ -107,6 +109,19 @@ def _sweep(nodes, seeds: dict, length: int, keep: bool, diagnostics=None) -> lis
                 if last_use.get(j) == i:
                     computed[j] = None
     return computed
+
+
+def _constant_at_infinity(y, args) -> None:
+    """Rows 1.. of y are 0 where every argument that moves is infinite and y is finite:
+    such an argument is infinite all along the line (inf + t u_1 is inf), the others stay
+    put, so y is a constant there (2 coth(y + csc x) at x = 0 is 2 for every y), whatever
+    the rules make of inf in their rows (atan's 1/(u^2 + 1) gives inf/inf)."""
+    fixed = np.isfinite(y[0])
+    for a in args:
+        moves = np.any(a[1:] != 0, axis=0)
+        fixed = fixed & (~moves | np.isinf(a[0]))
+    if fixed.any():
+        y[1:] = np.where(fixed, 0.0, y[1:])
 
 
 def _blame(diagnostics, function, series, args) -> None:

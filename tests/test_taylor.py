@@ -460,3 +460,13 @@ def test_a_power_that_underflows_with_all_its_rows_has_derivatives_0(order):
     # the fuzz suite's case: exp(-sin(y) e^(10 sin y)) at y = 1, e^-3789 (about 1e-1646)
     g = adcli.parse("exp(sin(y))^(-(exp(sin(abs(y)))^10))")
     assert g.derivative("y", 2, y=np.array([1.0, 1.0])).tolist() == [0.0, 0.0]
+
+
+@pytest.mark.parametrize("text", ["2*coth(y + csc(x))", "3*tanh(y + 1/x)", "2*atan(y + 1/x)"])
+def test_an_infinite_inner_value_with_a_finite_result_has_derivatives_0(text):
+    # At x = 0 the inner value is inf and f is finite (2 coth(inf) = 2): along y every
+    # derivative is the limit 0 (-2 csch^2 u, 4 csch^2 u coth u, ... at u = inf), as the
+    # tape's nested passes give; the series' j·u_j at j = 0 made it nan (fuzz suite).
+    f = adcli.parse(text)
+    for order in (1, 2, 3):
+        assert f.derivative("y", order, x=0.0, y=0.0) == 0.0
