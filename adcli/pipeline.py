@@ -15,7 +15,7 @@ from .definitions import from_pairs
 from .expression import LATEX_LETTERS
 from .functions import CALLABLE, CONSTANTS
 from .parser import define, is_name, normal_name, parse
-from .points import PointSource, chunk_size_for, parse_at, parse_grid
+from .points import PointSource, chunk_size_for, parse_values
 from .progress import Progress
 from .render import FORMATS, Rows
 from .report import Report, point_warnings
@@ -102,8 +102,7 @@ def _source(command, at, grid, points_file, points_format, columns, skip_bad_row
     # diff() builds bigger graphs than the node list says: smaller chunks keep memory near
     # chunk_size_for's aim.
     growth = max([e.diff_growth for e in command.expressions], default=1.0)
-    said: list[str] = []  # values beyond float64's range (1e999 is inf)
-    fixed, axes = parse_at(at, said), parse_grid(grid, command.grid_count, said)
+    fixed, axes, said = parse_values(at, grid, command.grid_count)
     for message in said:
         warn(err, message)
     return PointSource(fixed=fixed, grid=axes,

@@ -159,6 +159,13 @@ def _exact_ends(texts: list[str], count: int) -> tuple[int, int, int] | None:
     return a, b, scale
 
 
+def parse_values(at, grid, default_count: int | None = None):
+    """--at's point and --grid's axes, and the warnings of values beyond float64's range
+    (1e999 is inf) for the caller to give."""
+    said: list[str] = []
+    return parse_at(at, said), parse_grid(grid, default_count, said), said
+
+
 def parse_grid(options, default_count: int | None = None,
                said: list | None = None) -> dict[str, Axis]:
     """``--grid x=0:1:5`` (start:stop:count, both ends included) per variable; with a

@@ -373,9 +373,21 @@ _RULE_NAMES = {"mul": "the product rule's term", "div": "the quotient rule's ter
                "pow": "the power's term", "add": "the term", "sub": "the term"}
 
 
+def _wrongly(factor) -> str:
+    """How a term off by ``factor`` is: missing, of the wrong sign, or a multiple."""
+    return ("is missing" if factor == 0 else "has the wrong sign" if factor == -1 else
+            f"is {factor} times what it should be")
+
+
+def _applied(node, inputs: list[str]) -> str:
+    """A node written with its inputs' texts: sin(u), u^5, 1/u."""
+    if node.kind == "call":
+        return f"{node.name}({', '.join(inputs)})"
+    return node.function.symbol.join(inputs)
+
+
 def _term_words(f, p: int, k: int, t: Target, factor) -> str:
-    wrong = ("is missing" if factor == 0 else "has the wrong sign" if factor == -1 else
-             f"is {factor} times what it should be")
+    wrong = _wrongly(factor)
     node = f.nodes[p]
     inputs = [_part(f, j) for j in node.args]
     rule = _RULES.get(node.name) if len(inputs) == 2 else None
@@ -438,8 +450,7 @@ _SECOND = {  # a term's text, and the rule; {d}: d or ∂, {x}: the variable
 
 
 def _second_words(f, j: int, name: str, t: Target, factor, series) -> str:
-    wrong = ("is missing" if factor == 0 else "has the wrong sign" if factor == -1 else
-             f"is {factor} times what it should be")
+    wrong = _wrongly(factor)
     node = f.nodes[j]
     d = _d(t)
     term = _SECOND[name].format(d=d, x=t.name)
@@ -448,9 +459,7 @@ def _second_words(f, j: int, name: str, t: Target, factor, series) -> str:
         return (f"the product rule's term {term} {wrong}: for u = {u} and v = {v}, "
                 + _SECOND["mul"].format(d=d, x=t.name))
     k = next(i for i, a in enumerate(node.args) if np.any(series[a][1:] != 0))
-    inputs = ["u" if i == k else _part(f, a) for i, a in enumerate(node.args)]
-    g = f"{node.name}({', '.join(inputs)})" if node.kind == "call" else \
-        node.function.symbol.join(inputs)
+    g = _applied(node, ["u" if i == k else _part(f, a) for i, a in enumerate(node.args)])
     return (f"the chain rule's term {term} {wrong}: for g(u) = {g} and u = "
             f"{_part(f, node.args[k])}, " + _SECOND["call"].format(d=d, x=t.name))
 
@@ -575,11 +584,9 @@ def _inside_only(f, t, e, e_scale, a, sweep, found, where, tolerance) -> list[st
         with np.errstate(all="ignore"):
             wrong = np.asarray(node.function().forward(*np.broadcast_arrays(*args)))
         if _replaced(e, e_scale, a, adjoint, sweep.tangents[p], wrong, tolerance):
-            inputs = [f"{d}u/{d}{t.name}" if i == k else _part(f, j)
-                      for i, j in enumerate(node.args)]
-            g = f"{node.name}({', '.join(inputs)})" if node.kind == "call" else \
-                node.function.symbol.join(f"({s})" if i == k else s
-                                          for i, s in enumerate(inputs))
+            inner = f"{d}u/{d}{t.name}"
+            g = _applied(node, [(inner if node.kind == "call" else f"({inner})") if i == k
+                                else _part(f, j) for i, j in enumerate(node.args)])
             return [f"this is {g} for u = {_part(f, u)}: the inner derivative put inside, "
                     f"the outside not differentiated; the chain rule is "
                     f"{d}g(u)/{d}{t.name} = g'(u)·({d}u/{d}{t.name})"]

@@ -137,13 +137,12 @@ def _points(f, at, grid, points_file, skip_bad_rows, strict, err, points_format=
     """The values the user gave: whole points (--grid, --points, or --at for every
     variable), or fixed values with the rest sampled by adcli.check. Columns of a points
     file that are not variables are ignored (other commands pass them through)."""
-    from ..points import PointSource, parse_at, parse_grid
+    from ..points import PointSource, parse_values
 
     if points_file is None and (points_format or columns):
         raise ValuesError("--points-format and --columns describe --points input, "
                           "and there is none")
-    said: list[str] = []  # values beyond float64's range (1e999 is inf)
-    fixed, axes = parse_at(at, said), parse_grid(grid, said=said)
+    fixed, axes, said = parse_values(at, grid)
     for message in said:
         warn(err, message)
     source = PointSource(fixed=fixed, grid=axes, stream=points_file,
