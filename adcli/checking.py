@@ -242,23 +242,33 @@ _PRIMES = {"'": 1, "\u2019": 1, "\u2032": 1, "\u2033": 2, "\u2034": 3}
 _PRIMED = re.compile(r"\s*[^\W\d]\w*\s*(['\u2019\u2032\u2033\u2034]+)\s*(\([^()=]*\))?\s*\Z")
 _LEIBNIZ = re.compile(r"\s*[d∂](?:\^?(\d+)|([²³⁴-⁹]))?\s*\w*\s*/\s*[d∂]\s*([^\W\d⁰¹²³⁴-⁹][^\W⁰¹²³⁴-⁹]*)"
                       r"(?:\^\d+|[²³⁴-⁹])?\s*\Z")
+# d/dx applied to f on the left: d/dx (x^2), d²/dx² x^3, \frac{d}{dx} x^2 (the operand last).
+_APPLIED = re.compile(r"\s*(?:\\frac\{\s*[d∂](?:\^\{?(\d+)\}?)?\s*\}\{\s*[d∂]\s*"
+                      r"([^\W\d][^\W⁰¹²³⁴-⁹]*?)(?:\^\{?\d+\}?)?\s*\}"
+                      r"|[d∂](?:\^?(\d+)|([²³⁴-⁹]))?\s*/\s*[d∂]\s*([^\W\d⁰¹²³⁴-⁹][^\W⁰¹²³⁴-⁹]*?)"
+                      r"(?:\^\d+|[²³⁴-⁹])?)(?=[\s(\[{])\s*(.+?)\s*\Z", re.DOTALL)
 
 
 def _right_side(text: str, order: int, name: str | None, f: Expression) -> str:
     """``f'(x) = 2x`` as ``2x``: an expectation written as an equation whose left side
     names a derivative of the order checked, in the variable checked (another order or
-    variable is an error that says which option it asks for). Any other '=' is the
-    parser's to explain (d/dx (x^2) = 2x too: the left side would be one more f)."""
+    variable is an error that says which option it asks for). d/dx (x^2) = 2x is read so
+    where what d/dx is applied to reads as f. Any other '=' is the parser's to explain."""
     left, equals, right = text.partition("=")
     if not equals or "=" in right:
         return text
-    primed, leibniz = _PRIMED.match(left), _LEIBNIZ.match(left)
+    primed, leibniz, applied = _PRIMED.match(left), _LEIBNIZ.match(left), _APPLIED.match(left)
     if primed:
         written = sum(_PRIMES[c] for c in primed.group(1))
-    elif leibniz:
-        power = leibniz.group(1) or leibniz.group(2)
+    elif leibniz or applied:
+        if leibniz:
+            power, variable = leibniz.group(1) or leibniz.group(2), leibniz.group(3)
+        else:
+            power = applied.group(1) or applied.group(3) or applied.group(4)
+            variable = applied.group(2) or applied.group(5)
+            _same_function(applied.group(6), left, f)
         written = int(power.translate(_SUPERSCRIPTS)) if power else 1
-        variable = normal_name(leibniz.group(3))
+        variable = normal_name(variable)
         if name is not None and variable not in f.variables:
             raise ValuesError(f"the expectation's left side, {left.strip()}, is a derivative "
                               f"in {variable}, which does not appear in {f.text!r}")
@@ -279,6 +289,18 @@ def _right_side(text: str, order: int, name: str | None, f: Expression) -> str:
 
 _SUPERSCRIPTS = str.maketrans("²³⁴⁵⁶⁷⁸⁹", "23456789")
 
+
+def _same_function(operand: str, left: str, f: Expression) -> None:
+    """d/dx (x^2) = 2x: the left side must differentiate f as it was read (else the
+    right side would be checked against the derivative of another function)."""
+    try:
+        written = parse(operand).parsed
+    except ExpressionError:
+        written = None
+    if written != f.parsed:
+        raise ValuesError(f"the expectation's left side, {left.strip()}, differentiates "
+                          f"{operand.strip()}, not {f.text}: give the right side alone, or "
+                          "check that function")
 
 def _why_not(extra: list[str], variables) -> str:
     """d/dx typed into the expectation, or names run together (2xy is 2 times a variable

@@ -399,6 +399,9 @@ def test_a_factor_is_said_as_the_fraction_it_is():
     ("df/dx=2x", {}), ("∂f/∂x = 2x", {}),
     ("f''(x) = 2", {"order": 2}), ("y″ = 2", {"order": 2}), ("d²y/dx² = 2", {"order": 2}),
     ("d^2f/dx^2 = 2", {"order": 2}),
+    # d/dx applied to f itself, as on paper
+    ("d/dx(x^2) = 2x", {}), ("d/dx x^2 = 2x", {}), ("\\frac{d}{dx} x^2 = 2x", {}),
+    ("d²/dx² (x^2) = 2", {"order": 2}), ("\\frac{d^2}{dx^2}(x^2) = 2", {"order": 2}),
 ])
 def test_a_left_side_naming_the_derivative_is_read_past(expected, options):
     result = adcli.check("x^2", expected, **options)          # (x^2)' = 2x, (x^2)'' = 2
@@ -416,6 +419,9 @@ def test_a_left_side_naming_the_derivative_is_read_past(expected, options):
     ("x^2", "d2y/dx2 = 2", {"order": 2}, "is a derivative in x2, which does not appear in "
                                          "'x^2'"),
     ("x^2", "y = 2x", {}, "an expression is wanted, not an equation"),   # not a derivative
+    ("x^2", "d/dx(x^3) = 3x^2", {}, "the expectation's left side, d/dx(x^3), "
+                                    "differentiates (x^3), not x^2: give the right side"),
+    ("x^2", "d/dx x^2 = 2", {"order": 2}, "of order 1, and this checks order 2"),
 ])
 def test_a_left_side_of_another_derivative_is_an_error_saying_which(f, expected, options,
                                                                      words):
