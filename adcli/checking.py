@@ -242,11 +242,14 @@ _PRIMES = {"'": 1, "\u2019": 1, "\u2032": 1, "\u2033": 2, "\u2034": 3}
 _PRIMED = re.compile(r"\s*[^\W\d]\w*\s*(['\u2019\u2032\u2033\u2034]+)\s*(\([^()=]*\))?\s*\Z")
 _LEIBNIZ = re.compile(r"\s*[d∂](?:\^?(\d+)|([²³⁴-⁹]))?\s*\w*\s*/\s*[d∂]\s*([^\W\d⁰¹²³⁴-⁹][^\W⁰¹²³⁴-⁹]*)"
                       r"(?:\^\d+|[²³⁴-⁹])?\s*\Z")
-# d/dx applied to f on the left: d/dx (x^2), d²/dx² x^3, \frac{d}{dx} x^2 (the operand last).
-_APPLIED = re.compile(r"\s*(?:\\frac\{\s*[d∂](?:\^\{?(\d+)\}?)?\s*\}\{\s*[d∂]\s*"
-                      r"([^\W\d][^\W⁰¹²³⁴-⁹]*?)(?:\^\{?\d+\}?)?\s*\}"
-                      r"|[d∂](?:\^?(\d+)|([²³⁴-⁹]))?\s*/\s*[d∂]\s*([^\W\d⁰¹²³⁴-⁹][^\W⁰¹²³⁴-⁹]*?)"
-                      r"(?:\^\d+|[²³⁴-⁹])?)(?=[\s(\[{])\s*(.+?)\s*\Z", re.DOTALL)
+# d/dx applied to f on the left: d/dx (x^2), d²/dx² x^3 (the operand last).
+_APPLIED = re.compile(r"\s*[d∂](?:\^?(\d+)|([²³⁴-⁹]))?\s*/\s*[d∂]\s*([^\W\d⁰¹²³⁴-⁹][^\W⁰¹²³⁴-⁹]*?)"
+                      r"(?:\^\d+|[²³⁴-⁹])?(?=[\s(\[{\\])\s*(.+?)\s*\Z", re.DOTALL)
+# LaTeX's forms of both, made plain first: \frac{d}{dx}, \frac{\partial f}{\partial x},
+# \frac{\mathrm{d}^2 y}{\mathrm{d}x^2} (a \frac without braces inside it).
+_TEX_D = [(re.compile(r"\\(?:mathrm|operatorname)\{d\}"), "d"),
+          (re.compile(r"\\partial(?![A-Za-z])"), "∂"), (re.compile(r"\^\{(\d+)\}"), r"^\1"),
+          (re.compile(r"\\[dt]?frac\{([^{}]*)\}\{([^{}]*)\}"), r"\1/\2")]
 
 
 def _right_side(text: str, order: int, name: str | None, f: Expression) -> str:
@@ -257,16 +260,17 @@ def _right_side(text: str, order: int, name: str | None, f: Expression) -> str:
     left, equals, right = text.partition("=")
     if not equals or "=" in right:
         return text
-    primed, leibniz, applied = _PRIMED.match(left), _LEIBNIZ.match(left), _APPLIED.match(left)
+    plain = left
+    for pattern, replacement in _TEX_D:
+        plain = pattern.sub(replacement, plain)
+    primed, leibniz, applied = _PRIMED.match(left), _LEIBNIZ.match(plain), _APPLIED.match(plain)
     if primed:
         written = sum(_PRIMES[c] for c in primed.group(1))
     elif leibniz or applied:
-        if leibniz:
-            power, variable = leibniz.group(1) or leibniz.group(2), leibniz.group(3)
-        else:
-            power = applied.group(1) or applied.group(3) or applied.group(4)
-            variable = applied.group(2) or applied.group(5)
-            _same_function(applied.group(6), left, f)
+        found = leibniz or applied
+        power, variable = found.group(1) or found.group(2), found.group(3)
+        if not leibniz:
+            _same_function(applied.group(4), left, f)
         written = int(power.translate(_SUPERSCRIPTS)) if power else 1
         variable = normal_name(variable)
         if name is not None and variable not in f.variables:

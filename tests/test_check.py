@@ -402,6 +402,10 @@ def test_a_factor_is_said_as_the_fraction_it_is():
     # d/dx applied to f itself, as on paper
     ("d/dx(x^2) = 2x", {}), ("d/dx x^2 = 2x", {}), ("\\frac{d}{dx} x^2 = 2x", {}),
     ("d²/dx² (x^2) = 2", {"order": 2}), ("\\frac{d^2}{dx^2}(x^2) = 2", {"order": 2}),
+    # LaTeX's Leibniz forms, upright d and partials included
+    ("\\frac{dy}{dx} = 2x", {}), ("\\frac{\\partial f}{\\partial x} = 2x", {}),
+    ("\\frac{\\mathrm{d}}{\\mathrm{d}x}\\left(x^2\\right) = 2x", {}),
+    ("\\frac{\\mathrm{d}^2 y}{\\mathrm{d}x^2} = 2", {"order": 2}),
 ])
 def test_a_left_side_naming_the_derivative_is_read_past(expected, options):
     result = adcli.check("x^2", expected, **options)          # (x^2)' = 2x, (x^2)'' = 2
