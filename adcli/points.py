@@ -55,8 +55,9 @@ def constant(text: str) -> float:
 
 def constant_value(text: str, what: str, said: list | None = None) -> float:
     """``constant``, with a message that says which option or cell ``what`` is wrong; a
-    number beyond float64's range (1e999: inf) is read as Python reads it and said in
-    ``said``, a list of warnings."""
+    number beyond float64's range (1e999: inf) is read as Python reads it, and an
+    expression read as it rarely means (1/2 pi is 1/(2*pi)), said in ``said``, a list of
+    warnings."""
     try:
         value = constant(text)
     except ExpressionError as error:
@@ -64,9 +65,16 @@ def constant_value(text: str, what: str, said: list | None = None) -> float:
     except NotConstant as error:
         raise ValuesError(f"{what}: {quote(text)} is not a number or constant expression "
                           f"(it uses {error})") from None
-    if said is not None and (value == 0.0 or abs(value) == math.inf) and \
-            (beyond := out_of_range(text, value)):
-        said.append(f"{what}: {beyond}: read as {format_number(value)}")
+    if said is not None:
+        try:
+            float(text.strip().replace("\u2212", "-"))
+        except ValueError:  # an expression (parsed again: a typed value is short)
+            said += [f"{what}: {caution}" for caution in parse(text).cautions]
+        else:
+            beyond = out_of_range(text, value) if value == 0.0 or abs(value) == math.inf \
+                else None
+            if beyond:
+                said.append(f"{what}: {beyond}: read as {format_number(value)}")
     return value
 
 

@@ -953,6 +953,15 @@ def test_a_point_value_beyond_float64_is_read_and_said(command, option, value, o
     assert err.splitlines()[0].startswith(f"adcli: warning: {message}")
 
 
+def test_a_point_value_read_as_rarely_meant_is_said():
+    # --at x=1/2 pi is x = 1/(2 pi) by the rules, 0.159..., not pi/2
+    code, out, err = run_cli("grad", "sin(x)", "--at", "x=1/2 pi", "--format", "plain")
+    assert code == 0 and float(out.split()[0]) == pytest.approx(math.sin(1 / (2 * math.pi)))
+    assert err.splitlines() == [
+        "adcli: warning: --at x: 1/2 pi: a product written side by side binds tighter than "
+        "'/', so this divides by 2*pi; for (1/2)*pi, write 1/2*pi"]
+
+
 def test_check_says_a_point_value_beyond_float64_too():
     code, out, err = run_cli("check", "x^2", "2x", "--at", "x=1e-400", "--format", "plain")
     assert code == 0 and err.splitlines()[0] == (
