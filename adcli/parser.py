@@ -102,8 +102,10 @@ def cautions(expression: Expression) -> list[str]:
     the power is x^1 and /2 divides after it; in e^2x the power is e^2, times x; 1e400
     is inf."""
     text = expression.text
-    said = _out_of_range(expression) if _FAR.search(text) else []
-    if "/" in text and _SPACED.search(text):
+    # (the regular expressions are compiled on first use: none is on every run's path)
+    said = _out_of_range(expression) if ("e" in text or "E" in text) and \
+        re.search(_FAR, text) else []
+    if "/" in text and re.search(_SPACED, text):
         said += _spaced_divisor(expression)
     if not _may_hold_one(text):
         return said[:CAUTIONS]
@@ -111,8 +113,8 @@ def cautions(expression: Expression) -> list[str]:
 
 
 # A number after '/', then a space and a factor: 1/2 x, 3/4 sin x, 1/2 (x+1).
-_SPACED = re.compile(r"/\s*(?:\d+\.?\d*|\.\d+)\s+(?:[^\W\d_]|\\|\()")
-_NUMBER_THEN_SPACE = re.compile(r"(?:\d+\.?\d*|\.\d+)\s")
+_SPACED = r"/\s*(?:\d+\.?\d*|\.\d+)\s+(?:[^\W\d_]|\\|\()"
+_NUMBER_THEN_SPACE = r"(?:\d+\.?\d*|\.\d+)\s"
 
 
 def _spaced_divisor(expression: Expression) -> list[str]:
@@ -129,7 +131,7 @@ def _spaced_divisor(expression: Expression) -> list[str]:
             factors.append(nodes[first].args[1])
             first = nodes[first].args[0]
         if not factors or nodes[first].kind != "number" or \
-                not _NUMBER_THEN_SPACE.match(text, nodes[first].position):
+                not re.compile(_NUMBER_THEN_SPACE).match(text, nodes[first].position):
             continue
         left, right = node.args
         top, n = _operand(nodes, left), render(nodes, root=first)
@@ -143,8 +145,8 @@ def _spaced_divisor(expression: Expression) -> list[str]:
 
 
 # An exponent of three digits: perhaps a number beyond float64's range (1e400, 1e-400).
-_FAR = re.compile(r"[eE][-+]?\d{3}")
-_NUMBER = re.compile(r"(\d+\.?\d*|\.\d+)([eE][+\-]?\d+)?")
+_FAR = r"[eE][-+]?\d{3}"
+_NUMBER = r"(\d+\.?\d*|\.\d+)([eE][+\-]?\d+)?"
 
 
 def _out_of_range(expression: Expression) -> list[str]:
@@ -153,7 +155,7 @@ def _out_of_range(expression: Expression) -> list[str]:
     said: dict[str, None] = {}
     for node in expression.nodes:
         if node.kind == "number" and (node.value == 0.0 or node.value == math.inf):
-            match = _NUMBER.match(expression.text, node.position)
+            match = re.compile(_NUMBER).match(expression.text, node.position)
             beyond = match and out_of_range(match.group(), node.value)
             if beyond:
                 said[f"{beyond}: read as {format_number(node.value)}"] = None

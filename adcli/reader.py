@@ -41,8 +41,9 @@ _LOG_BASE = re.compile(r"log_(\d+(?:\.\d+)?)\Z")  # log_2 x, log_10(x)
 _SPECIAL = {"log": (1, 2), "diff": (2, None)}      # argument counts beyond the registry's
 _SHORT_NAME = re.compile(r"[^\W\d_][\d_]*")           # x, x1, x_2, θ: variables, not functions
 _INF = float("inf")
-_DECIMAL = re.compile(r"\s*[-+\u2212]?(\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?\s*\Z")
-_LEIBNIZ = re.compile(r"(?<!\w)d\s*/\s*\Z")        # d/dx(x^2): before "dx("
+# (compiled on first use, by re's own cache: for errors and rare numbers only)
+_DECIMAL = r"\s*[-+\u2212]?(\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?\s*\Z"
+_LEIBNIZ = r"(?<!\w)d\s*/\s*\Z"        # d/dx(x^2): before "dx("
 _SIGNED = re.compile(r"\s*([-+\u2212]\s*[\w.]+)")    # sin -x: suggest sin(-x)
 
 
@@ -95,7 +96,7 @@ def out_of_range(text: str, value: float) -> str | None:
     """Why a number written as ``text`` (read as ``value``) is beyond float64's range, if
     it is: 1e400 is inf and 1e-400 0, every digit of it lost. (Only a number as written:
     1e200*1e200 overflows as arithmetic does.)"""
-    written = _DECIMAL.match(text)
+    written = re.match(_DECIMAL, text)
     if written is None:
         return None
     if abs(value) == _INF:
@@ -210,7 +211,7 @@ class Builder:
                         f"alone (it uses the expression's variables), or {name}*(...) to "
                         "multiply", start)
         if name[:1] == "d" and len(name) > 1 and \
-                _LEIBNIZ.search(self.text, max(0, start - 20), start):
+                re.compile(_LEIBNIZ).search(self.text, max(0, start - 20), start):
             self._error(f"'d/{name}(...)' is not read as a derivative: write "
                         f"diff(EXPRESSION, {name[1:]}) for one (grad and check "
                         "differentiate an expression given alone)", start)
