@@ -328,6 +328,10 @@ def _syntax_error(error, text: str) -> ExpressionError:
         position, what = error.token.start_pos, f"unexpected {_describe(error.token)}"
     else:
         position, what = getattr(error, "pos_in_stream", 0) or 0, "syntax error"
+    if text[position:position + 1] == "!":  # x!, (n+1)!, 3!!: no gamma function for them
+        return ExpressionError("a factorial is read after a whole number only (3!), once: "
+                               "there is no factorial of a variable or expression", text,
+                               position)
     order = list(dict.fromkeys(_EXPECTED.values()))
     wanted = sorted({_EXPECTED[name] for name in _acceptable(error) if name in _EXPECTED},
                     key=order.index)

@@ -19,6 +19,7 @@ levels deep). The methods are named after the grammar's rules and aliases.
 """
 from __future__ import annotations
 
+import math
 import re
 import unicodedata
 
@@ -41,6 +42,7 @@ _LOG_BASE = re.compile(r"log_(\d+(?:\.\d+)?)\Z")  # log_2 x, log_10(x)
 _SPECIAL = {"log": (1, 2), "diff": (2, None)}      # argument counts beyond the registry's
 _SHORT_NAME = re.compile(r"[^\W\d_][\d_]*")           # x, x1, x_2, θ: variables, not functions
 _INF = float("inf")
+MAX_FACTORIAL = 170
 # (compiled on first use, by re's own cache: for errors and rare numbers only)
 _DECIMAL = r"\s*[-+\u2212]?(\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?\s*\Z"
 _LEIBNIZ = r"(?<!\w)d\s*/\s*\Z"        # d/dx(x^2): before "dx("
@@ -146,6 +148,17 @@ class Builder:
                            for part in _FRACTIONS[text])
             return Factor(self._infix("div", top, bottom, start), start, "number")
         nodes.append(Node("number", start, "", float(text)))
+        return Factor(len(nodes) - 1, start, "number")
+
+    def factorial(self, children):  # 3! as in x^3/3!: a number, worked out here
+        (text, start), _ = children
+        value = float(text) if text not in _FRACTIONS else 0.5
+        if not value.is_integer() or value > MAX_FACTORIAL:
+            self._error(f"a factorial is read for a whole number from 0 to {MAX_FACTORIAL} "
+                        f"(170! is the largest below float64's top): {text}! is not one",
+                        start)
+        nodes = self.nodes
+        nodes.append(Node("number", start, "", float(math.factorial(int(value)))))
         return Factor(len(nodes) - 1, start, "number")
 
     def name(self, children):

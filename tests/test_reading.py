@@ -1008,3 +1008,28 @@ def test_a_spaced_product_after_a_division_is_warned_of(text, reading, caution):
                                   "2/3x^2"])
 def test_no_spaced_product_caution_where_none_is_written(text):
     assert adcli.parse(text).cautions == []
+
+
+@pytest.mark.parametrize("text, value", [("0!", 1.0), ("1!", 1.0), ("5!", 120.0),
+                                         ("20!", 2432902008176640000.0),
+                                         ("170!", float(math.factorial(170))),
+                                         ("2^3!", 64.0)])   # 2^(3!): the factorial first
+def test_a_factorial_of_a_whole_number_is_that_number(text, value):
+    assert adcli.parse(text).value() == value
+
+
+def test_a_series_with_factorials_differentiates_as_written():
+    # (1 + x + x^2/2! + x^3/3!)' = 1 + x + x^2/2, by hand
+    f = adcli.parse("1 + x + x^2/2! + x^3/3!")
+    assert f.grad(x=0.5)["x"] == 1 + 0.5 + 0.25 / 2
+    assert adcli.check("x^3/3!", "x^2/2!").verdict == "matches"
+
+
+@pytest.mark.parametrize("text, fragment", [
+    ("171!", "from 0 to 170"), ("2.5!", "2.5! is not one"),
+    ("x!", "a factorial is read after a whole number only"), ("(x+1)!", "(3!)"),
+    ("3!!", "once"),
+])
+def test_a_factorial_of_anything_else_is_refused_saying_so(text, fragment):
+    code, out, err = run_cli("eval", text, "--at", "x=1", "--format", "plain")
+    assert code == 2 and fragment in err and err.count("\n") == 3   # message, text, caret
