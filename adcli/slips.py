@@ -565,7 +565,8 @@ def _exponent(c: float) -> str:
 
 def _inside_only(f, t, e, e_scale, a, sweep, found, where, tolerance) -> list[str]:
     """A function of a moving inner part u differentiated as the function of du/dx, the
-    outside left as it is: e^(x^2)'s derivative written e^(2x), sin(x)^2's cos(x)^2."""
+    outside left as it is (e^(x^2)'s derivative written e^(2x), sin(x)^2's cos(x)^2), or
+    as its derivative at du/dx (sin(x^2)'s written cos(2x), ln(x^2+1)'s 1/(2x))."""
     if sweep is None:
         return []
     d = _d(t)
@@ -579,18 +580,33 @@ def _inside_only(f, t, e, e_scale, a, sweep, found, where, tolerance) -> list[st
         u = node.args[k]
         if f.nodes[u].kind == "variable":
             continue
-        args = [sweep.tangents[j] if i == k else sweep.values[j]
-                for i, j in enumerate(node.args)]
+        # g at du/dx, and g' at du/dx (g's Taylor rule on du/dx + h), the others fixed
+        shape = np.broadcast_shapes(sweep.tangents[u].shape,
+                                    *(np.shape(sweep.values[j]) for j in node.args))
+        series = [np.stack([np.broadcast_to(sweep.tangents[j], shape), np.ones(shape)])
+                  if i == k else np.stack([np.broadcast_to(sweep.values[j], shape),
+                                           np.zeros(shape)])
+                  for i, j in enumerate(node.args)]
         with np.errstate(all="ignore"):
-            wrong = np.asarray(node.function().forward(*np.broadcast_arrays(*args)))
-        if _replaced(e, e_scale, a, adjoint, sweep.tangents[p], wrong, tolerance):
-            inner = f"{d}u/{d}{t.name}"
-            g = _applied(node, [(inner if node.kind == "call" else f"({inner})") if i == k
-                                else _part(f, j) for i, j in enumerate(node.args)])
-            return [f"this is {g} for u = {_part(f, u)}: the inner derivative put inside, "
-                    f"the outside not differentiated; the chain rule is "
-                    f"{d}g(u)/{d}{t.name} = g'(u)·({d}u/{d}{t.name})"]
+            at_inner = node.function().taylor(*series)
+        inner = f"{d}u/{d}{t.name}"
+        g = _applied(node, [(inner if node.kind == "call" else f"({inner})") if i == k
+                            else _part(f, j) for i, j in enumerate(node.args)])
+        rule = f"the chain rule is {d}g(u)/{d}{t.name} = g'(u)·({d}u/{d}{t.name})"
+        for row, what, how in (
+                (0, f"this is {g}", "the inner derivative put inside, the outside not "
+                                    "differentiated"),
+                (1, f"this is g'({inner})", f"the outside's derivative taken at {inner}, "
+                                            "not at u")):
+            if _replaced(e, e_scale, a, adjoint, sweep.tangents[p], at_inner[row], tolerance):
+                return [f"{what} for g(u) = {_applied(node, _with_u(f, node, k))} and u = "
+                        f"{_part(f, u)}: {how}; {rule}"]
     return []
+
+
+def _with_u(f, node, k: int) -> list[str]:
+    """The texts of node's inputs with input k written u."""
+    return ["u" if i == k else _part(f, j) for i, j in enumerate(node.args)]
 
 
 def _terms(f, t, points, where, sweep, tolerance) -> list[str]:

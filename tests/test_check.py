@@ -220,12 +220,19 @@ DIAGNOSES = [
                             "one, d(u^(-2))/dx = -2·u^(-3)·(du/dx), not -2·u^(-1)·(du/dx)"),
     # the inner derivative put inside, the outside kept: e^(x^2)' = 2x e^(x^2) written
     # e^(2x); sin(x)^2' = 2 sin x cos x written cos(x)^2; 2^(x^2) as 2^(2x)
-    ("e^(x^2)", "e^(2x)", {}, "this is e^(du/dx) for u = x^2: the inner derivative put "
-                              "inside, the outside not differentiated; the chain rule is "
-                              "dg(u)/dx = g'(u)·(du/dx)"),
-    ("x + e^(x^2)", "1 + e^(2x)", {}, "this is e^(du/dx) for u = x^2"),
-    ("sin(x)^2", "cos(x)^2", {}, "this is (du/dx)^2 for u = sin(x)"),
-    ("sin(x^2)", "sin(2x)", {}, "this is sin(du/dx) for u = x^2"),
+    ("e^(x^2)", "e^(2x)", {}, "this is e^(du/dx) for g(u) = e^u and u = x^2: the inner "
+                              "derivative put inside, the outside not differentiated; the "
+                              "chain rule is dg(u)/dx = g'(u)·(du/dx)"),
+    ("x + e^(x^2)", "1 + e^(2x)", {}, "this is e^(du/dx) for g(u) = e^u and u = x^2"),
+    ("sin(x)^2", "cos(x)^2", {}, "this is (du/dx)^2 for g(u) = u^2 and u = sin(x)"),
+    ("sin(x^2)", "sin(2x)", {}, "this is sin(du/dx) for g(u) = sin(u) and u = x^2"),
+    # ... or the outside's derivative taken at du/dx: sin(x^2)' = 2x cos(x^2) written
+    # cos(2x), ln(x^2+1)' = 2x/(x^2+1) written 1/(2x), ((x^2+1)^3)' written 3(2x)^2
+    ("sin(x^2)", "cos(2x)", {}, "this is g'(du/dx) for g(u) = sin(u) and u = x^2: the "
+                                "outside's derivative taken at du/dx, not at u; the chain "
+                                "rule is dg(u)/dx = g'(u)·(du/dx)"),
+    ("ln(x^2+1)", "1/(2x)", {}, "this is g'(du/dx) for g(u) = ln(u) and u = (x^2) + 1"),
+    ("(x^2+1)^3", "3(2x)^2", {}, "this is g'(du/dx) for g(u) = u^3 and u = (x^2) + 1"),
     ("sin(x^2)", "cos(x^2)", {},
      "this is the derivative of sin with respect to its argument u = x^2; the chain "
      "rule's factor du/dx is missing"),
