@@ -571,10 +571,11 @@ def _inside_only(f, t, e, e_scale, a, sweep, found, where, tolerance) -> list[st
         return []
     d = _d(t)
     for p, node in enumerate(f.nodes):
+        if node.kind != "call" and node.name != "pow":  # (sums, products: no outside)
+            continue
         moving = [k for k, j in enumerate(node.args) if np.any(sweep.tangents[j] != 0)]
         adjoint = _adjoint(found, p, where) if len(moving) == 1 else None
-        if adjoint is None or node.kind not in ("call", "infix") or \
-                node.kind == "infix" and node.name != "pow":
+        if adjoint is None:
             continue
         (k,) = moving
         u = node.args[k]
