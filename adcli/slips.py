@@ -51,10 +51,13 @@ def diagnose(f, targets, order, points, found, status) -> list[str]:
             claims += _power_rule(f, t, e, e_scale, a, sweep, found, where, tolerance)
             claims += _exponent_kept(f, t, e, e_scale, a, sweep, found, where, tolerance)
             claims += _inside_only(f, t, e, e_scale, a, sweep, found, where, tolerance)
-            # The finer claims, each only when nothing above holds: one term off (x e^x's
+            # The finer claims, each only when nothing above holds: terms of a sum each
+            # right or without its chain factor (sin(2x) + cos(3x) as cos(2x) - sin(3x)),
+            # one term off (x e^x's
             # derivative written e^x is that, before it is u'v'), the derivatives
             # multiplied, which of the terms written are right, a constant too many.
-            for finer in (lambda: _one_term(f, t, e, e_scale, a, a_scale, found, where,
+            for finer in (lambda: _sum_chain(f, t, points, where, sweep, tolerance),
+                          lambda: _one_term(f, t, e, e_scale, a, a_scale, found, where,
                                             sweep, tolerance),
                           lambda: _combined(f, t, e, e_scale, a, sweep, found, where,
                                             tolerance),
@@ -635,6 +638,69 @@ def _terms(f, t, points, where, sweep, tolerance) -> list[str]:
     at = ", ".join(f"{v} = {points[v][where][i]:.6g}" for v in f.variables)
     return [f"{heading}: {said}, but {texts} is not {names} (at {at}: "
             f"{got[i]:.6g}, where {names} = {should[i]:.6g})"]
+
+
+SUM_CHAIN_TERMS = 50  # a sum's terms, at most, paired with the written terms one by one
+
+
+def _sum_chain(f, t, points, where, sweep, tolerance) -> list[str]:
+    """f a sum, and every written term either a term's derivative or, for a term g(u),
+    g'(u) alone: the chain rule's du/dx missing there (in one term or in several, each a
+    slip of its own, which the claims about f' as a whole cannot untangle)."""
+    root = f.nodes[-1]
+    e_expr = t.expectation
+    if sweep is None or e_expr.has_diff or root.name not in ("add", "sub", "neg"):
+        return []
+    summands = _summands(f.nodes, len(f.nodes) - 1)
+    if len(summands) > SUM_CHAIN_TERMS:
+        return []
+    from .taylor import jvp
+
+    with np.errstate(all="ignore"):
+        e_run = jvp(e_expr, {v: points[v][where] for v in e_expr.variables}, {})
+    written = [(text, w) for text, w in _written_terms(e_expr, e_run.values) if np.any(w != 0)]
+    choices = [(sign * sweep.tangents[j], None) for sign, j in summands]
+    outer = [_outer_derivative(f, f.nodes[j], sweep) for _, j in summands]
+    used, slips = set(), []
+    for text, w in written:
+        k = next((k for k, (sign, j) in enumerate(summands) if k not in used and any(
+            c is not None and np.all(_close(w, c, np.abs(w), np.abs(c), *tolerance))
+            for c in (choices[k][0], None if outer[k] is None else sign * outer[k][0]))),
+            None)
+        if k is None:
+            return []
+        used.add(k)
+        sign, j = summands[k]
+        if outer[k] is not None and not np.all(_close(w, choices[k][0], np.abs(w),
+                                                       np.abs(choices[k][0]), *tolerance)):
+            slips.append(f"{text} is d/du of {_part(f, j)} for u = {_part(f, outer[k][1])}")
+    missing = [k for k, (sign, j) in enumerate(summands)
+               if k not in used and np.any(sweep.tangents[j] != 0)]
+    if not slips or missing:
+        return []
+    d = _d(t)
+    return [f"{t.label} of a sum is the sum of its terms' derivatives, each by the chain rule "
+            f"{d}g(u)/{d}{t.name} = g'(u)·({d}u/{d}{t.name}): the factor {d}u/{d}{t.name} "
+            f"is missing where {_few(slips, 'terms')}"]
+
+
+def _outer_derivative(f, node, sweep):
+    """(g'(u), u) for a node g(u) of one moving inner argument u that is not a variable
+    (a call, or a power with a constant base or exponent), else None."""
+    if node.kind != "call" and node.name != "pow":
+        return None
+    moving = [k for k, j in enumerate(node.args) if np.any(sweep.tangents[j] != 0)]
+    if len(moving) != 1 or f.nodes[node.args[moving[0]]].kind == "variable":
+        return None
+    (k,) = moving
+    u = node.args[k]
+    shape = np.broadcast_shapes(*(np.shape(sweep.values[j]) for j in node.args),
+                                np.shape(sweep.tangents[u]))
+    series = [np.stack([np.broadcast_to(sweep.values[j], shape),
+                        np.ones(shape) if i == k else np.zeros(shape)])
+              for i, j in enumerate(node.args)]
+    with np.errstate(all="ignore"):
+        return node.function().taylor(*series)[1], u
 
 
 def _side_by_side(f, t, points, where, sweep, tolerance):

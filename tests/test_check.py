@@ -1230,3 +1230,29 @@ def test_a_second_order_rule_with_one_term_off_is_named(f, expected, wrt, line):
 def test_no_second_order_term_claim_that_does_not_hold(f, expected):
     result = adcli.check(f, expected, order=2)
     assert not [d for d in result.diagnosis if "term" in d], result.diagnosis
+
+
+@pytest.mark.parametrize("f, expected, line", [
+    # (sin 2x + cos 3x)' = 2cos 2x - 3 sin 3x: both chain factors left out, two slips
+    ("sin(2x) + cos(3x)", "cos(2x) - sin(3x)",
+     "d/dx of a sum is the sum of its terms' derivatives, each by the chain rule dg(u)/dx = "
+     "g'(u)·(du/dx): the factor du/dx is missing where cos(2*x) is d/du of sin(2*x) for "
+     "u = 2*x and -sin(3*x) is d/du of cos(3*x) for u = 3*x"),
+    # (e^(2x) + ln(3x+1))' = 2e^(2x) + 3/(3x+1)
+    ("e^(2x) + ln(3x+1)", "e^(2x) + 1/(3x+1)",
+     "the factor du/dx is missing where e^(2*x) is d/du of e^(2*x) for u = 2*x and "
+     "1/((3*x) + 1) is d/du of ln((3*x) + 1) for u = (3*x) + 1"),
+    # one slip beside a right term: (sin 2x + x^2)' = 2cos 2x + 2x
+    ("sin(2x) + x^2", "cos(2x) + 2x",
+     "the factor du/dx is missing where cos(2*x) is d/du of sin(2*x) for u = 2*x"),
+])
+def test_chain_factors_missing_in_terms_of_a_sum_are_each_named(f, expected, line):
+    result = adcli.check(f, expected)
+    assert result.verdict == "differs"
+    assert [d for d in result.diagnosis if line in d], result.diagnosis
+
+
+def test_no_sum_chain_claim_when_a_written_term_is_neither():
+    # cos(2x) + 2x + 1: the 1 is no term's derivative, with or without its chain factor
+    result = adcli.check("sin(2x) + x^2", "cos(2x) + 2x + 1")
+    assert not [d for d in result.diagnosis if "is missing where" in d], result.diagnosis
