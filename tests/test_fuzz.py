@@ -829,3 +829,27 @@ def test_the_tree_strategy_reaches_every_function_and_operator():
     signs = {"neg" + s for s in SIGNS}
     missing = (set(CALLABLE) | set(BINARY) | {s for s, _ in SUPERSCRIPTS} | implicit | signs) - seen
     assert not missing, f"never generated: {sorted(missing)}"
+
+
+@settings(FUZZ, max_examples=max(10, EXAMPLES // 10))
+@given(st.data())
+def test_check_of_a_wrong_derivation_never_fails_inside(data):
+    # check's diagnoses try many claims on f's nodes (terms, chain factors, powers, a sum's
+    # terms one by one): with any f and any expectation, check gives a verdict or an
+    # AdcliError, never an internal error, and every diagnosis is one line of words.
+    f = data.draw(trees(depth=3, guard=True), label="f")
+    names = variables_of(f)
+    assume(names)
+    name = names[0]
+    g = data.draw(trees(depth=3, guard=True), label="expectation")
+    assume(set(variables_of(g)) <= set(names))
+    f_text, g_text = text_of(tokens_of(f)), text_of(tokens_of(g))
+    order = data.draw(st.integers(1, 2), label="order")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            result = adcli.check(f_text, g_text, wrt=name, order=order, samples=8)
+        except adcli.AdcliError:
+            return
+    assert result.verdict in ("matches", "differs", "cannot tell")
+    assert all(isinstance(d, str) and d and "\n" not in d for d in result.diagnosis)
