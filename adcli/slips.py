@@ -402,6 +402,32 @@ def _term_words(f, p: int, k: int, t: Target, factor) -> str:
             f"v = {inputs[1]}, {whole}")
 
 
+def _along(node, inputs, k: int, length: int = 2):
+    """The rows of node's Taylor rule with input k moving by 1 from ``inputs[k]`` and the
+    others held at theirs (arrays at the counted points): g, g', g''/2, ... there."""
+    shape = np.broadcast_shapes(*(np.shape(x) for x in inputs))
+    series = []
+    for i, x in enumerate(inputs):
+        s = np.zeros((length,) + shape)
+        s[0] = x
+        if i == k:
+            s[1] = 1.0
+        series.append(s)
+    with np.errstate(all="ignore"):
+        return node.function().taylor(*series)
+
+
+def _inner_input(f, node, tangents) -> int | None:
+    """k where node is g(u) with u = input k its one moving input and not a variable (a
+    call, or a power with a constant base or exponent); else None."""
+    if node.kind != "call" and node.name != "pow":  # (sums, products: no outside)
+        return None
+    moving = [k for k, j in enumerate(node.args) if np.any(tangents[j] != 0)]
+    if len(moving) != 1 or f.nodes[node.args[moving[0]]].kind == "variable":
+        return None
+    return moving[0]
+
+
 def _second_terms(f, t, e, e_scale, a, a_scale, points, where, tolerance) -> list[str]:
     """At order 2, one term of a second-order rule left out, its sign flipped or off by a
     factor, in a term of the sum f is: (u·v)'' = u''v + 2u'v' + uv'' with the 2 forgotten,
@@ -435,11 +461,7 @@ def _second_pieces(node, series):
         return []
     (k,) = moving
     u = series[node.args[k]]
-    # g', g''/2 at u: g's own Taylor rule on u + h
-    unit = [np.stack([series[j][0], np.ones_like(series[j][0]), np.zeros_like(series[j][0])])
-            if i == k else np.stack([series[j][0], 0 * series[j][0], 0 * series[j][0]])
-            for i, j in enumerate(node.args)]
-    g = node.function().taylor(*unit)
+    g = _along(node, [series[j][0] for j in node.args], k, 3)  # g', g''/2 at u
     return [("outer", 2 * g[2] * u[1] ** 2), ("inner", g[1] * 2 * u[2])]
 
 
@@ -462,7 +484,7 @@ def _second_words(f, j: int, name: str, t: Target, factor, series) -> str:
         return (f"the product rule's term {term} {wrong}: for u = {u} and v = {v}, "
                 + _SECOND["mul"].format(d=d, x=t.name))
     k = next(i for i, a in enumerate(node.args) if np.any(series[a][1:] != 0))
-    g = _applied(node, ["u" if i == k else _part(f, a) for i, a in enumerate(node.args)])
+    g = _applied(node, _with_u(f, node, k))
     return (f"the chain rule's term {term} {wrong}: for g(u) = {g} and u = "
             f"{_part(f, node.args[k])}, " + _SECOND["call"].format(d=d, x=t.name))
 
@@ -574,25 +596,14 @@ def _inside_only(f, t, e, e_scale, a, sweep, found, where, tolerance) -> list[st
         return []
     d = _d(t)
     for p, node in enumerate(f.nodes):
-        if node.kind != "call" and node.name != "pow":  # (sums, products: no outside)
-            continue
-        moving = [k for k, j in enumerate(node.args) if np.any(sweep.tangents[j] != 0)]
-        adjoint = _adjoint(found, p, where) if len(moving) == 1 else None
+        k = _inner_input(f, node, sweep.tangents)
+        adjoint = None if k is None else _adjoint(found, p, where)
         if adjoint is None:
             continue
-        (k,) = moving
         u = node.args[k]
-        if f.nodes[u].kind == "variable":
-            continue
-        # g at du/dx, and g' at du/dx (g's Taylor rule on du/dx + h), the others fixed
-        shape = np.broadcast_shapes(sweep.tangents[u].shape,
-                                    *(np.shape(sweep.values[j]) for j in node.args))
-        series = [np.stack([np.broadcast_to(sweep.tangents[j], shape), np.ones(shape)])
-                  if i == k else np.stack([np.broadcast_to(sweep.values[j], shape),
-                                           np.zeros(shape)])
-                  for i, j in enumerate(node.args)]
-        with np.errstate(all="ignore"):
-            at_inner = node.function().taylor(*series)
+        # g at du/dx, and g' at du/dx, the others fixed
+        at_inner = _along(node, [sweep.tangents[j] if i == k else sweep.values[j]
+                                 for i, j in enumerate(node.args)], k)
         inner = f"{d}u/{d}{t.name}"
         g = _applied(node, [(inner if node.kind == "call" else f"({inner})") if i == k
                             else _part(f, j) for i, j in enumerate(node.args)])
@@ -687,20 +698,10 @@ def _sum_chain(f, t, points, where, sweep, tolerance) -> list[str]:
 def _outer_derivative(f, node, sweep):
     """(g'(u), u) for a node g(u) of one moving inner argument u that is not a variable
     (a call, or a power with a constant base or exponent), else None."""
-    if node.kind != "call" and node.name != "pow":
+    k = _inner_input(f, node, sweep.tangents)
+    if k is None:
         return None
-    moving = [k for k, j in enumerate(node.args) if np.any(sweep.tangents[j] != 0)]
-    if len(moving) != 1 or f.nodes[node.args[moving[0]]].kind == "variable":
-        return None
-    (k,) = moving
-    u = node.args[k]
-    shape = np.broadcast_shapes(*(np.shape(sweep.values[j]) for j in node.args),
-                                np.shape(sweep.tangents[u]))
-    series = [np.stack([np.broadcast_to(sweep.values[j], shape),
-                        np.ones(shape) if i == k else np.zeros(shape)])
-              for i, j in enumerate(node.args)]
-    with np.errstate(all="ignore"):
-        return node.function().taylor(*series)[1], u
+    return _along(node, [sweep.values[j] for j in node.args], k)[1], node.args[k]
 
 
 def _side_by_side(f, t, points, where, sweep, tolerance):
