@@ -15,7 +15,7 @@ from . import lalr
 from .definitions import Definitions
 from .errors import ExpressionError
 from .expression import Expression, normal_name
-from .printer import format_number
+from .printer import format_number, render
 from .reader import Builder as _Builder, ForLark as _ForLark, out_of_range
 
 _EXPECTED = {"NUMBER": "a number", "NAME": "a name", "CALL": "a name", "ROOT": "a name",
@@ -120,8 +120,6 @@ _NUMBER_THEN_SPACE = r"(?:\d+\.?\d*|\.\d+)\s"
 def _spaced_divisor(expression: Expression) -> list[str]:
     """1/2 x is 1/(2*x) by the rules (side by side binds tighter than /, as in 1/2x);
     with a space after the number it is more often meant as (1/2)*x: said."""
-    from .printer import render
-
     nodes, text, said = expression.nodes, expression.text, {}
     for node in nodes:
         if node.name != "div" or node.kind != "infix":
@@ -164,13 +162,14 @@ def _out_of_range(expression: Expression) -> list[str]:
     return list(said)
 
 
-def _operand(nodes, index: int) -> str:
-    """A node's text as an operand of * or /: in parentheses unless it is one piece."""
-    from .printer import render
-
+def _operand(nodes, index: int, power: bool = False) -> str:
+    """A node's text as an operand of * or / (or, with ``power``, a base of ^): in
+    parentheses unless it is one piece (a power is one, except as a base)."""
     text = render(nodes, root=index)
-    return text if nodes[index].kind in ("variable", "constant", "number", "call") or \
-        nodes[index].name == "pow" else f"({text})"
+    node = nodes[index]
+    whole = node.kind in ("variable", "constant", "number", "call") or \
+        (node.name == "pow" and not power)
+    return text if whole else f"({text})"
 
 
 def _powers(expression: Expression) -> list[str]:
@@ -180,7 +179,6 @@ def _powers(expression: Expression) -> list[str]:
     glued = {m.start(): m for m in itertools.islice(re.finditer(_GLUED, text), LOOKED_AT)}
     if not over and not glued:
         return []
-    from .printer import render
     from .reader import is_function_name
 
     nodes, said = expression.nodes, {}   # (a dict: x^1/2 + x^1/2 is said once)
@@ -189,9 +187,7 @@ def _powers(expression: Expression) -> list[str]:
                 node.position not in over and node.position not in glued):
             continue  # (a base is rendered only for a power a reading matched)
         base = node.args[0]
-        b = render(nodes, root=base)
-        if nodes[base].kind not in ("variable", "constant", "number", "call"):
-            b = f"({b})"
+        b = _operand(nodes, base, power=True)
         match = over.get(node.position)
         if match is not None and nodes[node.args[1]].kind in ("number", "prefix"):
             sign, n = ("-" if match.group(2) in ("-", "−") else ""), match.group(3)

@@ -36,7 +36,12 @@ class NotConstant(ValueError):
     """A value that is an expression in variables (its message names them)."""
 
 
-@functools.lru_cache(maxsize=1024)      # a points column repeats the same few texts
+# A points column repeats the same few texts; a typed value is read for its number and
+# then for its cautions (--at x=1/2 pi): parsed once.
+_parsed = functools.lru_cache(maxsize=1024)(parse)
+
+
+@functools.lru_cache(maxsize=1024)
 def constant(text: str) -> float:
     """The value of a constant expression such as ``pi/4`` or ``-1/3``, as a float64;
     ExpressionError if it is no expression, NotConstant if it uses variables."""
@@ -46,7 +51,7 @@ def constant(text: str) -> float:
         return float(text.strip().replace("\u2212", "-"))
     except ValueError:
         pass
-    expression = parse(text)
+    expression = _parsed(text)
     if expression.variables:
         raise NotConstant(", ".join(expression.variables))
     with np.errstate(all="ignore"):
@@ -68,8 +73,8 @@ def constant_value(text: str, what: str, said: list | None = None) -> float:
     if said is not None:
         try:
             float(text.strip().replace("\u2212", "-"))
-        except ValueError:  # an expression (parsed again: a typed value is short)
-            said += [f"{what}: {caution}" for caution in parse(text).cautions]
+        except ValueError:  # an expression: constant parsed it
+            said += [f"{what}: {caution}" for caution in _parsed(text).cautions]
         else:
             beyond = out_of_range(text, value) if value == 0.0 or abs(value) == math.inf \
                 else None
