@@ -103,8 +103,8 @@ def cautions(expression: Expression) -> list[str]:
     is inf."""
     text = expression.text
     # (the regular expressions are compiled on first use: none is on every run's path)
-    said = _out_of_range(expression) if ("e" in text or "E" in text) and \
-        re.search(_FAR, text) else []
+    far = ("e" in text or "E" in text or len(text) > 200) and re.search(_FAR, text)
+    said = _out_of_range(expression) if far else []
     if "/" in text and re.search(_SPACED, text):
         said += _spaced_divisor(expression)
     if not _may_hold_one(text):
@@ -143,7 +143,7 @@ def _spaced_divisor(expression: Expression) -> list[str]:
 
 
 # An exponent of three digits: perhaps a number beyond float64's range (1e400, 1e-400).
-_FAR = r"[eE][-+]?\d{3}"
+_FAR = r"[eE][-+]?\d{3}|\d{200}"   # a number that may be beyond float64's range
 _NUMBER = r"(\d+\.?\d*|\.\d+)([eE][+\-]?\d+)?"
 
 

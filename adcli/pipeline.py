@@ -139,6 +139,9 @@ def _is_tty(stream) -> bool:
 
 
 def _warn_skipped(source: PointSource, err) -> None:
+    """What the points file held that was not read as written."""
+    if source.beyond:
+        warn(err, source.beyond)
     if source.skipped:
         warn(err, f"skipped {len(source.skipped)} bad row(s) of the points file; "
                    f"first: {source.skipped[0]}")

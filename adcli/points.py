@@ -259,6 +259,12 @@ class PointSource(Record):
             raise ValuesError(f"{', '.join(sorted(map(escape, clashes)))} given more than once "
                               "(in --at, --grid or the points file)")
 
+    @property
+    def beyond(self) -> str | None:
+        """Cells of the points file written beyond float64's range, in words, if any."""
+        count, first = self._reader.beyond if self.stream is not None else (0, None)
+        return first if count < 2 else f"{first} (and {count - 1} more such cells)"
+
     def use(self, variables) -> None:
         """Read these stream columns as numbers; every other column passes through."""
         self.variables = [c for c in self._header() if c in set(variables)]
@@ -334,7 +340,8 @@ class PointSource(Record):
             if len(fields) != len(self._reader.columns):
                 raise PointsError(f"points file line {line}: {len(fields)} fields, "
                                   f"the header has {len(self._reader.columns)}")
-            return [number(fields[i], line, self._reader.columns[i]) for i in numbers]
+            columns, note = self._reader.columns, self._reader.note
+            return [number(fields[i], line, columns[i], note) for i in numbers]
         except PointsError as error:
             if not self.skip_bad_rows:
                 raise

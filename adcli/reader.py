@@ -101,10 +101,12 @@ def out_of_range(text: str, value: float) -> str | None:
     written = re.match(_DECIMAL, text)
     if written is None:
         return None
+    shown = text.strip() if len(text.strip()) <= 40 else \
+        f"{text.strip()[:12]}…{text.strip()[-8:]} ({len(text.strip())} characters)"
     if abs(value) == _INF:
-        return f"{text.strip()} is beyond the largest float64 number (about 1.8e308)"
+        return f"{shown} is beyond the largest float64 number (about 1.8e308)"
     if value == 0.0 and written.group(1).strip("0.") != "":
-        return f"{text.strip()} is below the smallest float64 number (about 4.9e-324)"
+        return f"{shown} is below the smallest float64 number (about 4.9e-324)"
     return None
 
 

@@ -79,9 +79,23 @@ def extra_text(value) -> str:
     """A passed-through value as text: strings as read, JSON values as JSON."""
     if isinstance(value, str):
         return value
+    if isinstance(value, float) and not math.isfinite(value):
+        return number_text(value)
     import json
 
-    return "" if value is None else json.dumps(value, ensure_ascii=False)
+    return "" if value is None else json.dumps(finite_json(value), ensure_ascii=False)
+
+
+def finite_json(value):
+    """A passed-through JSON value with its nan and infinities (NaN, 1e400 in JSON Lines
+    as Python reads them) spelled as adcli spells its numbers: "nan", "inf", "-inf"."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return number_text(value)
+    if isinstance(value, list):
+        return [finite_json(v) for v in value]
+    if isinstance(value, dict):
+        return {k: finite_json(v) for k, v in value.items()}
+    return value
 
 
 _SLICE = 16384    # points formatted at a time by the CSV, TSV and plain writers
@@ -258,7 +272,7 @@ class _PointWriter(_Writer):
             self._skeleton = json.dumps(self.command.skeleton())
         point = {"at": dict(zip(self.command.names, at))}
         if self.extra:
-            point["extra"] = dict(zip(self.extra, extra))
+            point["extra"] = dict(zip(self.extra, map(finite_json, extra)))
         point.update(json.loads(self._skeleton))  # a fresh copy of the nested containers
         for column, value in zip(self.columns, results):
             _place(point, column.path, value)

@@ -5,6 +5,8 @@ lines parsed by numpy in one call. Light to import (the CLI lists the formats);
 """
 from __future__ import annotations
 
+import math
+
 from .errors import ExpressionError, PointsError, ValuesError, quote
 
 STREAM_FORMATS = ("csv", "tsv", "plain", "jsonl")
@@ -20,6 +22,10 @@ _BLOCK_BATCH = 1024     # lines read per call into C
 _UNUSUAL = {"csv": ('"', "\r", "\x00"), "tsv": ("\r", "\x00"), "plain": ("\r", "\x00")}
 _NOT_UTF8 = "the points file is not UTF-8 text"
 _DELIMITERS = {"csv": ",", "tsv": "\t", "plain": None}   # None: runs of whitespace
+# Only a number with an exponent of three digits or 200 digits or more can be beyond
+# float64's range (1e400 is read as inf): text without one needs no second look.
+# (one pattern per letter: a literal first character is searched for at C speed)
+_FAR_EXPONENTS = (r"e[-+]?0*[1-9]\d\d", r"E[-+]?0*[1-9]\d\d")
 
 
 class StreamReader:
@@ -29,6 +35,7 @@ class StreamReader:
 
     def __init__(self, stream, fmt: str | None = None, columns: list[str] | None = None):
         self.stream, self.line = stream, 0
+        self.beyond: list = [0, None]   # cells written beyond float64's range: count, first
         self._back: list[str] = []      # lines read by the block reader, to read again, reversed
         self._failed: PointsError | None = None   # the stream could not be read on
         first = self._first_line()
@@ -54,7 +61,7 @@ class StreamReader:
         lines = self._lines()
         if self.format == "jsonl":
             for text in lines:     # a missing field is None: an error for a variable
-                obj = _json_object(text, self.line)
+                obj = _json_object(text, self.line, _may_be_beyond(text))
                 yield self.line, [obj.get(c) for c in self.columns]
         else:
             yield from self._split(lines)
@@ -127,7 +134,7 @@ class StreamReader:
 
         import numpy as np
 
-        text = "".join(lines)
+        text, raw = "".join(lines), lines
         if any(c in text for c in _UNUSUAL[self.format]):
             return None
         if not all(map(str.strip, lines)) or "#" in text:
@@ -141,7 +148,32 @@ class StreamReader:
                                   comments=None, quotechar=None, ndmin=2)
         except ValueError:
             return None
-        return data if data.shape == (len(lines), len(self.columns)) else None
+        if data.shape != (len(lines), len(self.columns)):
+            return None
+        suspect = (data == 0) | np.isinf(data)   # only such a cell can be beyond range
+        rows = np.flatnonzero(suspect.any(axis=1))
+        # (the whole block is looked at: a line wrongly suspected is only looked at again)
+        if len(rows) and _may_be_beyond(text, _DELIMITERS[self.format],
+                                        max(map(len, lines))):
+            numbered = [self.line + k + 1 for k, t in enumerate(raw) if _is_row(t)]
+            for r in rows:
+                cells = lines[r].split(_DELIMITERS[self.format])
+                for c in np.flatnonzero(suspect[r]):
+                    self.note(numbered[r], self.columns[c], cells[c], float(data[r, c]))
+        return data
+
+    def note(self, line: int, column: str, text: str, value: float) -> None:
+        """Count a cell written beyond float64's range, keeping the first one's words."""
+        from .reader import out_of_range
+
+        why = out_of_range(text, value)
+        if why:
+            from .printer import format_number
+
+            self.beyond[0] += 1
+            if self.beyond[1] is None:
+                self.beyond[1] = (f"points file line {line}, column {quote(column)}: {why}: "
+                                  f"read as {format_number(value)}")
 
     def _split(self, lines):
         if self.format == "csv":
@@ -227,11 +259,35 @@ def _tab_split(text: str) -> list[str]:
     return text.rstrip("\r\n").split("\t")
 
 
-def _json_object(text: str, line: int) -> dict:
+class _Written(float):
+    """A JSON number with its text, for a note if it was beyond float64's range."""
+
+    def __new__(cls, text):
+        number = super().__new__(cls, text)
+        number.text = text
+        return number
+
+
+def _may_be_beyond(text: str, delimiter: str | None = None, longest: int | None = None) \
+        -> bool:
+    """Whether the text may hold a number beyond float64's range: one with an exponent of
+    three digits, or a field of 200 characters (split and measured in C: a regular
+    expression for a run of digits costs ~50 ns a character); ``longest``: its longest
+    line, if known."""
+    import re
+
+    return any(re.search(far, text) for far in _FAR_EXPONENTS) or \
+        (len(text) if longest is None else longest) >= 200 and \
+        max(map(len, text.split(delimiter))) >= 200
+
+
+def _json_object(text: str, line: int, written: bool = False) -> dict:
+    """The object on a JSON Lines line; ``written``: its numbers keep their text."""
     import json
 
     try:
-        obj = json.loads(text)
+        obj = json.loads(text, parse_float=_Written) if written \
+            else json.loads(text)
     except ValueError as error:
         raise PointsError(f"points file line {line}: not JSON ({error})") from None
     if not isinstance(obj, dict):
@@ -253,15 +309,26 @@ def _names(names: list[str], line: int | None) -> list[str]:
     return names
 
 
-def number(cell, line: int, column: str) -> float:
-    """A cell of a variable's column: a number, or what --at accepts (``pi/4``)."""
+def number(cell, line: int, column: str, note=None) -> float:
+    """A cell of a variable's column: a number, or what --at accepts (``pi/4``). ``note``:
+    StreamReader.note, told of a cell read as 0 or inf (it may be written beyond range)."""
     if isinstance(cell, str):
         try:
-            return float(cell.strip().replace("\u2212", "-"))
+            value = float(cell.strip().replace("\u2212", "-"))
         except ValueError:
             pass
+        else:
+            if note is not None and (value == 0 or value - value != 0):
+                note(line, column, cell, value)
+            return value
     elif isinstance(cell, (int, float)) and not isinstance(cell, bool):
-        return float(cell)
+        try:
+            value, text = float(cell), getattr(cell, "text", None)
+        except OverflowError:       # a JSON integer of over 308 digits
+            value, text = (math.inf if cell > 0 else -math.inf), str(cell)
+        if note is not None and text is not None and (value == 0 or value - value != 0):
+            note(line, column, text, value)
+        return value
     where = f"points file line {line}, column {quote(column)}"
     if cell is None:
         raise PointsError(f"{where}: no value (null or missing)")

@@ -1033,3 +1033,11 @@ def test_a_series_with_factorials_differentiates_as_written():
 def test_a_factorial_of_anything_else_is_refused_saying_so(text, fragment):
     code, out, err = run_cli("eval", text, "--at", "x=1", "--format", "plain")
     assert code == 2 and fragment in err and err.count("\n") == 3   # message, text, caret
+
+
+def test_a_long_decimal_beyond_float64_is_said_in_few_words():
+    """A 401-digit literal is inf: it was read so without a word (only an exponent of
+    three digits was looked for), and the caution shows the number shortened."""
+    assert adcli.parse("x + 1" + "0" * 400).cautions == [
+        "100000000000…00000000 (401 characters) is beyond the largest float64 number (about "
+        "1.8e308): read as inf"]

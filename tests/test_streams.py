@@ -21,7 +21,7 @@ from adcli.errors import AdcliError
 from adcli.points import PointSource
 from adcli.streams import StreamReader
 
-from conftest import run_cli
+from conftest import run_cli, strict_json
 
 
 def _general(self, size, numeric):
@@ -357,3 +357,58 @@ def test_a_points_file_without_the_variables_says_what_columns_it_has(text, hint
     code, out, err = run_cli("grad", "x*y", "--points", "-", stdin=text)
     assert (code, out) == (2, "")
     assert err == f"adcli: error: no value given for x and y: add --at x=...,y=... {hint}\n"
+
+
+def _beyond(text: str, general: bool, fmt=None):
+    """The note of cells beyond float64's range that reading ``text`` leaves."""
+    source = PointSource(stream=io.StringIO(text), stream_format=fmt)
+    with mock.patch.object(StreamReader, "batches", _general if general
+                           else StreamReader.batches):
+        source.use(["x", "y"])
+        for _ in source.chunks():
+            pass
+    return source.beyond
+
+
+BIG = "1" + "0" * 400
+
+
+@pytest.mark.parametrize("text, said", [
+    ("x,y\n\n# a comment\n1,2\n3,1e400\n-1E+999,0\n",
+     "points file line 5, column 'y': 1e400 is beyond the largest float64 number (about "
+     "1.8e308): read as inf (and 1 more such cells)"),
+    ("x y\n1e-400 1\n", "points file line 2, column 'x': 1e-400 is below the smallest "
+                        "float64 number (about 4.9e-324): read as 0"),
+    (f"x\ty\n1\t{BIG}\n", "points file line 2, column 'y': 100000000000…00000000 "
+                          "(401 characters) is beyond the largest float64 number (about "
+                          "1.8e308): read as inf"),
+    # numbers that are 0 or inf as written: nothing to say
+    ("x,y\n0,0.0\n0e-999,inf\n0.000000000000000000e+00,-inf\n4.9e-324,1.7e308\n", None),
+])
+def test_a_cell_beyond_float64_is_said_with_its_line_by_both_readers(text, said):
+    """1e400 in a points file was read as inf without a word (--at and expressions say it):
+    numpy's block reader and the row reader must both find it, on the right line."""
+    assert _beyond(text, general=False) == said
+    assert _beyond(text, general=True) == said
+
+
+def test_a_json_lines_number_beyond_float64_is_said_and_a_huge_integer_read_as_inf():
+    """A JSON integer of 401 digits was an internal error (OverflowError)."""
+    text = f'{{"x": 2, "y": 1e-400}}\n{{"x": -{BIG}, "y": 1}}\n'
+    code, out, err = run_cli("eval", "x*y", "--points", "-", "--format", "plain", stdin=text)
+    assert (code, out) == (0, "0.0\n-inf\n")
+    assert err.splitlines()[0] == (
+        "adcli: warning: points file line 1, column 'y': 1e-400 is below the smallest "
+        "float64 number (about 4.9e-324): read as 0 (and 1 more such cells)")
+
+
+def test_passed_through_json_nan_and_infinities_are_written_as_adcli_writes_them():
+    """NaN and 1e400 in a passed-through JSON Lines field crashed the JSON writer (Python
+    reads them, JSON has no spelling for them) and came out as NaN/Infinity in CSV."""
+    text = '{"x": 1, "n": NaN, "m": -1e400, "l": [Infinity, 2]}\n'
+    code, out, err = run_cli("eval", "x", "--points", "-", "--format", "json", stdin=text)
+    assert code == 0
+    assert strict_json(out)["points"][0]["extra"] == {"n": "nan", "m": "-inf",
+                                                      "l": ["inf", 2]}
+    code, out, err = run_cli("eval", "x", "--points", "-", "--format", "csv", stdin=text)
+    assert out == 'n,m,l,x,f\nnan,-inf,"[""inf"", 2]",1.0,1.0\n'
