@@ -9,6 +9,8 @@ function's derivative taken at the variable or from another row of the table.
 """
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 
 from .checking import DEFAULT_RTOL, MIN_FOR_DIAGNOSIS, Target, _close, _judged, label_for
@@ -47,7 +49,11 @@ def diagnose(f, targets, order, points, found, status) -> list[str]:
             claims += _quotient(f, t, e, e_scale, a, a_scale, sweep, tolerance)
             claims += _outer_at_x(f, t, e, e_scale, a, sweep, found, points, where,
                                   tolerance)
-            claims += _other_function(f, e, e_scale, a, sweep, found, where, tolerance)
+            # (after a claim above, another function's rule is the coincidence: atan(x^2)'s
+            # derivative with atan' taken at x is log1p(x^2)'s too)
+            claims += _misremembered(f, t, e, e_scale, a, sweep, found, where, tolerance)
+            claims += [] if claims else _other_function(f, e, e_scale, a, sweep, found,
+                                                        where, tolerance)
             claims += _power_rule(f, t, e, e_scale, a, sweep, found, where, tolerance)
             claims += _exponent_kept(f, t, e, e_scale, a, sweep, found, where, tolerance)
             claims += _inside_only(f, t, e, e_scale, a, sweep, found, where, tolerance)
@@ -308,6 +314,47 @@ def _other_function(f, e, e_scale, a, sweep, found, where, tolerance) -> list[st
     return []
 
 
+# A rule of the table remembered wrongly, by function: g'(u) as remembered, written, and
+# what is wrong with it; then the rule. Claimed where it stands for g'(u) at every point.
+_MISREMEMBERED = {
+    "sqrt": ([(lambda u: 0.5 / u, "1/(2u)", "the square root is left out of the denominator"),
+              (lambda u: 1 / np.sqrt(u), "1/sqrt(u)", "the 1/2 is left out"),
+              (lambda u: np.sqrt(u) / 2, "sqrt(u)/2", "the power rule lowers the exponent 1/2 "
+                                                      "by one, to -1/2")],
+             "1/(2·sqrt(u))"),
+    "tan": ([(lambda u: 1 / np.cos(u), "sec(u)", "the square is left out")], "sec(u)^2"),
+    "exp": ([(lambda u: u * np.exp(u - 1), "u·e^(u-1)", "the power rule is for a constant "
+                                                       "exponent")], "e^u, itself"),
+}
+
+
+def _misremembered(f, t, e, e_scale, a, sweep, found, where, tolerance) -> list[str]:
+    """A node g(u) differentiated with a wrong form of g's rule (sqrt(x)'s as 1/(2x))."""
+    for index, node, adjoint in _calls(f, sweep, found, where):
+        if node.name not in _MISREMEMBERED:
+            continue
+        arg = node.args[0]
+        forms, rule = _MISREMEMBERED[node.name]
+        d, plain = _d(t), f.nodes[arg].kind == "variable"
+        for (remembered, written, why), chain in itertools.product(forms, (True, False)):
+            if plain and not chain:
+                continue
+            with np.errstate(all="ignore"):
+                wrong = remembered(sweep.values[arg]) * (sweep.tangents[arg] if chain else 1)
+            if not _replaced(e, e_scale, a, adjoint, sweep.tangents[index], wrong, tolerance):
+                continue
+            if plain:   # sqrt(x) as 1/(2x)
+                return [f"this differentiates {node.name}({t.name}) as "
+                        f"{written.replace('u', t.name)}: {why}; {node.name}'s derivative "
+                        f"is {rule.replace('u', t.name)}"]
+            times = f"·{d}u/{d}{t.name}" if chain else ""
+            missing = "" if chain else f"; and the chain rule's factor {d}u/{d}{t.name} is " \
+                                       "missing"
+            return [f"this differentiates {node.name}(u) as {written}{times}, for u = "
+                    f"{_part(f, arg)}: {why}; {node.name}'s derivative is {rule}{missing}"]
+    return []
+
+
 def _one_term(f, t, e, e_scale, a, a_scale, found, where, run, tolerance) -> list[str]:
     """The expectation is f' with one term of a rule with several (a product's, a
     quotient's, a power's with a varying exponent, a sum's) left out, its sign flipped, or
@@ -531,7 +578,8 @@ def _combined(f, t, e, e_scale, a, sweep, found, where, tolerance) -> list[str]:
 
 def _power_rule(f, t, e, e_scale, a, sweep, found, where, tolerance) -> list[str]:
     """The power rule n·u^(n-1) used on a constant base raised to a varying exponent:
-    2^x differentiated as x·2^(x-1) (with or without the exponent's dv/dx)."""
+    2^x differentiated as x·2^(x-1) (with or without the exponent's dv/dx); or the rule
+    for such a power, u^v·ln(u)·dv/dx, without its ln(u) (2^x's written 2^x)."""
     if sweep is None:
         return []
     d = _d(t)
@@ -545,13 +593,16 @@ def _power_rule(f, t, e, e_scale, a, sweep, found, where, tolerance) -> list[str
             continue
         u, v, dv = sweep.values[base], sweep.values[power], sweep.tangents[power]
         with np.errstate(all="ignore"):
-            rule = v * u ** (v - 1)
-            for wrong in (rule * dv, rule):
-                if _replaced(e, e_scale, a, adjoint, sweep.tangents[p], wrong, tolerance):
-                    return [f"this is the power rule v·u^(v-1) on {_part(f, p)}, whose "
-                            f"exponent varies: that rule is for a constant exponent; for a "
-                            f"constant base u = {_part(f, base)}, {d}(u^v)/{d}{t.name} = "
-                            f"u^v·ln(u)·({d}v/{d}{t.name})"]
+            rule, own = v * u ** (v - 1), u ** v * dv
+        ours = f"for a constant base u = {_part(f, base)}, {d}(u^v)/{d}{t.name} = " \
+               f"u^v·ln(u)·({d}v/{d}{t.name})"
+        for wrong in (rule * dv, rule):
+            if _replaced(e, e_scale, a, adjoint, sweep.tangents[p], wrong, tolerance):
+                return [f"this is the power rule v·u^(v-1) on {_part(f, p)}, whose exponent "
+                        f"varies: that rule is for a constant exponent; {ours}"]
+        if _replaced(e, e_scale, a, adjoint, sweep.tangents[p], own, tolerance):
+            return [f"this differentiates {_part(f, p)} without the factor "
+                    f"ln({_part(f, base)}): {ours}"]
     return []
 
 

@@ -324,6 +324,28 @@ DIAGNOSES = [
      "constant exponent; for a constant base u = 2, d(u^v)/dx = u^v·ln(u)·(dv/dx)"),
     ("e^(3*x)", "3*x*e^(3*x-1)", {}, "this is the power rule v·u^(v-1) on e^(3*x)"),
     ("e^(3*x)", "9*x*e^(3*x-1)", {}, "this is the power rule v·u^(v-1) on e^(3*x)"),
+    # ... or that rule without its ln(u): (2^x)' = 2^x ln 2; (x 10^x)' = 10^x + x 10^x ln 10
+    ("2^x", "2^x", {}, "this differentiates 2^x without the factor ln(2): for a constant "
+                       "base u = 2, d(u^v)/dx = u^v·ln(u)·(dv/dx)"),
+    ("x*10^x", "10^x + x*10^x", {}, "this differentiates 10^x without the factor ln(10)"),
+    # a rule of the table remembered wrongly: sqrt' = 1/(2 sqrt), tan' = sec^2, exp' = exp;
+    # (sqrt(3x+1))' = 3/(2 sqrt(3x+1)); (tan(x^2))' = 2x sec^2(x^2)
+    ("sqrt(x)", "1/(2*x)", {}, "this differentiates sqrt(x) as 1/(2x): the square root is "
+                               "left out of the denominator; sqrt's derivative is "
+                               "1/(2·sqrt(x))"),
+    ("sqrt(x)", "sqrt(x)/2", {}, "this differentiates sqrt(x) as sqrt(x)/2: the power rule "
+                                 "lowers the exponent 1/2 by one, to -1/2"),
+    ("sqrt(3*x+1)", "3/(2*(3*x+1))", {}, "this differentiates sqrt(u) as 1/(2u)·du/dx, for "
+                                         "u = (3*x) + 1: the square root is left out"),
+    ("x^2 + sqrt(x^2+1)", "2*x + 1/(2*(x^2+1))", {},   # and without the chain's 2x
+     "this differentiates sqrt(u) as 1/(2u), for u = (x^2) + 1: the square root is left out "
+     "of the denominator; sqrt's derivative is 1/(2·sqrt(u)); and the chain rule's factor "
+     "du/dx is missing"),
+    ("tan(x^2)", "2*x*sec(x^2)", {}, "this differentiates tan(u) as sec(u)·du/dx, for u = "
+                                     "x^2: the square is left out; tan's derivative is "
+                                     "sec(u)^2"),
+    ("exp(x^2)", "x^2*exp(x^2-1)", {}, "this differentiates exp(u) as u·e^(u-1), for u = "
+                                       "x^2: the power rule is for a constant exponent"),
     # which written terms are right: (x e^x)' = e^x + x e^x; (x^3 sin x)' as above;
     # (x^2 + 3x + 5)' = 2x + 3; (x^2 + sin x + x^3)' = 2x + cos x + 3x^2
     ("x*exp(x)", "exp(x)+x", {},
@@ -355,6 +377,14 @@ def test_each_diagnosis(f, expected, options, line):
     result = adcli.check(f, expected, **options)
     assert result.verdict == "differs"
     assert [d for d in result.diagnosis if d.startswith(line)], result.diagnosis
+
+
+def test_another_functions_rule_is_not_claimed_beside_the_slip_that_explains_it():
+    """(atan(x^2))' = 2x/(1 + x^4); written 2x/(1 + x^2), atan' taken at x. That is also
+    log1p(x^2)'s derivative, which was said too: a coincidence, not a student's slip."""
+    assert adcli.check("atan(x^2)", "2*x/(1+x^2)").diagnosis == [
+        "this takes atan's derivative at x, not at its argument u = x^2: the chain rule is "
+        "atan'(u)·du/dx"]
 
 
 TERM_VALUES = [
