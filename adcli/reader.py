@@ -536,7 +536,8 @@ class Builder:
         return index
 
     def _check_numbers(self, items: list) -> None:
-        """A number only starts a product (2x, sin 2x); and 2e is not a number."""
+        """A number only starts a product (2x, sin 2x) or follows a group (sin(x) 2x); and
+        2e is not a number."""
         for k in range(1, len(items)):
             item, before = items[k], items[k - 1]
             if isinstance(item, Func) or isinstance(before, Func):
@@ -547,7 +548,7 @@ class Builder:
                 fraction = self.text[item.start]
                 self._error(f"'{whole}{fraction}' is ambiguous: write {whole} + {fraction} "
                             f"for a mixed number, or {whole}*{fraction}", before.start)
-            if item.kind == "number":
+            if item.kind == "number" and not self._after_group(item.start):
                 shown = self.text[before.start:item.start].rstrip()
                 shown = shown if len(shown) <= 20 else "…" + shown[-20:]
                 number = self.text[item.start:].split()[0][:20]
@@ -560,6 +561,15 @@ class Builder:
                 thousand = format_number(float(number) * 1000)
                 self._error(f"'{number}e' is not a number: write {number}*e, or {number}e3 "
                             f"for {thousand}", before.start)
+
+    def _after_group(self, start: int) -> bool:
+        """Whether a closing bracket or bar and a space come before ``start``: cos(x^2) 2x
+        is cos(x^2)*2*x as surely as 2x cos(x^2) (while x 2 may be x*2, x^2 or x2, and
+        (x+1)2 may have lost its ^)."""
+        k = start - 1
+        while k >= 0 and self.text[k].isspace():
+            k -= 1
+        return 0 <= k < start - 1 and self.text[k] in ")]}|"
 
     def _mul(self, left: int, right: int) -> int:
         return self._infix("mul", left, right, self.nodes[right].position)

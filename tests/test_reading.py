@@ -90,8 +90,8 @@ CARETS = [
                "as in 2*3"),
     ("x 2", 2, "a number must come first in a product written without '*': insert one, "
                "as in x*2"),
-    ("(x+1) 2", 6, "a number must come first in a product written without '*': insert one, "
-                   "as in (x+1)*2"),
+    ("(x+1)2", 5, "a number must come first in a product written without '*': insert one, "
+                  "as in (x+1)*2"),     # (the ^ may be lost: (x+1) 2 is read)
     ("sin x 2", 6, "a number must come first in a product written without '*': insert one, "
                    "as in x*2"),
     ("(\t0)0", 4, "a number must come first in a product written without '*': insert one, "
