@@ -48,6 +48,10 @@ FD_RTOL = 1e-8         # AD and finite differences agree within this, or their o
 SETTLED = 1e-3         # finite differences with a larger relative error accuse no one
 ONE_SIDED_RTOL = 1e-6  # left and right derivatives this close: the derivative exists
 MIN_FOR_DIAGNOSIS = 3  # points a diagnosis must hold at, at least
+# Fewer of the user's own points are looked beyond (at -1, 0, 1, 3x is x^3's 3x^2 with the
+# exponent kept, a coincidence a claim must not rest on).
+FEW_POINTS = 10
+UNDEFINED_CLAIM = "the expectation is nan at "   # slips._undefined: a fact at the points
 
 
 # ----- the result ------------------------------------------------------------------------
@@ -409,7 +413,7 @@ def _usable_chunk(f, targets, order, points) -> np.ndarray:
         for t in targets:
             if t.expectation is not None:
                 e, scale = _expectation(t.expectation, points, len(ok))
-                ok &= np.isfinite(e) & np.isfinite(scale)
+                ok &= np.isfinite(e) & np.isfinite(scale) | undefined(e, scale)
             if t.name is not None:
                 d = f.nth_derivative(t.name, order, at).derivative
                 ok &= np.isfinite(np.broadcast_to(d, ok.shape))
@@ -593,10 +597,30 @@ def _rounding_scale(y, n: int, overflow: bool = False) -> np.ndarray:
 
 
 def _expectation(e: Expression, points, n: int):
-    """The expectation's values and rounding scale (inf where it overflowed on the way)."""
+    """The expectation's values and rounding scale: inf where it overflowed on the way, 0
+    where it is undefined (see ``undefined``)."""
     arrays = [points[v] for v in e.variables]
     y = _Run(e, arrays, (n,), watching=False).forward()
-    return _data(y, n), np.maximum(_rounding_scale(y, n, overflow=True), np.abs(_data(y, n)))
+    value = _data(y, n)
+    scale = np.maximum(_rounding_scale(y, n, overflow=True), np.abs(value))
+    return value, np.where(np.isnan(value) & ~_met_infinity(y, n), 0.0, scale)
+
+
+def _met_infinity(y, n: int) -> np.ndarray:
+    """Where a step of y's computation was inf (an overflow or a pole, after which nan
+    means nothing: inf/inf)."""
+    met = np.zeros(n, bool)
+    if isinstance(y, Variable):
+        for v in _graph(y):
+            met = met | np.isinf(v.data)
+    return met
+
+
+def undefined(expected, scale) -> np.ndarray:
+    """Where an expectation is nan with every step finite or nan: outside its domain
+    (sqrt(x)/sqrt(x) at x < 0), so it is not the derivative there; counted, as a
+    difference, where f' is finite."""
+    return np.isnan(expected) & (scale == 0)
 
 
 # ----- finite differences --------------------------------------------------------------------
@@ -796,7 +820,8 @@ def _why_skipped(t: Target, i, found, smooth_value, nowhere) -> np.ndarray:
     finite_ad = np.isfinite(t.ad) & np.isfinite(found.ad_scale[i])
     if t.expectation is not None:
         t.expected = found.expected[i]
-        finite = np.isfinite(t.expected) & np.isfinite(found.expected_scale[i])
+        scale = found.expected_scale[i]
+        finite = np.isfinite(t.expected) & np.isfinite(scale) | undefined(t.expected, scale)
         why[~finite] = "the expectation is not finite there, or overflows on the way"
     why[~finite_ad] = "adcli's derivative is not finite there"
     why[~finite_ad & found.kink & ~nowhere] = (
@@ -963,13 +988,14 @@ def _notes(r: CheckResult) -> list[str]:
 
 def _few_own_points(r: CheckResult) -> bool:
     """Only the user's own points, too few for a claim either way: a diagnosis needs
-    three, and a wrong formula can match at one (3x^2 is x^3's 6x at x = 2). Not for a
+    three, and a wrong formula can match at one (3x^2 is x^3's 6x at x = 2), a slip's
+    form at a few (3x is x^3's 3x^2 with the exponent kept at -1, 0, 1). Not for a
     big expression: sampling costs about the square of its size (the chunks shrink as it
     grows), 5 minutes at 100,000 nodes, against ~1 s at 3,000."""
     nodes = len(r.expression.nodes) + sum(len(t.expectation.nodes) for t in r.targets
                                           if t.expectation is not None)
     return (r.verdict in ("differs", "matches") and r.expected_mode and not r.sampled
-            and r.counted < MIN_FOR_DIAGNOSIS and bool(r.expression.variables)
+            and r.counted < FEW_POINTS and bool(r.expression.variables)
             and nodes <= WIDER_NODES)
 
 
@@ -988,8 +1014,12 @@ def _look_wider(r: CheckResult, targets, seed, domain) -> None:
     kept = ", ".join(f"{v}={float(value)!r}" for v, value in fixed.items())
     where = (f"{DEFAULT_SAMPLES} random ones{' with ' + kept if kept else ''}"
              f"{'' if seed is None else f' (seed {seed})'}")
-    if r.verdict == "differs" and wider.diagnosis:
-        r.diagnosis = wider.diagnosis
+    # where the expectation is undefined at the user's points is said of them alone
+    own = [d for d in r.diagnosis if d.startswith(UNDEFINED_CLAIM)]
+    claims = [d for d in wider.diagnosis if not d.startswith(UNDEFINED_CLAIM)]
+    if r.verdict == "differs" and (claims or not own):
+        r.diagnosis = own + claims
+    if r.verdict == "differs" and claims:
         r.notes.append(f"the diagnosis holds at your {_s(r.counted)} and at {where}: "
                        f"{_s(r.counted)} alone cannot tell a slip from a coincidence")
     elif r.verdict == "matches" and wider.verdict == "differs" and \

@@ -13,7 +13,8 @@ import itertools
 
 import numpy as np
 
-from .checking import DEFAULT_RTOL, MIN_FOR_DIAGNOSIS, Target, _close, _judged, label_for
+from .checking import (DEFAULT_RTOL, MIN_FOR_DIAGNOSIS, UNDEFINED_CLAIM, Target, _close,
+                       _judged, label_for, undefined)
 from .errors import AdcliError
 from .functions import CALLABLE
 
@@ -27,7 +28,11 @@ def diagnose(f, targets, order, points, found, status) -> list[str]:
         if t.expectation is None or not np.any(t.status == "differs"):
             continue
         where = counted & _judged(t)
-        if where.sum() < MIN_FOR_DIAGNOSIS:
+        gone = where & undefined(found.expected[i], found.expected_scale[i])
+        if gone.any():      # said first; the claims below are about the rest
+            found_any += _undefined(t, points, where, gone, found.ad[i])
+            where &= ~gone
+        if where.sum() < MIN_FOR_DIAGNOSIS or not np.any(where & (t.status == "differs")):
             continue
         e, e_scale = found.expected[i][where], found.expected_scale[i][where]
         a, a_scale = found.ad[i][where], found.ad_scale[i][where]
@@ -273,7 +278,8 @@ def _replaced(e, e_scale, a, adjoint, right, wrong, tolerance) -> bool:
             guess = a - whole + replaced
             scale = np.abs(a) + np.abs(whole) + np.abs(replaced)
         guess = np.broadcast_to(guess, e.shape)
-    return bool(np.ptp(guess) > 0 and not np.all(guess == a)
+    # (an infinite guess would be close to anything: its rounding scale is inf)
+    return bool(np.all(np.isfinite(guess)) and np.ptp(guess) > 0 and not np.all(guess == a)
                 and np.all(_close(e, guess, e_scale, scale, *tolerance)))
 
 
@@ -782,6 +788,22 @@ def _side_by_side(f, t, points, where, sweep, tolerance):
     written = [(text, np.broadcast_to(w, (n,))) for text, w in written if np.any(w != 0)]
     enough = 1 if f.nodes[-1].name in ("add", "sub", "neg") else 2  # a rule of two terms
     return (heading, rule, written) if len(rule) >= enough and len(written) >= 2 else None
+
+
+def _undefined(t, points, where, gone, ad) -> list[str]:
+    """The expectation nan (outside its domain) at counted points where f' is finite."""
+    names = [v for v in points if np.ptp(points[v][where]) > 0] or list(points)
+    k = _plain_point(points, where, names, gone[where])
+    at = ", ".join(f"{v} = {points[v][where][k]:.6g}" for v in names)
+    total = int(where.sum())
+    which = f"{int(gone.sum())} of {total} point{'s' * (total != 1)}"
+    for v in names:     # the classic: a formula right for x > 0 only (|x| lost)
+        inside, outside = points[v][where & ~gone], points[v][gone]
+        for sign, test in (("<", np.less), (">", np.greater)):
+            if np.all(test(outside, 0)) and not np.any(test(inside, 0)):
+                which = f"the {int(gone.sum())} of {total} points with {v} {sign} 0"
+    return [f"{UNDEFINED_CLAIM}{which}, where {t.label} is finite (at {at}: "
+            f"{t.label} = {ad[where][k]:.6g}): it is undefined there, so it is not {t.label}"]
 
 
 def _plain_point(points, where, names, differs) -> int:

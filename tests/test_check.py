@@ -588,10 +588,50 @@ def test_random_points_are_screened_in_chunks_without_the_ladders_room(monkeypat
     assert sizes == [186, 186, 108]
 
 
-def test_three_of_the_users_points_are_enough_for_a_diagnosis_of_their_own():
+def test_fewer_than_ten_of_the_users_points_are_looked_beyond_for_a_diagnosis():
+    """At -1, 0, 1, 3x is x^3's derivative 3x^2 with the exponent kept (3x^3): a
+    coincidence that was claimed from three points. Ten points are enough on their own."""
+    few = adcli.check("x^3", "3*x", at={"x": [-1.0, 0.0, 1.0]})
+    assert (few.verdict, few.diagnosis) == ("differs", [])
     result = adcli.check("x^2", "4*x", at={"x": [1.5, 2.0, 3.0]})
     assert result.diagnosis == ["×2 everywhere: the expectation is 2 times d/dx at every point"]
-    assert result.notes == []
+    assert result.notes == ["the diagnosis holds at your 3 points and at 30 random ones (seed "
+                            "0): 3 points alone cannot tell a slip from a coincidence"]
+    ten = adcli.check("x^2", "4*x", at={"x": np.linspace(1, 2, 10)})
+    assert ten.diagnosis == result.diagnosis and ten.notes == []
+
+
+def test_a_claim_is_not_made_from_an_infinite_alternative():
+    """acos'(x^2)·2x is -inf at x = 1: as a guess it was 'close' to anything (its rounding
+    scale is inf), so at -1, 0, 1 sin(x^2)'s derivative written 2x sin(x^2) was called
+    acos's, on the strength of x = 0 alone."""
+    from adcli.slips import _replaced
+
+    x = np.array([-1.0, 0.0, 1.0])
+    e, a = 2 * x * np.sin(x * x), 2 * x * np.cos(x * x)
+    with np.errstate(all="ignore"):
+        acos = -2 * x / np.sqrt(1 - x**4)
+    assert not _replaced(e, np.abs(e), a, 1.0, a, acos, (1e-9, 0.0))
+    assert _replaced(e, np.abs(e), a, 1.0, a, e.copy(), (1e-9, 0.0))   # a finite one is
+
+
+@pytest.mark.parametrize("f, expected, at, line", [
+    # |x|' = sign(x); sqrt(x)/sqrt(x) is 1 for x > 0 and nan for x < 0
+    ("abs(x)", "sqrt(x)/sqrt(x)", None,
+     "the expectation is nan at the 12 of 30 points with x < 0, where d/dx is finite (at x "
+     "= -4.92392: d/dx = -1): it is undefined there, so it is not d/dx"),
+    # sin(2x)/(2 sin x) = cos x except at 0, where it is 0/0
+    ("sin(x)", "sin(2*x)/(2*sin(x))", {"x": 0.0},
+     "the expectation is nan at 1 of 1 point, where d/dx is finite (at x = 0: d/dx = 1): it "
+     "is undefined there, so it is not d/dx"),
+])
+def test_an_expectation_undefined_where_the_derivative_exists_differs_there(f, expected, at,
+                                                                            line):
+    """Random points were drawn only where the expectation is finite, so a formula right
+    for x > 0 alone 'matched' at 30 of 30 points; now they count, as differences, and
+    a given point where it is 0/0 is one too (it was 'nothing counted')."""
+    result = adcli.check(f, expected, at=at)
+    assert result.verdict == "differs" and result.diagnosis == [line]
 
 
 # ----- points -------------------------------------------------------------------------------
@@ -756,7 +796,7 @@ def test_ad_and_finite_differences_disagreeing_is_said_plainly(monkeypatch):
     assert alone.summary.startswith("adcli's derivative and finite differences disagree "
                                     "for d/dx at 3 of 3 points")
     with_expectation = adcli.check("sin(x)", "cos(x)", at={"x": [0.1, 0.5, 1.0]})
-    (note,) = with_expectation.notes
+    note = with_expectation.notes[0]     # (then the look beyond the 3 points)
     assert note.startswith("adcli's d/dx and finite differences disagree at 3 of 3 points "
                            "where f is smooth")
     assert "a bug in adcli" in note
