@@ -378,12 +378,16 @@ def _draw(rng, n: int, span) -> np.ndarray:
     lo, hi = (float(s) for s in span)
     if not (np.isfinite(lo) and np.isfinite(hi) and lo <= hi):
         raise ValuesError(f"a domain is lo:hi with finite lo <= hi, not {lo!r}:{hi!r}")
+    if not np.isfinite(hi - lo):    # -1e308:1e308: drawn at half the size, then doubled
+        return 2.0 * rng.uniform(lo / 2, hi / 2, n)
     return rng.uniform(lo, hi, n)
 
 
 def _sample(f, targets, order, at, missing, samples, seed, domain) -> dict:
     """``samples`` random points where f, its derivatives and the expectations are all
     finite, in the order drawn from a pool 16 times larger."""
+    if seed is not None and (not isinstance(seed, (int, np.integer)) or seed < 0):
+        raise ValuesError(f"the seed is a whole number of 0 or more, not {seed!r}")
     rng = np.random.default_rng(seed)
     pool = 16 * samples
     points = {v: np.full(pool, float(as_numbers(v, at[v]))) if v in at

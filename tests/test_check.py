@@ -657,6 +657,20 @@ def test_domain_bounds_the_random_points():
     assert len(x) == 30 and x.min() >= 2 and x.max() <= 3
 
 
+def test_a_domain_as_wide_as_float64_is_drawn_from():
+    """-1e308:1e308 was an internal error (numpy's uniform: high - low overflows)."""
+    x = adcli.check("x", "1", domain={"x": (-1e308, 1e308)}).points["x"]
+    assert len(x) == 30 and np.all(np.abs(x) <= 1e308) and x.min() < -1e306 < 1e306 < x.max()
+
+
+def test_a_negative_seed_is_refused_as_the_option_or_the_argument(cli):
+    """--seed -5 was an internal error (numpy refuses negative seeds)."""
+    code, out, err = cli("check", "x^2", "2x", "--seed", "-5")
+    assert (code, out) == (2, "") and "'--seed': -5 is not in the range x>=0" in err
+    with pytest.raises(adcli.AdcliError, match="the seed is a whole number of 0 or more"):
+        adcli.check("x^2", "2*x", seed=-5)
+
+
 def test_only_points_where_everything_is_finite_count():
     # log(x) on -1, 0, 1: f is nan at -1, -inf at 0
     result = adcli.check("log(x)", "1/x", at={"x": [-1.0, 0.0, 1.0]})

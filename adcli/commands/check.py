@@ -36,7 +36,7 @@ class Check(Command):
         click.option("--samples", type=click.IntRange(1, 10_000), default=30,
                      show_default=True, help="Random points, for variables without --at "
                      "(when no --grid or --points)."),
-        click.option("--seed", type=int, default=0, show_default=True,
+        click.option("--seed", type=click.IntRange(0, None), default=0, show_default=True,
                      help="Seed of the random points."),
         click.option("--domain", multiple=True, metavar="NAME=LO:HI",
                      help=f"Draw NAME uniformly from [LO, HI] (default: {_DEFAULT_SPREAD})."),
