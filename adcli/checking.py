@@ -254,6 +254,10 @@ _APPLIED = re.compile(r"\s*[d∂](?:\^?(\d+)|([²³⁴-⁹]))?\s*/\s*[d∂]\s*([
 _TEX_D = [(re.compile(r"\\(?:mathrm|operatorname)\{d\}"), "d"),
           (re.compile(r"\\partial(?![A-Za-z])"), "∂"), (re.compile(r"\^\{(\d+)\}"), r"^\1"),
           (re.compile(r"\\[dt]?frac\{([^{}]*)\}\{([^{}]*)\}"), r"\1/\2")]
+# \frac{d}{dx} or \frac{\mathrm{d}}{\mathrm{d}x} at the start: only it is made plain, not
+# what it is applied to (\frac{d}{dx} \frac{1}{x+1}: the operand is the parser's)
+_TEX_OPERATOR = re.compile(r"\s*\\[dt]?frac\s*\{((?:[^{}]|\{[^{}]*\})*)\}\s*"
+                           r"\{((?:[^{}]|\{[^{}]*\})*)\}")
 
 
 def _right_side(text: str, order: int, name: str | None, f: Expression) -> str:
@@ -264,9 +268,7 @@ def _right_side(text: str, order: int, name: str | None, f: Expression) -> str:
     left, equals, right = text.partition("=")
     if not equals or "=" in right:
         return text
-    plain = left
-    for pattern, replacement in _TEX_D:
-        plain = pattern.sub(replacement, plain)
+    plain = _plain_operator(left)
     primed, leibniz, applied = _PRIMED.match(left), _LEIBNIZ.match(plain), _APPLIED.match(plain)
     if primed:
         written = sum(_PRIMES[c] for c in primed.group(1))
@@ -293,6 +295,17 @@ def _right_side(text: str, order: int, name: str | None, f: Expression) -> str:
                           f"{'add' if order == 1 else 'use'} --order {written} (order= in "
                           "the API)")
     return right
+
+
+def _plain_operator(left: str) -> str:
+    """A left side with LaTeX's derivative operator written plainly: \\frac{d}{dx} as d/dx
+    (when a \\frac starts it, what follows is kept as written)."""
+    operator = _TEX_OPERATOR.match(left)
+    head, operand = (left, "") if operator is None else \
+        (operator.group(0), " " + left[operator.end():])
+    for pattern, replacement in _TEX_D:
+        head = pattern.sub(replacement, head)
+    return head + operand
 
 
 _SUPERSCRIPTS = str.maketrans("²³⁴⁵⁶⁷⁸⁹", "23456789")

@@ -451,6 +451,19 @@ def test_a_left_side_naming_the_derivative_is_read_past(expected, options):
                        **options).verdict == "differs"
 
 
+@pytest.mark.parametrize("f, expected", [
+    # (1/(x+1))' = -1/(x+1)^2; ((x+1)/(x-1))' = -2/(x-1)^2; (x/2)' = 1/2
+    ("1/(x+1)", "\\frac{d}{dx} \\frac{1}{x+1} = -1/(x+1)^2"),
+    ("(x+1)/(x-1)", "\\frac{d}{dx} \\frac{x+1}{x-1} = -2/(x-1)^2"),
+    ("x/2", "\\frac{d}{dx}\\frac{x}{2} = \\frac{1}{2}"),
+])
+def test_latex_d_dx_applied_to_a_fraction_reads_the_fraction_as_written(f, expected):
+    """The operand's \\frac was made plain with the operator's, without parentheses
+    (1/x+1), and refused as another function; with no space after \\frac{d}{dx}, the
+    whole left side was not read as d/dx applied to anything."""
+    assert adcli.check(f, expected).verdict == "matches"
+
+
 @pytest.mark.parametrize("f, expected, options, words", [
     ("x^2", "f''(x) = 2", {}, "is a derivative of order 2, and this checks order 1: add "
                               "--order 2"),
