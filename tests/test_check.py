@@ -684,6 +684,16 @@ def test_a_negative_seed_is_refused_as_the_option_or_the_argument(cli):
         adcli.check("x^2", "2*x", seed=-5)
 
 
+def test_finite_differences_that_did_not_settle_do_not_agree_with_anything():
+    """At x = 1e-20 the steps scale with |x|, and exp(x +- h) rounds to 1: the estimate is
+    0 +- 1.4e6, which 'agreed' with AD's 1 (largest relative difference 1)."""
+    with pytest.raises(adcli.AdcliError, match="finite differences that settle"):
+        adcli.check("exp(x)", at={"x": 1e-20})
+    result = adcli.check("exp(x)", at={"x": [1e-20, 0.5]})
+    assert (result.counted, result.skipped, result.verdict) == (1, 1, "matches")
+    assert result.notes == ["1 point not counted: finite differences do not settle there"]
+
+
 def test_only_points_where_everything_is_finite_count():
     # log(x) on -1, 0, 1: f is nan at -1, -inf at 0
     result = adcli.check("log(x)", "1/x", at={"x": [-1.0, 0.0, 1.0]})
