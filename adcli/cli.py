@@ -169,6 +169,11 @@ class _ReaderGone(Exception):
 
 
 def _one(arguments) -> list[str]:
+    # A second argument like -q or -o is a mistyped option, not a second expression (the
+    # first may be -x: ExpressionCommand leaves single-dash words to be arguments).
+    stray = next((a for a in arguments[1:] if re.fullmatch(r"-[A-Za-z]\w*", a)), None)
+    if stray is not None:
+        raise click.UsageError(f"no such option: {stray}")
     if len(arguments) != 1:
         hint = "quote the expression" + ("; several expressions go to adcli jacobian" if all(
             _whole_expression(a) for a in arguments) else "")

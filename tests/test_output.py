@@ -392,6 +392,9 @@ ERRORS = [
     (["grad", "x", "y"], ["quote the expression", "several expressions go to adcli jacobian"],
      []),
     (["eval", "x", "+", "y"], ["got 3 arguments (quote the expression)"], ["jacobian"]),
+    # a mistyped option was 'expected one expression, got 2 arguments'
+    (["grad", "x", "--at", "x=1", "-q"], ["no such option: -q"], ["expression"]),
+    (["grad", "-x", "-o", "f.svg", "--at", "x=1"], ["no such option: -o"], ["expression"]),
     (["grad", "X*y", "--at", "x=1,y=2"], ["no value given for X", "did you mean 'X'?"], []),
     (["grad", "2ex", "--at", "x=1"], ["no value given for ex", "'ex' is one name", "e*x"],
      ["did you mean 'ex'"]),
@@ -937,12 +940,13 @@ def test_no_bar_for_a_short_run_in_a_terminal(executable, tmp_path):
 
 
 def test_progress_bar_in_a_real_terminal_for_a_long_run(executable, tmp_path):
-    """stderr is a pseudo-terminal, stdout a file; the run takes more than a second."""
+    """stderr is a pseudo-terminal, stdout a file; the run takes more than a second (600,000
+    points took about one on a fast machine: no bar, and the test failed)."""
     master, slave = os.openpty()
     fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 100, 0, 0))
     with open(tmp_path / "out.csv", "wb") as out:
         child = subprocess.Popen([executable, "grad", "sin(x)*exp(x)/(1+x^2)", "--grid",
-                                  "x=0:1:600000", "--format", "csv"], stdout=out, stderr=slave,
+                                  "x=0:1:1500000", "--format", "csv"], stdout=out, stderr=slave,
                                  stdin=subprocess.DEVNULL, env=child_env())
     os.close(slave)
     shown = b""
@@ -957,9 +961,9 @@ def test_progress_bar_in_a_real_terminal_for_a_long_run(executable, tmp_path):
     os.close(master)
     assert child.wait(timeout=600) == 0
     text = ANSI.sub("", shown.decode("utf-8", "replace"))
-    assert "/600,000 points" in text and "points/s" in text, text[-500:]
+    assert "/1,500,000 points" in text and "points/s" in text, text[-500:]
     with open(tmp_path / "out.csv") as out:
-        assert sum(1 for _ in out) == 600_001
+        assert sum(1 for _ in out) == 1_500_001
 
 
 # ----- shell completion -------------------------------------------------------------------
