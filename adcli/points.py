@@ -190,7 +190,7 @@ def parse_grid(options, default_count: int | None = None,
             parts = split_top_level(spec, ":")
             if len(parts) == 2 and default_count is not None:
                 parts.append(str(default_count))
-            count = parts[-1].strip()
+            count = _whole_count(parts[-1].strip())
             if len(parts) != 3 or not count.isdigit() or not count.isascii() \
                     or not count.strip("0"):
                 raise ValuesError(f"--grid {quote(text)}: {quote(spec)} is not start:stop:count "
@@ -209,6 +209,19 @@ def parse_grid(options, default_count: int | None = None,
                                   "finite numbers")
             axes[name] = Axis(start, stop, int(count), _exact_ends(parts[:2], int(count)))
     return axes
+
+
+def _whole_count(text: str) -> str:
+    """A count written 1e3 or 2.5E3 as the digits of that whole number (1e9 is then said
+    to be too many, not malformed); other text as it is."""
+    if not re.fullmatch(r"\d+(\.\d*)?[eE]\+?\d+", text):
+        return text
+    from decimal import Decimal
+
+    value = Decimal(text)
+    if value.adjusted() > 12:
+        return "1" + "0" * 13       # too many, whatever it is
+    return str(int(value)) if value == value.to_integral_value() else text
 
 
 class Chunk(Record):

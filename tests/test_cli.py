@@ -395,6 +395,20 @@ def test_at_takes_nan_as_a_points_file_does(capsys):
     assert "nan or inf" in err
 
 
+@pytest.mark.parametrize("count, expected", [
+    ("1e3", "1,000 points"), ("2.5E1", "25 points"),
+    ("1e9", "error: --grid 'x=0:1:1e9': the grid would have more than 100,000,000 points"),
+    ("1.5e0", "error: --grid 'x=0:1:1.5e0': '0:1:1.5e0' is not start:stop:count with a whole "
+              "count of at least 1")])
+def test_a_grid_count_may_be_written_with_an_exponent(capsys, count, expected):
+    """1e3 was 'not start:stop:count' and 1e9 so too, where 1000000000 is too many."""
+    code, out, err = run(capsys, "eval", "x", "--grid", f"x=0:1:{count}", "--format", "plain")
+    if expected.startswith("error:"):
+        assert (code, out) == (2, "") and err.startswith(f"adcli: {expected}")
+    else:
+        assert code == 0 and len(out.split()) == int(expected.split()[0].replace(",", ""))
+
+
 def test_readme_grid_example(capsys):
     # README: grad "x^3" --grid x=-1:1:5 --format csv; f = x^3, f' = 3x^2
     code, out, _ = run(capsys, "grad", "x^3", "--grid", "x=-1:1:5", "--format", "csv")
