@@ -75,6 +75,8 @@ def constant_value(text: str, what: str, said: list | None = None) -> float:
             float(text.strip().replace("\u2212", "-"))
         except ValueError:  # an expression: constant parsed it
             said += [f"{what}: {caution}" for caution in _parsed(text).cautions]
+            if not math.isfinite(value):    # log(-1), 1/0, 10^400: say which value it was
+                said.append(f"{what}: {text.strip()} is {format_number(value)}")
         else:
             beyond = out_of_range(text, value) if value == 0.0 or abs(value) == math.inf \
                 else None

@@ -409,6 +409,17 @@ def test_a_grid_count_may_be_written_with_an_exponent(capsys, count, expected):
         assert code == 0 and len(out.split()) == int(expected.split()[0].replace(",", ""))
 
 
+@pytest.mark.parametrize("value, result, said", [
+    ("log(-1)", "nan", "--at x: log(-1) is nan"), ("1/0", "inf", "--at x: 1/0 is inf"),
+    ("-10^400", "-inf", "--at x: -10^400 is -inf")])
+def test_an_at_value_computed_as_nan_or_inf_is_said_by_name(capsys, value, result, said):
+    """Only 'a result is nan or inf (from a value that is nan or inf)' was said: which
+    value, and from what, was left to guess."""
+    code, out, err = run(capsys, "eval", "x", "--at", f"x={value}", "--format", "plain")
+    assert (code, out) == (0, f"{result}\n")
+    assert err.splitlines()[0] == f"adcli: warning: {said}"
+
+
 def test_readme_grid_example(capsys):
     # README: grad "x^3" --grid x=-1:1:5 --format csv; f = x^3, f' = 3x^2
     code, out, _ = run(capsys, "grad", "x^3", "--grid", "x=-1:1:5", "--format", "csv")
