@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 import adcli
 from adcli.cli import main
-from conftest import strict_json, warnings_in
+from conftest import run_cli, strict_json, warnings_in
 
 EPS = 2.0 ** -52
 
@@ -418,6 +418,15 @@ def test_an_at_value_computed_as_nan_or_inf_is_said_by_name(capsys, value, resul
     code, out, err = run(capsys, "eval", "x", "--at", f"x={value}", "--format", "plain")
     assert (code, out) == (0, f"{result}\n")
     assert err.splitlines()[0] == f"adcli: warning: {said}"
+
+
+def test_the_expression_and_the_points_cannot_both_come_from_stdin():
+    """The expression read all of stdin, and the points were then 'empty: it needs a
+    header row of names'."""
+    code, out, err = run_cli("grad", "@-", "--points", "-", stdin="x^2\n")
+    assert (code, out) == (2, "")
+    assert err.startswith("adcli: error: @- and --points - both read stdin: put the "
+                          "expression or the points in a file")
 
 
 def test_readme_grid_example(capsys):
