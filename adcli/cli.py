@@ -142,7 +142,9 @@ def _click_command(command_class) -> click.Command:
     def callback(wrt=None, **options):
         given = options.pop(argument)
         _stray_words(given, options.get("at", ()), command_class.many)
-        if "@-" in given and getattr(options.get("points_file"), "name", None) == "<stdin>":
+        points = options.get("points_file")     # (a file opened by name has that name)
+        if "@-" in given and getattr(points, "name", "<stdin>") == "<stdin>" \
+                and points is not None:
             raise click.UsageError("@- and --points - both read stdin: put the expression or "
                                    "the points in a file")
         texts = ([_expression_text(e) for e in given] if command_class.many
