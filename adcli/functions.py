@@ -34,6 +34,8 @@ class Primitive(Function):
     kink_reason = ""                      # why kinks() marks a point, for warnings
     # Why its value can be nan or inf where its arguments are finite, for warnings.
     value_reason = "outside its domain, a pole, or overflow"
+    # Why its derivative can be, where its value is finite.
+    derivative_reason = "an edge of its domain or a vertical tangent"
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
@@ -182,6 +184,11 @@ class Keep(Primitive):
         return _series_by(self, (x, keep), lambda x, keep: np.where(keep[:1], x, 0.0))
 
 
+# (pow's, and that of the helpers in its rules, which messages name '^')
+POW_DERIVATIVE = ("a base of 0 or less, whose ln the exponent's derivative takes, or 0 to a "
+                  "power below 1, a vertical tangent")
+
+
 class Pow(Primitive):
     name, arity = "pow", 2
     value_reason = ("a negative base to a fractional power (cbrt for real cube roots), 0 "
@@ -189,6 +196,7 @@ class Pow(Primitive):
     symbol, spellings, dunder = "^", ("^", "**"), "pow"
     domain = ((0.2, 3.0), (-3.0, 3.0))
     kink_reason = "a fractional power of 0, an edge of its domain"
+    derivative_reason = POW_DERIVATIVE
 
     def kinks(self, a, b):
         # 0^b for b > 0 not whole: one-sided, with a vertical tangent when b < 1.
@@ -239,6 +247,7 @@ class PowDiff(_Inside, Primitive):
     |log a| (600 ulps at a = 1e-150), and a^(b-k) alone overflows where b a^(b-k) does
     not (b near 0, a below 1e-154)."""
     name, arity, callable, inside = "pow_diff", 2, False, "'^'"
+    derivative_reason = POW_DERIVATIVE
     domain = ((0.2, 3.0), (-3.0, 3.0))
 
     def __init__(self, order: int = 1):
@@ -282,6 +291,7 @@ class PowDiff(_Inside, Primitive):
 class PowShift(_Inside, Primitive):
     """a^(b - k) for a whole k, from the exact b (see PowDiff)."""
     name, arity, callable, inside = "pow_shift", 2, False, "'^'"
+    derivative_reason = POW_DERIVATIVE
     domain = ((0.2, 3.0), (-3.0, 3.0))
 
     def __init__(self, shift: int = 1):
@@ -306,6 +316,7 @@ class PowShift(_Inside, Primitive):
 class PowLog(_Inside, Primitive):
     """a^b log a = d/db a^b, also where a^b alone is subnormal and has lost digits."""
     name, arity, callable, inside = "pow_log", 2, False, "'^'"
+    derivative_reason = POW_DERIVATIVE
     domain = ((0.2, 3.0), (-3.0, 3.0))
 
     def forward(self, a, b): return _times_power(np.log(a), a, b, 0)

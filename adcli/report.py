@@ -25,10 +25,9 @@ def why(name: str, what: str) -> str:
 
 def reason(name: str, what: str) -> str:
     """What makes primitive ``name`` give this diagnostic, as both JSON and stderr say."""
-    if what == "derivative":
-        return "an edge of its domain or a vertical tangent"
     function = PRIMITIVES[name]
-    return function.value_reason if what == "value" else function.kink_reason
+    return {"value": function.value_reason, "derivative": function.derivative_reason,
+            "kink": function.kink_reason}[what]
 
 
 def label(name: str) -> str:

@@ -794,7 +794,18 @@ def test_a_helper_inside_a_rule_is_named_as_the_function_it_serves(capsys, tmp_p
             for p in points] == [["^"], ["^"]]
     derivative = [line for line in err.splitlines() if "derivative of" in line]
     assert derivative == ["adcli: warning: the derivative of '^' is nan or inf at 2 of 2 "
-                          "points (an edge of its domain or a vertical tangent)"]
+                          "points (a base of 0 or less, whose ln the exponent's derivative "
+                          "takes, or 0 to a power below 1, a vertical tangent)"]
+
+
+def test_a_powers_nan_derivative_in_its_exponent_is_put_down_to_a_negative_base(capsys):
+    """x^y at x = -2: d/dy = x^y ln(x) is nan; the warning said 'an edge of its domain or
+    a vertical tangent', neither of which it is."""
+    code, out, err = run(capsys, "grad", "x^y", "--at", "x=-2,y=3", "--format", "plain")
+    assert (code, out) == (0, "-8.0 12.0 nan\n")
+    assert err == ("adcli: warning: the derivative of '^' is nan or inf at 1 of 1 point (a "
+                   "base of 0 or less, whose ln the exponent's derivative takes, or 0 to a "
+                   "power below 1, a vertical tangent)\n")
 
 
 def test_a_json_document_over_many_chunks_is_one_object_with_its_warnings(capsys):
