@@ -297,6 +297,30 @@ def _right_side(text: str, order: int, name: str | None, f: Expression) -> str:
     return right
 
 
+def applied_operand(left: str) -> str | None:
+    """What d/dx is applied to on a left side (d/dx (x^2): x^2, its parentheses dropped),
+    if it is so written; "" for a derivative named alone (dy/dx, f'(x))."""
+    plain = _plain_operator(left)
+    if _LEIBNIZ.match(plain) or _PRIMED.match(left):
+        return ""
+    applied = _APPLIED.match(plain)
+    if applied is None:
+        return None
+    operand = applied.group(4)
+    inner = operand[1:-1] if operand[:1] == "(" and operand[-1:] == ")" else ""
+    return inner if inner and _balanced(inner) else operand
+
+
+def _balanced(text: str) -> bool:
+    """Whether every parenthesis in text closes in it: (x+1)*(x-1) is not (x+1)."""
+    depth = 0
+    for c in text:
+        depth += (c == "(") - (c == ")")
+        if depth < 0:
+            return False
+    return depth == 0
+
+
 def _plain_operator(left: str) -> str:
     """A left side with LaTeX's derivative operator written plainly: \\frac{d}{dx} as d/dx
     (when a \\frac starts it, what follows is kept as written)."""

@@ -20,7 +20,7 @@ import adcli
 from adcli import functions
 from adcli.checking import differences, richardson
 from adcli.commands import every_command
-from conftest import strict_json, warnings_in
+from conftest import run_cli, strict_json, warnings_in
 
 README = Path(__file__).resolve().parent.parent / "README.md"
 
@@ -449,6 +449,32 @@ def test_a_left_side_naming_the_derivative_is_read_past(expected, options):
     assert result.verdict == "matches"
     assert adcli.check("x^2", expected.replace("2x", "3x").replace("= 2", "= 3"),
                        **options).verdict == "differs"
+
+
+@pytest.mark.parametrize("argv, out", [
+    (["d/dx (x^2) = 2x"], "matches d/dx at 30/30 points, largest relative difference 0\n"),
+    (["\\frac{d}{dx} \\sin x = \\cos x"], "matches d/dx at 30/30 points, largest relative "
+                                          "difference 0\n"),
+    (["d/dx (x^2) = 3x"], "differs from d/dx at 30 of 30 points\ndiagnosis: ×1.5 everywhere: "
+                          "the expectation is 1.5 times d/dx at every point\n"),
+])
+def test_one_equation_applying_d_dx_is_f_and_its_derivative(argv, out):
+    """check "d/dx (x^2) = 2x", the equation as on paper in one argument: d/dx was read as
+    d divided by dx and refused, with a hint (diff(...)) that checks another thing."""
+    code, stdout, err = run_cli("check", *argv, "--format", "plain")
+    assert (code, stdout, err) == (0 if out.startswith("matches") else 1, out, "")
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["dy/dx = 2x"], "dy/dx does not say of what: give the function first, check F 'dy/dx = "
+                     "2x', or write d/dx applied to it (d/dx (x^2) = 2x)"),
+    (["d/dx (x^2)", "2x"], "check's EXPRESSION is the function itself: give x^2 alone, the "
+                           "derivative as EXPECTED, or the whole equation as one argument "
+                           "(d/dx (x^2) = ...)"),
+])
+def test_a_derivative_given_as_f_says_how_to_give_it(argv, message):
+    code, out, err = run_cli("check", *argv)
+    assert (code, out, err) == (2, "", f"adcli: error: {message}\n")
 
 
 @pytest.mark.parametrize("f, expected", [

@@ -11,7 +11,7 @@ import warnings
 import click
 import numpy as np
 
-from ..errors import ValuesError, closest, did_you_mean, listing, no_value_for, say, warn
+from ..errors import ValuesError, closest, did_you_mean, listing, no_value_for, quote, say, warn
 from ..expression import MAX_ORDER
 from .base import Command
 
@@ -63,7 +63,8 @@ class Check(Command):
         if no_header:
             raise ValuesError("--no-header: check's csv output always has its header")
         definitions = define(from_pairs(let)) if let else None
-        f = parse(texts[0], definitions)
+        texts = _split_equation(texts, checking.applied_operand)
+        f = _function(texts[0], definitions, checking.applied_operand)
         expected = texts[1] if len(texts) == 2 else None
         expectations = _expectations(expect)
         if definitions is not None:  # --let: the expectations may use the definitions too
@@ -114,6 +115,35 @@ def _expectations(pairs) -> dict:
             raise ValuesError(f"--expect {name}= is given more than once")
         expected[name] = text
     return expected
+
+
+def _split_equation(texts: list[str], operand) -> list[str]:
+    """check "d/dx (x^2) = 2x", one equation whose left side applies d/dx to f, as check
+    "x^2" "d/dx (x^2) = 2x"."""
+    if len(texts) != 1 or texts[0].count("=") != 1:
+        return texts
+    f = operand(texts[0].partition("=")[0])
+    if f == "":
+        raise ValuesError(f"{texts[0].partition('=')[0].strip()} does not say of what: give "
+                          f"the function first, check F {quote(texts[0])}, or write d/dx "
+                          "applied to it (d/dx (x^2) = 2x)")
+    return texts if f is None else [f, texts[0]]
+
+
+def _function(text: str, definitions, operand):
+    """f parsed; written with d/dx applied (d/dx (x^2)), the error says to give it alone."""
+    from ..errors import ExpressionError
+    from ..parser import parse
+
+    try:
+        return parse(text, definitions)
+    except ExpressionError as error:
+        f = operand(text)
+        if not f or "is not read as a derivative" not in error.message:
+            raise
+        raise ValuesError(f"check's EXPRESSION is the function itself: give {f.strip()} "
+                          f"alone, the derivative as EXPECTED, or the whole equation as one "
+                          f"argument ({text.strip()} = ...)") from None
 
 
 def _domains(options) -> dict:
