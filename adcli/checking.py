@@ -210,6 +210,8 @@ def _targets(f: Expression, expected, expect, order: int, wrt, at=None) -> list[
     if expect:
         return [_target(f, name, order, partial, text) for name, text in expect.items()]
     if expected is not None:
+        if wrt is None and isinstance(expected, str):   # ∂f/∂x = ... names the variable
+            wrt = _left_variable(expected, f)
         name = None if order == 0 else _one_name(f, wrt, at)
         return [_target(f, name, order, partial, expected)]
     if order == 0:
@@ -295,6 +297,15 @@ def _right_side(text: str, order: int, name: str | None, f: Expression) -> str:
                           f"{'add' if order == 1 else 'use'} --order {written} (order= in "
                           "the API)")
     return right
+
+
+def _left_variable(text: str, f: Expression) -> str | None:
+    """The variable of f an equation's left side differentiates in (∂f/∂x = ...: x)."""
+    left, equals, right = text.partition("=")
+    plain = _plain_operator(left)
+    found = (_LEIBNIZ.match(plain) or _APPLIED.match(plain)) if equals else None
+    name = found and normal_name(found.group(3))
+    return name if name in f.variables else None
 
 
 def applied_operand(left: str) -> str | None:

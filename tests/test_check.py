@@ -465,6 +465,16 @@ def test_one_equation_applying_d_dx_is_f_and_its_derivative(argv, out):
     assert (code, stdout, err) == (0 if out.startswith("matches") else 1, out, "")
 
 
+@pytest.mark.parametrize("expected", [
+    "∂f/∂y = 3x^2 y^2", "\\frac{\\partial f}{\\partial y} = 3x^2 y^2",
+    "d/dy (x^2 y^3) = 3x^2 y^2"])
+def test_a_left_side_naming_the_variable_is_the_one_checked(expected):
+    """(x^2 y^3)_y = 3x^2 y^2: the left side says y, yet 'name it with --wrt' was asked."""
+    result = adcli.check("x^2 y^3", expected)
+    assert (result.verdict, [t.name for t in result.targets]) == ("matches", ["y"])
+    assert adcli.check("x^2 y^3", expected.replace("3x^2", "2x^2")).verdict == "differs"
+
+
 @pytest.mark.parametrize("argv, message", [
     (["dy/dx = 2x"], "dy/dx does not say of what: give the function first, check F 'dy/dx = "
                      "2x', or write d/dx applied to it (d/dx (x^2) = 2x)"),
