@@ -48,6 +48,7 @@ def diagnose(f, targets, order, points, found, status) -> list[str]:
         # written e^(3x) is 1/3 of it because the chain rule's 3 is missing).
         multiple = _multiple(t, e, e_scale, a, a_scale, tolerance)
         if order == 1:
+            claims += _numerator_swapped(f, t, multiple)
             claims += _swapped(f, t, e, e_scale, found, where, tolerance)
             claims += _inner(f, t, e, e_scale, found, where, tolerance)
             sweep = _sweep(f, t, points, where)
@@ -145,6 +146,18 @@ def _multiple(t, e, e_scale, a, a_scale, tolerance) -> list[str]:
         return [f"×-1 everywhere: a sign error (the expectation is -{t.label} at every point)"]
     return [f"×{_nice(c)} everywhere: the expectation is {_nice(c)} times {t.label} at "
             "every point"]
+
+
+def _numerator_swapped(f, t, multiple) -> list[str]:
+    """-f' for f = u/v: the quotient rule's numerator written u·v' - u'·v, the classic
+    order slip (said before the sign error it makes)."""
+    if f.nodes[-1].name != "div" or not multiple or not multiple[0].startswith("×-1 "):
+        return []
+    d, x = _d(t), t.name
+    u, v = (_part(f, j) for j in f.nodes[-1].args)
+    return [f"the quotient rule's numerator is ({d}u/{d}{x})·v - u·({d}v/{d}{x}), for u = {u} "
+            f"and v = {v}; this has its terms the other way round, u·({d}v/{d}{x}) - "
+            f"({d}u/{d}{x})·v, which flips the sign of the whole"]
 
 
 def _other_order(f, t, order, e, e_scale, points, where, tolerance) -> list[str]:

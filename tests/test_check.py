@@ -268,6 +268,11 @@ DIAGNOSES = [
      "the quotient rule divides by v^2, for v = 1 + x; this divides by v only"),
     ("sin(x)/x", "x cos(x) - sin(x)", {},
      "the quotient rule's division by v^2 is missing, for v = x"),
+    # (u'v - uv')/v^2 with uv' - u'v on top: (sin(x)/x)' = (x cos x - sin x)/x^2
+    ("sin(x)/x", "(sin(x) - x*cos(x))/x^2", {},
+     "the quotient rule's numerator is (du/dx)·v - u·(dv/dx), for u = sin(x) and v = x; "
+     "this has its terms the other way round, u·(dv/dx) - (du/dx)·v, which flips the sign "
+     "of the whole"),
     # g(u)' = g'(u) u', with g' taken at x: sin(3x)' = 3cos(3x), written 3cos(x);
     # log(2x+1)' = 2/(2x+1), written 2/x
     ("sin(3*x)", "3*cos(x)", {},
