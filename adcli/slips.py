@@ -10,6 +10,7 @@ function's derivative taken at the variable or from another row of the table.
 from __future__ import annotations
 
 import itertools
+import math
 
 import numpy as np
 
@@ -112,7 +113,32 @@ def _nice(c: float) -> str:
     simple = Fraction(c).limit_denominator(DENOMINATOR)
     if abs(simple - c) <= 1e-10 * abs(c):
         return str(simple)
-    return f"{c:.12g}"
+    return _with_constant(c) or f"{c:.12g}"
+
+
+# Constants a factor is likely made of: 2^x's derivative without its ln(2) is 1/ln(2)
+# times it; sin(pi x)'s without its pi, 1/pi.
+_CONSTANTS = (("π", math.pi), ("ln(2)", math.log(2)), ("ln(10)", math.log(10)), ("e", math.e))
+
+
+def _with_constant(c: float) -> str | None:
+    """c as a short fraction times or over one of _CONSTANTS or its square (1/ln(2),
+    3π/2, 1/(6π), 1/ln(2)^2), if it is one."""
+    from fractions import Fraction
+
+    for (name, k), power in itertools.product(_CONSTANTS, (1, 2)):
+        written = name if power == 1 else f"{name}^2"
+        sep = "" if len(name) == 1 else "·"      # 3π, 3·ln(2)
+        for times, r in ((True, c / k ** power), (False, c * k ** power)):
+            simple = Fraction(r).limit_denominator(12)
+            if simple == 0 or abs(simple - r) > 1e-10 * abs(r):
+                continue
+            p, q = simple.numerator, simple.denominator
+            if times:
+                top = {1: written, -1: f"-{written}"}.get(p, f"{p}{sep}{written}")
+                return top if q == 1 else f"{top}/{q}"
+            return f"{p}/{written}" if q == 1 else f"{p}/({q}{sep}{written})"
+    return None
 
 
 def _offset(e, e_scale, a, a_scale, tolerance, label: str | None = None) -> list[str]:

@@ -333,6 +333,10 @@ DIAGNOSES = [
     ("2^x", "2^x", {}, "this differentiates 2^x without the factor ln(2): for a constant "
                        "base u = 2, d(u^v)/dx = u^v·ln(u)·(dv/dx)"),
     ("x*10^x", "10^x + x*10^x", {}, "this differentiates 10^x without the factor ln(10)"),
+    # a factor made of a constant is said with it: (sin(pi x))' = pi cos(pi x); (x^2)' = 2x
+    ("sin(pi*x)", "cos(pi*x)", {}, "×1/π everywhere: the expectation is 1/π times d/dx"),
+    ("x^2", "3*pi*x", {}, "×3π/2 everywhere"),
+    ("2^x", "2^x/log(2)", {}, "×1/ln(2)^2 everywhere"),    # ln 2 divided, not multiplied
     # a rule of the table remembered wrongly: sqrt' = 1/(2 sqrt), tan' = sec^2, exp' = exp;
     # (sqrt(3x+1))' = 3/(2 sqrt(3x+1)); (tan(x^2))' = 2x sec^2(x^2)
     ("sqrt(x)", "1/(2*x)", {}, "this differentiates sqrt(x) as 1/(2x): the square root is "
