@@ -40,14 +40,17 @@ def diagnose(f, targets, order, points, found, status) -> list[str]:
         # A claim must be certain: it is checked at the default tolerance, whatever
         # --rtol/--atol loosened the verdict to.
         tolerance = (DEFAULT_RTOL, 0.0)
-        # Another order is said beside the others (x*x^(x-1) is f itself, and x^x's
-        # power rule alone): it is a coincidence as often as the slip.
-        orders = _other_order(f, t, order, e, e_scale, points, where, tolerance) \
-            if t.name is not None and not f.has_diff else []
-        claims = _offset(e, e_scale, a, a_scale, tolerance) if order == 0 else []
         # A constant factor is said after the rule that explains it (e^(3x)'s derivative
         # written e^(3x) is 1/3 of it because the chain rule's 3 is missing).
         multiple = _multiple(t, e, e_scale, a, a_scale, tolerance)
+        # Another order is said beside the others (x*x^(x-1) is f itself, and x^x's
+        # power rule alone): it is a coincidence as often as the slip. Two or three too
+        # many only where no factor explains it (cos's derivative written sin is -1 times
+        # it, and its third derivative) and the expectation is no constant (x^3's 6).
+        far = not multiple and np.ptp(e) > 0
+        orders = _other_order(f, t, order, e, e_scale, points, where, tolerance, far) \
+            if t.name is not None and not f.has_diff else []
+        claims = _offset(e, e_scale, a, a_scale, tolerance) if order == 0 else []
         if order == 1:
             claims += _numerator_swapped(f, t, multiple)
             claims += _swapped(f, t, e, e_scale, found, where, tolerance)
@@ -186,12 +189,13 @@ def _numerator_swapped(f, t, multiple) -> list[str]:
             f"({d}u/{d}{x})·v, which flips the sign of the whole"]
 
 
-def _other_order(f, t, order, e, e_scale, points, where, tolerance) -> list[str]:
+def _other_order(f, t, order, e, e_scale, points, where, tolerance, far=True) -> list[str]:
     """The expectation is f itself, or a derivative in the same variable of another
-    order than the one asked (3x^2 checked as the second derivative of x^3), up to one
-    order too many."""
+    order than the one asked (3x^2 checked as the second derivative of x^3), up to three
+    orders too many (one, unless ``far``); or, checked as f', an antiderivative of f (x^2 for 2x's derivative:
+    the two swapped)."""
     at = {v: points[v][where] for v in f.variables}
-    for k in range(order + 2):
+    for k in range(order + (4 if far else 2)):
         if k == order:
             continue
         try:
@@ -205,11 +209,33 @@ def _other_order(f, t, order, e, e_scale, points, where, tolerance) -> list[str]
             if k == 0:
                 return [f"the expectation is f itself at every point, not {t.label}: "
                         "nothing was differentiated"]
-            times = "one time too many" if k > order else \
+            times = "one time too many" if k == order + 1 else \
+                f"{k - order} times too many" if k > order else \
                 "one time too few" if k == order - 1 else f"{order - k} times too few"
             return [f"the expectation is {label} at every point, not {t.label}: "
                     f"differentiated {times}"]
-    return []
+    return _antiderivative(f, t, order, at, where, tolerance)
+
+
+def _antiderivative(f, t, order, at, where, tolerance) -> list[str]:
+    """The expectation's own derivative is f: an antiderivative, not f' (check "2x" "x^2",
+    f and its derivative given the other way round)."""
+    g = t.expectation
+    if order != 1 or g.has_diff or t.name not in g.variables:
+        return []
+    try:
+        with np.errstate(all="ignore"):
+            value = np.broadcast_to(f.nth_derivative(t.name, order=0, at=at).value,
+                                    (int(where.sum()),))
+            slope = g.nth_derivative(t.name, order=1, at={v: at[v] for v in g.variables})
+    except AdcliError:
+        return []
+    slope = np.broadcast_to(slope.derivative, value.shape)
+    if np.ptp(value) == 0 or not np.all(_close(slope, value, np.abs(slope), np.abs(value),
+                                                *tolerance)):
+        return []
+    return [f"the expectation's own {t.label} is f: it is an antiderivative of f, not its "
+            f"derivative (are the two given the other way round?)"]
 
 
 def _swapped(f, t, e, e_scale, found, where, tolerance) -> list[str]:

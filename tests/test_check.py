@@ -315,6 +315,13 @@ DIAGNOSES = [
      "the expectation is ∂²/∂x² at every point, not ∂/∂x: differentiated one time too many"),
     ("exp(x)*x", "x*exp(x)", {},
      "the expectation is f itself at every point, not d/dx: nothing was differentiated"),
+    # (x^4)''' = 24x; and an antiderivative given for the derivative: (x^2)' = 2x,
+    # (x ln x - x)' = ln x
+    ("x^4", "24*x", {}, "the expectation is d³/dx³ at every point, not d/dx: differentiated "
+                        "2 times too many"),
+    ("2*x", "x^2", {}, "the expectation's own d/dx is f: it is an antiderivative of f, not "
+                       "its derivative (are the two given the other way round?)"),
+    ("log(x)", "x*log(x) - x", {}, "the expectation's own d/dx is f: it is an antiderivative"),
     # the derivatives multiplied or divided: (x^3 sin x)' = 3x^2 sin x + x^3 cos x, not
     # 3x^2 cos x; (sin(x)/x^2)' = (x^2 cos x - 2x sin x)/x^4, not cos(x)/(2x)
     ("x^3*sin(x)", "3*x^2*cos(x)", {},
