@@ -84,7 +84,26 @@ def diagnose(f, targets, order, points, found, status) -> list[str]:
         elif order == 2 and not multiple and not f.has_diff:
             claims += _second_terms(f, t, e, e_scale, a, a_scale, points, where, tolerance)
         found_any += claims + multiple + orders
+        if not (claims or multiple or orders):
+            found_any += _sign_in_part(t, e, e_scale, a, a_scale, points, where, tolerance)
     return found_any
+
+
+def _sign_in_part(t, e, e_scale, a, a_scale, points, where, tolerance) -> list[str]:
+    """f' where it matches and -f' where it differs: an absolute value lost (acsc's
+    derivative written -1/(x sqrt(x^2 - 1)), right for x > 0 only)."""
+    same = _close(e, a, e_scale, a_scale, *tolerance)
+    flipped = _close(e, -a, e_scale, a_scale, *tolerance) & (a != 0)
+    if same.all() or not np.all(same | flipped) or flipped.sum() < MIN_FOR_DIAGNOSIS:
+        return []
+    which = f"at {int(flipped.sum())} of {len(e)} points"
+    for v in points:     # the classic: right for x > 0, |x| written x
+        x = points[v][where]
+        for sign, test in (("<", np.less), (">", np.greater)):
+            if np.all(test(x[flipped], 0)) and not np.any(test(x[~flipped], 0)):
+                which = f"where {v} {sign} 0"
+    return [f"the sign is wrong {which} and right elsewhere: -{t.label} there (an absolute "
+            f"value written without its bars, |{t.name}| as {t.name}?)"]
 
 
 # A factor's fraction, at most: a term of sin(300x)'s derivative written cos(300x) is

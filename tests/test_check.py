@@ -315,6 +315,11 @@ DIAGNOSES = [
      "the expectation is ∂²/∂x² at every point, not ∂/∂x: differentiated one time too many"),
     ("exp(x)*x", "x*exp(x)", {},
      "the expectation is f itself at every point, not d/dx: nothing was differentiated"),
+    # |x| written x: asec' = 1/(|x| sqrt(x^2 - 1)); (x|x|)' = 2|x|
+    ("asec(x)", "1/(x*sqrt(x^2-1))", {}, "the sign is wrong where x < 0 and right elsewhere: "
+                                         "-d/dx there (an absolute value written without "
+                                         "its bars, |x| as x?)"),
+    ("x*abs(x)", "2*x", {}, "the sign is wrong where x < 0 and right elsewhere"),
     # (x^4)''' = 24x; and an antiderivative given for the derivative: (x^2)' = 2x,
     # (x ln x - x)' = ln x
     ("x^4", "24*x", {}, "the expectation is d³/dx³ at every point, not d/dx: differentiated "
