@@ -270,15 +270,17 @@ def _swapped(f, t, e, e_scale, found, where, tolerance) -> list[str]:
 
 
 def _inner(f, t, e, e_scale, found, where, tolerance) -> list[str]:
-    """The expectation equals df/du for an inner node u, the argument of a function or
-    the base of a power: the chain rule's du/dx is missing. Reverse mode has every df/du
-    from its one pass already."""
+    """The expectation equals df/du for an inner node u, the argument of a function, the
+    base of a power or a denominator (1/(3x+2)'s derivative written -1/(3x+2)^2): the
+    chain rule's du/dx is missing. Reverse mode has every df/du from its one pass."""
     nodes = f.nodes
     parents = {arg: p for p, node in enumerate(nodes) for arg in node.args}
     for index in reversed(range(len(nodes) - 1)):
         u = _adjoint(found, index, where)
         owner = nodes[parents[index]] if index in parents else None
-        inside = owner is not None and (owner.kind == "call" or owner.name == "pow")
+        inside = owner is not None and (owner.kind == "call" or owner.name == "pow" or
+                                        owner.name == "div" and owner.args[1] == index
+                                        and _constant(nodes, owner.args[0]))
         if u is None or not inside or nodes[index].kind == "variable":
             continue
         if np.ptp(u) > 0 and np.all(_close(e, u, e_scale, np.abs(u), *tolerance)):
@@ -286,11 +288,25 @@ def _inner(f, t, e, e_scale, found, where, tolerance) -> list[str]:
     return []
 
 
+def _constant(nodes, index: int) -> bool:
+    """Whether node ``index`` uses no variable (1 in 1/(3x+2): the quotient is c/v, whose
+    derivative is d/dv times dv/dx alone)."""
+    stack = [index]
+    while stack:
+        node = nodes[stack.pop()]
+        if node.kind == "variable":
+            return False
+        stack.extend(node.args)
+    return True
+
+
 def _inner_words(f, index: int, parent: int, name: str) -> str:
     u = _part(f, index)
     owner = f.nodes[parent]
     if owner.kind == "call" and owner.name != "pow":
         what, role = owner.name, "its argument"
+    elif owner.name == "div":
+        what, role = "the quotient", "its denominator"
     else:
         what, role = "the power", "its base" if owner.args[0] == index else "its exponent"
     if parent == len(f.nodes) - 1:

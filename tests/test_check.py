@@ -315,6 +315,10 @@ DIAGNOSES = [
      "the expectation is ∂²/∂x² at every point, not ∂/∂x: differentiated one time too many"),
     ("exp(x)*x", "x*exp(x)", {},
      "the expectation is f itself at every point, not d/dx: nothing was differentiated"),
+    # c/v with v's derivative left out: (1/(3x+2))' = -3/(3x+2)^2
+    ("1/(3*x+2)", "-1/(3*x+2)^2", {}, "this is the derivative of the quotient with respect "
+                                      "to its denominator u = (3*x) + 2; the chain rule's "
+                                      "factor du/dx is missing"),
     # |x| written x: asec' = 1/(|x| sqrt(x^2 - 1)); (x|x|)' = 2|x|
     ("asec(x)", "1/(x*sqrt(x^2-1))", {}, "the sign is wrong where x < 0 and right elsewhere: "
                                          "-d/dx there (an absolute value written without "
