@@ -62,6 +62,8 @@ def diagnose(f, targets, order, points, found, status) -> list[str]:
             # (after a claim above, another function's rule is the coincidence: atan(x^2)'s
             # derivative with atan' taken at x is log1p(x^2)'s too)
             claims += _misremembered(f, t, e, e_scale, a, sweep, found, where, tolerance)
+            claims += [] if claims else _outer_missing(f, t, e, e_scale, a, sweep, found,
+                                                       where, tolerance)
             claims += [] if claims else _other_function(f, e, e_scale, a, sweep, found,
                                                         where, tolerance)
             claims += _power_rule(f, t, e, e_scale, a, sweep, found, where, tolerance)
@@ -400,6 +402,26 @@ def _outer_at_x(f, t, e, e_scale, a, sweep, found, points, where, tolerance) -> 
     return []
 
 
+def _outer_missing(f, t, e, e_scale, a, sweep, found, where, tolerance) -> list[str]:
+    """f' without one function's factor g'(u) of the chain: only the inside
+    differentiated (sin(x^2)'s written 2x), or a link of a longer chain left out
+    (sin(cos(x^2))'s written -2x cos(cos(x^2)), cos's -sin(x^2) missing)."""
+    for index, node, adjoint in _calls(f, sweep, found, where):
+        outer = _outer_derivative(f, node, sweep)
+        if outer is None:
+            continue
+        g_prime, u = outer
+        with np.errstate(all="ignore"):
+            times = np.broadcast_to(e * g_prime, a.shape)
+        if np.ptp(g_prime) > 0 and np.all(np.isfinite(times)) and \
+                np.all(_close(times, a, np.abs(times), np.abs(a), *tolerance)):
+            d = _d(t)
+            return [f"the factor {node.name}'(u) is missing, for {node.name}(u) and u = "
+                    f"{_part(f, u)}: the chain rule multiplies the derivative of every "
+                    f"function in the chain, {d}g(u)/{d}{t.name} = g'(u)·({d}u/{d}{t.name})"]
+    return []
+
+
 def _other_function(f, e, e_scale, a, sweep, found, where, tolerance) -> list[str]:
     """A node g(u) differentiated as h'(u)·du/dx for another function h: a rule from the
     table misremembered (atan's derivative written as atanh's, 1/(1 - x^2))."""
@@ -407,7 +429,8 @@ def _other_function(f, e, e_scale, a, sweep, found, where, tolerance) -> list[st
         own, arg = type(node.function()), node.args[0]
         u = np.stack(np.broadcast_arrays(sweep.values[arg], sweep.tangents[arg]))
         for name, cls in sorted(CALLABLE.items()):
-            if cls is own or cls.arity != 1 or name != cls.name:
+            # (abs's rule, sign(u), is a factor's sign: _outer_missing's claim)
+            if cls is own or cls.arity != 1 or name != cls.name or name == "abs":
                 continue
             with np.errstate(all="ignore"):
                 wrong = cls().taylor(u)[1]

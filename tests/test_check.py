@@ -315,6 +315,13 @@ DIAGNOSES = [
      "the expectation is ∂²/∂x² at every point, not ∂/∂x: differentiated one time too many"),
     ("exp(x)*x", "x*exp(x)", {},
      "the expectation is f itself at every point, not d/dx: nothing was differentiated"),
+    # a function's factor of the chain left out: (sin(x^2))' = 2x cos(x^2);
+    # (e^(sin 3x))' = 3 cos(3x) e^(sin 3x) (it was 'the derivative of abs(x^2)')
+    ("sin(x^2)", "2*x", {}, "the factor sin'(u) is missing, for sin(u) and u = x^2: the "
+                            "chain rule multiplies the derivative of every function in the "
+                            "chain"),
+    ("exp(sin(3*x))", "3*exp(sin(3*x))", {}, "the factor sin'(u) is missing, for sin(u) and "
+                                             "u = 3*x"),
     # c/v with v's derivative left out: (1/(3x+2))' = -3/(3x+2)^2
     ("1/(3*x+2)", "-1/(3*x+2)^2", {}, "this is the derivative of the quotient with respect "
                                       "to its denominator u = (3*x) + 2; the chain rule's "
