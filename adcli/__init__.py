@@ -6,12 +6,11 @@
     array(4.)
 """
 from .core import Function, Variable, no_grad
-from .errors import AdcliError
-from .expression import Expression, Result, jacobian
-from .parser import parse
+from .errors import AdcliError, AdcliWarning
+from .expression import Expression, Result, jacobian, parse
 
 __all__ = ["parse", "jacobian", "check", "Expression", "Result", "CheckResult", "Variable",
-           "Function", "no_grad", "AdcliError"]
+           "Function", "no_grad", "AdcliError", "AdcliWarning"]
 __version__ = "0.1.0"
 
 

@@ -41,6 +41,11 @@ class NonFiniteError(AdcliError):
     exit_code = EXIT_NONFINITE
 
 
+class AdcliWarning(UserWarning):
+    """What the CLI would warn of on stderr, from the Python API: a value read otherwise
+    than written (``x=10**400`` is inf, as ``--at x=1e400`` is)."""
+
+
 def warn(err, message: str) -> None:
     """One warning on stderr: a line in a pipe or a file; on a terminal narrower than it,
     folded between words (the terminal itself would cut one in two)."""

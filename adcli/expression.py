@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import contextlib
 import functools
-from collections.abc import Mapping
+import math
+import os
+from collections.abc import Iterable, Mapping
 
 import numpy as np
 
@@ -17,7 +19,7 @@ from . import drivers
 from .core import Variable, no_grad, using_backprop
 from .diagnostics import Diagnostics, watcher
 from .diffs import InnerDerivatives
-from .errors import ValuesError, did_you_mean, listing, no_value_for
+from .errors import AdcliWarning, ValuesError, did_you_mean, listing, no_value_for, quote
 from .records import Record
 
 MAX_ORDER = 64  # the highest derivative --order and diff(f, x, N) take: a typo beyond it
@@ -182,7 +184,7 @@ class Expression:
                        at: Mapping | None = None, **values) -> Result:
         """Value and ``order``-th derivative in the variable ``name``, with diagnostics."""
         order = _whole(order, "the order of a derivative", 0, None)
-        name = name or self._only_variable()
+        name = self._only_variable() if name is None else _one_name(name)
         return self._evaluate(self._values(at, values), lambda run: run.nth(name, order))
 
     # ----- names and values -----------------------------------------------------------
@@ -199,16 +201,7 @@ class Expression:
                 for n in names if n not in self.variables]
 
     def _values(self, at, values: dict) -> dict:
-        if at is not None:
-            if not isinstance(at, Mapping):
-                raise ValuesError(f"at= takes a mapping of names to values, not "
-                                  f"{type(at).__name__}; a variable named 'at' goes inside "
-                                  "it: at={'at': 1.0}")
-            clash = sorted(set(at) & set(values))
-            if clash:
-                raise ValuesError(f"{listing(clash)} given both in at= and as a keyword")
-            values = {**at, **values}
-        values = normal_keys(values)
+        values = merged(at, values)
         unknown = self.unknown_names(values)
         if unknown:
             raise ValuesError("; ".join(unknown))
@@ -216,7 +209,7 @@ class Expression:
         return values
 
     def _wrt(self, wrt) -> tuple[str, ...]:
-        return _names(self.variables if wrt is None else wrt)
+        return self.variables if wrt is None else _names(wrt)
 
     def _only_variable(self) -> str:
         if len(self.variables) != 1:
@@ -399,12 +392,38 @@ def normal_name(text: str) -> str:
     return text
 
 
+def merged(at: Mapping | None, values: dict) -> Mapping:
+    """The values given in ``at=`` and as keywords, by normal name (``normal_keys``)."""
+    if at is not None:
+        if not isinstance(at, Mapping):
+            raise ValuesError(f"at= takes a mapping of names to values, not "
+                              f"{type(at).__name__}; a variable named 'at' goes inside "
+                              "it: at={'at': 1.0}")
+        clash = sorted(set(at) & set(values))
+        if clash:
+            raise ValuesError(f"{listing(clash)} given both in at= and as a keyword")
+        values = {**at, **values}
+    return normal_keys(values)
+
+
 def normal_keys(values: Mapping | None) -> Mapping | None:
     """A mapping by name with each name as the expression reads it (``normal_name``); the
-    mapping itself where every name is plain ASCII already."""
-    if not values or all(isinstance(n, str) and n.isascii() for n in values):
+    mapping itself where every name is plain already. Two names that read as one (x₁ and
+    x1) are an error, as in --at: one value would be dropped unseen."""
+    if not values or all(n.__class__ is str and n.isascii() and "\\" not in n and "{" not in n
+                         for n in values):
         return values
-    return {normal_name(n) if isinstance(n, str) else n: v for n, v in values.items()}
+    normal: dict = {}
+    given: dict[str, str] = {}
+    for n, v in values.items():
+        if not isinstance(n, str):
+            raise ValuesError(f"a variable's name is a str, not {_shown(n)}")
+        name = normal_name(n)
+        if name in normal:
+            raise ValuesError(f"{name} is given more than once: as {quote(given[name])} and "
+                              f"as {quote(n)}")
+        normal[name], given[name] = v, n
+    return normal
 
 
 # LaTeX's Greek letters: \alpha is the letter α, as typed (\pi is π, the constant).
@@ -419,11 +438,35 @@ LATEX_LETTERS = {name: chr(code) for name, code in (
     ("Pi", 0x3A0), ("Sigma", 0x3A3), ("Phi", 0x3A6), ("Psi", 0x3A8), ("Omega", 0x3A9))}
 
 
-def _names(names) -> tuple[str, ...]:
-    """``"x, y"`` or ``["x", "y"]`` as ``("x", "y")``."""
-    if isinstance(names, str):
-        names = names.split(",")
-    return tuple(normal_name(n.strip()) for n in names)
+def _names(names, what: str = "wrt") -> tuple[str, ...]:
+    """``"x, y"`` or ``["x", "y"]`` as ``("x", "y")``: names of the language, each once, as
+    --wrt takes them (a name given twice would be one column twice, or one silently)."""
+    from .parser import is_name
+
+    texts = names.split(",") if isinstance(names, str) else \
+        list(names) if isinstance(names, Iterable) else None
+    if texts is None or not all(isinstance(n, str) for n in texts):
+        raise ValuesError(f"{what}= takes variable names, as a list or 'x,y', not "
+                          f"{_shown(names)}")
+    normal: list[str] = []
+    for text in texts:
+        if not is_name(text.strip()):
+            problem = "a name is empty" if not text.strip() else \
+                f"{quote(text.strip())} is not a variable name"
+            raise ValuesError(f"{what}={_shown(names)}: {problem}")
+        name = normal_name(text.strip())
+        if name in normal:
+            raise ValuesError(f"{what}={_shown(names)}: {name} is given more than once")
+        normal.append(name)
+    return tuple(normal)
+
+
+def _one_name(name) -> str:
+    """derivative's ``name``: one variable's name."""
+    names = _names(name, "name") if isinstance(name, str) else ()
+    if len(names) != 1:
+        raise ValuesError(f"name= takes one variable name, not {_shown(name)}")
+    return names[0]
 
 
 def _whole(number, what: str, low: int, high: int | None) -> int:
@@ -446,48 +489,158 @@ def _broadcast(values: dict) -> list[np.ndarray]:
 
 
 def as_numbers(name: str, value) -> np.ndarray:
-    """value as float64. None is an error, not the nan numpy makes of it (in a caller's
-    code it is a value that was never set), and so is a complex number."""
+    """value as float64, read as --at reads a value: a string is a number or a constant
+    expression (``"pi/4"``), an integer beyond float64's range (10**400) is inf, with a
+    warning, as 1e400 is. None is an error, not the nan numpy makes of it (in a caller's
+    code it is a value that was never set), and so are a complex number and True or False
+    (numpy's 1 and 0: a flag passed where a number was meant)."""
     if value.__class__ is np.ndarray and value.dtype == np.float64:  # the CLI's chunks
         return value
     try:
         array = np.asarray(value)
-        if array.dtype == object and any(item is None for item in array.flat):
+        kind = array.dtype.kind
+        if kind == "O" and any(item is None for item in array.flat):
             raise ValuesError(f"{name} = {_shown(value)}: None is not a number")
-        if array.dtype.kind == "c":  # numpy would drop the imaginary parts, with a warning
+        if kind == "c":  # numpy would drop the imaginary parts, with a warning
             raise ValuesError(f"{name} = {_shown(value)} is complex; adcli computes in real "
                               "numbers")
-        return np.asarray(array, dtype=np.float64)
+        if kind == "b":
+            raise ValuesError(f"{name} = {_shown(value)}: True and False are not numbers")
+        if kind == "U":
+            return _from_texts(name, value, array)
+        try:
+            return np.asarray(array, dtype=np.float64)
+        except OverflowError:
+            return _beyond_range(name, array)
     except (TypeError, ValueError):
         raise ValuesError(f"{name} = {_shown(value)} is not a real number or an array of real "
                           "numbers") from None
 
 
+def _from_texts(name: str, value, array: np.ndarray) -> np.ndarray:
+    """Strings read as --at reads its values, with its warnings (1e400 is inf)."""
+    from .errors import ExpressionError
+    from .points import NotConstant, constant, constant_value
+
+    texts = [str(text) for text in array.flat]
+    for text in texts:
+        try:
+            constant(text)  # for the error; constant_value reads it again (cached) to warn
+        except (ExpressionError, NotConstant) as error:
+            why = f"it uses {error}" if isinstance(error, NotConstant) else error.message
+            which = "" if array.ndim == 0 else f": {quote(text)}"
+            raise ValuesError(f"{name} = {_shown(value)}{which} is not a real number or "
+                              f"constant expression ({why})") from None
+    said: list[str] = []
+    numbers = [constant_value(text, name, said) for text in texts]
+    _warn(said)
+    return np.array(numbers, dtype=np.float64).reshape(array.shape)
+
+
+def _beyond_range(name: str, array: np.ndarray) -> np.ndarray:
+    """An array holding integers beyond float64's range, read one by one: those as inf,
+    with the warning the CLI gives for --at x=1e400 (float() refuses them)."""
+    from .reader import out_of_range
+
+    said: list[str] = []
+
+    def number(item) -> float:
+        try:
+            return float(item)
+        except OverflowError:
+            inf = math.inf if item > 0 else -math.inf
+            try:
+                beyond = out_of_range(str(round(item)), inf)
+            except ValueError:  # Python writes no integer of over 4300 digits
+                beyond = "an integer of over 4300 digits"
+            said.append(f"{name}: {beyond}: read as {inf}")
+            return inf
+
+    numbers = np.array([number(item) for item in array.flat], dtype=np.float64)
+    _warn(said)
+    return numbers.reshape(array.shape)
+
+
+def _warn(messages: list[str]) -> None:
+    """Each message once, as an AdcliWarning at the caller's line, outside adcli (the CLI
+    says the same on stderr)."""
+    if not messages:
+        return
+    import sys
+    import warnings
+
+    frame, level = sys._getframe(), 1
+    while frame is not None and frame.f_code.co_filename.startswith(_PACKAGE):
+        frame, level = frame.f_back, level + 1
+    for message in dict.fromkeys(messages):
+        warnings.warn(message, AdcliWarning, stacklevel=level)
+
+
+_PACKAGE = os.path.dirname(os.path.abspath(__file__)) + os.sep
+
+
 def _shown(value) -> str:
     import reprlib
 
-    return reprlib.repr(value)
+    try:
+        return reprlib.repr(value)
+    except ValueError:  # an integer of over 4300 digits, which Python will not write
+        return f"a {type(value).__name__} too long to show"
 
 
 def jacobian(expressions, wrt=None, at: Mapping | None = None, **values) -> np.ndarray:
     """The Jacobian of several expressions (texts or Expressions): shape (*points, m, k),
     one row per expression, columns in ``wrt`` order (default: the variables in order of
     first appearance across the expressions)."""
-    from .parser import parse
-
-    expressions = [parse(e) if isinstance(e, str) else e for e in expressions]
+    expressions = _expressions(expressions)
     names = list(dict.fromkeys(v for e in expressions for v in e.variables))
-    if at is not None and not isinstance(at, Mapping):
-        raise ValuesError("at= takes a mapping of names to values")
-    values = {**(at or {}), **values}
+    values = merged(at, values)
     unknown = [n for n in values if n not in names]
     if unknown:
         raise ValuesError("; ".join(f"'{n}' does not appear in the expressions"
                                     f"{did_you_mean(n, names)}" for n in unknown))
-    wrt = _names(names if wrt is None else wrt)
+    wrt = tuple(names) if wrt is None else _names(wrt)
     rows = [e.grad(wrt, {v: values[v] for v in e.variables if v in values})
             for e in expressions]
     shape = np.broadcast_shapes(*(g.shape for row in rows for g in row.values())) \
         if wrt else ()
     return np.stack([np.stack([np.broadcast_to(row[w], shape) for w in wrt], axis=-1)
                      for row in rows], axis=-2) if wrt else np.zeros(shape + (len(rows), 0))
+
+
+def _expressions(given) -> list[Expression]:
+    """jacobian's expressions: a list of texts or Expressions, or one (a Jacobian of one
+    row, as the CLI's jacobian takes one)."""
+    items = [given] if isinstance(given, (str, Expression)) else given
+    if not isinstance(items, Iterable) or isinstance(items, (bytes, Mapping)):
+        raise ValuesError(f"jacobian takes a list of expressions, not {_shown(given)}")
+    items = list(items)
+    if not items:
+        raise ValuesError("jacobian was given no expressions")
+    return [e if isinstance(e, Expression) else
+            parse(_text(e, f"jacobian's expression {i} must be a str or an Expression"))
+            for i, e in enumerate(items, 1)]
+
+
+def parse(text: str, definitions: Mapping[str, str] | None = None) -> Expression:
+    """Parse an expression of the adcli language; AdcliError on bad input.
+
+    ``definitions`` maps names to the texts they stand for (the CLI's ``--let F=...``).
+    (The parser, ``adcli.parser.parse``, takes strs as the CLI gives them: anything else
+    is said here.)"""
+    from . import parser
+    from .definitions import Definitions
+
+    text = _text(text, "the expression must be a str")
+    if definitions is not None and not isinstance(definitions, Definitions) and not (
+            isinstance(definitions, Mapping)
+            and all(isinstance(item, str) for pair in definitions.items() for item in pair)):
+        raise ValuesError("definitions= takes a mapping of names to texts, such as "
+                          f"{{'F': 'x^2'}}, not {_shown(definitions)}")
+    return parser.parse(text, definitions)
+
+
+def _text(text, must: str) -> str:
+    if not isinstance(text, str):
+        raise ValuesError(f"{must}, not {_shown(text)}")
+    return text

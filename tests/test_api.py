@@ -450,3 +450,116 @@ def test_diagnostics_are_per_point_masks():
     assert masks[("log", "value")].tolist() == [True, True, False]
     # sqrt'(0) = inf: its derivative is blamed at x = 0 only (at -1 its value was nan)
     assert masks[("sqrt", "derivative")].tolist() == [False, True, False]
+
+
+# ----- bad input is an AdcliError that names it, never a raw Python exception ------------------
+
+@pytest.mark.parametrize("big, read", [(10**400, math.inf), (-10**400, -math.inf)])
+def test_an_integer_beyond_float64_is_inf_with_a_warning_as_the_cli_reads_1e400(big, read):
+    f = adcli.parse("2*x")
+    with pytest.warns(adcli.AdcliWarning, match=r"^x: .*\(40[12] characters\) is beyond the "
+                      r"largest float64 number \(about 1\.8e308\): read as -?inf$") as said:
+        assert float(f.value(x=big)) == 2 * read
+    assert said[0].filename == __file__  # the warning points at the caller's line
+    with pytest.warns(adcli.AdcliWarning):
+        assert f.value(x=[big, 1]).tolist() == [2 * read, 2.0]
+    with pytest.warns(adcli.AdcliWarning, match="over 4300 digits"):  # Python won't write it
+        assert float(f.value(x=10**5000)) == math.inf
+
+
+@pytest.mark.parametrize("text", [None, 3, b"x", ["x"]])
+def test_parse_refuses_what_is_not_a_str(text):
+    with pytest.raises(adcli.AdcliError, match=r"^the expression must be a str, not "):
+        adcli.parse(text)
+
+
+@pytest.mark.parametrize("definitions", [3, {"F": 3}, {3: "x"}, {"F": None}])
+def test_parse_refuses_definitions_that_are_not_texts_by_name(definitions):
+    with pytest.raises(adcli.AdcliError, match=r"^definitions= takes a mapping of names"):
+        adcli.parse("F + x", definitions)
+
+
+@pytest.mark.parametrize("wrt, message", [
+    (3, "wrt= takes variable names, as a list or 'x,y', not 3"),
+    ([None], "wrt= takes variable names, as a list or 'x,y', not [None]"),
+    ("", "wrt='': a name is empty"),
+    ("x,", "wrt='x,': a name is empty"),
+    (["x", "x"], "wrt=['x', 'x']: x is given more than once"),    # as the CLI's --wrt x,x
+    ("x, x", "wrt='x, x': x is given more than once"),
+    (["x₁", "x1"], "wrt=['x₁', 'x1']: x1 is given more than once"),   # one name, normalised
+    ("x^2", "wrt='x^2': 'x^2' is not a variable name"),
+])
+def test_a_bad_wrt_is_named(wrt, message):
+    f = adcli.parse("x*x1")
+    for method in (f.grad, f.value_and_grad, f.hessian):
+        with pytest.raises(adcli.AdcliError, match="^" + re.escape(message) + "$"):
+            method(wrt=wrt, x=1.0, x1=2.0)
+    with pytest.raises(adcli.AdcliError, match="^" + re.escape(message) + "$"):
+        adcli.jacobian(["x*x1", "x"], wrt=wrt, x=1.0, x1=2.0)
+
+
+@pytest.mark.parametrize("name, message", [
+    (3, "name= takes one variable name, not 3"),
+    ("", "name='': a name is empty"),                     # not the only variable, silently
+    ("x,y", "name= takes one variable name, not 'x,y'"),
+])
+def test_a_bad_name_of_the_variable_to_differentiate_in_is_named(name, message):
+    f = adcli.parse("x^3")
+    with pytest.raises(adcli.AdcliError, match="^" + re.escape(message) + "$"):
+        f.derivative(name, 2, x=1.0)
+
+
+def test_one_name_written_two_ways_is_given_more_than_once():
+    # x₁ is x1 once normalised: one of the two values would be dropped unseen (as --at says)
+    f = adcli.parse("x1^2")
+    message = "^" + re.escape("x1 is given more than once: as 'x₁' and as 'x1'") + "$"
+    with pytest.raises(adcli.AdcliError, match=message):
+        f.grad(**{"x₁": 3.0, "x1": 4.0})
+    with pytest.raises(adcli.AdcliError, match=message):
+        f.grad(at={"x₁": 3.0}, x1=4.0)
+    with pytest.raises(adcli.AdcliError, match=message):
+        adcli.jacobian(["x1^2"], at={"x₁": 3.0}, x1=4.0)
+
+
+def test_names_in_at_are_strs_read_as_written_in_latex_too():
+    f = adcli.parse("α^2")
+    assert float(f.value(at={"\\alpha": 3.0})) == 9.0     # \alpha is α, as in --at
+    with pytest.raises(adcli.AdcliError, match=r"^a variable's name is a str, not 1$"):
+        f.value(at={1: 3.0})
+
+
+def test_a_string_value_is_read_as_the_cli_reads_an_at_value():
+    f = adcli.parse("2*x")
+    assert float(f.value(x="pi/4")) == math.pi / 2
+    assert f.value(x=["pi/4", "-1"]).tolist() == [math.pi / 2, -2.0]
+    with pytest.warns(adcli.AdcliWarning, match=r"^x: 1e400 is beyond .*: read as inf$"):
+        assert float(f.value(x="1e400")) == math.inf
+    with pytest.raises(adcli.AdcliError, match=re.escape(
+            "x = ['1', 'y']: 'y' is not a real number or constant expression (it uses y)")):
+        f.value(x=["1", "y"])
+
+
+@pytest.mark.parametrize("value", [True, np.False_, np.array([True, False])])
+def test_true_and_false_are_not_numbers(value):
+    # numpy would make them 1 and 0: a flag passed where a number was meant
+    f = adcli.parse("2*x")
+    with pytest.raises(adcli.AdcliError, match=r"^x = .*: True and False are not numbers$"):
+        f.value(x=value)
+
+
+def test_jacobian_of_one_expression_is_one_row_not_its_letters():
+    # d(x*y) = (y, x) at (1, 2), as the CLI's jacobian of one expression
+    assert adcli.jacobian("x*y", x=1, y=2).tolist() == [[2.0, 1.0]]
+    assert adcli.jacobian(adcli.parse("x*y"), x=1, y=2).tolist() == [[2.0, 1.0]]
+
+
+@pytest.mark.parametrize("expressions, message", [
+    ([], "jacobian was given no expressions"),
+    (None, "jacobian takes a list of expressions, not None"),
+    (3, "jacobian takes a list of expressions, not 3"),
+    (["x", 3], "jacobian's expression 2 must be a str or an Expression, not 3"),
+    ([b"x"], "jacobian's expression 1 must be a str or an Expression, not b'x'"),
+])
+def test_jacobian_names_what_is_wrong_with_its_expressions(expressions, message):
+    with pytest.raises(adcli.AdcliError, match="^" + re.escape(message) + "$"):
+        adcli.jacobian(expressions, x=1.0)
