@@ -29,7 +29,8 @@ from .core import Variable
 from .diagnostics import Diagnostics
 from .errors import (EXIT_CHECK_FAILED, ExpressionError, ValuesError, did_you_mean,
                      glued, leibniz, listing)
-from .expression import MAX_ORDER, Expression, _Run, as_numbers, normal_keys, normal_name
+from .expression import (MAX_ORDER, Expression, _Run, _names as names_of, _whole, as_numbers,
+                         normal_keys, normal_name, parse as api_parse)
 from .functions import CALLABLE, CONSTANTS
 from .parser import parse
 
@@ -152,10 +153,16 @@ def check(f, expected=None, *, expect: Mapping | None = None, order: int = 1, wr
     numbers or arrays; variables without a value get ``samples`` random points (``seed``),
     drawn from ``domain={"x": (lo, hi)}`` or else 10^-3..10^3 in magnitude, either sign.
     """
-    f = parse(f) if isinstance(f, str) else f
-    order = _order(order)
+    f = f if isinstance(f, Expression) else api_parse(f)   # (which says what is no str)
+    order, samples = _whole(order, "the order", 0, MAX_ORDER), _whole(samples, "samples", 1,
+                                                                      MAX_SAMPLES)
     rtol, atol = _tolerance(rtol, "rtol"), _tolerance(atol, "atol")
-    expect, at, domain = (normal_keys(m) for m in (expect, at, domain))
+    expected = _given_expectation(expected, "the expected derivative")
+    expect, at, domain = (normal_keys(_mapping(m, what)) for m, what in (
+        (expect, "expect"), (at, "at"), (domain, "domain")))
+    expect = expect and {n: _given_expectation(e, f"expect[{n!r}]") for n, e in expect.items()}
+    domain = domain and {n: _span(n, s) for n, s in domain.items()}
+    wrt = wrt if wrt is None else list(names_of(wrt))
     targets = _targets(f, expected, expect, order, wrt, at)
     points, sampled = _points(f, targets, order, at, samples, seed, domain)
     with np.errstate(all="ignore"):
@@ -175,18 +182,49 @@ def _found(f, targets, order, points):
 
 # ----- what to check ---------------------------------------------------------------------
 
-def _order(order) -> int:
-    if isinstance(order, bool) or not isinstance(order, (int, np.integer)) \
-            or not 0 <= order <= MAX_ORDER:
-        raise ValuesError(f"the order is a whole number from 0 to {MAX_ORDER}, not {order!r}")
-    return int(order)
+MAX_SAMPLES = 10_000    # random points at most, as --samples takes (the pool is 16 times)
+
+
+def _given_expectation(given, what: str):
+    """An expectation as given to the API: a text, an Expression, or a finite number (a
+    constant derivative: check("3*x", 3))."""
+    if given is None or isinstance(given, (str, Expression)):
+        return given
+    if isinstance(given, (int, float, np.integer, np.floating)) and \
+            not isinstance(given, (bool, np.bool_)) and np.isfinite(float(given)):
+        return repr(float(given)) if isinstance(given, (float, np.floating)) else str(given)
+    raise ValuesError(f"{what} must be a str, a finite number or an Expression, not "
+                      f"{given!r:.60}")
+
+
+def _mapping(given, what: str) -> Mapping | None:
+    if given is None or isinstance(given, Mapping):
+        return given
+    raise ValuesError(f"{what}= takes a mapping of names to values, not {given!r:.60}")
+
+
+def _span(name: str, span) -> tuple[float, float]:
+    """A domain as the API takes it: (lo, hi), or the text "lo:hi" as --domain does."""
+    if isinstance(span, str):
+        from .points import constant_value, split_top_level
+
+        span = [constant_value(p, f"domain {name}") for p in split_top_level(span, ":")]
+    try:
+        lo, hi = (float(as_numbers(f"domain {name}", s)) for s in span)
+    except (TypeError, ValueError):
+        raise ValuesError(f"domain {name}: {span!r:.60} is not a pair lo, hi") from None
+    if not (np.isfinite(lo) and np.isfinite(hi) and lo <= hi):
+        raise ValuesError(f"a domain is lo:hi with finite lo <= hi, not {lo!r}:{hi!r}")
+    return lo, hi
 
 
 def _tolerance(value, what: str) -> float:
+    if isinstance(value, (bool, str, bytes)):
+        raise ValuesError(f"{what} must be a number, not {value!r}")
     try:
         value = float(value)
-    except (TypeError, ValueError):
-        raise ValuesError(f"{what} must be a number, not {value!r}") from None
+    except (TypeError, ValueError, OverflowError):
+        raise ValuesError(f"{what} must be a number, not {value!r:.60}") from None
     if not value >= 0 or value == np.inf:
         raise ValuesError(f"{what} must be a finite number >= 0, not {value!r}")
     return value
@@ -408,7 +446,13 @@ def _points(f, targets, order, at, samples, seed, domain) -> tuple[dict, bool]:
         if name not in f.variables:
             raise ValuesError(f"a value was given for '{name}', which does not appear in "
                               f"{f.text!r}{did_you_mean(name, f.variables)}")
+    for name, value in at.items():
+        if np.size(as_numbers(name, value)) == 0:
+            raise ValuesError(f"{name} = {value!r:.60}: no points given")
     missing = [v for v in f.variables if v not in at]
+    if missing and any(np.size(as_numbers(v, at[v])) != 1 for v in at if v in f.variables):
+        raise ValuesError(f"with {listing(missing)} drawn at random, each value given in at= "
+                          "is one number (for several points, give every variable's)")
     if not missing:
         arrays = np.broadcast_arrays(*[np.atleast_1d(as_numbers(v, at[v]))
                                        for v in f.variables]) if f.variables else []
@@ -434,7 +478,8 @@ def _draw(rng, n: int, span) -> np.ndarray:
 def _sample(f, targets, order, at, missing, samples, seed, domain) -> dict:
     """``samples`` random points where f, its derivatives and the expectations are all
     finite, in the order drawn from a pool 16 times larger."""
-    if seed is not None and (not isinstance(seed, (int, np.integer)) or seed < 0):
+    if seed is not None and (not isinstance(seed, (int, np.integer)) or seed < 0
+                             or isinstance(seed, bool)):
         raise ValuesError(f"the seed is a whole number of 0 or more, not {seed!r}")
     rng = np.random.default_rng(seed)
     pool = 16 * samples

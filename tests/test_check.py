@@ -1279,12 +1279,33 @@ def test_expressions_may_be_given_parsed():
     assert adcli.check(f, adcli.parse("3*x^2")).ok
 
 
+def test_the_api_takes_a_number_for_a_constant_derivative_and_an_order_written_2_0():
+    # (3x)' = 3; (x^2)'' = 2; a domain as --domain writes it
+    assert adcli.check("3*x", 3).verdict == "matches"
+    assert adcli.check("3*x", 3.5).verdict == "differs"
+    assert adcli.check("x^2", "2", order=2.0).verdict == "matches"
+    assert adcli.check("log(x)", "1/x", domain={"x": "1:pi"}).points["x"].max() <= math.pi
+
+
 @pytest.mark.parametrize("options, message", [
     ({"order": -1}, "whole number from 0 to 64"),
     ({"rtol": -1.0}, "rtol must be a finite number >= 0"),
-    ({"samples": 0}, "samples must be at least 1"),
+    ({"samples": 0}, "samples is a whole number from 1 to 10000, not 0"),
     ({"domain": {"x": (2.0, 1.0)}}, "lo <= hi"),
     ({"at": {"y": 1.0}}, "'y', which does not appear"),
+    # each of these was a raw Python exception (AttributeError, IndexError, ValueError,
+    # MemoryError, OverflowError) or silently bent (samples=2.5 ran with 2)
+    ({"expect": {"x": b"2x"}}, "expect['x'] must be a str, a finite number or an "
+                               "Expression, not b'2x'"),
+    ({"expect": 3}, "expect= takes a mapping of names to values, not 3"),
+    ({"at": {"x": []}}, "x = []: no points given"),
+    ({"domain": {"x": (0, 1, 2)}}, "domain x: (0, 1, 2) is not a pair lo, hi"),
+    ({"domain": 3}, "domain= takes a mapping of names to values, not 3"),
+    ({"samples": 10**9}, "samples is a whole number from 1 to 10000, not 1000000000"),
+    ({"samples": 2.5}, "samples is a whole number from 1 to 10000, not 2.5"),
+    ({"seed": True}, "the seed is a whole number of 0 or more, not True"),
+    ({"rtol": 10**400}, "rtol must be a number, not 1000"),
+    ({"wrt": "x,x"}, "wrt='x,x': x is given more than once"),
 ])
 def test_api_bad_input(options, message):
     with pytest.raises(adcli.AdcliError, match=re.escape(message)):
