@@ -429,6 +429,21 @@ def test_the_expression_and_the_points_cannot_both_come_from_stdin():
                           "expression or the points in a file")
 
 
+def test_an_error_in_an_expression_file_of_several_lines_names_the_line(tmp_path):
+    """A 200-line @FILE with a ')' too many on line 151 said '(column 2157)' and showed
+    '…\\n  + sin(x*150))\\n…'; a file's last newline was shown as '\\n' under the caret."""
+    lines = ["x^2"] + [f"  + sin(x*{k})" for k in range(1, 200)]
+    lines[150] += ")"
+    (tmp_path / "f.txt").write_text("\n".join(lines) + "\n")
+    (tmp_path / "g.txt").write_text("x^\n")
+    code, out, err = run_cli("eval", f"@{tmp_path / 'f.txt'}", "--at", "x=1")
+    assert (code, out) == (2, "")
+    assert err == ("adcli: error: unexpected ')'; expected an operator or the end (line 151, "
+                   "column 15)\n    + sin(x*150))\n                ^\n")
+    code, out, err = run_cli("eval", f"@{tmp_path / 'g.txt'}", "--at", "x=1")
+    assert err.splitlines()[1:] == ["  x^", "    ^"]
+
+
 def test_readme_grid_example(capsys):
     # README: grad "x^3" --grid x=-1:1:5 --format csv; f = x^3, f' = 3x^2
     code, out, _ = run(capsys, "grad", "x^3", "--grid", "x=-1:1:5", "--format", "csv")
