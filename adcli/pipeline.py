@@ -9,8 +9,8 @@ import warnings
 
 import numpy as np
 
-from .errors import (AdcliError, NonFiniteError, ValuesError, closest, did_you_mean, escape,
-                     glued, no_value_for, warn)
+from .errors import (AdcliError, ExpressionError, NonFiniteError, ValuesError, closest,
+                     did_you_mean, escape, glued, no_value_for, warn)
 from .definitions import from_pairs
 from .expression import LATEX_LETTERS
 from .functions import CALLABLE, CONSTANTS
@@ -50,7 +50,7 @@ def _run(command_class, texts, wrt, *, at=(), grid=(), points_file=None, points_
         raise ValuesError(f"--no-header is for --format csv or tsv, not {fmt}")
     command_class = command_class.select(**options)
     definitions = define(from_pairs(let)) if let else None
-    expressions = [parse(text, definitions) for text in texts]
+    expressions = [_parsed(text, definitions, i, len(texts)) for i, text in enumerate(texts, 1)]
     found = [c for e in expressions for c in e.cautions]
     for caution in found:
         warn(err, caution)
@@ -92,6 +92,17 @@ def _run(command_class, texts, wrt, *, at=(), grid=(), points_file=None, points_
     output.close()
     for message in report.messages():
         warn(err, message)
+
+
+def _parsed(text: str, definitions, i: int, count: int):
+    """Expression i of ``count`` parsed; an error in one of several names it, f1, f2, ...
+    (as jacobian's columns do)."""
+    try:
+        return parse(text, definitions)
+    except ExpressionError as error:
+        if count == 1:
+            raise
+        raise ExpressionError(f"f{i}: {error.message}", error.text, error.position) from None
 
 
 def _source(command, at, grid, points_file, points_format, columns, skip_bad_rows, err):

@@ -444,6 +444,14 @@ def test_an_error_in_an_expression_file_of_several_lines_names_the_line(tmp_path
     assert err.splitlines()[1:] == ["  x^", "    ^"]
 
 
+def test_an_error_in_one_of_several_expressions_names_it():
+    """jacobian "x" "y" "sin(x))" showed the caret but not which expression it was in."""
+    code, out, err = run_cli("jacobian", "x", "y", "sin(x))", "--at", "x=1,y=1")
+    assert (code, out) == (2, "")
+    assert err.startswith("adcli: error: f3: unexpected ')'; expected an operator or the end "
+                          "(column 7)\n  sin(x))\n")
+
+
 def test_readme_grid_example(capsys):
     # README: grad "x^3" --grid x=-1:1:5 --format csv; f = x^3, f' = 3x^2
     code, out, _ = run(capsys, "grad", "x^3", "--grid", "x=-1:1:5", "--format", "csv")
