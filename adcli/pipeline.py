@@ -15,7 +15,7 @@ from .definitions import from_pairs
 from .expression import LATEX_LETTERS
 from .functions import CALLABLE, CONSTANTS
 from .parser import define, is_name, normal_name, parse
-from .points import PointSource, chunk_size_for, parse_values
+from .points import PointSource, chunk_size_for, only_with_points, parse_values
 from .progress import Progress
 from .render import FORMATS, Rows
 from .report import Report, point_warnings
@@ -106,9 +106,7 @@ def _parsed(text: str, definitions, i: int, count: int):
 
 
 def _source(command, at, grid, points_file, points_format, columns, skip_bad_rows, err):
-    if points_file is None and (points_format or columns):
-        option = "--points-format" if points_format else "--columns"
-        raise ValuesError(f"{option} describes --points input, and there is none")
+    only_with_points(points_file, points_format, columns, skip_bad_rows)
     names = None if columns is None else columns.split(",")
     # diff() builds bigger graphs than the node list says: smaller chunks keep memory near
     # chunk_size_for's aim.

@@ -174,6 +174,17 @@ def _exact_ends(texts: list[str], count: int) -> tuple[int, int, int] | None:
     return a, b, scale
 
 
+def only_with_points(points_file, points_format, columns, skip_bad_rows) -> None:
+    """--points-format, --columns and --skip-bad-rows are about --points input: without
+    it, given, they are an error (a --points left out would go unseen)."""
+    given = [option for option, value in (("--points-format", points_format),
+                                          ("--columns", columns),
+                                          ("--skip-bad-rows", skip_bad_rows)) if value]
+    if points_file is None and given:
+        raise ValuesError(f"{', '.join(given)} {'is' if len(given) == 1 else 'are'} for "
+                          "--points input, and there is none")
+
+
 def parse_values(at, grid, default_count: int | None = None):
     """--at's point and --grid's axes, and the warnings of values beyond float64's range
     (1e999 is inf) for the caller to give."""

@@ -452,6 +452,17 @@ def test_an_error_in_one_of_several_expressions_names_it():
                           "(column 7)\n  sin(x))\n")
 
 
+@pytest.mark.parametrize("argv, message", [
+    (["grad", "x", "--at", "x=1", "--skip-bad-rows"],        # was silently accepted
+     "--skip-bad-rows is for --points input, and there is none"),
+    (["check", "x^2", "2x", "--skip-bad-rows", "--columns", "x"],
+     "--columns, --skip-bad-rows are for --points input, and there is none"),
+])
+def test_options_about_points_input_need_points_input(argv, message):
+    code, out, err = run_cli(*argv)
+    assert (code, out, err) == (2, "", f"adcli: error: {message}\n")
+
+
 def test_readme_grid_example(capsys):
     # README: grad "x^3" --grid x=-1:1:5 --format csv; f = x^3, f' = 3x^2
     code, out, _ = run(capsys, "grad", "x^3", "--grid", "x=-1:1:5", "--format", "csv")

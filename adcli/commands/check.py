@@ -167,11 +167,9 @@ def _points(f, at, grid, points_file, skip_bad_rows, strict, err, points_format=
     """The values the user gave: whole points (--grid, --points, or --at for every
     variable), or fixed values with the rest sampled by adcli.check. Columns of a points
     file that are not variables are ignored (other commands pass them through)."""
-    from ..points import PointSource, parse_values
+    from ..points import PointSource, only_with_points, parse_values
 
-    if points_file is None and (points_format or columns):
-        raise ValuesError("--points-format and --columns describe --points input, "
-                          "and there is none")
+    only_with_points(points_file, points_format, columns, skip_bad_rows)
     fixed, axes, said = parse_values(at, grid)
     for message in said:
         warn(err, message)
