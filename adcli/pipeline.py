@@ -164,6 +164,8 @@ def _wrt(command, wrt: str | None, strict: bool, err) -> list[str]:
         raise ValuesError(f"--wrt {wrt!r}: give distinct variable names separated by commas")
     names = [normal_name(name) for name in names]
     for name in names:
+        if name in CONSTANTS:
+            raise ValuesError(f"--wrt {name}: {name} is a constant, not a variable")
         if name not in command.names:
             _unused(strict, err, f"--wrt {name}: '{name}' does not appear in the expression, "
                                  f"so its derivative is 0{did_you_mean(name, command.names)}")
@@ -202,6 +204,11 @@ def _hints(missing: list[str], given: list[str]) -> list[str]:
     "ex", not 2*e*x), or a given name that is a typo (or a different case) of it."""
     hints, explained = [], set()
     for name in missing:
+        if name in ("inf", "nan"):      # values, not constants of the language
+            hints.append(f"{name} is a value, not a constant of the language: give it to a "
+                         f"variable (--at x={name})"
+                         + (", or write 1e999 in the expression" if name == "inf" else ""))
+            continue
         hint = glued(name, [*given, *CONSTANTS], CALLABLE)
         if hint:
             hints.append(hint)

@@ -305,7 +305,8 @@ def _names(names: list[str], line: int | None) -> list[str]:
     if not names or any(not n for n in names):
         raise PointsError(f"{where}: a column has no name")
     if len(set(names)) != len(names):
-        raise PointsError(f"{where}: a column name is repeated")
+        twice = next(n for i, n in enumerate(names) if n in names[:i])
+        raise PointsError(f"{where}: the column name {quote(twice)} is repeated")
     return names
 
 

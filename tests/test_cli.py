@@ -463,6 +463,28 @@ def test_options_about_points_input_need_points_input(argv, message):
     assert (code, out, err) == (2, "", f"adcli: error: {message}\n")
 
 
+@pytest.mark.parametrize("argv, message", [
+    # --wrt pi was 'pi does not appear in the expression, so its derivative is 0'
+    (["grad", "x*pi", "--at", "x=1", "--wrt", "pi"], "--wrt pi: pi is a constant, not a "
+                                                     "variable"),
+    # 'the expression has y, x', when --wrt had named them
+    (["grad", "x*y", "--at", "x=1,y=2", "--order", "3", "--wrt", "y,x"],
+     "--order 3 differentiates in one variable, not y, x: name one with --wrt"),
+    (["eval", "x/inf", "--at", "x=1"], "no value given for inf: add --at inf=... (inf is a "
+     "value, not a constant of the language: give it to a variable (--at x=inf), or write "
+     "1e999 in the expression)"),
+])
+def test_messages_that_said_less_than_they_knew(argv, message):
+    code, out, err = run_cli(*argv)
+    assert (code, out, err) == (2, "", f"adcli: error: {message}\n")
+
+
+def test_a_repeated_column_name_is_named():
+    code, out, err = run_cli("eval", "x", "--points", "-", stdin="x,y,x\n1,2,3\n")
+    assert (code, err) == (2, "adcli: error: points file line 1: the column name 'x' is "
+                              "repeated\n")
+
+
 def test_readme_grid_example(capsys):
     # README: grad "x^3" --grid x=-1:1:5 --format csv; f = x^3, f' = 3x^2
     code, out, _ = run(capsys, "grad", "x^3", "--grid", "x=-1:1:5", "--format", "csv")

@@ -16,8 +16,8 @@ class Nth(Grad):
     def check_wrt(self, names):
         if len(names) != 1:
             listed = ", ".join(names) or "no variables"
-            raise ValuesError(f"--order {self.order} differentiates in one variable and the "
-                              f"expression has {listed}: name one with --wrt")
+            raise ValuesError(f"--order {self.order} differentiates in one variable, not "
+                              f"{listed}: name one with --wrt")
 
     def graph_size(self) -> int:
         # Taylor mode holds a series of order + 1 rows per live node.
