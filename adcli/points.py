@@ -22,10 +22,11 @@ from .streams import StreamReader, number
 
 
 def split_top_level(text: str, separator: str) -> list[str]:
-    """Split on ``separator`` outside parentheses: ``x=atan2(1,2),y=3`` is two pairs."""
+    """Split on ``separator`` outside brackets: ``x=atan2(1,2),y=3`` is two pairs (and
+    ``[1,2]`` one value: brackets and braces group as parentheses do in expressions)."""
     parts, depth, start = [], 0, 0
     for i, c in enumerate(text):
-        depth += (c == "(") - (c == ")")
+        depth += (c in "([{") - (c in ")]}")
         if c == separator and depth == 0:
             parts.append(text[start:i])
             start = i + 1

@@ -479,6 +479,14 @@ def test_messages_that_said_less_than_they_knew(argv, message):
     assert (code, out, err) == (2, "", f"adcli: error: {message}\n")
 
 
+def test_brackets_group_an_at_value_as_parentheses_do():
+    """--at x=[1,2] was split at the comma into x=[1 and a pair '2]'."""
+    code, out, err = run_cli("eval", "x", "--at", "x=[1,2]")
+    assert (code, err) == (2, "adcli: error: --at x: unexpected ','; expected an operator or "
+                              "']': '[1,2]'\n")
+    assert run_cli("eval", "x+y", "--at", "x=[1+1],y={2}", "--format", "plain")[1] == "4.0\n"
+
+
 def test_a_repeated_column_name_is_named():
     code, out, err = run_cli("eval", "x", "--points", "-", stdin="x,y,x\n1,2,3\n")
     assert (code, err) == (2, "adcli: error: points file line 1: the column name 'x' is "
