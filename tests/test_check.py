@@ -497,6 +497,15 @@ def test_one_equation_applying_d_dx_is_f_and_its_derivative(argv, out):
     assert (code, stdout, err) == (0 if out.startswith("matches") else 1, out, "")
 
 
+def test_variables_named_like_csv_columns_leave_each_header_name_once():
+    """A variable named expected or ad gave a header with 'expected' and 'ad' twice."""
+    code, out, err = run_cli("check", "ad*expected", "--expect", "ad=expected", "--expect",
+                             "expected=ad", "--format", "csv")
+    header = out.splitlines()[0].split(",")
+    assert header == ["ad", "expected", "derivative", "expected_", "ad_", "finite_difference",
+                      "relative_difference", "status"]
+
+
 @pytest.mark.parametrize("expected", [
     "∂f/∂y = 3x^2 y^2", "\\frac{\\partial f}{\\partial y} = 3x^2 y^2",
     "d/dy (x^2 y^3) = 3x^2 y^2"])

@@ -315,13 +315,24 @@ def _render_plain(result, out, digits) -> None:
     out.write("\n".join(lines) + "\n")
 
 
+_CSV_COLUMNS = ("derivative", "expected", "ad", "finite_difference", "relative_difference",
+                "status")
+
+
+def _free(column: str, taken) -> str:
+    """A result column's name, with "_" after it while a variable has it (a variable
+    named expected): a header names each column once, as grad's f_ does."""
+    while column in taken:
+        column += "_"
+    return column
+
+
 def _render_csv(result, out, digits) -> None:
     import csv
 
     names = list(result.points)
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow([*names, "derivative", "expected", "ad", "finite_difference",
-                     "relative_difference", "status"])
+    writer.writerow([*names, *(_free(c, names) for c in _CSV_COLUMNS)])
     for i in range(len(result.value)):
         for t in result.targets:
             expected = None if t.expected is None else t.expected[i]
