@@ -148,8 +148,12 @@ class Axis(Record):
         n1 = self.count - 1
         if self.exact is not None:
             a, b, scale = self.exact
-            # Integers below 2**53 are exact floats, so one rounding: the division.
-            values = (a * (n1 - index) + b * index).astype(np.float64) / float(scale * n1)
+            if max(abs(a), abs(b), scale) * n1 < 2**53:
+                # Integers below 2**53 are exact floats, so one rounding: the division.
+                values = (a * (n1 - index) + b * index).astype(np.float64) / float(scale * n1)
+            else:   # Python's int / int rounds once too (-1e20:1e20:401: ~0.2 µs a point)
+                values = np.array([(a * (n1 - i) + b * i) / (scale * n1)
+                                   for i in index.tolist()], dtype=np.float64)
         else:
             values = self.start * ((n1 - index) / n1) + self.stop * (index / n1)
         values[index == 0] = self.start
@@ -159,20 +163,18 @@ class Axis(Record):
 
 def _exact_ends(texts: list[str], count: int) -> tuple[int, int, int] | None:
     """The ends as integers a, b over one power-of-ten scale, if both are decimal literals
-    and every numerator of the formula stays an exact float64 integer."""
+    (of at most 400 digits and exponents: 1e400 is inf, and no end)."""
     texts = [t.strip().replace("\u2212", "-") for t in texts]
     if not all(_DECIMAL.match(t) for t in texts):
         return None
     from decimal import Decimal         # only a --grid with decimal ends needs them
     from fractions import Fraction
 
+    if any(abs(Decimal(t).adjusted()) > 400 or len(t) > 400 for t in texts):
+        return None
     (a, p), (b, q) = (Fraction(Decimal(t)).as_integer_ratio() for t in texts)
     scale = p * q // math.gcd(p, q)
-    a, b = a * (scale // p), b * (scale // q)
-    n1 = max(count - 1, 1)
-    if max(abs(a), abs(b)) * n1 >= 2**53 or scale * n1 >= 2**53:
-        return None
-    return a, b, scale
+    return a * (scale // p), b * (scale // q), scale
 
 
 def only_with_points(points_file, points_format, columns, skip_bad_rows) -> None:

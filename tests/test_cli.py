@@ -487,6 +487,20 @@ def test_brackets_group_an_at_value_as_parentheses_do():
     assert run_cli("eval", "x+y", "--at", "x=[1+1],y={2}", "--format", "plain")[1] == "4.0\n"
 
 
+@pytest.mark.parametrize("spec, count", [("-1e20:1e20", 401), ("1e300:-1e300", 7),
+                                         ("0.1:1e17", 11)])
+def test_grid_points_are_the_nearest_floats_for_large_decimal_ends_too(capsys, spec, count):
+    """Ends whose scaled numerators pass 2^53 fell back to a float formula: 56 of the 401
+    points of -1e20:1e20 were not the float64 nearest the exact decimal."""
+    from decimal import Decimal
+    from fractions import Fraction
+
+    code, out, err = run(capsys, "eval", "x", "--grid", f"x={spec}:{count}", "--format", "plain")
+    start, stop = (Fraction(Decimal(t)) for t in spec.split(":"))
+    exact = [float(start + (stop - start) * i / (count - 1)) for i in range(count)]
+    assert [float(v) for v in out.split()] == exact
+
+
 def test_a_repeated_column_name_is_named():
     code, out, err = run_cli("eval", "x", "--points", "-", stdin="x,y,x\n1,2,3\n")
     assert (code, err) == (2, "adcli: error: points file line 1: the column name 'x' is "
