@@ -44,6 +44,7 @@ class Figure:
     curves: list[Curve]
     marks: tuple[np.ndarray, np.ndarray] = (np.empty(0), np.empty(0))
     mark_label: str = ""
+    at: list[tuple[str, str]] = field(default_factory=list)   # (name, value) after the title
     view: tuple[float, float] = field(init=False)
 
     def __post_init__(self):
@@ -159,6 +160,20 @@ def _cross(x0: float, y0: float, x1: float, y1: float, edge: float) -> float:
     return float(x0 + t * (x1 - x0)) if math.isfinite(t) else float(x0)
 
 
+def title_lines(figure: Figure, width: float, measure) -> list[str]:
+    """The title and the values it is drawn at (``title   at y = 1.5, z = 2.0``): one line
+    if it fits ``width`` (as ``measure`` counts), else the title folded between words,
+    then the values folded between pairs. Nothing is cut: a value is the point drawn."""
+    from .tables import fold, fold_pairs
+
+    pairs = ", ".join(f"{name} = {value}" for name, value in figure.at)
+    whole = figure.title + (f"   at {pairs}" if pairs else "")
+    if measure(whole) <= width:
+        return [whole]
+    return fold(figure.title.split(" "), width, measure) + \
+        (fold_pairs("at", figure.at, width, measure, " = ") if figure.at else [])
+
+
 def nice_ticks(low: float, high: float, count: int) -> list[float]:
     """About ``count`` round numbers (1, 2 or 5 times a power of ten apart) in [low, high]."""
     if not high > low:
@@ -194,24 +209,33 @@ MARK_SYMBOL, MINE_SYMBOL, LINE_SYMBOL = "●", "•", "──"
 
 
 def terminal(figure: Figure, width: int, height: int, colour: bool = True) -> str:
-    """The figure as ``height`` lines of text at most ``width`` wide: the plot (title,
-    frame, ticks, axis labels), then the legend under it, so that it never covers a curve."""
+    """The figure as ``height`` lines of text at most ``width`` wide: the title, the plot
+    (frame, ticks, axis labels), then the legend under it, so that it never covers a curve.
+    A title of one line is plotext's, centred; a longer one is written above the plot,
+    since plotext drops a title wider than the plot (and draws only one line)."""
+    from .tables import cell_len
+
     legend = _terminal_legend(figure, width, colour)
+    title = title_lines(figure, width, cell_len)
+    above = title if len(title) > 1 else []
     # plotext prints its own notes (such as ticks too close to tell apart) to stdout and
     # stderr, in colour: the plot is the message here.
     with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
-        plot = _terminal_plot(figure, width, max(8, height - legend.count("\n") - 1), colour)
-    return plot + "\n" + legend
+        plot = _terminal_plot(figure, None if above else title[0], width,
+                              max(8, height - legend.count("\n") - 1 - len(above)), colour)
+    return "\n".join([*above, plot, legend])
 
 
-def _terminal_plot(figure: Figure, width: int, height: int, colour: bool) -> str:
+def _terminal_plot(figure: Figure, title: str | None, width: int, height: int,
+                   colour: bool) -> str:
     import plotext
 
     canvas = plotext.figure
     canvas.clear()
     canvas.theme("simple")          # no painted background: fine on dark and light screens
     canvas.plot_size(width, height)
-    canvas.title(_fit(figure.title, width))
+    if title is not None:
+        canvas.title(title)
     canvas.label(figure.xlabel, "x")
     canvas.label(figure.ylabel, "y")       # plotext puts it under the y axis, bottom left
     low, high = figure.view
@@ -227,10 +251,6 @@ def _terminal_plot(figure: Figure, width: int, height: int, colour: bool) -> str
     plot = canvas.build().string(colorless=not colour).rstrip("\n")
     canvas.clear()
     return plot
-
-
-def _fit(text: str, width: int) -> str:
-    return text if len(text) <= width else text[:width - 1] + "…"
 
 
 def _fitted_ticks(low: float, high: float, count: int, room: int | None):
@@ -308,10 +328,13 @@ def check_image_path(path: str) -> None:
 
 
 def save(figure: Figure, path: str) -> None:
-    """Write the figure as PNG, SVG or PDF (by the file name), IMAGE_SIZE at 100 dpi."""
+    """Write the figure as PNG, SVG or PDF (by the file name), IMAGE_SIZE at 100 dpi, taller
+    by the lines of a title of more than two, so that the plot keeps its size."""
     from matplotlib.figure import Figure as Canvas
 
     width, height = IMAGE_SIZE
+    title, line_height = _image_title(figure, width)
+    height += max(0, len(title) - 2) * line_height
     canvas = Canvas(figsize=(width / 100, height / 100), dpi=100, layout="constrained")
     axes = canvas.add_subplot()
     for curve in figure.curves:
@@ -325,7 +348,8 @@ def save(figure: Figure, path: str) -> None:
     axes.axhline(0, color="0.3", linewidth=0.8, zorder=1)
     axes.set_xlim(float(np.min(figure.x)), float(np.max(figure.x)))
     axes.set_ylim(*figure.view)
-    axes.set_title(figure.title)
+    # Folded lines keep their indent: left-aligned in a block centred over the axes.
+    axes.set_title("\n".join(title), multialignment="left", parse_math=False)
     axes.set_xlabel(figure.xlabel)
     axes.set_ylabel(figure.ylabel)
     axes.grid(True, alpha=0.3)
@@ -334,6 +358,24 @@ def save(figure: Figure, path: str) -> None:
         canvas.savefig(path, dpi=100)
     except OSError as error:
         raise PlotError(f"cannot write {path!r}: {error.strerror or error}") from None
+
+
+def _image_title(figure: Figure, width: int) -> tuple[list[str], float]:
+    """The title's lines for an image ``width`` pixels wide, and the height of a line in
+    pixels. matplotlib neither wraps nor shrinks a title: one wider than the image loses
+    its ends. It is centred over the axes, right of the y axis's labels, so lines fit in
+    80% of the width."""
+    from matplotlib import rcParams
+    from matplotlib.font_manager import FontProperties
+    from matplotlib.textpath import text_to_path
+
+    font = FontProperties(size=rcParams["axes.titlesize"], weight=rcParams["axes.titleweight"])
+
+    def measure(line: str) -> float:    # in points; at 100 dpi a pixel is 0.72 of one
+        return text_to_path.get_text_width_height_descent(line, font, ismath=False)[0]
+
+    lines = title_lines(figure, 0.8 * width * 0.72, measure)
+    return lines, 1.2 * font.get_size_in_points() / 0.72     # matplotlib's line spacing
 
 
 def _image_curve(axes, figure: Figure, curve: Curve, colour: str) -> None:

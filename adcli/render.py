@@ -386,15 +386,19 @@ class TableWriter(_Writer):
             tables.print_points(console, keys, values)
         index = {column.path: i for i, column in enumerate(self.columns)}
         for matrix in self.command.matrices():
-            if matrix.legend:
-                tables.print_heading(console, [f"read as: {matrix.legend[0]}",
-                                               *(" " * 9 + line for line in matrix.legend[1:])])
+            for k, line in enumerate(matrix.legend):
+                lead = "read as: " if k == 0 else " " * 9
+                # "f1 = ...": a folded line goes on under its expression, as the next one
+                tables.print_heading(console, [lead + line],
+                                     indent=len(lead) + line.find(" = ") + 3)
             for rows in self.chunks:
                 for i in range(len(rows)):
                     cells = [[self.text(rows.columns[index[path]][i]) for path in row]
                              for row in matrix.cells]
-                    tables.print_matrix(console, f"{matrix.title} at {self._where(rows, i)}",
-                                        matrix.corner, matrix.rows, matrix.columns, cells)
+                    at = self._where(rows, i)
+                    title = f"{matrix.title} at" if at else f"{matrix.title} at the point"
+                    tables.print_matrix(console, title, matrix.corner, matrix.rows,
+                                        matrix.columns, cells, at)
 
     def _points_columns(self):
         from .tables import Column
@@ -413,10 +417,10 @@ class TableWriter(_Writer):
                     column.cells.append(self.text(point[len(names) + i]))
         return keys, values
 
-    def _where(self, rows: Rows, i: int) -> str:
-        pairs = [f"{n}={extra_text(rows.extra[n][i])}" for n in self.extra] + \
-                [f"{n}={number_text(rows.at[n][i])}" for n in self.command.names]
-        return ", ".join(pairs) or "the point"
+    def _where(self, rows: Rows, i: int) -> list[tuple[str, str]]:
+        """Point i as (name, value) pairs: its passed-through columns, then coordinates."""
+        return [(n, extra_text(rows.extra[n][i])) for n in self.extra] + \
+               [(n, number_text(rows.at[n][i])) for n in self.command.names]
 
 
 FORMATS = {"table": TableWriter, "json": JsonWriter, "jsonl": JsonLinesWriter,

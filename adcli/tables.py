@@ -10,9 +10,10 @@ table is measured before it is drawn, and when it would not fit it changes layou
 - and when not even one value fits beside its label, ``label = value`` lines.
 
 Headings ("read as: ...") wrap instead of being cut, and a very long one is shortened
-visibly in the middle. Only imported to print a table. rich draws on terminals; for a
-pipe or a file, the usual tables are written here byte for byte as rich would write them
-(tests/test_tables.py compares the two), which saves importing rich (~20 ms of start-up).
+visibly in the middle; a point ("Hessian at x=..., y=...") folds between its pairs only.
+Only imported to print a table. rich draws on terminals; for a pipe or a file, the usual
+tables are written here byte for byte as rich would write them (tests/test_tables.py
+compares the two), which saves importing rich (~20 ms of start-up).
 """
 from __future__ import annotations
 
@@ -211,33 +212,75 @@ def shorten(text: str, limit: int = LONG_HEADING) -> str:
             "--format json gives them whole)")
 
 
-def print_heading(console, lines: list[str]) -> None:
+def print_heading(console, lines: list[str], indent: int | None = None) -> None:
+    """Lines over a table, folded at the width; with ``indent``, between words only and
+    each line's continuation ``indent`` columns in (under the expression it goes on)."""
     for line in lines:
-        console.line(shorten(escape(line)))
+        line = shorten(escape(line))
+        if indent is None:
+            console.line(line)
+        else:
+            console.line("\n".join(fold(line.split(" "), console.width, indent=" " * indent)),
+                         fold=False)
+
+
+def fold(words: list[str], width: float, measure=cell_len, indent: str = "  ") -> list[str]:
+    """``words`` in lines of at most ``width`` (as ``measure`` counts), broken between
+    words only, the lines after the first indented (less, for a word that would not fit
+    after the whole indent). A word wider than a line stands alone on one, and only a
+    terminal narrower than it breaks it."""
+    lines: list[str] = []
+    for word in words:
+        if lines and measure(f"{lines[-1]} {word}") <= width:
+            lines[-1] += f" {word}"
+        else:
+            lead = indent if lines else ""
+            while lead and measure(lead + word) > width:
+                lead = lead[:-1]
+            lines.append(lead + word)
+    return lines
+
+
+def fold_pairs(head: str, pairs, width: float, measure=cell_len,
+               equals: str = "=") -> list[str]:
+    """``head`` and its ``(name, value)`` pairs, ``name=value, name=value``, in lines of at
+    most ``width``: broken between pairs, so that no name or number is cut in two. A pair
+    wider than a line of its own is broken after its "=", its value on the next line."""
+    words = [head]
+    for i, (name, value) in enumerate(pairs):
+        comma = "," if i + 1 < len(pairs) else ""
+        pair = f"{name}{equals}{value}{comma}"
+        if measure(f"  {pair}") <= width:
+            words.append(pair)
+        else:   # (the two never share a line: together they are wider than one)
+            words += [f"{name}{equals}".rstrip(), f"  {value}{comma}"]
+    return fold(words, width, measure)
 
 
 def print_points(console, keys: list[Column], values: list[Column],
                  names: list[str] | None = None) -> None:
     """A row per point (keys: what identifies it) if it fits, else a column per point,
     headed by its name (``names``; by default "point 1", "point 2", ...)."""
-    columns = keys + values
+    columns = _escaped(keys + values)    # measured as they are shown
     if table_width(c.width for c in columns) <= console.width:
-        console.table(_escaped(columns))
+        console.table(columns)
         return
     n = len(columns[0].cells) if columns else 0
     labels = [c.header for c in columns]
     names = names or [f"point {i + 1}" for i in range(n)]
-    points = [Column(names[i] if n > 1 else "", [c.cells[i] for c in columns])
+    points = [Column(escape(names[i]) if n > 1 else "", [c.cells[i] for c in columns])
               for i in range(n)]
     _print_across(console, labels, points, sections=len(keys))
 
 
 def print_matrix(console, title: str, corner: str, rows: list[str],
-                 headers: list[str], cells: list[list[str]]) -> None:
-    """A matrix with row labels; its columns are split over several tables if need be."""
-    console.line(escape(title))
-    columns = [Column(h, [row[j] for row in cells]) for j, h in enumerate(headers)]
-    _print_across(console, rows, columns, corner=corner)
+                 headers: list[str], cells: list[list[str]], at=()) -> None:
+    """A matrix with row labels, under its title and the point (``at``: (name, value)
+    pairs, folded between pairs); its columns are split over several tables if need be."""
+    pairs = [(escape(name), escape(value)) for name, value in at]
+    console.line("\n".join(fold_pairs(escape(title), pairs, console.width)), fold=False)
+    columns = _escaped([Column(h, [row[j] for row in cells]) for j, h in enumerate(headers)])
+    _print_across(console, list(map(escape, rows)), columns, corner=escape(corner))
 
 
 def _print_across(console, labels: list[str], columns: list[Column],
@@ -262,22 +305,23 @@ def _print_across(console, labels: list[str], columns: list[Column],
 def _flush(console, label: Column, group: list[Column], sections: int) -> None:
     if not group:
         return
-    console.table(_escaped([label, *group]), show_header=any(c.header for c in [label, *group]),
+    console.table([label, *group], show_header=any(c.header for c in [label, *group]),
                   section=sections)
 
 
 def _escaped(columns: list[Column]) -> list[Column]:
-    """The columns with their cells as they may be shown on a terminal (headers are adcli's)."""
-    return [Column(c.header, list(map(escape, c.cells)), c.justify) for c in columns]
+    """The columns as they may be shown on a terminal: their cells, and their headers,
+    which may be a points file's column names."""
+    return [Column(escape(c.header), list(map(escape, c.cells)), c.justify) for c in columns]
 
 
 def _print_lines(console, label: Column, column: Column) -> None:
-    """Too narrow for any table: ``label = value`` lines, the value on a line of its own
-    when both do not fit, so a number is only split by a terminal narrower than it."""
+    """Too narrow for any table: ``label = value`` lines, folded between the label, "="
+    and the value, so that a name or a number is only split by a terminal narrower than
+    it (a label that fits only without its indent is given the whole line)."""
     if column.header:
-        console.line(escape(column.header), fold=False)
+        console.line(column.header, fold=False)
     for name, cell in zip(label.cells, column.cells):
-        line = f"  {escape(name)} = {escape(cell)}"
-        if cell_len(line) > console.width:
-            line = f"  {escape(name)} =\n    {escape(cell)}"
-        console.line(line, fold=False)
+        lead = "  " if cell_len(name) + 2 <= console.width else ""
+        lines = fold([lead + name, "=", cell], console.width, indent="    ")
+        console.line("\n".join(lines), fold=False)

@@ -1050,3 +1050,65 @@ def test_a_nonfinite_value_is_explained_for_the_function_that_made_it(cli, text,
     assert code == 0
     (line,) = [w for w in warnings_in(err) if said in w]
     assert why in line and "outside its domain, a pole" not in line
+
+
+# ----- folding between names and numbers, escaping names --------------------------------
+
+LONG_NAME = "abcdefghijklmnopqrstuvwxyz_0123"
+LONG_AT = f"{LONG_NAME}=-1.2345678901234567e-300,q=3.3333333333333335e-7"
+
+
+def test_a_matrix_title_folds_between_pairs_never_inside_a_number():
+    # "Hessian at NAME=-1.2345678901234568e-300, q=..." at 40 columns: rich folded it
+    # inside the number ("=-1.23456" / "78901234568e-300,").
+    code, output = in_pty([adcli_executable(), "hessian", f"exp({LONG_NAME}*q)",
+                           "--at", LONG_AT], 40)
+    assert code == 0, output
+    lines = output.splitlines()
+    start = lines.index("Hessian at")
+    assert lines[start + 1:start + 4] == [f"  {LONG_NAME}=", "    -1.2345678901234568e-300,",
+                                          "  q=3.3333333333333335e-07"]
+    assert all(cell_len(line) <= 40 for line in lines), output
+
+
+def test_label_value_lines_never_leave_a_label_to_the_terminal_to_split():
+    # At 40 columns "  ∂f/∂NAME =" is 43 wide: the terminal broke it inside the name. The
+    # label (39 wide) now has the line to itself, and "= value" goes under it.
+    name = "n" * 35
+    output = table_at_width(Grad, [f"{name}^2"], 40, at=(f"{name}=0.1",))
+    lines = output.splitlines()
+    assert f"∂f/∂{name}" in lines and "    = 0.2" in lines
+    assert all(cell_len(line) <= 40 for line in lines), output
+
+
+def test_a_header_from_a_points_file_is_escaped_in_tables_as_its_cells_are(capsys,
+                                                                          tmp_path):
+    # An escape sequence in a column's name turned the terminal red (the cells were
+    # escaped, the header not). CSV keeps the name as read, as it keeps the cells.
+    points = tmp_path / "esc.csv"
+    points.write_text("x,\x1b[31mred\n1,\x1b[1mbold\n", encoding="utf-8")
+    code, out, err = run(capsys, "grad", "x", "--points", str(points))
+    assert code == 0, err
+    assert "\x1b" not in out and "\\x1b[31mred" in out and "\\x1b[1mbold" in out
+    header = next(line for line in out.splitlines() if "red" in line)
+    assert [cell_len(line) for line in out.splitlines()[1:]] == [len(header)] * 5  # aligned
+    for width in (40, 12):                 # a column per point; label = value lines
+        with open(points, encoding="utf-8") as stream:
+            shown = table_at_width(Grad, ["x"], width, points_file=stream)
+        assert "\x1b" not in shown and "\\x1b[31mred" in shown
+    code, out, err = run(capsys, "grad", "x", "--points", str(points), "--format", "csv")
+    assert out.splitlines()[0] == "\x1b[31mred,x,f,df/dx"    # passed through first
+
+
+def test_jacobian_legend_lines_go_on_under_their_expression():
+    # f1's folded "read as:" line went on at column 0, while f2's line stood indented.
+    f1 = "sin(x)*exp(-x/4) + x^2/100 - cos(3*x)/7 + y*z"
+    f2 = "x*y + y^2 + sin(x)*cos(y)*exp(x*y)"
+    output = table_at_width(Jacobian, [f1, f2], 40, at=("x=1,y=2,z=3",))
+    lines = output.splitlines()
+    legend = lines[:next(i for i, line in enumerate(lines) if line.startswith("Jacobian"))]
+    assert legend[0].startswith("read as: f1 = ") and len(legend) > 2
+    f2_line = next(i for i, line in enumerate(legend) if line.startswith("         f2 = "))
+    assert all(line.startswith(" " * 14) for k, line in enumerate(legend) if k not in
+               (0, f2_line))
+    assert all(cell_len(line) <= 40 for line in legend)

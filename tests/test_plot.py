@@ -77,7 +77,7 @@ def data(capsys, *args):
      ["f", "df/dx", "d2f/dx2", "df/dx = 0"]),
     (["x^3 - 3x", "3x^2 - 3", "--grid", "x=-2:2"], "f(x) = (x^3) - (3*x)",
      ["f", "df/dx", "yours: (3*(x^2)) - 3", "df/dx = 0"]),
-    (["t^2*y", "--at", "y=2", "--grid", "t=-1:1"], "f(t) = (t^2)*y   at y = 2",
+    (["t^2*y", "--at", "y=2", "--grid", "t=-1:1"], "f(t) = (t^2)*y   at y = 2.0",
      ["f", "df/dt", "df/dt = 0"]),
     (["tan(x)", "--grid", "x=0:2pi", "--order", "2"], "f(x) = tan(x)",
      ["f", "df/dx", "d2f/dx2"]),
@@ -500,3 +500,53 @@ def test_other_commands_do_not_import_the_plotting_libraries():
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           env=subprocess_env(), timeout=60)
     assert done.stdout.splitlines()[-1] == "[]"
+
+
+# ----- the title never hides a digit ------------------------------------------------------
+
+LONG_TITLE = ["sin(x)*exp(-x/4) + x^2/100 - cos(3*x)/7 + y*z", "--grid", "x=0:4pi:101",
+              "--at", "y=1.2345678901234567,z=-0.00012345678901234567"]
+
+
+@pytest.mark.parametrize("columns", [40, 80, 120, 160])
+def test_a_long_title_is_folded_above_the_plot_with_every_digit(columns):
+    # The title once lost its end to plotext's one line ("+ (y*…   at y = 1.…"), and the
+    # values their digits (1.23457): now it is the expression as read, whole, then the
+    # --at values as typed, folded between words and between pairs.
+    import adcli
+
+    code, screen, err = in_terminal(*LONG_TITLE, columns=columns, rows=30)
+    assert code == 0, err
+    lines = plain(screen).rstrip("\n").splitlines()
+    title = lines[:next(i for i, line in enumerate(lines) if "┌" in line)]
+    words = " ".join(title).split()
+    parsed = adcli.parse(LONG_TITLE[0]).parsed
+    assert " ".join(words).startswith(f"f(x) = {parsed} at y = 1.2345678901234567, z = ")
+    assert words[-1] == "-0.00012345678901234567"        # a number never split over lines
+    assert all(len(line) <= columns for line in lines) and "…" not in screen
+    assert len(lines) < 30                               # and the whole still fits
+
+
+def test_an_image_title_is_folded_inside_the_image_with_every_digit(capsys, tmp_path):
+    # matplotlib neither wraps nor shrinks a title: this one ran off both sides of the
+    # PNG, with its values rounded to 1.23457 and -0.000123457.
+    import matplotlib
+    import matplotlib.image
+
+    png, svg = tmp_path / "fig.png", tmp_path / "fig.svg"
+    code, _, err = run(capsys, "plot", *LONG_TITLE, "-o", str(png))
+    assert code == 0, err
+    pixels = matplotlib.image.imread(png)
+    assert pixels.shape[:2] == (IMAGE_SIZE[1], IMAGE_SIZE[0])    # two lines: no taller
+    top = pixels[:40, :, :3]                        # the title's rows, above the axes
+    assert top.min() < 0.5                          # there is text there ...
+    assert top[:, :8].min() == 1.0 and top[:, -8:].min() == 1.0   # ... clear of the edges
+    matplotlib.rcParams["svg.fonttype"] = "none"    # keep text as text to read it back
+    try:
+        code, _, err = run(capsys, "plot", *LONG_TITLE, "-o", str(svg))
+    finally:
+        matplotlib.rcParams["svg.fonttype"] = "path"
+    assert code == 0, err
+    text = svg.read_text()
+    assert "at y = 1.2345678901234567, z = -0.00012345678901234567" in text
+    assert "(cos(3*x)/7)) + (y*z)" in text

@@ -476,3 +476,54 @@ def test_the_readme_shows_real_trace_and_graph_output():
     for command, shown in blocks:
         code, out, _ = run_cli(*shlex.split(command)[1:])
         assert code == 0 and out == shown, command
+
+
+# ----- folding on a narrow terminal -------------------------------------------------------
+
+LONG_NAME = "abcdefghijklmnopqrstuvwxyz_0123"
+
+
+def trace_in_terminal(columns, *argv):
+    """adcli trace ARGV in a pseudo-terminal this wide: (exit status, the screen's text)."""
+    from test_output import adcli_executable, in_pty
+
+    return in_pty([adcli_executable(), "trace", *argv], columns)
+
+
+def test_the_point_is_folded_between_pairs_never_inside_a_number():
+    # At 40 columns "at NAME=-1.2345678901234567e-300," is wider than the terminal: it
+    # used to be cut by the terminal inside the number; now after its "=".
+    code, output = trace_in_terminal(40, f"exp({LONG_NAME}*q)", "--at",
+                                     f"{LONG_NAME}=-1.2345678901234567e-300,"
+                                     "q=3.3333333333333335e-7")
+    from adcli.commands.trace import cells      # columns: v̄'s bar takes none
+
+    assert code == 0, output
+    lines = output.splitlines()
+    start = lines.index(f"at {LONG_NAME}=")
+    assert lines[start + 1:start + 3] == ["    -1.2345678901234568e-300,",
+                                          "  q=3.3333333333333335e-07"]
+    assert all(cells(line) <= 40 for line in lines), output
+
+
+def test_a_narrow_forward_trace_has_one_layout_for_every_row():
+    # At 60 columns the short rows kept the tangent beside the value and the long ones put
+    # it under: two tables interleaved. Now every tangent goes under its value.
+    code, output = trace_in_terminal(60, "sin(x1)+x1*x2", "--at", "x1=2,x2=5",
+                                     "--mode", "forward", "--wrt", "x1")
+    assert code == 0, output
+    rows = [line for line in output.splitlines() if re.match(r"  v\d+ +=", line)]
+    assert len(rows) == 5 and not any(DOT in row for row in rows), output
+    assert rows[0] == "  v1 = x1      = 2.0"               # still aligned, as they fit
+    assert f"  {dot(3)} = {dot(1)}·cos(v1) = -0.4161468365471424" in output.splitlines()
+
+
+def test_a_primal_trace_pads_its_rows_only_if_every_row_fits_so():
+    # At 60 columns, v1 (a long name) folds: the other rows used to be padded to its
+    # width where they fit (v4) and not where they did not (v2, v3).
+    code, output = trace_in_terminal(60, f"exp({LONG_NAME}*q)", "--at",
+                                     f"{LONG_NAME}=-1.2345678901234567e-300,"
+                                     "q=3.3333333333333335e-7")
+    assert code == 0, output
+    lines = output.splitlines()
+    assert "  v4 = exp(v3) = 1.0" in lines and "  v2 = q = 3.3333333333333335e-07" in lines

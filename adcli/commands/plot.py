@@ -12,7 +12,7 @@ import numpy as np
 
 from ..errors import ValuesError
 from ..printer import format_number
-from ..render import writer as data_writer
+from ..render import number_text, writer as data_writer
 from .base import Column, Command, at_points, flat, merged
 
 DEFAULT_SAMPLES = 401        # odd, so a range symmetric about 0 has 0 as a sample
@@ -165,14 +165,19 @@ class Plot(Command):
             curves.append(Curve(f"yours: {_short(self.mine.parsed, 30)}", columns[-1],
                                 colour=3, mine=True))
         zeros = slope_zeros(self.slope, x, curves[0].y, curves[1].y)
-        return Figure(title=self.title(), xlabel=self.variable, ylabel="value", x=x,
-                      curves=curves, marks=zeros, mark_label=f"df/d{self.variable} = 0")
+        return Figure(title=self.title(), at=self.at(), xlabel=self.variable, ylabel="value",
+                      x=x, curves=curves, marks=zeros, mark_label=f"df/d{self.variable} = 0")
 
     def title(self) -> str:
-        fixed = ", ".join(f"{name} = {value:.6g}" for name, value in self.fixed.items()
-                          if name in self.names)
-        return f"f({self.variable}) = {_short(self.expressions[0].parsed, 60)}" + \
-            (f"   at {fixed}" if fixed else "")
+        """f(x) = the expression as read (a very long one visibly shortened, as tables do)."""
+        from ..tables import shorten
+
+        return f"f({self.variable}) = {shorten(self.expressions[0].parsed)}"
+
+    def at(self) -> list[tuple[str, str]]:
+        """The --at values drawn at, every digit: they are the point, as in every command."""
+        return [(name, number_text(value)) for name, value in self.fixed.items()
+                if name in self.names]
 
 
 def _kinks_of(result, n: int) -> np.ndarray:

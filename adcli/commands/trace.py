@@ -192,7 +192,7 @@ class TextTrace:
             self.line(f"read as: {shortened(trace.expression.parsed)}")
             self.started = True
         self.line()
-        self.line(f"at {where(trace.point, self.digits)}")
+        self.at(trace.point)
         if trace.mode == "forward":
             self.tangents(trace)
         else:
@@ -200,6 +200,16 @@ class TextTrace:
             self.adjoints(trace)
         self.gradient(trace)
         self.out.flush()
+
+    def at(self, point: dict[str, float]) -> None:
+        """The point, folded (on a terminal narrower than it) between its name=value pairs."""
+        text = f"at {where(point, self.digits)}"
+        if point and self.width and cells(text) > self.width:
+            from ..tables import fold_pairs
+
+            pairs = [(name, self.num(value)) for name, value in point.items()]
+            text = "\n".join(fold_pairs("at", pairs, self.width, cells))
+        self.out.write(text + "\n")
 
     def gap(self, gap: Gap, name=lambda step: step.id) -> None:
         self.line(f"  ⋮ {gap.count} row(s), {name(gap.first)} … {name(gap.last)}, left out "
@@ -211,18 +221,31 @@ class TextTrace:
     def primal(self, trace: tracing.Trace) -> None:
         self.line()
         self.line("primal trace")
-        rows = shown(trace.steps, self.limit, trace.first_nonfinite_value())
-        steps = [r for r in rows if not isinstance(r, Gap)]
-        id_width = max(cells(s.id) for s in steps)
-        text_width = max(cells(s.text()) for s in steps)
         bad = trace.first_nonfinite_value()
+        rows = shown(trace.steps, self.limit, bad)
+        equations = self.equations([r for r in rows if not isinstance(r, Gap)], bad)
         for row in rows:
             if isinstance(row, Gap):
                 self.gap(row)
-                continue
-            value = f"{self.num(row.value)}{self.mark(row.value, row is bad)}"
-            self.line(f"  {pad(row.id, id_width)} = {pad(row.text(), text_width)} = {value}",
-                      [[pad(row.id, id_width), row.text(), value]])
+            else:
+                self.line(*equations[row])
+
+    def equations(self, steps: list[tracing.Step], bad) -> dict:
+        """Each step's ``vi = text = value`` line and its pieces, the values aligned if
+        every line then fits the terminal; else none is padded (folded rows among aligned
+        ones would read as two tables)."""
+        id_width = max(cells(s.id) for s in steps)
+        values = {s: f"{self.num(s.value)}{self.mark(s.value, s is bad)}" for s in steps}
+
+        def lines(text_width: int) -> dict:
+            return {s: f"  {pad(s.id, id_width)} = {pad(s.text(), text_width)} = {values[s]}"
+                    for s in steps}
+
+        aligned = lines(max(cells(s.text()) for s in steps))
+        if self.width and any(cells(line) > self.width for line in aligned.values()):
+            aligned = lines(0)
+        return {s: (line, [[pad(s.id, id_width), s.text(), values[s]]])
+                for s, line in aligned.items()}
 
     def adjoints(self, trace: tracing.Trace) -> None:
         self.line()
@@ -272,20 +295,27 @@ class TextTrace:
         bad_value, bad_tangent = trace.first_nonfinite_value(), trace.first_nonfinite_tangent()
         rows = shown(trace.steps, self.limit, bad_value or bad_tangent)
         steps = [r for r in rows if not isinstance(r, Gap)]
-        id_width = max(cells(s.id) for s in steps)
-        text_width = max(cells(s.text()) for s in steps)
-        value_width = max(cells(self.num(s.value)) for s in steps)
+        equations = self.equations(steps, bad_value)
+        id_width = max(cells(s.tangent_id) for s in steps)
+        tangents = {}
+        for step in steps:
+            sides = self.tangent(trace, step)
+            sides[-1] += self.mark(step.tangent, step is bad_tangent)
+            tangents[step] = [pad(step.tangent_id, id_width), *sides]
+        # One layout for the whole table: each tangent beside its value, or each under it
+        # (a mix reads as two tables interleaved).
+        value_width = max(cells(line) for line, _ in equations.values())
+        beside = {s: f"{pad(equations[s][0], value_width)}   {' = '.join(tangents[s])}"
+                  for s in steps}
+        together = not self.width or all(cells(line) <= self.width for line in beside.values())
         for row in rows:
             if isinstance(row, Gap):
                 self.gap(row)
-                continue
-            value = f"{self.num(row.value)}{self.mark(row.value, row is bad_value)}"
-            sides = self.tangent(trace, row)
-            sides[-1] += self.mark(row.tangent, row is bad_tangent)
-            self.line(f"  {pad(row.id, id_width)} = {pad(row.text(), text_width)} = "
-                      f"{pad(value, value_width)}   {pad(row.tangent_id, id_width)} = "
-                      f"{' = '.join(sides)}",
-                      [[row.id, row.text(), value], [row.tangent_id, *sides]])
+            elif together:
+                self.line(beside[row])
+            else:
+                self.line(*equations[row])
+                self.line("  " + " = ".join(tangents[row]), [tangents[row]])
 
     def tangent(self, trace: tracing.Trace, step: tracing.Step) -> list[str]:
         if step.kind == "operation":
