@@ -34,7 +34,7 @@ class Plot(Command):
     formats = ("plot", "csv", "json", "plain")     # the data instead of the drawing
     options = (
         click.option("--order", type=click.IntRange(1, 2), default=1, show_default=True,
-                     help="Highest derivative drawn: 1 (f, df/dx) or 2 (and d2f/dx2)."),
+                     help="Highest derivative drawn: 1 (f, df/dx) or 2 (and d2f/dx^2)."),
         click.option("--samples", type=click.IntRange(2, MAX_SAMPLES),
                      default=DEFAULT_SAMPLES, show_default=True,
                      help="Points of a --grid given without a count."),
@@ -91,8 +91,8 @@ class Plot(Command):
         return self.expressions[1] if len(self.expressions) > 1 else None
 
     def derivative_names(self) -> list[str]:
-        x = self.variable
-        return [f"df/d{x}", f"d2f/d{x}2"][:self.order]
+        x, f = self.variable, self.symbol      # as grad's and grad --order 2's columns
+        return [f"d{f}/d{x}", f"d2{f}/d{x}^2"][:self.order]
 
     def head(self) -> dict:
         head = {**super().head(), "variables": [self.variable], "order": self.order}
@@ -105,7 +105,7 @@ class Plot(Command):
                 **({"yours": None} if self.mine is not None else {})}
 
     def columns(self):
-        return [Column(("value",), "f", "f"),
+        return [Column(("value",), self.symbol, self.symbol),
                 *(Column(("derivatives", i), name, name)
                   for i, name in enumerate(self.derivative_names())),
                 *([Column(("yours",), "yours", "yours")] if self.mine is not None else [])]
