@@ -15,8 +15,9 @@ from . import lalr
 from .definitions import Definitions
 from .errors import ExpressionError
 from .expression import Expression, normal_name
-from .printer import format_number, render
-from .reader import Builder as _Builder, ForLark as _ForLark, out_of_range
+from .printer import as_operand as _operand, format_number, render
+from .reader import (CAUTIONS, LOOKED_AT, Builder as _Builder, ForLark as _ForLark,
+                     out_of_range)
 
 _EXPECTED = {"NUMBER": "a number", "NAME": "a name", "CALL": "a name", "ROOT": "a name",
              "PI": "a name", "LPAR": "'('", "BAR": "'|'",
@@ -63,10 +64,15 @@ def parse(text: str, definitions: Mapping[str, str] | Definitions | None = None)
     if definitions is not None and not isinstance(definitions, Definitions):
         definitions = define(definitions)
     names = definitions.names if definitions is not None else frozenset()
-    nodes, roots = _nodes(text, names), {}
+    said: list[str] = []
+    nodes, roots = _nodes(text, names, said=said), {}
     if definitions is not None:
         nodes, roots = definitions.link(nodes)
-    return Expression(text, nodes, roots)
+    expression = Expression(text, nodes, roots)
+    # What the reader saw rarely meant (sinx, cos x e^x), for cautions(): worded while
+    # the run's nodes were at hand, before definitions were linked in.
+    expression._read_cautions = said
+    return expression
 
 
 # Two readings right by the rules and rarely meant. x^1/2: a power of 1 or -1 written
@@ -76,10 +82,8 @@ def parse(text: str, definitions: Mapping[str, str] | Definitions | None = None)
 # hold one: ~1 ms, a start-up's 1%.)
 _POWER_OVER = r"(\^|\*\*)\s*([-−+]?)\s*1\s*/\s*(\d+\.?\d*|\.\d+)"
 _GLUED = r"(\^|\*\*)\s*([-−+]?\s*(?:\d+\.?\d*|\.\d+))([^\W\d⁰¹²³⁴-⁹π¼-¾⅐-⅞]\w*)"
-
-
-CAUTIONS = 3     # warnings of readings, at most
-LOOKED_AT = 20   # places of each reading looked at, at most (x^1/2 10^4 times: the first)
+# (CAUTIONS: warnings of readings, at most; LOOKED_AT: places of each reading looked at, at
+# most, x^1/2 10^4 times: the first. Both from adcli.reader, which says some itself.)
 
 
 def _may_hold_one(text: str) -> bool:
@@ -100,16 +104,17 @@ def _may_hold_one(text: str) -> bool:
 def cautions(expression: Expression) -> list[str]:
     """Readings right by the rules that are rarely what was meant, as warnings: in x^1/2
     the power is x^1 and /2 divides after it; in e^2x the power is e^2, times x; 1e400
-    is inf."""
+    is inf; and what the reader said while reading: sinx is one name, cos x e^x is
+    cos(x*(e^x))."""
     text = expression.text
     # (the regular expressions are compiled on first use: none is on every run's path)
     far = ("e" in text or "E" in text or len(text) > 200) and re.search(_FAR, text)
     said = _out_of_range(expression) if far else []
     if "/" in text and re.search(_SPACED, text):
         said += _spaced_divisor(expression)
-    if not _may_hold_one(text):
-        return said[:CAUTIONS]
-    return (said + _powers(expression))[:CAUTIONS]
+    if _may_hold_one(text):
+        said += _powers(expression)
+    return (said + getattr(expression, "_read_cautions", []))[:CAUTIONS]
 
 
 # A number after '/', then a space and a factor: 1/2 x, 3/4 sin x, 1/2 (x+1).
@@ -162,16 +167,6 @@ def _out_of_range(expression: Expression) -> list[str]:
     return list(said)
 
 
-def _operand(nodes, index: int, power: bool = False) -> str:
-    """A node's text as an operand of * or / (or, with ``power``, a base of ^): in
-    parentheses unless it is one piece (a power is one, except as a base)."""
-    text = render(nodes, root=index)
-    node = nodes[index]
-    whole = node.kind in ("variable", "constant", "number", "call") or \
-        (node.name == "pow" and not power)
-    return text if whole else f"({text})"
-
-
 def _powers(expression: Expression) -> list[str]:
     text = expression.text
     # (the first few of each: a base is rendered from the node list for each one met)
@@ -210,21 +205,27 @@ def define(texts: Mapping[str, str]) -> Definitions:
     return Definitions(texts, _nodes)
 
 
-def _nodes(text: str, definitions=frozenset(), hint: bool = True) -> list:
-    """The flat node list of one text; names in ``definitions`` become "ref" nodes."""
+def _nodes(text: str, definitions=frozenset(), hint: bool = True, said=None) -> list:
+    """The flat node list of one text; names in ``definitions`` become "ref" nodes.
+    ``said``, a list, gets the reader's cautions (adcli.reader.Builder.said)."""
     with _lock:
         try:
             _builder.reset(text, definitions)
             try:
-                return _builder.finish(_parser().parse(text))
+                nodes = _builder.finish(_parser().parse(text))
             except lalr.Rejected:
                 _builder.reset(text, definitions)
                 result = _parse_with_lark(text)
-                if not isinstance(result, ExpressionError):
-                    return _builder.finish(result)
-                syntax = result
+                if isinstance(result, ExpressionError):
+                    nodes, syntax = None, result
+                else:
+                    nodes = _builder.finish(result)
+            if nodes is not None and said is not None:
+                said.extend(_builder.said)
         finally:
             _builder.reset("")
+    if nodes is not None:
+        return nodes
     hints = (_bars_hint(text, definitions), _equation_hint(text, definitions, syntax),
              _prime_hint(text, syntax)) if hint else ()
     raise next((h for h in hints if h is not None), syntax)

@@ -51,11 +51,8 @@ def _run(command_class, texts, wrt, *, at=(), grid=(), points_file=None, points_
     command_class = command_class.select(**options)
     definitions = define(from_pairs(let)) if let else None
     expressions = [_parsed(text, definitions, i, len(texts)) for i, text in enumerate(texts, 1)]
-    found = [c for e in expressions for c in e.cautions]
-    for caution in found:
-        warn(err, caution)
     command = command_class(expressions, [], **options)
-    command.cautions = found
+    command.cautions = [c for e in expressions for c in e.cautions]
     if definitions is not None and wrt is not None:
         _not_defined(definitions, [w.strip() for w in wrt.split(",")])
     command.wrt = _wrt(command, wrt, strict, err)
@@ -65,6 +62,9 @@ def _run(command_class, texts, wrt, *, at=(), grid=(), points_file=None, points_
         _not_defined(definitions, source.names())
     if not (command.values_optional and not source.names()):
         _check_names(command, source, strict, err)
+    # (after the names' check: its error says what a caution would, 'sinx' is one name)
+    for caution in command.cautions:
+        warn(err, caution)
     source.use(command.names)
     if command.own_output:
         try:

@@ -27,6 +27,16 @@ def render(nodes, symbols: dict[str, str] | None = None,
     return text + (" where " + ", ".join(defined) if defined else "")
 
 
+def as_operand(nodes, index: int, power: bool = False) -> str:
+    """A node's text as an operand of * or / (or, with ``power``, a base of ^): in
+    parentheses unless it is one piece (a power is one, except as a base)."""
+    text = render(nodes, root=index)
+    node = nodes[index]
+    whole = node.kind in ("variable", "constant", "number", "call", "ref") or \
+        (node.name == "pow" and not power)
+    return text if whole else f"({text})"
+
+
 def _render(nodes, root: int, symbols: dict[str, str], names: dict[int, str],
             defining: int | None) -> str:
     # Top down with a stack of node indices and literal pieces, pushed in reverse. A leaf
@@ -54,8 +64,8 @@ def _render(nodes, root: int, symbols: dict[str, str], names: dict[int, str],
             _infix(node.args, nodes, names, spelling, append, push)
         elif kind == "number":
             append(format_number(node.value))
-        elif kind == "variable" or kind == "constant":
-            append(node.name)
+        elif kind == "variable" or kind == "constant" or kind == "ref":
+            append(node.name)  # (a ref: a --let name, in a caution the reader words)
         elif kind == "prefix":
             operand = node.args[0]
             _operand(push, nodes[operand], operand, names)

@@ -9,7 +9,8 @@ here, left to right, by these rules (the README's "Reading maths as written by h
   propose the ``*`` to insert; ``2e`` is an error too (``2e3`` is a number, ``2e-x`` is not);
 * a function name without parentheses takes, as its argument, the parenthesised group right
   after it (``sin^2(x) y`` is ``sin(x)^2*y``) or else every factor up to the next function
-  (``sin 2x cos x`` is ``sin(2*x)*cos(x)``); ``sin cos x`` is ``sin(cos(x))``;
+  (``sin 2x cos x`` is ``sin(2*x)*cos(x)``) or LaTeX's thin space (``\\sin x \\, e^{x}``);
+  ``sin cos x`` is ``sin(cos(x))``;
 * ``sin^2 x`` is ``sin(x)^2``; ``sin^-1 x`` is the inverse function, ``asin(x)``;
 * a name followed by ``(`` is a call if the name is a function, a product if it is a
   one-letter variable or a constant (``x(y+1)``, ``e(x+1)``), else an unknown function.
@@ -26,7 +27,7 @@ import unicodedata
 from .errors import ExpressionError, escape, slip
 from .expression import LATEX_LETTERS, MAX_ORDER, Node, normal_name
 from .functions import CALLABLE, CONSTANTS, OPERATORS, PRIMITIVES
-from .printer import format_number
+from .printer import as_operand, format_number, render
 from .records import Record
 
 _SUPERSCRIPT_DIGITS = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻", "0123456789+-")
@@ -42,6 +43,8 @@ _LOG_BASE = re.compile(r"log_(\d+(?:\.\d+)?)\Z")  # log_2 x, log_10(x)
 _SPECIAL = {"log": (1, 2), "diff": (2, None)}      # argument counts beyond the registry's
 _SHORT_NAME = re.compile(r"[^\W\d_][\d_]*")           # x, x1, x_2, θ: variables, not functions
 _INF = float("inf")
+CAUTIONS = 3     # warnings of readings, at most (adcli.parser's too)
+LOOKED_AT = 20   # places of each reading looked at, at most (each renders its nodes)
 MAX_FACTORIAL = 170
 # (compiled on first use, by re's own cache: for errors and rare numbers only)
 _DECIMAL = r"\s*[-+\u2212]?(\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?\s*\Z"
@@ -121,6 +124,12 @@ class Builder:
 
     def reset(self, text: str, definitions=frozenset()) -> None:
         self.text, self.nodes, self.definitions = text, [], frozenset(definitions)
+        # Readings right by the rules and rarely meant, seen while reading (sinx, cos x
+        # e^x): Expression.cautions says them. A dict: each is said once.
+        self.said: dict[str, None] = {}
+        self._looked = 0
+        self._starts = None  # the first two letters of functions' names: _glued_function
+        self._tex = "\\" in text  # LaTeX's \\, may end a function's argument (_gap)
         # What each name read so far is, as _leaf_of says: a variable is met again and
         # again in a big expression (functions may be registered between two parses).
         self._leaves: dict = {}
@@ -172,12 +181,17 @@ class Builder:
             return self._add(Node("ref", start, name=ref))
         leaf = self._leaves.get(name)
         if leaf is None:
-            written, name = name, normal_name(name)  # (the cache is by the text written)
-            if written[0] == "\\":
+            written = name  # (the cache is by the text written)
+            if written[0] in "\\{":
+                name = normal_name(_tex_font(written))
                 self._latex_name(written, name, start)
+            else:
+                name = normal_name(written)
             if is_function_name(name):
                 return Func(written, name, start, len(self.nodes))
             leaf = self._leaves[written] = _leaf_of(name)
+            if leaf[0] == "variable" and len(name) > 2:
+                self._glued_function(name)
         nodes = self.nodes
         nodes.append(Node(leaf[0], start, leaf[1], leaf[2]))
         return len(nodes) - 1
@@ -190,6 +204,29 @@ class Builder:
             self._error(f"LaTeX's {written} is not read here: write the expression itself "
                         "(\\frac{a}{b}, \\sqrt{x}, \\cdot, \\sin and the Greek letters are "
                         "read)", start)
+
+    def _glued_function(self, name: str) -> None:
+        """sinx, cos2t, lnx: a function's name run together with a variable of one letter
+        (a number between them, digits after it) is one name, a variable, by the rules
+        (as xy is): said, as a slip more likely than a name (coshx is cosh x, the longest
+        function name)."""
+        if self._starts is None:  # (once a text has a long name; functions may be added)
+            self._starts = {f[:2] for f in CALLABLE}
+        if name[:2] not in self._starts:  # x12, theta: at once
+            return
+        for k in range(len(name) - 1, 1, -1):
+            function = CALLABLE.get(name[:k])
+            variable = name[k:].lstrip("0123456789")
+            if function is not None and function.arity == 1 and variable not in CONSTANTS \
+                    and _SHORT_NAME.fullmatch(variable):
+                head, rest = name[:k], name[k:]
+                self._say(f"'{name}' is one name, read as a variable; for {head}({rest}), "
+                          f"write {head} {rest}")
+                return
+
+    def _say(self, caution: str) -> None:
+        if len(self.said) < CAUTIONS:
+            self.said[caution] = None
 
     def _plain(self, item):
         """A name's node index as the Factor it is; anything else as it is."""
@@ -512,16 +549,48 @@ class Builder:
             i += 1
         if i == len(items):
             self._no_argument(chain[-1])
-        if items[i].kind == "paren":
-            argument, i = items[i].index, i + 1
-        else:
-            argument, i = items[i].index, i + 1
-            while i < len(items) and not isinstance(items[i], Func) \
-                    and items[i].kind != "applied":
-                argument, i = self._mul(argument, items[i].index), i + 1
+        products = [items[i].index]  # the argument after each of its factors
+        paren, first, i = items[i].kind == "paren", i, i + 1
+        while not paren and i < len(items) and not isinstance(items[i], Func) \
+                and items[i].kind != "applied" and not self._spaced_apart(items[i].start):
+            products.append(self._mul(products[-1], items[i].index))
+            i += 1
+        argument = products[-1]
         for func in reversed(chain):
             argument = self._apply_func(func, argument)
+        if len(products) > 1:
+            self._wide_argument(chain, items[first:i], products, argument)
         return argument, i
+
+    def _wide_argument(self, chain: list, factors: list, products: list, applied: int):
+        """sin x y is sin(x*y) by the rules, and meant so at times; but cos x e^x is rarely
+        meant as cos(x*(e^x)). Said where, after its numbers and constants (sin 2 pi x),
+        a function's argument holds two factors or more. ``products``: the argument's
+        nodes after each factor; ``applied``: the function's node."""
+        if self._looked == LOOKED_AT or len(self.said) == CAUTIONS:
+            return
+        nodes, text, k = self.nodes, self.text, 0
+        while factors[k].kind == "number" or nodes[factors[k].index].kind == "constant":
+            k += 1
+            if k == len(factors):
+                return
+        if len(factors) - k < 2:
+            return
+        self._looked += 1
+        second, last = factors[k + 1].start, factors[-1]
+        # The last factor's end is not known here: it is shown as read (e^{x} as e^x).
+        tail = text[second:last.start] + as_operand(nodes, last.index)
+        opened = chain[1].start if len(chain) > 1 else factors[0].start  # sin cos x y
+        head = text[chain[0].start:opened].rstrip()
+        inner = text[opened:self._gap(second)[0] + 1].strip()    # (sin x \! y: not \!)
+        reading, argument = render(nodes, root=applied), render(nodes, root=products[-1])
+        meant = reading.replace(f"({argument})", f"({render(nodes, root=products[k])})", 1)
+        if nodes[applied].kind == "infix" and nodes[applied].name != "pow":  # log_3 x
+            meant = f"({meant})"
+        meant += "".join("*" + as_operand(nodes, f.index) for f in factors[k + 1:])
+        shown = text[chain[0].start:second] + tail
+        self._say(f"{shown}: a function written without parentheses takes every factor after "
+                  f"it, so this is {reading}; for {meant}, write {head}({inner}) {tail}")
 
     def _apply_func(self, func: Func, argument: int) -> int:
         function = CALLABLE.get(func.name)
@@ -565,11 +634,28 @@ class Builder:
     def _after_group(self, start: int) -> bool:
         """Whether a closing bracket or bar and a space come before ``start``: cos(x^2) 2x
         is cos(x^2)*2*x as surely as 2x cos(x^2) (while x 2 may be x*2, x^2 or x2, and
-        (x+1)2 may have lost its ^)."""
-        k = start - 1
-        while k >= 0 and self.text[k].isspace():
-            k -= 1
+        (x+1)2 may have lost its ^). LaTeX's \\, is a space too."""
+        k = self._gap(start)[0]
         return 0 <= k < start - 1 and self.text[k] in ")]}|"
+
+    def _spaced_apart(self, start: int) -> bool:
+        """Whether LaTeX's \\, (or \\; \\: "\\ ") comes before ``start``: \\sin x \\, e^{x}
+        is sin(x)*e^x, as typeset maths spaces the two factors apart."""
+        return self._tex and self._gap(start)[1]
+
+    def _gap(self, start: int) -> tuple[int, bool]:
+        """Where the text before ``start`` ends, spaces and LaTeX's spacing commands aside
+        (the index of its last character), and whether \\, \\; \\: or "\\ " was among
+        them (not \\!, a negative space, which draws factors together)."""
+        text, k, spaced = self.text, start - 1, False
+        while k >= 0:
+            if k > 0 and text[k - 1] == "\\" and (text[k] in ",;:!" or text[k].isspace()):
+                spaced, k = spaced or text[k] != "!", k - 2
+            elif text[k].isspace():
+                k -= 1
+            else:
+                break
+        return k, spaced
 
     def _mul(self, left: int, right: int) -> int:
         return self._infix("mul", left, right, self.nodes[right].position)
@@ -582,6 +668,21 @@ def _plain_number(nodes: list[Node]) -> float | None:
     if len(nodes) == 2 and nodes[0].kind == "number" and nodes[1].name == "neg":
         return -nodes[0].value
     return None
+
+
+_FONTS = {"\\rm": "\\mathrm", "\\mathrm": "\\mathrm", "\\mathit": "\\mathit",
+          "\\operatorname": "\\operatorname"}
+
+
+def _tex_font(written: str) -> str:
+    """{\\rm e}, \\mathrm e and \\mathrm {e} (the grammar's TEX_NAME) as \\mathrm{e}, the
+    spelling normal_name reads; any other name as it is."""
+    if written[0] not in "\\{":
+        return written
+    parts = written.replace("{", " ").replace("}", " ").split()
+    if len(parts) != 2 or parts[0] not in _FONTS:
+        return written  # \alpha_{1}
+    return _FONTS[parts[0]] + "{" + parts[1] + "}"
 
 
 def _leaf_of(name: str) -> tuple:

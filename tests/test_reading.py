@@ -1041,3 +1041,134 @@ def test_a_long_decimal_beyond_float64_is_said_in_few_words():
     assert adcli.parse("x + 1" + "0" * 400).cautions == [
         "100000000000…00000000 (401 characters) is beyond the largest float64 number (about "
         "1.8e308): read as inf"]
+
+
+# ----- a function's argument run of several factors; LaTeX's spaces; glued names -------
+
+def _wide(shown, reading, meant, write):
+    return (f"{shown}: a function written without parentheses takes every factor after it, "
+            f"so this is {reading}; for {meant}, write {write}")
+
+
+@pytest.mark.parametrize("text, reading, caution", [
+    ("cos x e^x", "cos(x*(e^x))", _wide("cos x e^x", "cos(x*(e^x))", "cos(x)*e^x",
+                                        "cos(x) e^x")),
+    ("sin x y", "sin(x*y)", _wide("sin x y", "sin(x*y)", "sin(x)*y", "sin(x) y")),
+    ("sin x^2 y", "sin((x^2)*y)", _wide("sin x^2 y", "sin((x^2)*y)", "sin(x^2)*y",
+                                        "sin(x^2) y")),
+    # the numbers and constants first are the argument's (sin 2x, sin 2 pi x): two more
+    ("sin 2x y", "sin((2*x)*y)", _wide("sin 2x y", "sin((2*x)*y)", "sin(2*x)*y",
+                                       "sin(2x) y")),
+    ("sin 2 pi x y", "sin(((2*pi)*x)*y)", _wide("sin 2 pi x y", "sin(((2*pi)*x)*y)",
+                                                "sin((2*pi)*x)*y", "sin(2 pi x) y")),
+    ("x + sin^2 x y", "x + (sin(x*y)^2)", _wide("sin^2 x y", "sin(x*y)^2", "sin(x)^2*y",
+                                                "sin^2(x) y")),
+    ("sin cos x y", "sin(cos(x*y))", _wide("sin cos x y", "sin(cos(x*y))",
+                                           "sin(cos(x))*y", "sin(cos x) y")),
+    ("√2x y", "sqrt((2*x)*y)", _wide("√2x y", "sqrt((2*x)*y)", "sqrt(2*x)*y", "√(2x) y")),
+    ("log_3 x y", "log(x*y)/log(3)", _wide("log_3 x y", "log(x*y)/log(3)",
+                                           "(log(x)/log(3))*y", "log_3(x) y")),
+    ("sin x(y+1)", "sin(x*(y + 1))", _wide("sin x(y + 1)", "sin(x*(y + 1))",
+                                           "sin(x)*(y + 1)", "sin(x) (y + 1)")),
+    (r"\sin x \! y", "sin(x*y)", _wide(r"\sin x \! y", "sin(x*y)", "sin(x)*y",
+                                       r"\sin(x) y")),   # \! is no space between factors
+])
+def test_a_function_taking_several_factors_without_parentheses_is_warned_of(text, reading,
+                                                                            caution):
+    f = adcli.parse(text)
+    assert (f.parsed, f.cautions) == (reading, [caution])
+    # what it says to write is read as it says
+    meant, write = caution.split("; for ")[1].split(", write ")
+    assert adcli.parse(write).parsed == adcli.parse(meant).parsed
+
+
+@pytest.mark.parametrize("text", ["sin 2x", "sin 2 pi x", "sin 2πx", "sin e x", "sin ½x",
+                                  "sin x", "sin x cos x", "sin x/2", "2 sin x cos x",
+                                  "sin(x y)", "sin^2(x y)", "sin[x y] z", "sin |x| y",
+                                  "sin(x) y", "x y sin x", r"\sin x \, y", "sin x * y"])
+def test_no_caution_for_a_function_of_its_numbers_and_one_factor(text):
+    assert adcli.parse(text).cautions == []
+
+
+def test_the_wide_argument_caution_on_the_command_line_and_in_json():
+    code, out, err = run_cli("eval", "cos x e^x", "--at", "x=1", "--format", "json")
+    said = _wide("cos x e^x", "cos(x*(e^x))", "cos(x)*e^x", "cos(x) e^x")
+    document = strict_json(out)
+    assert (code, document["cautions"], err) == (0, [said], f"adcli: warning: {said}\n")
+    assert document["points"][0]["value"] == pytest.approx(math.cos(math.e))  # cos(1·e)
+
+
+def test_the_wide_argument_caution_names_a_definition():
+    f = adcli.parse("cos x F", {"F": "e^x"})
+    assert f.cautions == [_wide("cos x F", "cos(x*F)", "cos(x)*F", "cos(x) F")]
+
+
+@pytest.mark.parametrize("text, reading, at, value", [
+    # LaTeX's thin space ends a function's argument: sin(x)·e^x, not sin(x·e^x)
+    (r"\sin x \, e^{x}", "sin(x)*(e^x)", 1.0, math.sin(1) * math.e),
+    (r"\cos x \, e^{\sin x}", "cos(x)*(e^sin(x))", 1.0, math.cos(1) * math.exp(math.sin(1))),
+    (r"\sin x\,e^{x}", "sin(x)*(e^x)", 1.0, math.sin(1) * math.e),
+    (r"\sin x \; x", "sin(x)*x", 2.0, 2 * math.sin(2)),
+    (r"\sin x \: x", "sin(x)*x", 2.0, 2 * math.sin(2)),
+    (r"\sin x\ x", "sin(x)*x", 2.0, 2 * math.sin(2)),
+    (r"\sin\,x", "sin(x)", 2.0, math.sin(2)),              # after the name: no argument yet
+    (r"\sin 2x \, \cos x", "sin(2*x)*cos(x)", 1.0, math.sin(2) * math.cos(1)),
+    (r"\cos(x^2) \, 2x", "(cos(x^2)*2)*x", 1.0, 2 * math.cos(1)),  # a space after ")"
+    ("sin x  x", "sin(x*x)", 2.0, math.sin(4)),            # plain spaces: nothing changes
+])
+def test_latex_thin_spaces_end_a_functions_argument(text, reading, at, value):
+    f = adcli.parse(text)
+    assert f.parsed == reading
+    assert f.value(x=at) == pytest.approx(value, rel=1e-15)
+
+
+def test_a_product_after_a_thin_space_differentiates_as_two_factors():
+    # (sin x · e^x)' = e^x (sin x + cos x), by hand
+    grad = adcli.parse(r"\sin x \, e^{x}").grad(x=0.5)["x"]
+    assert grad == pytest.approx(math.exp(0.5) * (math.sin(0.5) + math.cos(0.5)), rel=1e-15)
+
+
+@pytest.mark.parametrize("name, head, rest", [
+    ("sinx", "sin", "x"), ("cosx", "cos", "x"), ("tanx", "tan", "x"), ("lnx", "ln", "x"),
+    ("expx", "exp", "x"), ("sqrtx", "sqrt", "x"), ("coshx", "cosh", "x"),
+    ("arcsinx", "arcsin", "x"), ("sin2x", "sin", "2x"), ("cost", "cos", "t"),
+    ("sinθ", "sin", "θ"), ("sinx1", "sin", "x1"), ("log2x", "log2", "x"),
+])
+def test_a_function_name_glued_to_a_letter_is_one_variable_and_said(name, head, rest):
+    f = adcli.parse(f"{name} + {name}")
+    assert (f.variables, f.cautions) == ((name,), [
+        f"'{name}' is one name, read as a variable; for {head}({rest}), write {head} {rest}"])
+
+
+@pytest.mark.parametrize("text", ["xy", "theta", "sinh x", "x1", "sine", "ex", "maxx", "sin_x",
+                                  "sin2", "sinxy", "alpha"])
+def test_no_glued_name_caution_for_other_names(text):
+    assert adcli.parse(text).cautions == []
+
+
+def test_check_says_a_glued_name_is_one_variable():
+    # it "matches d/dsinx": right for a variable sinx, and said, as sin(x) was likely meant
+    code, out, err = run_cli("check", "sinx", "1", "--format", "plain")
+    assert code == 0 and "d/dsinx" in out
+    assert err == ("adcli: warning: 'sinx' is one name, read as a variable; for sin(x), "
+                   "write sin x\n")
+
+
+@pytest.mark.parametrize("text, reading", [
+    (r"\displaystyle \frac{1}{2} x^2", "(1/2)*(x^2)"),
+    (r"\textstyle\frac12 x", "(1/2)*x"),
+    (r"{\rm e}^{2x}", "e^(2*x)"),
+    (r"2 { \rm e }^x", "2*(e^x)"),
+    (r"\mathrm e^{x}", "e^x"),
+    (r"\mathrm {e}^{x}", "e^x"),
+    (r"{\rm sin}\, x", "sin(x)"),
+])
+def test_latex_style_switches_and_roman_letters(text, reading):
+    assert adcli.parse(text).parsed == reading
+
+
+@pytest.mark.parametrize("text, command", [(r"{\rm d}x", r"{\rm d}"),
+                                           (r"\mathrm d x", r"\mathrm d")])
+def test_a_roman_d_is_refused_as_mathrm_d_is(text, command):
+    with pytest.raises(ExpressionError, match=re.escape(f"LaTeX's {command} is not read here")):
+        adcli.parse(text)
