@@ -6,7 +6,6 @@ nodes come out already flat in evaluation order and no tree is ever walked recur
 from __future__ import annotations
 
 import itertools
-import math
 import re
 import threading
 from collections.abc import Mapping
@@ -15,9 +14,8 @@ from . import lalr
 from .definitions import Definitions
 from .errors import ExpressionError
 from .expression import Expression, normal_name
-from .printer import as_operand as _operand, format_number, render
-from .reader import (CAUTIONS, LOOKED_AT, Builder as _Builder, ForLark as _ForLark,
-                     out_of_range)
+from .printer import as_operand as _operand, render
+from .reader import CAUTIONS, LOOKED_AT, Builder as _Builder, ForLark as _ForLark
 
 _EXPECTED = {"NUMBER": "a number", "NAME": "a name", "CALL": "a name", "ROOT": "a name",
              "PI": "a name", "LPAR": "'('", "BAR": "'|'",
@@ -103,13 +101,12 @@ def _may_hold_one(text: str) -> bool:
 
 def cautions(expression: Expression) -> list[str]:
     """Readings right by the rules that are rarely what was meant, as warnings: in x^1/2
-    the power is x^1 and /2 divides after it; in e^2x the power is e^2, times x; 1e400
-    is inf; and what the reader said while reading: sinx is one name, cos x e^x is
+    the power is x^1 and /2 divides after it; in e^2x the power is e^2, times x; and what
+    the reader said while reading: 1e400 is inf, sinx is one name, cos x e^x is
     cos(x*(e^x))."""
     text = expression.text
     # (the regular expressions are compiled on first use: none is on every run's path)
-    far = ("e" in text or "E" in text or len(text) > 200) and re.search(_FAR, text)
-    said = _out_of_range(expression) if far else []
+    said = []
     if "/" in text and re.search(_SPACED, text):
         said += _spaced_divisor(expression)
     if _may_hold_one(text):
@@ -146,25 +143,6 @@ def _spaced_divisor(expression: Expression) -> list[str]:
             break
     return list(said)
 
-
-# An exponent of three digits: perhaps a number beyond float64's range (1e400, 1e-400).
-_FAR = r"[eE][-+]?\d{3}|\d{200}"   # a number that may be beyond float64's range
-_NUMBER = r"(\d+\.?\d*|\.\d+)([eE][+\-]?\d+)?"
-
-
-def _out_of_range(expression: Expression) -> list[str]:
-    """1e400 is inf and 1e-400 is 0 (as Python and numpy read them; an expression has
-    no other way to write inf): said, not refused."""
-    said: dict[str, None] = {}
-    for node in expression.nodes:
-        if node.kind == "number" and (node.value == 0.0 or node.value == math.inf):
-            match = re.compile(_NUMBER).match(expression.text, node.position)
-            beyond = match and out_of_range(match.group(), node.value)
-            if beyond:
-                said[f"{beyond}: read as {format_number(node.value)}"] = None
-                if len(said) == CAUTIONS:
-                    break
-    return list(said)
 
 
 def _powers(expression: Expression) -> list[str]:

@@ -158,7 +158,11 @@ class Builder:
             top, bottom = (self._add(Node("number", start, "", float(part)))
                            for part in _FRACTIONS[text])
             return Factor(self._infix("div", top, bottom, start), start, "number")
-        nodes.append(Node("number", start, "", float(text)))
+        value = float(text)
+        # 1e400 is inf and 1e-400 0, every digit lost: said (only a 0 or inf is looked at)
+        if (value == 0.0 or value == _INF) and (beyond := out_of_range(text, value)):
+            self._say(f"{beyond}: read as {format_number(value)}")
+        nodes.append(Node("number", start, "", value))
         return Factor(len(nodes) - 1, start, "number")
 
     def factorial(self, children):  # 3! as in x^3/3!: a number, worked out here
