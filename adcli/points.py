@@ -354,7 +354,7 @@ class PointSource(Record):
                     continue
                 rows.append(row)
                 extras.append([fields[i] for i in passed])
-                if len(rows) == self.chunk_size:
+                if len(rows) == self.chunk_size or reader.waits():
                     yield self._chunk(rows, extras)
                     rows, extras = [], []
         except PointsError:

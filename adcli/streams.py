@@ -34,6 +34,10 @@ class StreamReader:
     Blank lines and lines starting with ``#`` are skipped."""
 
     def __init__(self, stream, fmt: str | None = None, columns: list[str] | None = None):
+        # A pipe's rows are handed on as they come (tail -f log | adcli ...), not a block
+        # of 65,536 at a time: read with _Pipe, which says when a row would wait.
+        self._pipe = _arrives_slowly(stream)
+        stream = _Pipe(stream) if self._pipe else stream
         self.stream, self.line = stream, 0
         self.beyond: list = [0, None]   # cells written beyond float64's range: count, first
         self._back: list[str] = []      # lines read by the block reader, to read again, reversed
@@ -91,6 +95,12 @@ class StreamReader:
                 if len(data):
                     yield data
 
+    def waits(self) -> bool:
+        """Whether the next row would wait for the stream's writer (a pipe's, a slow one):
+        the rows read so far are then handed on."""
+        return self._pipe and not self._back and self._pending is None and \
+            not self.stream.ready(whole=False)
+
     def _until_read_again(self):
         """Records, until the lines given back by the block reader are all read."""
         for record in self._split(self._lines()):
@@ -112,15 +122,21 @@ class StreamReader:
         chars = 0
         while len(lines) < size and chars < _BLOCK_CHARS:
             start = len(lines)
+            want = min(_BLOCK_BATCH, size - start)
+            if self._pipe:  # what came so far, rather than wait for more
+                ready = self.stream.ready()
+                if lines and not ready:
+                    break
+                want = min(want, max(ready, 1))
             try:
                 # extend keeps the lines read before an error: they are rows, the error next
-                lines.extend(itertools.islice(read, min(_BLOCK_BATCH, size - start)))
+                lines.extend(itertools.islice(read, want))
             except UnicodeDecodeError:
                 self._failed = PointsError(_NOT_UTF8)
             lengths = list(map(len, lines[start:]))
             if max(lengths, default=0) >= _BLOCK_LINE:
                 return lines, True
-            if len(lengths) < _BLOCK_BATCH or self._failed is not None:
+            if len(lengths) < want or self._failed is not None:
                 break
             chars += sum(lengths)
         return lines, False
@@ -239,6 +255,82 @@ class StreamReader:
             # Decoding runs ahead of the rows (by blocks), so no exact line is known.
             self._failed = PointsError(_NOT_UTF8)
             raise self._failed from None
+
+
+def _arrives_slowly(stream) -> bool:
+    """Whether the stream is no regular file (a pipe, a terminal, a socket), whose writer
+    may be slow: tail -f log | adcli ... --points -."""
+    import os
+    import stat
+
+    try:
+        return not stat.S_ISREG(os.fstat(stream.fileno()).st_mode)
+    except (AttributeError, OSError, ValueError):   # a StringIO: all there already
+        return False
+
+
+class _Pipe:
+    """A pipe's text as it comes: ``readline`` as a text file's (universal newlines, its
+    encoding, a long line in pieces of ``limit``), and ``ready``, what can be read without
+    waiting. Its bytes are read as they arrive (os.read gives what the pipe has) and
+    decoded incrementally; a TextIOWrapper would wait to fill its buffer first."""
+
+    _CHUNK = 1 << 16
+
+    def __init__(self, stream):
+        import codecs
+
+        self.fd, self.name = stream.fileno(), getattr(stream, "name", None)
+        encoding = getattr(stream, "encoding", None) or "utf-8"
+        self._decode = codecs.getincrementaldecoder(encoding)().decode
+        self.text, self.pos, self.eof, self._cr = "", 0, False, False
+
+    def readline(self, limit: int = -1) -> str:
+        while True:
+            end = self.text.find("\n", self.pos)
+            have = (end + 1 if end >= 0 else len(self.text)) - self.pos
+            if end >= 0 or self.eof or 0 <= limit <= have:
+                break
+            self._fill(wait=True)
+        stop = self.pos + (have if limit < 0 else min(have, limit))
+        line, self.pos = self.text[self.pos:stop], stop
+        return line
+
+    def ready(self, whole: bool = True) -> int:
+        """How many lines readline gives without waiting (at the end, at least one: the
+        last, or ""); with ``whole`` False, only whether one is (a quicker look)."""
+        count = self.text.count if whole else self.text.find
+
+        def lines() -> int:
+            found = count("\n", self.pos)
+            return found if whole else int(found >= 0)
+
+        ready = lines()
+        while not ready and not self.eof and self._fill(wait=False):
+            count = self.text.count if whole else self.text.find
+            ready = lines()
+        return ready or int(self.eof)
+
+    def _fill(self, wait: bool) -> bool:
+        """Read what the pipe has (if ``wait``, waiting for something): whether any
+        text or the end came."""
+        import os
+        import select
+
+        if self.eof or not wait and not select.select([self.fd], [], [], 0)[0]:
+            return False
+        data = os.read(self.fd, self._CHUNK)
+        text = ("\r" if self._cr else "") + self._decode(data, final=not data)
+        self.eof = not data
+        # Universal newlines, as the text files of the CLI read them: \r\n and \r are
+        # \n; a \r last may be half of a \r\n, kept for the next read.
+        self._cr = text.endswith("\r") and not self.eof
+        if self._cr:
+            text = text[:-1]
+        if "\r" in text:
+            text = text.replace("\r\n", "\n").replace("\r", "\n")
+        self.text, self.pos = self.text[self.pos:] + text, 0
+        return True
 
 
 def _is_row(text: str) -> bool:

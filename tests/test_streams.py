@@ -8,7 +8,10 @@ import csv
 import io
 import json
 import math
+import os
 import struct
+import subprocess
+import sys
 from unittest import mock
 
 import numpy as np
@@ -412,3 +415,89 @@ def test_passed_through_json_nan_and_infinities_are_written_as_adcli_writes_them
                                                       "l": ["inf", 2]}
     code, out, err = run_cli("eval", "x", "--points", "-", "--format", "csv", stdin=text)
     assert out == 'n,m,l,x,f\nnan,-inf,"[""inf"", 2]",1.0,1.0\n'
+
+
+# ----- a pipe's rows as they come -------------------------------------------------------
+
+def _read_from_pipe(data: bytes, **options):
+    """read()'s result for ``data`` written into a pipe by another thread, read as the CLI
+    reads --points -: a text file on the pipe's descriptor (so by streams._Pipe)."""
+    import threading
+
+    r, w = os.pipe()
+
+    def write():
+        with os.fdopen(w, "wb") as pipe:
+            for k in range(0, len(data), 7):     # in small pieces: lines cross the reads
+                pipe.write(data[k:k + 7])
+                pipe.flush()
+
+    writer = threading.Thread(target=write)
+    writer.start()
+    with open(r, encoding="utf-8-sig") as stream:
+        assert streams._arrives_slowly(stream)
+        result = read_stream(stream, **options)
+    writer.join()
+    return result
+
+
+def read_stream(stream, variables=("x", "y"), chunk=65536, skip=False, fmt=None):
+    source = PointSource(stream=stream, chunk_size=chunk, skip_bad_rows=skip,
+                         stream_format=fmt)
+    values, extra, error = {}, {}, None
+    try:
+        source.use(variables)
+        for chunk_ in source.chunks():
+            for name in source.variables:
+                values.setdefault(name, []).extend(
+                    struct.pack("<d", v) for v in chunk_.values[name].tolist())
+            for name, cells in chunk_.extra.items():
+                extra.setdefault(name, []).extend(cells)
+    except AdcliError as caught:
+        error = str(caught)
+    return values, extra, list(source.skipped), error
+
+
+@pytest.mark.parametrize("text", [
+    "x,y\n1,2\n3,4\n", "\ufeffx,y\r\n1,2\r\n3,4\r\n", "x,y\r1,2\r3,4", "x y\n1 2\n\n# c\n3 4\n",
+    'x,y,label\n1,2,"a\r\nb"\n3,4,c\n', "x\ty\n1\tpi/4\n", '{"x": 1, "y": 2}\n{"x": 3}\n',
+    "x,y\n1,2\n" + "9," * 3000 + "\n", "x,y\n1,2\n\xff\n", "x,y\n1,2\n3,oops\n5,6\n",
+    "x,y\n" + "".join(f"{k},{k / 7!r}\n" for k in range(3000)),
+])
+def test_a_pipe_reads_as_a_file_does(text):
+    """The same values, line numbers, messages and rows before an error as a file opened
+    the CLI's way, whatever the pipe's reads cut the text into."""
+    data = text.encode("utf-8", "surrogateescape") if "\xff" not in text else \
+        text.replace("\xff", "").encode() + b"\xff\n"
+    as_file = read_stream(io.TextIOWrapper(io.BytesIO(data), encoding="utf-8-sig"),
+                          variables=("x", "y"))
+    assert _read_from_pipe(data, variables=("x", "y")) == as_file
+    assert _read_from_pipe(data, variables=("x", "y"), chunk=2) == \
+        read_stream(io.TextIOWrapper(io.BytesIO(data), encoding="utf-8-sig"),
+                    variables=("x", "y"), chunk=2)
+
+
+@pytest.mark.parametrize("fmt, first, second", [
+    ("csv", "3.0,9.0,6.0", "4.0,16.0,8.0"),
+    ("jsonl", '{"at": {"x": 3.0}, "value": 9.0, "gradient": {"x": 6.0}}',
+     '{"at": {"x": 4.0}, "value": 16.0, "gradient": {"x": 8.0}}')])
+def test_rows_from_a_slow_writer_come_out_as_they_come_in(fmt, first, second):
+    """tail -f log | adcli ... --points -: a row's result waited for 65,536 more rows or
+    the end of the input. Now each comes out once its row is in, while the writer waits."""
+    import select
+
+    child = subprocess.Popen([sys.executable, "-m", "adcli", "grad", "x^2", "--points", "-",
+                              "--format", fmt], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE)
+    try:
+        child.stdin.write(b"x\n3\n")
+        child.stdin.flush()
+        shown = b""
+        while first.encode() + b"\n" not in shown:    # (the header may come first, alone)
+            ready, _, _ = select.select([child.stdout], [], [], 30)
+            assert ready, f"no row while the writer waits; so far: {shown!r}"
+            shown += child.stdout.read1(1 << 16)
+        out, err = child.communicate(b"4\n", timeout=30)
+        assert (out.decode().splitlines(), err) == ([second], b"")
+    finally:
+        child.kill()
