@@ -281,14 +281,18 @@ def _target(f: Expression, name, order, partial, text) -> Target:
 
 
 # The left side of an expectation written as an equation, when it names a derivative:
-# f'(x), y'', f′, or Leibniz's dy/dx, d²y/dx², d^2f/dx^2, ∂f/∂x, d/dx (x^2).
+# f'(x), y'', f′, (x^2)', or Leibniz's dy/dx, d²y/dx², d^2f/dx^2, ∂f/∂x, d/dx (x^2),
+# d(x^2)/dx.
 _PRIMES = {"'": 1, "\u2019": 1, "\u2032": 1, "\u2033": 2, "\u2034": 3}
-_PRIMED = re.compile(r"\s*[^\W\d]\w*\s*(['\u2019\u2032\u2033\u2034]+)\s*(\([^()=]*\))?\s*\Z")
-_LEIBNIZ = re.compile(r"\s*[d∂](?:\^?(\d+)|([²³⁴-⁹]))?\s*\w*\s*/\s*[d∂]\s*([^\W\d⁰¹²³⁴-⁹][^\W⁰¹²³⁴-⁹]*)"
-                      r"(?:\^\d+|[²³⁴-⁹])?\s*\Z")
-# d/dx applied to f on the left: d/dx (x^2), d²/dx² x^3 (the operand last).
-_APPLIED = re.compile(r"\s*[d∂](?:\^?(\d+)|([²³⁴-⁹]))?\s*/\s*[d∂]\s*([^\W\d⁰¹²³⁴-⁹][^\W⁰¹²³⁴-⁹]*?)"
-                      r"(?:\^\d+|[²³⁴-⁹])?(?=[\s(\[{\\])\s*(.+?)\s*\Z", re.DOTALL)
+_ORDER = r"[d∂](?:\^?(?P<n>\d+)|(?P<sup>[²³⁴-⁹]))?"       # d, d², d^2, ∂
+_IN = r"[d∂]\s*(?P<var>[^\W\d⁰¹²³⁴-⁹][^\W⁰¹²³⁴-⁹]*?)(?:\^\d+|[²³⁴-⁹])?"   # dx, dx², ∂y
+_LEFT_SIDES = [   # f'(x), y''; (x^2)'; dy/dx, d²f/dx²; d/dx (x^2); d(x^2)/dx
+    re.compile(r"\s*[^\W\d]\w*\s*(?P<primes>['\u2019\u2032\u2033\u2034]+)\s*(\([^()=]*\))?\s*\Z"),
+    re.compile(r"\s*(?P<f>\(.+\))\s*(?P<primes>['\u2019\u2032\u2033\u2034]+)\s*\Z", re.DOTALL),
+    re.compile(rf"\s*{_ORDER}\s*\w*\s*/\s*{_IN}\s*\Z"),
+    re.compile(rf"\s*{_ORDER}\s*/\s*{_IN}(?=[\s(\[{{\\])\s*(?P<f>.+?)\s*\Z", re.DOTALL),
+    re.compile(rf"\s*{_ORDER}\s*(?P<f>\(.+\))\s*/\s*{_IN}\s*\Z", re.DOTALL),
+]
 # LaTeX's forms of both, made plain first: \frac{d}{dx}, \frac{\partial f}{\partial x},
 # \frac{\mathrm{d}^2 y}{\mathrm{d}x^2} (a \frac without braces inside it).
 _TEX_D = [(re.compile(r"\\(?:mathrm|operatorname)\{d\}"), "d"),
@@ -300,24 +304,38 @@ _TEX_OPERATOR = re.compile(r"\s*\\[dt]?frac\s*\{((?:[^{}]|\{[^{}]*\})*)\}\s*"
                            r"\{((?:[^{}]|\{[^{}]*\})*)\}")
 
 
+def _left_side(left: str) -> tuple[int, str | None, str | None] | None:
+    """What an equation's left side says of the derivative it names: its order, its
+    variable (None for primes) and f as written there (None where only named: dy/dx);
+    None where it names no derivative."""
+    plain = _plain_operator(left)
+    for pattern in _LEFT_SIDES:
+        found = pattern.match(left if "primes" in pattern.groupindex else plain)
+        if found is None:
+            continue
+        parts = found.groupdict()
+        if parts.get("primes"):
+            order = sum(_PRIMES[c] for c in parts["primes"])
+        else:
+            power = parts["n"] or parts["sup"]
+            order = int(power.translate(_SUPERSCRIPTS)) if power else 1
+        return order, parts.get("var"), parts.get("f")
+    return None
+
+
 def _right_side(text: str, order: int, name: str | None, f: Expression) -> str:
     """``f'(x) = 2x`` as ``2x``: an expectation written as an equation whose left side
     names a derivative of the order checked, in the variable checked (another order or
     variable is an error that says which option it asks for). d/dx (x^2) = 2x is read so
     where what d/dx is applied to reads as f. Any other '=' is the parser's to explain."""
     left, equals, right = text.partition("=")
-    if not equals or "=" in right:
+    said = _left_side(left) if equals and "=" not in right else None
+    if said is None:
         return text
-    plain = _plain_operator(left)
-    primed, leibniz, applied = _PRIMED.match(left), _LEIBNIZ.match(plain), _APPLIED.match(plain)
-    if primed:
-        written = sum(_PRIMES[c] for c in primed.group(1))
-    elif leibniz or applied:
-        found = leibniz or applied
-        power, variable = found.group(1) or found.group(2), found.group(3)
-        if not leibniz:
-            _same_function(applied.group(4), left, f)
-        written = int(power.translate(_SUPERSCRIPTS)) if power else 1
+    written, variable, operand = said
+    if operand is not None:
+        _same_function(operand, left, f)
+    if variable is not None:
         variable = normal_name(variable)
         if name is not None and variable not in f.variables:
             raise ValuesError(f"the expectation's left side, {left.strip()}, is a derivative "
@@ -327,8 +345,6 @@ def _right_side(text: str, order: int, name: str | None, f: Expression) -> str:
                               f"in {variable}, and this checks one in {name}: "
                               f"--wrt {variable} (wrt= in the API), or --expect "
                               f"{variable}=... for partials by name")
-    else:
-        return text
     if written != order:
         raise ValuesError(f"the expectation's left side, {left.strip()}, is a derivative of "
                           f"order {written}, and this checks order {order}: "
@@ -337,25 +353,42 @@ def _right_side(text: str, order: int, name: str | None, f: Expression) -> str:
     return right
 
 
+def _same_function(operand: str, left: str, f: Expression) -> None:
+    """d/dx (x^2) = 2x: the left side must differentiate f as it was read (else the
+    right side would be checked against the derivative of another function)."""
+    try:
+        written = parse(operand).parsed
+    except ExpressionError:
+        written = None
+    if written != f.parsed:
+        raise ValuesError(f"the expectation's left side, {left.strip()}, differentiates "
+                          f"{operand.strip()}, not {f.text}: give the right side alone, or "
+                          "check that function")
+
+
+def written_order(text: str) -> int:
+    """The order an expectation's left side names (d²y/dx² = 6x: 2), else 1."""
+    left, equals, right = text.partition("=")
+    said = _left_side(left) if equals and "=" not in right else None
+    return 1 if said is None else said[0]
+
+
 def _left_variable(text: str, f: Expression) -> str | None:
     """The variable of f an equation's left side differentiates in (∂f/∂x = ...: x)."""
     left, equals, right = text.partition("=")
-    plain = _plain_operator(left)
-    found = (_LEIBNIZ.match(plain) or _APPLIED.match(plain)) if equals else None
-    name = found and normal_name(found.group(3))
+    said = _left_side(left) if equals else None
+    name = said and said[1] and normal_name(said[1])
     return name if name in f.variables else None
 
 
 def applied_operand(left: str) -> str | None:
-    """What d/dx is applied to on a left side (d/dx (x^2): x^2, its parentheses dropped),
-    if it is so written; "" for a derivative named alone (dy/dx, f'(x))."""
-    plain = _plain_operator(left)
-    if _LEIBNIZ.match(plain) or _PRIMED.match(left):
-        return ""
-    applied = _APPLIED.match(plain)
-    if applied is None:
+    """What a left side differentiates (d/dx (x^2), d(x^2)/dx, (x^2)': x^2, its
+    parentheses dropped), if it is so written; "" for a derivative named alone (dy/dx,
+    f'(x)); None for no derivative."""
+    said = _left_side(left)
+    if said is None:
         return None
-    operand = applied.group(4)
+    operand = said[2] or ""
     inner = operand[1:-1] if operand[:1] == "(" and operand[-1:] == ")" else ""
     return inner if inner and _balanced(inner) else operand
 
@@ -383,18 +416,6 @@ def _plain_operator(left: str) -> str:
 
 _SUPERSCRIPTS = str.maketrans("²³⁴⁵⁶⁷⁸⁹", "23456789")
 
-
-def _same_function(operand: str, left: str, f: Expression) -> None:
-    """d/dx (x^2) = 2x: the left side must differentiate f as it was read (else the
-    right side would be checked against the derivative of another function)."""
-    try:
-        written = parse(operand).parsed
-    except ExpressionError:
-        written = None
-    if written != f.parsed:
-        raise ValuesError(f"the expectation's left side, {left.strip()}, differentiates "
-                          f"{operand.strip()}, not {f.text}: give the right side alone, or "
-                          "check that function")
 
 def _why_not(extra: list[str], variables) -> str:
     """d/dx typed into the expectation, or names run together (2xy is 2 times a variable

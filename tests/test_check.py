@@ -470,6 +470,9 @@ def test_a_factor_is_said_as_the_fraction_it_is():
     ("d^2f/dx^2 = 2", {"order": 2}),
     # d/dx applied to f itself, as on paper
     ("d/dx(x^2) = 2x", {}), ("d/dx x^2 = 2x", {}), ("\\frac{d}{dx} x^2 = 2x", {}),
+    # d and primes around f itself (were '=' errors): d(x^2)/dx, (x^2)'
+    ("d(x^2)/dx = 2x", {}), ("(x^2)' = 2x", {}), ("(x^2)'' = 2", {"order": 2}),
+    ("d²(x^2)/dx² = 2", {"order": 2}),
     ("d²/dx² (x^2) = 2", {"order": 2}), ("\\frac{d^2}{dx^2}(x^2) = 2", {"order": 2}),
     # LaTeX's Leibniz forms, upright d and partials included
     ("\\frac{dy}{dx} = 2x", {}), ("\\frac{\\partial f}{\\partial x} = 2x", {}),
@@ -514,6 +517,19 @@ def test_a_left_side_naming_the_variable_is_the_one_checked(expected):
     result = adcli.check("x^2 y^3", expected)
     assert (result.verdict, [t.name for t in result.targets]) == ("matches", ["y"])
     assert adcli.check("x^2 y^3", expected.replace("3x^2", "2x^2")).verdict == "differs"
+
+
+@pytest.mark.parametrize("argv, out", [
+    # (x^3)'' = 6x: the left side names the order, and --order need not say it again
+    (["x^3", "d^2y/dx^2 = 6x"], "matches d²/dx² at 30/30 points, largest relative difference 0\n"),
+    (["d²/dx² x^3 = 6x"], "matches d²/dx² at 30/30 points, largest relative difference 0\n"),
+    (["x^3", "3x^2"], "matches d/dx at 30/30 points, largest relative difference 0\n"),
+])
+def test_the_order_is_the_one_the_left_side_names_unless_given(argv, out):
+    code, stdout, err = run_cli("check", *argv, "--format", "plain")
+    assert (code, stdout, err) == (0, out, "")
+    code, stdout, err = run_cli("check", "x^3", "y'' = 6x", "--order", "1")
+    assert code == 2 and "is a derivative of order 2, and this checks order 1" in err
 
 
 @pytest.mark.parametrize("argv, message", [

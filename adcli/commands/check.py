@@ -31,7 +31,8 @@ class Check(Command):
     options = (
         click.option("--expect", multiple=True, metavar="NAME=EXPR",
                      help="The expected partial derivative in NAME (repeatable)."),
-        click.option("--order", type=click.IntRange(0, MAX_ORDER), default=1, show_default=True,
+        click.option("--order", type=click.IntRange(0, MAX_ORDER), default=None,
+                     show_default="1, or the order EXPECTED's left side names",
                      help="Which derivative; 0 checks an identity (EXPRESSION = EXPECTED)."),
         click.option("--samples", type=click.IntRange(1, 10_000), default=30,
                      show_default=True, help="Random points, for variables without --at "
@@ -50,7 +51,7 @@ class Check(Command):
     @classmethod
     def main(cls, texts, wrt=None, *, at=(), grid=(), points_file=None, skip_bad_rows=False,
              points_format=None, columns=None, no_header=False,
-             fmt="table", digits=None, strict=False, expect=(), order=1, samples=30, seed=0,
+             fmt="table", digits=None, strict=False, expect=(), order=None, samples=30, seed=0,
              domain=(), rtol=1e-9, atol=0.0, let=(), out=None, err=None) -> int:
         from .. import checking
         from ..definitions import from_pairs
@@ -65,6 +66,8 @@ class Check(Command):
         definitions = define(from_pairs(let)) if let else None
         texts = _split_equation(texts, checking.applied_operand)
         f = _function(texts[0], definitions, checking.applied_operand)
+        if order is None:   # d²y/dx² = 6x says the order itself
+            order = checking.written_order(texts[1]) if len(texts) == 2 else 1
         expected = texts[1] if len(texts) == 2 else None
         expectations = _expectations(expect)
         if definitions is not None:  # --let: the expectations may use the definitions too
