@@ -1147,8 +1147,8 @@ def _look_wider(r: CheckResult, targets, seed, domain) -> None:
         row = wider.worst[0]
         at = ", ".join(f"{v}={x!r}" for v, x in row.at.items())
         r.notes.append(f"it matches at your {_s(r.counted)} only, not at "
-                       f"{wider.differing} of {where}: at {at}, expected {row.label} = "
-                       f"{row.expected!r}, adcli's {row.ad!r}")
+                       f"{wider.differing} of {where}: at {at}, the expectation is "
+                       f"{row.expected!r} and adcli's {row.label} {row.ad!r}")
         r.notes += [f"over these {_s(wider.counted)}: {claim}" for claim in wider.diagnosis]
 
 

@@ -656,7 +656,7 @@ def test_a_formula_that_matches_at_the_users_one_point_only_is_told_so():
     x = result.notes[0].split("at x=")[1].split(",")[0]
     assert result.notes == [
         f"it matches at your 1 point only, not at 30 of 30 random ones (seed 0): at x={x}, "
-        f"expected d²/dx² = {3 * float(x) ** 2!r}, adcli's {6 * float(x)!r}",
+        f"the expectation is {3 * float(x) ** 2!r} and adcli's d²/dx² {6 * float(x)!r}",
         "over these 31 points: the expectation is d/dx at every point, not d²/dx²: "
         "differentiated one time too few"]
 
