@@ -17,6 +17,15 @@ from .expression import normal_name
 from .functions import CONSTANTS
 
 
+def unused(definitions: "Definitions | None") -> list[str]:
+    """Warnings of the definitions no expression used: a --let F=... with f written
+    instead of F is likely a slip, and would go unseen."""
+    if definitions is None:
+        return []
+    return [f"--let {name}: {name} is not used by the expression"
+            for name in definitions.texts if name not in definitions.linked]
+
+
 def from_pairs(pairs: Iterable[str]) -> dict[str, str]:
     """``["F=x^2+1", "G=2F"]`` (the CLI's --let values) as ``{"F": "x^2+1", "G": "2F"}``."""
     definitions: dict[str, str] = {}
@@ -42,6 +51,7 @@ class Definitions:
         self.names = frozenset(self.texts)
         self.nodes = {name: self._read(name, read) for name in self.texts}
         self.order = self._dependency_order()
+        self.linked: set[str] = set()   # the definitions link put in, in any expression
 
     def _read(self, name: str, read) -> list:
         text = self.texts[name]
@@ -109,6 +119,7 @@ class Definitions:
             return where[len(source) - 1]
 
         copy(nodes)
+        self.linked.update(roots)
         names: dict[int, str] = {}
         for name, root in roots.items():
             names.setdefault(root, name)

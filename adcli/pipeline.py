@@ -11,7 +11,7 @@ import numpy as np
 
 from .errors import (AdcliError, ExpressionError, NonFiniteError, ValuesError, closest,
                      did_you_mean, escape, glued, no_value_for, warn)
-from .definitions import from_pairs
+from .definitions import from_pairs, unused
 from .expression import LATEX_LETTERS
 from .functions import CALLABLE, CONSTANTS
 from .parser import define, is_name, normal_name, parse
@@ -53,6 +53,8 @@ def _run(command_class, texts, wrt, *, at=(), grid=(), points_file=None, points_
     expressions = [_parsed(text, definitions, i, len(texts)) for i, text in enumerate(texts, 1)]
     command = command_class(expressions, [], **options)
     command.cautions = [c for e in expressions for c in e.cautions]
+    for message in unused(definitions):
+        warn(err, message)
     if definitions is not None and wrt is not None:
         _not_defined(definitions, [w.strip() for w in wrt.split(",")])
     command.wrt = _wrt(command, wrt, strict, err)

@@ -1172,3 +1172,17 @@ def test_latex_style_switches_and_roman_letters(text, reading):
 def test_a_roman_d_is_refused_as_mathrm_d_is(text, command):
     with pytest.raises(ExpressionError, match=re.escape(f"LaTeX's {command} is not read here")):
         adcli.parse(text)
+
+
+@pytest.mark.parametrize("argv, said", [
+    (["eval", "x", "--at", "x=1", "--let", "G=x^2"], ["--let G: G is not used by the "
+                                                      "expression"]),
+    (["eval", "F", "--at", "x=1", "--let", "F=G", "--let", "G=x"], []),  # G, through F
+    (["check", "F", "2x", "--let", "F=x^2", "--let", "H=x"], ["--let H: H is not used by "
+                                                              "the expression"]),
+])
+def test_a_definition_no_expression_uses_is_said(argv, said):
+    """--let F=... beside an expression that wrote f was silently ignored."""
+    code, out, err = run_cli(*argv, "--format", "plain")
+    assert code == 0 and [line.removeprefix("adcli: warning: ") for line in
+                          err.splitlines()] == said

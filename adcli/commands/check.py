@@ -54,7 +54,7 @@ class Check(Command):
              fmt="table", digits=None, strict=False, expect=(), order=None, samples=30, seed=0,
              domain=(), rtol=1e-9, atol=0.0, let=(), out=None, err=None) -> int:
         from .. import checking
-        from ..definitions import from_pairs
+        from ..definitions import from_pairs, unused
         from ..parser import define, parse
 
         out, err = out or sys.stdout, err or sys.stderr
@@ -73,6 +73,8 @@ class Check(Command):
         if definitions is not None:  # --let: the expectations may use the definitions too
             expected = None if expected is None else parse(expected, definitions)
             expectations = {n: parse(t, definitions) for n, t in expectations.items()}
+            for message in unused(definitions):
+                warn(err, message)
         given = _points(f, at, grid, points_file, skip_bad_rows, strict, err,
                         points_format, columns)
         spans = _known(f, _domains(domain), "--domain", strict, err)
