@@ -218,8 +218,8 @@ class StreamReader:
 
     def _lines(self):
         if self._pending is not None:
-            yield self._pending
-            self._pending = None
+            pending, self._pending = self._pending, None  # (read: waits() asks the stream)
+            yield pending
         for text in self._raw_lines():
             if _is_row(text):
                 yield text
@@ -281,17 +281,20 @@ class _Pipe:
         import codecs
 
         self.fd, self.name = stream.fileno(), getattr(stream, "name", None)
-        encoding = getattr(stream, "encoding", None) or "utf-8"
-        self._decode = codecs.getincrementaldecoder(encoding)().decode
+        self.encoding = getattr(stream, "encoding", None) or "utf-8"
+        self._decode = codecs.getincrementaldecoder(self.encoding)().decode
         self.text, self.pos, self.eof, self._cr = "", 0, False, False
+        self._error: UnicodeDecodeError | None = None   # raised once the text before it is read
 
     def readline(self, limit: int = -1) -> str:
         while True:
             end = self.text.find("\n", self.pos)
             have = (end + 1 if end >= 0 else len(self.text)) - self.pos
-            if end >= 0 or self.eof or 0 <= limit <= have:
+            if end >= 0 or self.eof or self._error is not None or 0 <= limit <= have:
                 break
             self._fill(wait=True)
+        if not have and self._error is not None:
+            raise self._error
         stop = self.pos + (have if limit < 0 else min(have, limit))
         line, self.pos = self.text[self.pos:stop], stop
         return line
@@ -309,7 +312,7 @@ class _Pipe:
         while not ready and not self.eof and self._fill(wait=False):
             count = self.text.count if whole else self.text.find
             ready = lines()
-        return ready or int(self.eof)
+        return ready or int(self.eof or self._error is not None)   # (a read then raises)
 
     def _fill(self, wait: bool) -> bool:
         """Read what the pipe has (if ``wait``, waiting for something): whether any
@@ -317,10 +320,17 @@ class _Pipe:
         import os
         import select
 
-        if self.eof or not wait and not select.select([self.fd], [], [], 0)[0]:
+        if self.eof or self._error is not None or \
+                not wait and not select.select([self.fd], [], [], 0)[0]:
             return False
         data = os.read(self.fd, self._CHUNK)
-        text = ("\r" if self._cr else "") + self._decode(data, final=not data)
+        try:
+            text = self._decode(data, final=not data)
+        except UnicodeDecodeError as error:     # the whole lines before it are still rows
+            self._error = error
+            text = error.object[:error.start].decode(self.encoding)
+            text = text[:text.rfind("\n") + 1]
+        text = ("\r" if self._cr else "") + text
         self.eof = not data
         # Universal newlines, as the text files of the CLI read them: \r\n and \r are
         # \n; a \r last may be half of a \r\n, kept for the next read.

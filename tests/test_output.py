@@ -824,13 +824,24 @@ def test_a_json_document_over_many_chunks_is_one_object_with_its_warnings(capsys
 @pytest.mark.parametrize("fmt", ["csv", "tsv", "plain", "jsonl", "json"])
 def test_streaming_formats_write_each_chunk_as_it_finishes(executable, fmt):
     """One chunk's worth of rows (65,536) on stdin, which stays open: its results must
-    come out before the input ends."""
+    come out before the input ends. (Written by a thread: the results come out while the
+    rows go in, and a pipe holds only 64 KiB of them.)"""
+    import threading
+
     child = subprocess.Popen([executable, "eval", "2*x", "--points", "-", "--format", fmt],
                              stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                              stderr=subprocess.PIPE, env=child_env())
+
+    def write():
+        try:
+            child.stdin.write(("x\n" + "".join(f"{i}\n" for i in range(65536))).encode())
+            child.stdin.flush()
+        except BrokenPipeError:     # killed below before taking it all: the test is done
+            pass
+
+    writer = threading.Thread(target=write, daemon=True)
+    writer.start()
     try:
-        child.stdin.write(("x\n" + "".join(f"{i}\n" for i in range(65536))).encode())
-        child.stdin.flush()
         first, deadline = "", time.monotonic() + 60
         while "0.0" not in first and time.monotonic() < deadline:
             if select.select([child.stdout], [], [], 1)[0]:
