@@ -52,10 +52,10 @@ def diagnose(f, targets, order, points, found, status) -> list[str]:
             if t.name is not None and not f.has_diff else []
         claims = _offset(e, e_scale, a, a_scale, tolerance) if order == 0 else []
         if order == 1:
-            claims += _numerator_swapped(f, t, multiple)
-            claims += _swapped(f, t, e, e_scale, found, where, tolerance)
-            claims += _inner(f, t, e, e_scale, found, where, tolerance)
             sweep = _sweep(f, t, points, where)
+            claims += _numerator_swapped(f, t, multiple, sweep)
+            claims += _swapped(f, t, e, e_scale, found, where, tolerance)
+            claims += _inner(f, t, e, e_scale, a, found, sweep, where, tolerance)
             claims += _quotient(f, t, e, e_scale, a, a_scale, sweep, tolerance)
             claims += _outer_at_x(f, t, e, e_scale, a, sweep, found, points, where,
                                   tolerance)
@@ -96,7 +96,8 @@ def _sign_in_part(t, e, e_scale, a, a_scale, points, where, tolerance) -> list[s
     derivative written -1/(x sqrt(x^2 - 1)), right for x > 0 only)."""
     same = _close(e, a, e_scale, a_scale, *tolerance)
     flipped = _close(e, -a, e_scale, a_scale, *tolerance) & (a != 0)
-    if same.all() or not np.all(same | flipped) or flipped.sum() < MIN_FOR_DIAGNOSIS:
+    if same.all() or not same.any() or not np.all(same | flipped) or \
+            flipped.sum() < MIN_FOR_DIAGNOSIS:
         return []
     which = f"at {int(flipped.sum())} of {len(e)} points"
     for v in points:     # the classic: right for x > 0, |x| written x
@@ -105,7 +106,8 @@ def _sign_in_part(t, e, e_scale, a, a_scale, points, where, tolerance) -> list[s
             if np.all(test(x[flipped], 0)) and not np.any(test(x[~flipped], 0)):
                 which = f"where {v} {sign} 0"
     return [f"the sign is wrong {which} and right elsewhere: -{t.label} there (an absolute "
-            f"value written without its bars, |{t.name}| as {t.name}?)"]
+            f"value lost or added, |{t.name}| written {t.name} or {t.name} written "
+            f"|{t.name}|?)"]
 
 
 # A factor's fraction, at most: a term of sin(300x)'s derivative written cos(300x) is
@@ -198,10 +200,11 @@ def _multiple(t, e, e_scale, a, a_scale, tolerance) -> list[str]:
             "every point"]
 
 
-def _numerator_swapped(f, t, multiple) -> list[str]:
+def _numerator_swapped(f, t, multiple, sweep) -> list[str]:
     """-f' for f = u/v: the quotient rule's numerator written u·v' - u'·v, the classic
-    order slip (said before the sign error it makes)."""
-    if f.nodes[-1].name != "div" or not multiple or not multiple[0].startswith("×-1 "):
+    order slip (said before the sign error it makes), for v that varies (x^2/2 has none)."""
+    if f.nodes[-1].name != "div" or not multiple or not multiple[0].startswith("×-1 ") \
+            or sweep is None or not np.any(sweep.tangents[f.nodes[-1].args[1]] != 0):
         return []
     d, x = _d(t), t.name
     u, v = (_part(f, j) for j in f.nodes[-1].args)
@@ -271,10 +274,12 @@ def _swapped(f, t, e, e_scale, found, where, tolerance) -> list[str]:
     return claims
 
 
-def _inner(f, t, e, e_scale, found, where, tolerance) -> list[str]:
+def _inner(f, t, e, e_scale, a, found, sweep, where, tolerance) -> list[str]:
     """The expectation equals df/du for an inner node u, the argument of a function, the
     base of a power or a denominator (1/(3x+2)'s derivative written -1/(3x+2)^2): the
-    chain rule's du/dx is missing. Reverse mode has every df/du from its one pass."""
+    chain rule's du/dx is missing. Reverse mode has every df/du from its one pass. Only
+    where f' is df/du·du/dx, u its one route from x, and du/dx is not 1 (log(x+1)
+    sin(x+1)'s written sin(x+1)/(x+1) is the product rule's term left out)."""
     nodes = f.nodes
     parents = {arg: p for p, node in enumerate(nodes) for arg in node.args}
     for index in reversed(range(len(nodes) - 1)):
@@ -285,9 +290,22 @@ def _inner(f, t, e, e_scale, found, where, tolerance) -> list[str]:
                                         and _constant(nodes, owner.args[0]))
         if u is None or not inside or nodes[index].kind == "variable":
             continue
-        if np.ptp(u) > 0 and np.all(_close(e, u, e_scale, np.abs(u), *tolerance)):
+        if np.ptp(u) > 0 and np.all(_close(e, u, e_scale, np.abs(u), *tolerance)) and \
+                _only_route(a, u, sweep, index, tolerance):
             return [_inner_words(f, index, parents[index], t.name)]
     return []
+
+
+def _only_route(a, adjoint, sweep, index: int, tolerance) -> bool:
+    """Whether node ``index`` is f's one route from x (f' = df/du·du/dx there) and du/dx
+    is not 1 everywhere (where leaving it out changes nothing); True without a sweep."""
+    if sweep is None:
+        return True
+    tangent = np.broadcast_to(sweep.tangents[index], np.shape(a))
+    with np.errstate(all="ignore"):
+        through = adjoint * tangent
+    return bool(np.any(tangent != 1) and
+                np.all(_close(through, a, np.abs(through), np.abs(a), *tolerance)))
 
 
 def _constant(nodes, index: int) -> bool:
@@ -380,9 +398,13 @@ def _replaced(e, e_scale, a, adjoint, right, wrong, tolerance) -> bool:
             guess = a - whole + replaced
             scale = np.abs(a) + np.abs(whole) + np.abs(replaced)
         guess = np.broadcast_to(guess, e.shape)
-    # (an infinite guess would be close to anything: its rounding scale is inf)
+    # (an infinite guess would be close to anything: its rounding scale is inf; and a
+    # wrong rule whose values are negligible beside f' is a term left out, said so
+    # elsewhere: coth'(x^2 + 40) is 1e-34)
+    with np.errstate(all="ignore"):
+        felt = np.any(np.abs(replaced) > 1e-6 * (np.abs(a) + np.abs(whole)))
     return bool(np.all(np.isfinite(guess)) and np.ptp(guess) > 0 and not np.all(guess == a)
-                and np.all(_close(e, guess, e_scale, scale, *tolerance)))
+                and felt and np.all(_close(e, guess, e_scale, scale, *tolerance)))
 
 
 def _outer_at_x(f, t, e, e_scale, a, sweep, found, points, where, tolerance) -> list[str]:
@@ -413,8 +435,10 @@ def _outer_missing(f, t, e, e_scale, a, sweep, found, where, tolerance) -> list[
         g_prime, u = outer
         with np.errstate(all="ignore"):
             times = np.broadcast_to(e * g_prime, a.shape)
+        # (only where g(u) is f's one route from x: x|x-1|'s written 2x-1 is no abs' left out)
         if np.ptp(g_prime) > 0 and np.all(np.isfinite(times)) and \
-                np.all(_close(times, a, np.abs(times), np.abs(a), *tolerance)):
+                np.all(_close(times, a, np.abs(times), np.abs(a), *tolerance)) and \
+                _only_route(a, adjoint, sweep, index, tolerance):
             d = _d(t)
             return [f"the factor {node.name}'(u) is missing, for {node.name}(u) and u = "
                     f"{_part(f, u)}: the chain rule multiplies the derivative of every "
@@ -429,8 +453,10 @@ def _other_function(f, e, e_scale, a, sweep, found, where, tolerance) -> list[st
         own, arg = type(node.function()), node.args[0]
         u = np.stack(np.broadcast_arrays(sweep.values[arg], sweep.tangents[arg]))
         for name, cls in sorted(CALLABLE.items()):
-            # (abs's rule, sign(u), is a factor's sign: _outer_missing's claim)
-            if cls is own or cls.arity != 1 or name != cls.name or name == "abs":
+            # (abs's rule, sign(u), is a factor's sign: _outer_missing's claim; log1p's
+            # and expm1's are log's and exp's, written for accuracy, not a student's rule)
+            if cls is own or cls.arity != 1 or name != cls.name or \
+                    name in ("abs", "log1p", "expm1"):
                 continue
             with np.errstate(all="ignore"):
                 wrong = cls().taylor(u)[1]
@@ -525,6 +551,8 @@ def _term_factor(e, e_scale, a, a_scale, term, tolerance):
     if nonzero.sum() < MIN_FOR_DIAGNOSIS or np.ptp(term) == 0:
         return None
     with np.errstate(all="ignore"):
+        if not np.any(np.abs(term) > 1e-6 * np.abs(a)):  # too small for its factor to show
+            return None
         factor = float(np.median(1 + (e[nonzero] - a[nonzero]) / term[nonzero]))
     if not np.isfinite(factor) or abs(factor - 1) <= 1e-9:
         return None
@@ -781,6 +809,9 @@ def _inside_only(f, t, e, e_scale, a, sweep, found, where, tolerance) -> list[st
         if adjoint is None:
             continue
         u = node.args[k]
+        value, slope = np.broadcast_arrays(sweep.values[u], sweep.tangents[u])
+        if np.ptp(slope) == 0 or np.array_equal(value, slope):
+            continue    # du/dx = 1 or du/dx = u: g(du/dx) is then g'(u) or g(u) by chance
         # g at du/dx, and g' at du/dx, the others fixed
         at_inner = _along(node, [sweep.tangents[j] if i == k else sweep.values[j]
                                  for i, j in enumerate(node.args)], k)
