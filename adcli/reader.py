@@ -255,7 +255,7 @@ class Builder:
         head = self._heads.get(text)
         if head is not None:  # "sin(" met before in this text
             return head[0], start, head[1]
-        name = normal_name(text.rstrip("(").rstrip())
+        name = normal_name(_call_name(text))
         if is_function_name(name):
             function = CALLABLE.get(name)
             if name in _SPECIAL or name.startswith("log_"):
@@ -676,6 +676,15 @@ def _plain_number(nodes: list[Node]) -> float | None:
 
 _FONTS = {"\\rm": "\\mathrm", "\\mathrm": "\\mathrm", "\\mathit": "\\mathit",
           "\\operatorname": "\\operatorname"}
+
+
+def _call_name(text: str) -> str:
+    """The name a call's token opens (sin, \\sin, \\operatorname{atan2}), without its
+    "(", LaTeX's sizing of it (\\left, \\bigl) and its \\operatorname{...}."""
+    text = re.sub(r"\\(?:[bB]igg?l?|left)\s*\($|\($", "", text).rstrip()
+    if text.startswith("\\operatorname"):
+        text = text[text.index("{") + 1:text.rindex("}")].strip()
+    return text
 
 
 def _tex_font(written: str) -> str:
