@@ -403,6 +403,12 @@ class Builder:
         exponent = self._infix("div", one, degree, start)
         return Factor(self._infix("pow", radicand, exponent, start), start, "paren")
 
+    def tex_sqrt(self, children):  # LaTeX's \sqrt{x}, \sqrt2: one token, as TeX reads it
+        (_, start), radicand = children
+        index = self._add(Node("call", start, name="sqrt", function=CALLABLE["sqrt"],
+                               args=(self._value(radicand),)))
+        return Factor(index, start, "paren")
+
     def fraction(self, children):  # LaTeX's \frac{a}{b}, \frac12
         (_, start), top, bottom = children
         index = self._infix("div", self._value(top), self._value(bottom), start)
