@@ -79,7 +79,7 @@ def parse(text: str, definitions: Mapping[str, str] | Definitions | None = None)
 # a 1 MB expression is not walked node by node for them. (Compiled only when a text may
 # hold one: ~1 ms, a start-up's 1%.)
 _POWER_OVER = r"(\^|\*\*)\s*([-−+]?)\s*1\s*/\s*(\d+\.?\d*|\.\d+)"
-_GLUED = r"(\^|\*\*)\s*([-−+]?\s*(?:\d+\.?\d*|\.\d+))([^\W\d⁰¹²³⁴-⁹π¼-¾⅐-⅞]\w*)"
+_GLUED = r"(\^|\*\*)\s*([-−+]?\s*(?:\d+\.?\d*|\.\d+))(?![eE][-+]?\d)([^\W\d⁰¹²³⁴-⁹π¼-¾⅐-⅞]\w*)"
 # (CAUTIONS: warnings of readings, at most; LOOKED_AT: places of each reading looked at, at
 # most, x^1/2 10^4 times: the first. Both from adcli.reader, which says some itself.)
 

@@ -1187,3 +1187,12 @@ def test_a_definition_no_expression_uses_is_said(argv, said):
     code, out, err = run_cli(*argv, "--format", "plain")
     assert code == 0 and [line.removeprefix("adcli: warning: ") for line in
                           err.splitlines()] == said
+
+
+@pytest.mark.parametrize("text, reading", [("2^1e3", "2^1000"), ("2^1e-3 x", "(2^0.001)*x"),
+                                           ("10^3e2", "10^300")])
+def test_an_exponent_in_scientific_notation_is_no_name_glued_to_a_power(text, reading):
+    """2^1e3 is 2^1000; the e^2x caution said 'the power is 2^1, and e3 multiplies after
+    it', and for 2^1e-3 proposed 2^(1e), which is an error."""
+    expression = adcli.parse(text)
+    assert (expression.parsed, expression.cautions) == (reading, [])
