@@ -573,10 +573,12 @@ class Builder:
         return argument, i
 
     def _wide_argument(self, chain: list, factors: list, products: list, applied: int):
-        """sin x y is sin(x*y) by the rules, and meant so at times; but cos x e^x is rarely
-        meant as cos(x*(e^x)). Said where, after its numbers and constants (sin 2 pi x),
-        a function's argument holds two factors or more. ``products``: the argument's
-        nodes after each factor; ``applied``: the function's node."""
+        """sin x y is sin(x*y) by the rules, and meant so (sin ωt, sin 2πft, cos kx);
+        but cos x e^x is rarely meant as cos(x*(e^x)). Said where, after its numbers and
+        constants (sin 2 pi x), a function's argument holds two factors or more and one
+        after the first is more than a name (a power, a call, a group: e^x, (y+1)).
+        ``products``: the argument's nodes after each factor; ``applied``: the
+        function's node."""
         if self._looked == LOOKED_AT or len(self.said) == CAUTIONS:
             return
         nodes, text, k = self.nodes, self.text, 0
@@ -584,7 +586,8 @@ class Builder:
             k += 1
             if k == len(factors):
                 return
-        if len(factors) - k < 2:
+        if len(factors) - k < 2 or all(nodes[f.index].kind in ("variable", "constant")
+                                       for f in factors[k + 1:]):
             return
         self._looked += 1
         second, last = factors[k + 1].start, factors[-1]

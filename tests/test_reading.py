@@ -1054,25 +1054,25 @@ def _wide(shown, reading, meant, write):
 @pytest.mark.parametrize("text, reading, caution", [
     ("cos x e^x", "cos(x*(e^x))", _wide("cos x e^x", "cos(x*(e^x))", "cos(x)*e^x",
                                         "cos(x) e^x")),
-    ("sin x y", "sin(x*y)", _wide("sin x y", "sin(x*y)", "sin(x)*y", "sin(x) y")),
-    ("sin x^2 y", "sin((x^2)*y)", _wide("sin x^2 y", "sin((x^2)*y)", "sin(x^2)*y",
-                                        "sin(x^2) y")),
+    ("sin x^2 e^y", "sin((x^2)*(e^y))", _wide("sin x^2 e^y", "sin((x^2)*(e^y))",
+                                              "sin(x^2)*e^y", "sin(x^2) e^y")),
     # the numbers and constants first are the argument's (sin 2x, sin 2 pi x): two more
-    ("sin 2x y", "sin((2*x)*y)", _wide("sin 2x y", "sin((2*x)*y)", "sin(2*x)*y",
-                                       "sin(2x) y")),
-    ("sin 2 pi x y", "sin(((2*pi)*x)*y)", _wide("sin 2 pi x y", "sin(((2*pi)*x)*y)",
-                                                "sin((2*pi)*x)*y", "sin(2 pi x) y")),
-    ("x + sin^2 x y", "x + (sin(x*y)^2)", _wide("sin^2 x y", "sin(x*y)^2", "sin(x)^2*y",
-                                                "sin^2(x) y")),
-    ("sin cos x y", "sin(cos(x*y))", _wide("sin cos x y", "sin(cos(x*y))",
-                                           "sin(cos(x))*y", "sin(cos x) y")),
-    ("√2x y", "sqrt((2*x)*y)", _wide("√2x y", "sqrt((2*x)*y)", "sqrt(2*x)*y", "√(2x) y")),
-    ("log_3 x y", "log(x*y)/log(3)", _wide("log_3 x y", "log(x*y)/log(3)",
-                                           "(log(x)/log(3))*y", "log_3(x) y")),
+    ("sin 2x e^x", "sin((2*x)*(e^x))", _wide("sin 2x e^x", "sin((2*x)*(e^x))",
+                                             "sin(2*x)*e^x", "sin(2x) e^x")),
+    ("sin 2 pi x e^x", "sin(((2*pi)*x)*(e^x))", _wide(
+        "sin 2 pi x e^x", "sin(((2*pi)*x)*(e^x))", "sin((2*pi)*x)*e^x", "sin(2 pi x) e^x")),
+    ("x + sin^2 x e^x", "x + (sin(x*(e^x))^2)", _wide("sin^2 x e^x", "sin(x*(e^x))^2",
+                                                      "sin(x)^2*e^x", "sin^2(x) e^x")),
+    ("sin cos x e^x", "sin(cos(x*(e^x)))", _wide("sin cos x e^x", "sin(cos(x*(e^x)))",
+                                                 "sin(cos(x))*e^x", "sin(cos x) e^x")),
+    ("√2x e^x", "sqrt((2*x)*(e^x))", _wide("√2x e^x", "sqrt((2*x)*(e^x))", "sqrt(2*x)*e^x",
+                                           "√(2x) e^x")),
+    ("log_3 x e^x", "log(x*(e^x))/log(3)", _wide("log_3 x e^x", "log(x*(e^x))/log(3)",
+                                                 "(log(x)/log(3))*e^x", "log_3(x) e^x")),
     ("sin x(y+1)", "sin(x*(y + 1))", _wide("sin x(y + 1)", "sin(x*(y + 1))",
                                            "sin(x)*(y + 1)", "sin(x) (y + 1)")),
-    (r"\sin x \! y", "sin(x*y)", _wide(r"\sin x \! y", "sin(x*y)", "sin(x)*y",
-                                       r"\sin(x) y")),   # \! is no space between factors
+    (r"\sin x \! e^x", "sin(x*(e^x))", _wide(r"\sin x \! e^x", "sin(x*(e^x))", "sin(x)*e^x",
+                                           r"\sin(x) e^x")),   # \! is no space between factors
 ])
 def test_a_function_taking_several_factors_without_parentheses_is_warned_of(text, reading,
                                                                             caution):
@@ -1086,7 +1086,10 @@ def test_a_function_taking_several_factors_without_parentheses_is_warned_of(text
 @pytest.mark.parametrize("text", ["sin 2x", "sin 2 pi x", "sin 2πx", "sin e x", "sin ½x",
                                   "sin x", "sin x cos x", "sin x/2", "2 sin x cos x",
                                   "sin(x y)", "sin^2(x y)", "sin[x y] z", "sin |x| y",
-                                  "sin(x) y", "x y sin x", r"\sin x \, y", "sin x * y"])
+                                  "sin(x) y", "x y sin x", r"\sin x \, y", "sin x * y",
+                                  # names after it, as physics writes them: sin(ωt)
+                                  "sin x y", r"\sin\omega t", "sin 2π f t", "cos k x",
+                                  "sin x^2 y", "log_3 x y"])
 def test_no_caution_for_a_function_of_its_numbers_and_one_factor(text):
     assert adcli.parse(text).cautions == []
 
