@@ -64,7 +64,11 @@ def _run(command_class, texts, wrt, *, at=(), grid=(), points_file=None, points_
         _not_defined(definitions, source.names())
     if not (command.values_optional and not source.names()):
         _check_names(command, source, strict, err)
-    # (after the names' check: its error says what a caution would, 'sinx' is one name)
+    # (after the names' check: its error says what a caution would, 'sinx' is one name;
+    # and a name given a value, --at cost=3, is meant as one)
+    given = {*source.names(), *command.wrt}
+    command.cautions = [c for c in command.cautions
+                        if not any(c.startswith(f"'{name}' is one name") for name in given)]
     for caution in command.cautions:
         warn(err, caution)
     source.use(command.names)

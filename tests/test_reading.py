@@ -1199,3 +1199,13 @@ def test_an_exponent_in_scientific_notation_is_no_name_glued_to_a_power(text, re
     it', and for 2^1e-3 proposed 2^(1e), which is an error."""
     expression = adcli.parse(text)
     assert (expression.parsed, expression.cautions) == (reading, [])
+
+
+def test_a_glued_name_given_a_value_is_not_cautioned():
+    """cost with --at cost=3 is a variable meant as one: 'for cos(t), write cos t' was
+    said anyway."""
+    code, out, err = run_cli("eval", "cost*2", "--at", "cost=3", "--format", "json")
+    assert (code, err) == (0, "") and "cautions" not in strict_json(out)
+    code, out, err = run_cli("grad", "cost*t", "--at", "cost=3,t=1", "--wrt", "t",
+                             "--format", "plain")
+    assert (code, out, err) == (0, "3.0 3.0\n", "")
