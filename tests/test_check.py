@@ -322,6 +322,9 @@ DIAGNOSES = [
                             "chain"),
     ("exp(sin(3*x))", "3*exp(sin(3*x))", {}, "the factor sin'(u) is missing, for sin(u) and "
                                              "u = 3*x"),
+    # one route of several: (x sin(x^2))' = sin(x^2) + 2x^2 cos(x^2)
+    ("x*sin(x^2)", "sin(x^2) + 2*x^2", {}, "the factor sin'(u) is missing, for sin(u) and "
+                                           "u = x^2"),
     # c/v with v's derivative left out: (1/(3x+2))' = -3/(3x+2)^2
     ("1/(3*x+2)", "-1/(3*x+2)^2", {}, "this is the derivative of the quotient with respect "
                                       "to its denominator u = (3*x) + 2; the chain rule's "
