@@ -39,21 +39,27 @@ def read(text: str, variables=("x", "y"), *, general=False, translated=True, chu
     opens one (CRLF read as LF); else a StringIO, where a CR stays in the text."""
     stream = io.TextIOWrapper(io.BytesIO(text.encode("utf-8")), encoding="utf-8-sig") \
         if translated else io.StringIO(text)
+    with mock.patch.object(StreamReader, "batches", _general) if general \
+            else mock.patch.object(StreamReader, "batches", StreamReader.batches):
+        return read_stream(stream, variables, chunk=chunk, skip=skip, fmt=fmt,
+                           columns=columns)
+
+
+def read_stream(stream, variables=("x", "y"), chunk=65536, skip=False, fmt=None, columns=None):
+    """read()'s result for an open stream."""
     source = PointSource(stream=stream, chunk_size=chunk, skip_bad_rows=skip,
                          stream_format=fmt, columns=columns)
     values, extra, error = {}, {}, None
-    with mock.patch.object(StreamReader, "batches", _general) if general \
-            else mock.patch.object(StreamReader, "batches", StreamReader.batches):
-        try:
-            source.use(variables)
-            for chunk in source.chunks():
-                for name in source.variables:
-                    values.setdefault(name, []).extend(
-                        struct.pack("<d", v) for v in chunk.values[name].tolist())
-                for name, cells in chunk.extra.items():
-                    extra.setdefault(name, []).extend(cells)
-        except AdcliError as caught:
-            error = str(caught)
+    try:
+        source.use(variables)
+        for part in source.chunks():
+            for name in source.variables:
+                values.setdefault(name, []).extend(
+                    struct.pack("<d", v) for v in part.values[name].tolist())
+            for name, cells in part.extra.items():
+                extra.setdefault(name, []).extend(cells)
+    except AdcliError as caught:
+        error = str(caught)
     return values, extra, list(source.skipped), error
 
 
@@ -439,23 +445,6 @@ def _read_from_pipe(data: bytes, **options):
         result = read_stream(stream, **options)
     writer.join()
     return result
-
-
-def read_stream(stream, variables=("x", "y"), chunk=65536, skip=False, fmt=None):
-    source = PointSource(stream=stream, chunk_size=chunk, skip_bad_rows=skip,
-                         stream_format=fmt)
-    values, extra, error = {}, {}, None
-    try:
-        source.use(variables)
-        for chunk_ in source.chunks():
-            for name in source.variables:
-                values.setdefault(name, []).extend(
-                    struct.pack("<d", v) for v in chunk_.values[name].tolist())
-            for name, cells in chunk_.extra.items():
-                extra.setdefault(name, []).extend(cells)
-    except AdcliError as caught:
-        error = str(caught)
-    return values, extra, list(source.skipped), error
 
 
 @pytest.mark.parametrize("text", [
