@@ -99,12 +99,8 @@ def _sign_in_part(t, e, e_scale, a, a_scale, points, where, tolerance) -> list[s
     if same.all() or not same.any() or not np.all(same | flipped) or \
             flipped.sum() < MIN_FOR_DIAGNOSIS:
         return []
-    which = f"at {int(flipped.sum())} of {len(e)} points"
-    for v in points:     # the classic: right for x > 0, |x| written x
-        x = points[v][where]
-        for sign, test in (("<", np.less), (">", np.greater)):
-            if np.all(test(x[flipped], 0)) and not np.any(test(x[~flipped], 0)):
-                which = f"where {v} {sign} 0"
+    side = _side(points, where, flipped)     # the classic: right for x > 0, |x| written x
+    which = f"where {side}" if side else f"at {int(flipped.sum())} of {len(e)} points"
     return [f"the sign is wrong {which} and right elsewhere: -{t.label} there (an absolute "
             f"value lost or added, |{t.name}| written {t.name} or {t.name} written "
             f"|{t.name}|?)"]
@@ -948,14 +944,22 @@ def _undefined(t, points, where, gone, ad) -> list[str]:
     k = _plain_point(points, where, names, gone[where])
     at = ", ".join(f"{v} = {points[v][where][k]:.6g}" for v in names)
     total = int(where.sum())
-    which = f"{int(gone.sum())} of {total} point{'s' * (total != 1)}"
-    for v in names:     # the classic: a formula right for x > 0 only (|x| lost)
-        inside, outside = points[v][where & ~gone], points[v][gone]
-        for sign, test in (("<", np.less), (">", np.greater)):
-            if np.all(test(outside, 0)) and not np.any(test(inside, 0)):
-                which = f"the {int(gone.sum())} of {total} points with {v} {sign} 0"
+    side = _side(points, where, gone[where])     # a formula right for x > 0 only
+    which = f"the {int(gone.sum())} of {total} points with {side}" if side else \
+        f"{int(gone.sum())} of {total} point{'s' * (total != 1)}"
     return [f"{UNDEFINED_CLAIM}{which}, where {t.label} is finite (at {at}: "
             f"{t.label} = {ad[where][k]:.6g}): it is undefined there, so it is not {t.label}"]
+
+
+def _side(points, where, chosen) -> str | None:
+    """"x < 0" (or "x > 0") where the ``chosen`` counted points are just those of that
+    sign of a variable, else None."""
+    for v in points:
+        x = points[v][where]
+        for sign, test in (("<", np.less), (">", np.greater)):
+            if np.all(test(x[chosen], 0)) and not np.any(test(x[~chosen], 0)):
+                return f"{v} {sign} 0"
+    return None
 
 
 def _plain_point(points, where, names, differs) -> int:
