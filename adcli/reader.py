@@ -210,8 +210,9 @@ class Builder:
                         "read)", start)
 
     def _glued_function(self, name: str) -> None:
-        """sinx, cos2t, lnx: a function's name run together with a variable of one letter
-        (a number between them, digits after it) is one name, a variable, by the rules
+        """sinx, cos2t, lnx, cos2 (in cos2πt): a function's name run together with a
+        variable of one letter (a number between them, digits after it), or with a number,
+        is one name, a variable, by the rules
         (as xy is): said, as a slip more likely than a name (coshx is cosh x, the longest
         function name)."""
         if self._starts is None:  # (once a text has a long name; functions may be added)
@@ -221,8 +222,10 @@ class Builder:
         for k in range(len(name) - 1, 1, -1):
             function = CALLABLE.get(name[:k])
             variable = name[k:].lstrip("0123456789")
+            # (digits alone too: cos2 in cos2πt, a constant after it; log3 may be log_3)
             if function is not None and function.arity == 1 and variable not in CONSTANTS \
-                    and _SHORT_NAME.fullmatch(variable):
+                    and (_SHORT_NAME.fullmatch(variable) or not variable
+                         and name[:k] != "log"):
                 head, rest = name[:k], name[k:]
                 self._say(f"'{name}' is one name, read as a variable; for {head}({rest}), "
                           f"write {head} {rest}")

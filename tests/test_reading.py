@@ -1145,7 +1145,7 @@ def test_a_function_name_glued_to_a_letter_is_one_variable_and_said(name, head, 
 
 
 @pytest.mark.parametrize("text", ["xy", "theta", "sinh x", "x1", "sine", "ex", "maxx", "sin_x",
-                                  "sin2", "sinxy", "alpha"])
+                                  "sinxy", "alpha", "log3"])
 def test_no_glued_name_caution_for_other_names(text):
     assert adcli.parse(text).cautions == []
 
@@ -1209,3 +1209,13 @@ def test_a_glued_name_given_a_value_is_not_cautioned():
     code, out, err = run_cli("grad", "cost*t", "--at", "cost=3,t=1", "--wrt", "t",
                              "--format", "plain")
     assert (code, out, err) == (0, "3.0 3.0\n", "")
+
+
+@pytest.mark.parametrize("text, said", [
+    # cos2πt is cos2*pi*t: 'cos2' one name (π is no letter of a name), which was silent
+    ("cos2πt", "'cos2' is one name, read as a variable; for cos(2), write cos 2"),
+    ("tan10", "'tan10' is one name, read as a variable; for tan(10), write tan 10"),
+])
+def test_a_function_name_glued_to_a_number_is_said(text, said):
+    assert adcli.parse(text).cautions == [said]
+    assert adcli.parse("log3").cautions == []      # log_3 as often as log 3: no guess
