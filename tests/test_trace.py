@@ -527,3 +527,15 @@ def test_a_primal_trace_pads_its_rows_only_if_every_row_fits_so():
     assert code == 0, output
     lines = output.splitlines()
     assert "  v4 = exp(v3) = 1.0" in lines and "  v2 = q = 3.3333333333333335e-07" in lines
+
+
+def test_a_points_files_other_columns_say_which_row_each_trace_is(tmp_path):
+    """trace dropped them: 'at x=2.0' with no id, in the text and in JSON."""
+    points = tmp_path / "points.csv"
+    points.write_text("id,x\np1,2\np2,3\n")
+    code, out, err = run_cli("trace", "x^2", "--points", str(points))
+    assert code == 0 and [line for line in out.splitlines() if line.startswith("at ")] == \
+        ["at id=p1, x=2.0", "at id=p2, x=3.0"]
+    code, out, err = run_cli("trace", "x^2", "--points", str(points), "--format", "json")
+    assert [(p["at"], p["extra"]) for p in strict_json(out)["points"]] == \
+        [({"x": 2.0}, {"id": "p1"}), ({"x": 3.0}, {"id": "p2"})]

@@ -100,7 +100,7 @@ class Graph(Command):
         if not self.has_values(source):
             return tracing.structure(expression)
         found = []
-        for point in points(source, expression):
+        for point, _ in points(source, expression):
             found.append(point)
             if len(found) > 1:
                 raise ValuesError("graph labels one point: give the values with --at "

@@ -16,9 +16,9 @@ from dataclasses import dataclass
 import click
 
 from .. import tracing
-from ..errors import (NonFiniteError, ValuesError, fold_words, listing, terminal_width,
-                      warn)
-from ..render import number_json, number_text
+from ..errors import (NonFiniteError, ValuesError, escape, fold_words, listing,
+                      terminal_width, warn)
+from ..render import extra_text, finite_json, number_json, number_text
 from ..report import Report, point_warnings
 from .base import Command
 
@@ -63,9 +63,9 @@ class Trace(Command):
         layout = (JsonTrace if fmt == "json" else TextTrace)(self, out, digits,
                                                                self.options.get("limit"))
         trouble, kinks = [], Report()
-        for point in points(source, self.expressions[0]):
+        for point, extra in points(source, self.expressions[0]):
             trace = self.trace(point)
-            layout.write(trace)
+            layout.write(trace, extra)
             kinks.add(trace.diagnostics, 1, [])
             trouble += nonfinite_messages(trace, digits)
         layout.close()
@@ -74,10 +74,12 @@ class Trace(Command):
 
 
 def points(source, expression):
-    """Each point of the source, one at a time, as {name: float}."""
+    """Each point of the source, one at a time, as {name: float}, with its points file's
+    other columns (an id, a label: {name: cell}), which say which row it is."""
     for chunk in source.chunks():
         for i in range(chunk.n):
-            yield {v: float(chunk.values[v][i]) for v in expression.variables}
+            yield ({v: float(chunk.values[v][i]) for v in expression.variables},
+                   {name: cells[i] for name, cells in chunk.extra.items()})
 
 
 def where(point: dict[str, float], digits=None) -> str:
@@ -187,12 +189,12 @@ class TextTrace:
     def close(self) -> None:
         self.out.flush()
 
-    def write(self, trace: tracing.Trace) -> None:
+    def write(self, trace: tracing.Trace, extra: dict | None = None) -> None:
         if not self.started:
             self.line(f"read as: {shortened(trace.expression.parsed)}")
             self.started = True
         self.line()
-        self.at(trace.point)
+        self.at(trace.point, extra or {})
         if trace.mode == "forward":
             self.tangents(trace)
         else:
@@ -201,13 +203,15 @@ class TextTrace:
         self.gradient(trace)
         self.out.flush()
 
-    def at(self, point: dict[str, float]) -> None:
-        """The point, folded (on a terminal narrower than it) between its name=value pairs."""
-        text = f"at {where(point, self.digits)}"
-        if point and self.width and cells(text) > self.width:
+    def at(self, point: dict[str, float], extra: dict) -> None:
+        """The point, after its row's other columns (id=p1), folded (on a terminal
+        narrower than it) between its name=value pairs."""
+        pairs = [(name, escape(extra_text(cell))) for name, cell in extra.items()] + \
+            [(name, self.num(value)) for name, value in point.items()]
+        text = f"at {', '.join(f'{n}={v}' for n, v in pairs) or 'the point'}"
+        if pairs and self.width and cells(text) > self.width:
             from ..tables import fold_pairs
 
-            pairs = [(name, self.num(value)) for name, value in point.items()]
             text = "\n".join(fold_pairs("at", pairs, self.width, cells))
         self.out.write(text + "\n")
 
@@ -386,12 +390,13 @@ class JsonTrace:
     def num(self, value):
         return None if value is None else number_json(value, self.digits)
 
-    def write(self, trace: tracing.Trace) -> None:
+    def write(self, trace: tracing.Trace, extra: dict | None = None) -> None:
         if self.count == 0:
             self.head()
+        passed = f', "extra": {self.dump(finite_json(extra))}' if extra else ""
         self.out.write(("," if self.count else "") + "\n" + '{"at": '
                        + self.dump({n: self.num(v) for n, v in trace.point.items()})
-                       + ', "nodes": [')
+                       + passed + ', "nodes": [')
         for i, step in enumerate(trace.steps):
             self.out.write(("," if i else "") + "\n  " + self.dump(self.node(trace, step)))
         bad = {"value": trace.first_nonfinite_value()}
