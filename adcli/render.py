@@ -225,12 +225,15 @@ class CsvWriter(_LineWriter):
 
 
 class TsvWriter(_LineWriter):
-    """Tab-separated, no quoting: a tab or line break inside a field is written \\t, \\n."""
+    """Tab-separated, no quoting: a tab or line break inside a field is written \\t, \\n,
+    and so a backslash \\\\ (a field's own backslash-t is then told from a tab)."""
 
     has_header, separator = True, "\t"
 
     @staticmethod
     def field(text: str) -> str:
+        if "\\" in text:
+            text = text.replace("\\", "\\\\")
         return text.replace("\t", "\\t").replace("\n", "\\n").replace("\r", "\\r")
 
 

@@ -755,6 +755,14 @@ def test_tsv_escapes_tabs_and_line_breaks_in_passed_through_fields(capsys, tmp_p
     assert (code, out) == (0, "note\tx\tf\na\\tb\\nc\t1.0\t1.0\n")
 
 
+def test_tsv_escapes_a_backslash_so_a_fields_own_backslash_t_is_not_a_tab(capsys, tmp_path):
+    """A field holding a tab and one holding backslash-t both came out as a\\tb."""
+    path = tmp_path / "p.csv"
+    path.write_text('id,x\n"a\\tb",1\n"c\td",2\n', encoding="utf-8")
+    code, out, _ = run(capsys, "eval", "x", "--points", str(path), "--format", "tsv")
+    assert (code, out) == (0, "id\tx\tf\na\\\\tb\t1.0\t1.0\nc\\td\t2.0\t2.0\n")
+
+
 @pytest.mark.parametrize("fmt", ["csv", "tsv"])
 def test_no_header(capsys, fmt):
     code, out, _ = run(capsys, "grad", "x*x", "--at", "x=3", "--format", fmt, "--no-header")
