@@ -157,6 +157,9 @@ def check(f, expected=None, *, expect: Mapping | None = None, order: int = 1, wr
     order, samples = _whole(order, "the order", 0, MAX_ORDER), _whole(samples, "samples", 1,
                                                                       MAX_SAMPLES)
     rtol, atol = _tolerance(rtol, "rtol"), _tolerance(atol, "atol")
+    if seed is not None and (not isinstance(seed, (int, np.integer)) or seed < 0
+                             or isinstance(seed, bool)):
+        raise ValuesError(f"the seed is a whole number of 0 or more, not {seed!r}")
     expected = _given_expectation(expected, "the expected derivative")
     expect, at, domain = (normal_keys(_mapping(m, what)) for m, what in (
         (expect, "expect"), (at, "at"), (domain, "domain")))
@@ -328,8 +331,7 @@ def _right_side(text: str, order: int, name: str | None, f: Expression) -> str:
     names a derivative of the order checked, in the variable checked (another order or
     variable is an error that says which option it asks for). d/dx (x^2) = 2x is read so
     where what d/dx is applied to reads as f. Any other '=' is the parser's to explain."""
-    left, equals, right = text.partition("=")
-    said = _left_side(left) if equals and "=" not in right else None
+    left, right, said = _equation(text)
     if said is None:
         return text
     written, variable, operand = said
@@ -366,17 +368,22 @@ def _same_function(operand: str, left: str, f: Expression) -> None:
                           "check that function")
 
 
+def _equation(text: str) -> tuple[str, str, tuple | None]:
+    """An expectation as (left side, right side, what the left side says, _left_side's),
+    the last None where it is no equation naming a derivative."""
+    left, equals, right = text.partition("=")
+    return left, right, _left_side(left) if equals and "=" not in right else None
+
+
 def written_order(text: str) -> int:
     """The order an expectation's left side names (d²y/dx² = 6x: 2), else 1."""
-    left, equals, right = text.partition("=")
-    said = _left_side(left) if equals and "=" not in right else None
+    said = _equation(text)[2]
     return 1 if said is None else said[0]
 
 
 def _left_variable(text: str, f: Expression) -> str | None:
     """The variable of f an equation's left side differentiates in (∂f/∂x = ...: x)."""
-    left, equals, right = text.partition("=")
-    said = _left_side(left) if equals else None
+    said = _equation(text)[2]
     name = said and said[1] and normal_name(said[1])
     return name if name in f.variables else None
 
@@ -461,26 +468,24 @@ def _one_name(f: Expression, wrt, at=None) -> str:
 # ----- where to check --------------------------------------------------------------------
 
 def _points(f, targets, order, at, samples, seed, domain) -> tuple[dict, bool]:
-    at = dict(at or {})
+    given = dict(at or {})
     domain = dict(domain or {})
-    for name in [*at, *domain]:
+    for name in [*given, *domain]:
         if name not in f.variables:
             raise ValuesError(f"a value was given for '{name}', which does not appear in "
                               f"{f.text!r}{did_you_mean(name, f.variables)}")
+    at = {name: as_numbers(name, value) for name, value in given.items()}  # (read once)
     for name, value in at.items():
-        if np.size(as_numbers(name, value)) == 0:
-            raise ValuesError(f"{name} = {value!r:.60}: no points given")
+        if value.size == 0:
+            raise ValuesError(f"{name} = {given[name]!r:.60}: no points given")
     missing = [v for v in f.variables if v not in at]
-    if missing and any(np.size(as_numbers(v, at[v])) != 1 for v in at if v in f.variables):
+    if missing and any(value.size != 1 for value in at.values()):
         raise ValuesError(f"with {listing(missing)} drawn at random, each value given in at= "
                           "is one number (for several points, give every variable's)")
     if not missing:
-        arrays = np.broadcast_arrays(*[np.atleast_1d(as_numbers(v, at[v]))
-                                       for v in f.variables]) if f.variables else []
+        arrays = np.broadcast_arrays(*[np.atleast_1d(at[v]) for v in f.variables]) \
+            if f.variables else []
         return {v: a.ravel().copy() for v, a in zip(f.variables, arrays)}, False
-    samples = int(samples)
-    if samples < 1:
-        raise ValuesError(f"samples must be at least 1, not {samples}")
     return _sample(f, targets, order, at, missing, samples, seed, domain), True
 
 
@@ -488,9 +493,7 @@ def _draw(rng, n: int, span) -> np.ndarray:
     if span is None:
         magnitude = 10.0 ** rng.uniform(*SPREAD, n)
         return np.where(rng.random(n) < 0.5, -magnitude, magnitude)
-    lo, hi = (float(s) for s in span)
-    if not (np.isfinite(lo) and np.isfinite(hi) and lo <= hi):
-        raise ValuesError(f"a domain is lo:hi with finite lo <= hi, not {lo!r}:{hi!r}")
+    lo, hi = span     # (finite, lo <= hi: _span read it)
     if not np.isfinite(hi - lo):    # -1e308:1e308: drawn at half the size, then doubled
         return 2.0 * rng.uniform(lo / 2, hi / 2, n)
     return rng.uniform(lo, hi, n)
@@ -499,9 +502,6 @@ def _draw(rng, n: int, span) -> np.ndarray:
 def _sample(f, targets, order, at, missing, samples, seed, domain) -> dict:
     """``samples`` random points where f, its derivatives and the expectations are all
     finite, in the order drawn from a pool 16 times larger."""
-    if seed is not None and (not isinstance(seed, (int, np.integer)) or seed < 0
-                             or isinstance(seed, bool)):
-        raise ValuesError(f"the seed is a whole number of 0 or more, not {seed!r}")
     rng = np.random.default_rng(seed)
     pool = 16 * samples
     points = {v: np.full(pool, float(as_numbers(v, at[v]))) if v in at
