@@ -48,7 +48,8 @@ def diagnose(f, targets, order, points, found, status) -> list[str]:
         # many only where no factor explains it (cos's derivative written sin is -1 times
         # it, and its third derivative) and the expectation is no constant (x^3's 6).
         far = not multiple and np.ptp(e) > 0
-        orders = _other_order(f, t, order, e, e_scale, points, where, tolerance, far) \
+        orders = (_other_order(f, t, order, e, e_scale, points, where, tolerance, far) or
+                  _antiderivative(t, order, found.value[where], points, where, tolerance)) \
             if t.name is not None and not f.has_diff else []
         claims = _offset(e, e_scale, a, a_scale, tolerance) if order == 0 else []
         if order == 1:
@@ -212,8 +213,7 @@ def _numerator_swapped(f, t, multiple, sweep) -> list[str]:
 def _other_order(f, t, order, e, e_scale, points, where, tolerance, far=True) -> list[str]:
     """The expectation is f itself, or a derivative in the same variable of another
     order than the one asked (3x^2 checked as the second derivative of x^3), up to three
-    orders too many (one, unless ``far``); or, checked as f', an antiderivative of f (x^2 for 2x's derivative:
-    the two swapped)."""
+    orders too many (one, unless ``far``)."""
     at = {v: points[v][where] for v in f.variables}
     for k in range(order + (4 if far else 2)):
         if k == order:
@@ -234,20 +234,19 @@ def _other_order(f, t, order, e, e_scale, points, where, tolerance, far=True) ->
                 "one time too few" if k == order - 1 else f"{order - k} times too few"
             return [f"the expectation is {label} at every point, not {t.label}: "
                     f"differentiated {times}"]
-    return _antiderivative(f, t, order, at, where, tolerance)
+    return []
 
 
-def _antiderivative(f, t, order, at, where, tolerance) -> list[str]:
-    """The expectation's own derivative is f: an antiderivative, not f' (check "2x" "x^2",
-    f and its derivative given the other way round)."""
+def _antiderivative(t, order, value, points, where, tolerance) -> list[str]:
+    """The expectation's own derivative is f (``value``, at the counted points): an
+    antiderivative, not f' (check "2x" "x^2", f and its derivative the other way round)."""
     g = t.expectation
     if order != 1 or g.has_diff or t.name not in g.variables:
         return []
     try:
         with np.errstate(all="ignore"):
-            value = np.broadcast_to(f.nth_derivative(t.name, order=0, at=at).value,
-                                    (int(where.sum()),))
-            slope = g.nth_derivative(t.name, order=1, at={v: at[v] for v in g.variables})
+            slope = g.nth_derivative(t.name, order=1,
+                                     at={v: points[v][where] for v in g.variables})
     except AdcliError:
         return []
     slope = np.broadcast_to(slope.derivative, value.shape)
@@ -281,9 +280,11 @@ def _inner(f, t, e, e_scale, a, found, sweep, where, tolerance) -> list[str]:
     for index in reversed(range(len(nodes) - 1)):
         u = _adjoint(found, index, where)
         owner = nodes[parents[index]] if index in parents else None
+        # (c/u, c not moving with x: its derivative is d/du times du/dx alone)
         inside = owner is not None and (owner.kind == "call" or owner.name == "pow" or
                                         owner.name == "div" and owner.args[1] == index
-                                        and _constant(nodes, owner.args[0]))
+                                        and sweep is not None
+                                        and not np.any(sweep.tangents[owner.args[0]] != 0))
         if u is None or not inside or nodes[index].kind == "variable":
             continue
         if np.ptp(u) > 0 and np.all(_close(e, u, e_scale, np.abs(u), *tolerance)) and \
@@ -302,18 +303,6 @@ def _only_route(a, adjoint, sweep, index: int, tolerance) -> bool:
         through = adjoint * tangent
     return bool(np.any(tangent != 1) and
                 np.all(_close(through, a, np.abs(through), np.abs(a), *tolerance)))
-
-
-def _constant(nodes, index: int) -> bool:
-    """Whether node ``index`` uses no variable (1 in 1/(3x+2): the quotient is c/v, whose
-    derivative is d/dv times dv/dx alone)."""
-    stack = [index]
-    while stack:
-        node = nodes[stack.pop()]
-        if node.kind == "variable":
-            return False
-        stack.extend(node.args)
-    return True
 
 
 def _inner_words(f, index: int, parent: int, name: str) -> str:
