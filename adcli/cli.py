@@ -143,8 +143,8 @@ def _click_command(command_class) -> click.Command:
         given = options.pop(argument)
         _stray_words(given, options.get("at", ()), command_class.many)
         points = options.get("points_file")     # (a file opened by name has that name)
-        if "@-" in given and getattr(points, "name", "<stdin>") == "<stdin>" \
-                and points is not None:
+        if points is not None and "@-" in given and \
+                getattr(points, "name", "<stdin>") == "<stdin>":
             raise click.UsageError("@- and --points - both read stdin: put the expression or "
                                    "the points in a file")
         texts = ([_expression_text(e) for e in given] if command_class.many

@@ -26,12 +26,12 @@ class ExpressionError(AdcliError):
         """The message, where (a line too in a text of several: an @FILE), and the
         place's line of the text with a caret under it."""
         text, position, where = self.text, self.position, f"column {self.position + 1}"
-        if "\n" in text.rstrip("\n") and isinstance(position, int):
+        if "\n" in text.rstrip("\n"):
             start = text.rfind("\n", 0, position) + 1
             end = text.find("\n", position)
             text, position = text[start:end if end >= 0 else len(text)], position - start
             where = f"line {self.text.count(chr(10), 0, start) + 1}, column {position + 1}"
-        elif text.endswith("\n") and isinstance(position, int):   # an @FILE's last newline
+        elif text.endswith("\n"):   # an @FILE's last newline
             text = text.rstrip("\n")
             position = min(position, len(text))
         shown, caret = excerpt(text, position)

@@ -76,6 +76,8 @@ class Expression:
     method's parameters (``order``, ``wrt``, ``name``, ``at``).
     """
 
+    _read_cautions: tuple = ()  # what the reader said while reading it (set by the parser)
+
     def __init__(self, text: str, nodes: list[Node], names: dict[int, str] | None = None):
         self.text = text
         self.nodes = nodes

@@ -111,7 +111,7 @@ def cautions(expression: Expression) -> list[str]:
         said += _spaced_divisor(expression)
     if _may_hold_one(text):
         said += _powers(expression)
-    return (said + getattr(expression, "_read_cautions", []))[:CAUTIONS]
+    return [*said, *expression._read_cautions][:CAUTIONS]
 
 
 # A number after '/', then a space and a factor: 1/2 x, 3/4 sin x, 1/2 (x+1).

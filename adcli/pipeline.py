@@ -17,6 +17,7 @@ from .functions import CALLABLE, CONSTANTS
 from .parser import define, is_name, normal_name, parse
 from .points import PointSource, chunk_size_for, only_with_points, parse_values
 from .progress import Progress
+from .reader import one_name
 from .render import FORMATS, Rows
 from .report import Report, point_warnings
 
@@ -68,7 +69,7 @@ def _run(command_class, texts, wrt, *, at=(), grid=(), points_file=None, points_
     # and a name given a value, --at cost=3, is meant as one)
     given = {*source.names(), *command.wrt}
     command.cautions = [c for c in command.cautions
-                        if not any(c.startswith(f"'{name}' is one name") for name in given)]
+                        if not any(c.startswith(one_name(name)) for name in given)]
     for caution in command.cautions:
         warn(err, caution)
     source.use(command.names)

@@ -77,13 +77,12 @@ def _extras(rows: Rows) -> list[list]:
 
 def extra_text(value) -> str:
     """A passed-through value as text: strings as read, JSON values as JSON."""
-    if isinstance(value, str):
+    value = finite_json(value)
+    if isinstance(value, str):  # as read, or nan and inf as adcli writes them
         return value
-    if isinstance(value, float) and not math.isfinite(value):
-        return number_text(value)
     import json
 
-    return "" if value is None else json.dumps(finite_json(value), ensure_ascii=False)
+    return "" if value is None else json.dumps(value, ensure_ascii=False)
 
 
 def finite_json(value):

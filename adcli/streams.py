@@ -302,17 +302,11 @@ class _Pipe:
     def ready(self, whole: bool = True) -> int:
         """How many lines readline gives without waiting (at the end, at least one: the
         last, or ""); with ``whole`` False, only whether one is (a quicker look)."""
-        count = self.text.count if whole else self.text.find
-
-        def lines() -> int:
-            found = count("\n", self.pos)
-            return found if whole else int(found >= 0)
-
-        ready = lines()
-        while not ready and not self.eof and self._fill(wait=False):
-            count = self.text.count if whole else self.text.find
-            ready = lines()
-        return ready or int(self.eof or self._error is not None)   # (a read then raises)
+        while True:
+            ready = self.text.count("\n", self.pos) if whole else \
+                int(self.text.find("\n", self.pos) >= 0)
+            if ready or self.eof or not self._fill(wait=False):
+                return ready or int(self.eof or self._error is not None)  # (a read raises)
 
     def _fill(self, wait: bool) -> bool:
         """Read what the pipe has (if ``wait``, waiting for something): whether any
