@@ -97,7 +97,7 @@ def _run(command_class, texts, wrt, *, at=(), grid=(), points_file=None, points_
     finally:
         _warn_skipped(source, err)
     output.close()
-    for message in report.messages():
+    for message in [*output.notes(), *report.messages()]:
         warn(err, message)
 
 

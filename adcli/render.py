@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 
+from .errors import quote
 from .records import Record
 
 
@@ -135,6 +136,10 @@ class _Writer:
     def close(self) -> None:
         pass
 
+    def notes(self) -> list[str]:
+        """What stderr should say of the output itself, once it is written."""
+        return []
+
     def _numbers(self, rows: Rows) -> list:
         """The columns of numbers of each point, in order."""
         return [rows.at[name] for name in self.command.names] + list(rows.columns)
@@ -203,6 +208,21 @@ class PlainWriter(_LineWriter):
     for ``read`` and ``awk``, and read back by ``--points - --columns ...``."""
 
     separator = " "
+    split_field = None      # (column, value): the first passed-through field spaces split
+
+    def write(self, rows: Rows) -> None:
+        if self.split_field is None:
+            self.split_field = _split_field(rows.extra)
+        super().write(rows)
+
+    def notes(self) -> list[str]:
+        if self.split_field is None:
+            return []
+        name, text = self.split_field
+        value = quote(text) if text else "'' (empty)"
+        return [f"column {quote(name)} has the value {value}: plain output "
+                "separates fields by spaces, so its lines cannot be split back into columns "
+                "(--format tsv or csv keeps every value)"]
 
     def line(self, extra, at, results) -> str:
         return " ".join([*map(extra_text, extra), *map(self.text, results)])
@@ -213,6 +233,16 @@ class PlainWriter(_LineWriter):
     @staticmethod
     def field(text: str) -> str:
         return text
+
+
+def _split_field(extra: dict):
+    """The first passed-through (column, text) that is empty or holds whitespace."""
+    for name, values in extra.items():
+        for value in values:
+            text = extra_text(value)
+            if not text or len(text.split()) != 1:
+                return name, text
+    return None
 
 
 class CsvWriter(_LineWriter):

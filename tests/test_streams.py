@@ -24,7 +24,7 @@ from adcli.errors import AdcliError
 from adcli.points import PointSource
 from adcli.streams import StreamReader
 
-from conftest import run_cli, strict_json
+from conftest import run_cli, strict_json, warnings_in
 
 
 def _general(self, size, numeric):
@@ -500,3 +500,26 @@ def test_a_byte_not_utf8_deep_in_a_pipe_is_the_file_error_after_the_rows_before_
     values, extra, skipped, error = _read_from_pipe(data)
     assert error == "the points file is not UTF-8 text"
     assert len(values["x"]) == 20000
+
+
+@pytest.mark.parametrize("text, said", [
+    ("x,city\n1,Paris\n2,New York\n", "column 'city' has the value 'New York'"),
+    ("x,note\n1,\n", "column 'note' has the value '' (empty)"),
+    ('{"x": 1, "t": {"a": 1}}\n', """column 't' has the value '{"a": 1}'"""),
+])
+def test_plain_output_says_when_a_passed_through_field_cannot_be_split_back(text, said):
+    """'New York' made a plain line of four fields for three columns, without a word: the
+    line could not be read back (read, awk, --points) into the right columns."""
+    code, out, err = run_cli("grad", "x^2", "--points", "-", "--format", "plain", stdin=text)
+    assert code == 0
+    assert warnings_in(err) == [f"adcli: warning: {said}: plain output separates fields by "
+                                "spaces, so its lines cannot be split back into columns "
+                                "(--format tsv or csv keeps every value)"]
+    code, out, err = run_cli("grad", "x^2", "--points", "-", "--format", "tsv", stdin=text)
+    assert (code, err) == (0, "")
+
+
+def test_plain_output_of_fields_without_spaces_says_nothing():
+    code, out, err = run_cli("grad", "x^2", "--points", "-", "--format", "plain",
+                             stdin="x,city\n1,Paris\n2,Rome\n")
+    assert (code, out, err) == (0, "Paris 1.0 2.0\nRome 4.0 4.0\n", "")
