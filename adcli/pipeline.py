@@ -17,7 +17,7 @@ from .functions import CALLABLE, CONSTANTS
 from .parser import define, is_name, normal_name, parse
 from .points import PointSource, chunk_size_for, only_with_points, parse_values
 from .progress import Progress
-from .reader import one_name
+from .reader import lacking, one_name
 from .render import FORMATS, Rows
 from .report import Report, point_warnings
 
@@ -216,7 +216,8 @@ def _hints(missing: list[str], given: list[str]) -> list[str]:
                          f"variable (--at x={name})"
                          + (", or write 1e999 in the expression" if name == "inf" else ""))
             continue
-        hint = glued(name, [*given, *CONSTANTS], CALLABLE)
+        hint = (f"adcli has no {name} function: {lacking(name)}" if lacking(name) else
+                glued(name, [*given, *CONSTANTS], CALLABLE))
         if hint:
             hints.append(hint)
             explained.update(g for g in given if g in name)

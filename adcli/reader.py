@@ -14,6 +14,9 @@ here, left to right, by these rules (the README's "Reading maths as written by h
 * ``sin^2 x`` is ``sin(x)^2``; ``sin^-1 x`` is the inverse function, ``asin(x)``;
 * a name followed by ``(`` is a call if the name is a function, a product if it is a
   one-letter variable or a constant (``x(y+1)``, ``e(x+1)``), else an unknown function.
+* a subscript is part of a name only if it is a name or a number (the grammar reads
+  ``x_{1}``, ``x_{ij}`` into the name and ends it at the brace: ``a_{n}x`` is a_n*x); a
+  name ending in ``_`` before a bracket (``x_{i+1}``, ``x_(n)``) is refused.
 
 Nodes come out flat in evaluation order and nothing here recurses (inputs may be 100,000
 levels deep). The methods are named after the grammar's rules and aliases.
@@ -50,6 +53,16 @@ MAX_FACTORIAL = 170
 _DECIMAL = r"\s*[-+\u2212]?(\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?\s*\Z"
 _LEIBNIZ = r"(?<!\w)d\s*/\s*\Z"        # d/dx(x^2): before "dx("
 _SIGNED = re.compile(r"\s*([-+\u2212]\s*[\w.]+)")    # sin -x: suggest sin(-x)
+# A subscript the grammar reads into a name (x_{1}, x_{ij}): what its braces may hold.
+_SUBSCRIPT = r"[^\W⁰¹²³⁴-⁹π¼-¾⅐-⅞]+\Z"
+_BRACKETS = {"{": "}", "(": ")", "[": "]"}
+# Functions adcli lacks, often written as if it had them: what to write instead.
+_LACKING = {"sinc": "write sin(u)/u for sinc(u); numpy's sinc(u) is sin(pi u)/(pi u)"}
+
+
+def lacking(name: str) -> str | None:
+    """What to write for a function adcli lacks (sinc), or None."""
+    return _LACKING.get(name)
 
 
 def is_function_name(name: str) -> bool:
@@ -186,6 +199,8 @@ class Builder:
         leaf = self._leaves.get(name)
         if leaf is None:
             written = name  # (the cache is by the text written)
+            if written[-1] == "_":  # x_{i+1}: not cached, as x_ alone is not refused
+                self._subscript(written, start, start + len(written))
             if written[0] in "\\{":
                 name = normal_name(_tex_font(written))
                 self._latex_name(written, name, start)
@@ -193,7 +208,9 @@ class Builder:
                 name = normal_name(written)
             if is_function_name(name):
                 return Func(written, name, start, len(self.nodes))
-            leaf = self._leaves[written] = _leaf_of(name)
+            leaf = _leaf_of(name)
+            if written[-1] != "_":
+                self._leaves[written] = leaf
             if leaf[0] == "variable" and len(name) > 2:
                 self._glued_function(name)
         nodes = self.nodes
@@ -209,12 +226,42 @@ class Builder:
                         "(\\frac{a}{b}, \\sqrt{x}, \\cdot, \\sin and the Greek letters are "
                         "read)", start)
 
+    def _subscript(self, written: str, start: int, end: int) -> None:
+        """A name ending in "_" (``written``, from ``start`` to ``end``) followed by a
+        bracket is a subscript the grammar did not read into the name: more than a name or
+        a number (x_{i+1}, x_(n)), or not right after the "_" (x_ {1}). Refused, the caret
+        on its bracket: x_ times (i+1) is never what was meant."""
+        text, opening = self.text, end
+        while opening < len(text) and text[opening].isspace():
+            opening += 1
+        if opening == len(text) or text[opening] not in _BRACKETS:
+            return  # x_ alone, x_ y: a name ending in "_", as before
+        close, depth = opening, 0
+        while close < len(text):
+            depth += (text[close] == text[opening]) - (text[close] == _BRACKETS[text[opening]])
+            if depth == 0:
+                break
+            close += 1
+        shown = text[start:close + 1]  # (to the end if never closed)
+        inner = text[opening + 1:close].strip()
+        if inner[:1] == "\\" and inner[1:] in LATEX_LETTERS:  # x_{\alpha}
+            inner = LATEX_LETTERS[inner[1:]]
+        short = shown if len(shown) <= 40 else shown[:30] + "…" + shown[-6:]
+        if re.match(_SUBSCRIPT, inner):
+            self._error(f"a subscript is written in braces right after '_': for "
+                        f"'{escape(short)}', write {written.rstrip()}{{{inner}}}", opening)
+        self._error(f"a subscript must be a name or a number, as in x_{{1}} or x_{{ij}}: "
+                    f"'{escape(short)}' cannot name a variable", opening)
+
     def _glued_function(self, name: str) -> None:
         """sinx, cos2t, lnx, cos2 (in cos2πt): a function's name run together with a
         variable of one letter (a number between them, digits after it), or with a number,
         is one name, a variable, by the rules
         (as xy is): said, as a slip more likely than a name (coshx is cosh x, the longest
-        function name)."""
+        function name). sinc is a function adcli lacks, not sin c: said so."""
+        if name in _LACKING:
+            self._say(f"{one_name(name)}; adcli has no {name} function: {_LACKING[name]}")
+            return
         if self._starts is None:  # (once a text has a long name; functions may be added)
             self._starts = {f[:2] for f in CALLABLE}
         if name[:2] not in self._starts:  # x12, theta: at once
@@ -274,12 +321,16 @@ class Builder:
             self._error(f"'d/{name}(...)' is not read as a derivative: write "
                         f"diff(EXPRESSION, {name[1:]}) for one (grad and check "
                         "differentiate an expression given alone)", start)
+        if name in _LACKING:
+            self._error(f"unknown function '{name}': adcli has none; {_LACKING[name]}", start)
         if name not in CONSTANTS and not _SHORT_NAME.fullmatch(name):
             # tand(x), cosd(x), log3(x): most likely functions adcli lacks or misspelt.
             match = slip(name, CALLABLE)
             self._error(f"unknown function '{name}'; did you mean '{match}'?" if match else
                         f"unknown function '{name}'; if '{name}' is a variable, write "
                         f"{name}*(...)", start)
+        if name[-1] == "_":  # x_(i+1): a subscript, not x_*(i+1)
+            self._subscript(_call_name(text), start, start + len(text) - 1)
         # A variable of one letter (x, x1, θ) or a constant is never a function: x(y+1)
         # is x*(y+1). Its node goes in now, so the variables keep their order.
         return Factor(self._leaf(name, start), start)
@@ -697,9 +748,9 @@ def one_name(name: str) -> str:
 
 
 def _call_name(text: str) -> str:
-    """The name a call's token opens (sin, \\sin, \\operatorname{atan2}), without its
-    "(", LaTeX's sizing of it (\\left, \\bigl) and its \\operatorname{...}."""
-    text = re.sub(r"\\(?:[bB]igg?l?|left)\s*\($|\($", "", text).rstrip()
+    """The name a call's token opens (sin, \\sin, \\operatorname{atan2}, \\min\\{), without
+    its "(" (or "\\{"), LaTeX's sizing of it (\\left, \\bigl) and its \\operatorname{...}."""
+    text = re.sub(r"(?:\\(?:[bB]igg?l?|left)\s*)?(?:\(|\\\{)$", "", text).rstrip()
     if text.startswith("\\operatorname"):
         text = text[text.index("{") + 1:text.rindex("}")].strip()
     return text
