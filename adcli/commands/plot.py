@@ -233,6 +233,9 @@ class FigureWriter:
         kinks = np.concatenate(self.command.kinks)[:len(x)]
         self.draw(self.command.figure(x, columns, kinks))
 
+    def notes(self) -> list[str]:
+        return []       # what a figure leaves out, its title and legend say
+
 
 # ----- where f turns ---------------------------------------------------------------------
 
