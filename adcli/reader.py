@@ -147,12 +147,16 @@ class Builder:
         # again in a big expression (functions may be registered between two parses).
         self._leaves: dict = {}
         self._heads: dict = {}  # "sin(" -> _head_of("sin"): the calls read so far
+        self._late = False      # a function applied after later nodes were made
 
     def finish(self, item) -> list[Node]:
         """The node list, once the whole text is parsed into ``item``; the root last."""
         root = self._value(item)
         nodes, self.nodes = self.nodes, []
         assert root == len(nodes) - 1, "the root of an expression is its last node"
+        if self._late:
+            self._late = False
+            return in_written_order(nodes)
         return nodes
 
     def _add(self, node: Node) -> int:
@@ -660,6 +664,8 @@ class Builder:
                   f"it, so this is {reading}; for {meant}, write {head}({inner}) {tail}")
 
     def _apply_func(self, func: Func, argument: int) -> int:
+        # sin x + x^2: x^2's nodes were made before sin could be applied to x
+        self._late = self._late or argument != len(self.nodes) - 1
         function = CALLABLE.get(func.name)
         if func.name == "diff" or (function is not None and function.arity != 1):
             count = "an expression and variables" if func.name == "diff" else \
@@ -745,6 +751,38 @@ def one_name(name: str) -> str:
     """How the caution for a function's name glued to its argument (sinx) begins: the
     CLI leaves it out for a name given a value (--at cost=3)."""
     return f"'{name}' is one name, read as a variable"
+
+
+def in_written_order(nodes: list[Node]) -> list[Node]:
+    """The nodes in the order sin(x) + x^2 makes them: the order sin x + x^2, read the
+    same, must number its steps in (trace, graph) and add a variable's gradients in.
+    Parsing makes a node after its operands, which come in the order they are written:
+    so each node's operands go first, by where their text starts. A stack, not recursion
+    (depth)."""
+    starts = []
+    for node in nodes:
+        starts.append(min([node.position, *[starts[a] for a in node.args]]))
+    order, placed = [], [None] * len(nodes)
+    stack = [(len(nodes) - 1, _by_start(nodes, starts, len(nodes) - 1))]
+    while stack:
+        index, operands = stack[-1]
+        if operands:
+            operand = operands.pop()
+            if placed[operand] is None:
+                stack.append((operand, _by_start(nodes, starts, operand)))
+            continue
+        stack.pop()
+        if placed[index] is None:
+            placed[index] = len(order)
+            order.append(index)
+    return [nodes[i].with_args(tuple(placed[a] for a in nodes[i].args)) if nodes[i].args
+            else nodes[i] for i in order]
+
+
+def _by_start(nodes, starts, index) -> list[int]:
+    """A node's operands, the one written last first (they are popped)."""
+    args = nodes[index].args
+    return sorted(args, key=lambda a: (starts[a], args.index(a)), reverse=True)
 
 
 def _call_name(text: str) -> str:

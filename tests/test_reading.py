@@ -1219,3 +1219,32 @@ def test_a_glued_name_given_a_value_is_not_cautioned():
 def test_a_function_name_glued_to_a_number_is_said(text, said):
     assert adcli.parse(text).cautions == [said]
     assert adcli.parse("log3").cautions == []      # log_3 as often as log 3: no guess
+
+
+@pytest.mark.parametrize("written, parenthesized", [
+    ("sin x + x^2", "sin(x) + x^2"),
+    ("x sin x + cos x", "x*sin(x) + cos(x)"),
+    ("sin x * e^x", "sin(x)*e^x"),
+    ("\\sin x \\, e^{x}", "sin(x)*e^x"),
+    ("sin^2 x + |x - y|", "sin(x)^2 + abs(x - y)"),
+    ("tan^2 x cos x + 3", "tan(x)^2*cos(x) + 3"),
+    ("sin cos x y", "sin(cos(x*y))"),
+    ("ln x^2 + e^{-x} sin 2x", "ln(x^2) + e^(-x)*sin(2*x)"),
+    ("\\sqrt[n]{x} + sin y z", "\\sqrt[n]{x} + sin(y*z)"),
+])
+def test_a_function_written_without_parentheses_makes_the_nodes_in_the_same_order(
+        written, parenthesized):
+    """sin x + x^2 made x^2's nodes before sin's (sin waits for its argument's end), so
+    trace numbered its steps otherwise than for sin(x) + x^2, read the same."""
+    def steps(text):
+        return [(n.kind, n.name, n.value, n.args) for n in adcli.parse(text).nodes]
+    assert steps(written) == steps(parenthesized)
+    assert adcli.parse(written).variables == adcli.parse(parenthesized).variables
+
+
+def test_trace_numbers_a_hand_written_function_as_written():
+    code, out, err = run_cli("trace", "sin x + x^2", "--at", "x=1")
+    assert code == 0
+    assert [line.split("=")[0].strip() + " = " + line.split("=")[1].strip()
+            for line in out.splitlines() if line.startswith("  v") and "=" in line][:4] == [
+        "v1 = x", "v2 = sin(v1)", "v3 = v1^2", "v4 = v2 + v3"]
