@@ -18,6 +18,7 @@ When it differs, slips.py names what is certain at every counted point.
 """
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -75,6 +76,21 @@ class Target:
     right: np.ndarray | None = None
     fd_disagrees: np.ndarray | None = None  # AD and FD disagree where f is smooth
     why: np.ndarray | None = None       # per skipped point: why it was not counted
+    # A mixed partial's variables as Leibniz writes them, ∂²f/∂x∂y: (x, y); () for a
+    # derivative in ``name`` alone. ``name`` is then the first, the one differentiated in
+    # last (finite differences run along it).
+    names: tuple[str, ...] = ()
+
+    @property
+    def derivative(self) -> str:
+        """The derivative as --expect names it: "x", "x,y" (∂²f/∂x∂y), "f" for order 0."""
+        return ",".join(self.names) or self.name or "f"
+
+
+def path(t: Target, order: int) -> tuple[str, ...]:
+    """The variables t's derivative is taken in, first first: y, then x for ∂²f/∂x∂y
+    (∂/∂x of ∂f/∂y); x, x for d²/dx²."""
+    return t.names[::-1] if t.names else (t.name,) * order
 
 
 STATUSES = ("match", "differs", "no derivative", "skipped")
@@ -94,6 +110,7 @@ class Row:
     difference: float
     left: float
     right: float
+    derivative: str = ""                # as Target.derivative: "x", "x,y", "f"
 
 
 @dataclass
@@ -140,30 +157,33 @@ class CheckResult:
 
 # ----- the public entry point -------------------------------------------------------------
 
-def check(f, expected=None, *, expect: Mapping | None = None, order: int = 1, wrt=None,
-          at: Mapping | None = None, samples: int = DEFAULT_SAMPLES,
+def check(f, expected=None, *, expect: Mapping | None = None, order: int | None = None,
+          wrt=None, at: Mapping | None = None, samples: int = DEFAULT_SAMPLES,
           seed: int | None = DEFAULT_SEED, domain: Mapping | None = None,
           rtol: float = DEFAULT_RTOL, atol: float = DEFAULT_ATOL) -> CheckResult:
     """Check a derivation: is the ``order``-th derivative of ``f`` equal to ``expected``?
 
     ``f`` and the expectations are texts or Expressions. ``expected`` is the derivative in
     f's one variable (or in ``wrt``); ``expect={"x": ..., "y": ...}`` gives partials by
-    name; with neither, adcli's derivative is checked against finite differences.
+    name, and ``expect={"x,y": ...}`` (or a key ("x", "y")) the mixed partial ∂²f/∂x∂y,
+    of the order its names count; with neither, adcli's derivative is checked against
+    finite differences. ``order`` is 1 unless a mixed expectation says otherwise;
     ``order=0`` checks an identity (f equals ``expected``). Points: ``at`` maps names to
     numbers or arrays; variables without a value get ``samples`` random points (``seed``),
     drawn from ``domain={"x": (lo, hi)}`` or else 10^-3..10^3 in magnitude, either sign.
     """
     f = f if isinstance(f, Expression) else api_parse(f)   # (which says what is no str)
-    order, samples = _whole(order, "the order", 0, MAX_ORDER), _whole(samples, "samples", 1,
-                                                                      MAX_SAMPLES)
+    samples = _whole(samples, "samples", 1, MAX_SAMPLES)
     rtol, atol = _tolerance(rtol, "rtol"), _tolerance(atol, "atol")
     if seed is not None and (not isinstance(seed, (int, np.integer)) or seed < 0
                              or isinstance(seed, bool)):
         raise ValuesError(f"the seed is a whole number of 0 or more, not {seed!r}")
     expected = _given_expectation(expected, "the expected derivative")
-    expect, at, domain = (normal_keys(_mapping(m, what)) for m, what in (
-        (expect, "expect"), (at, "at"), (domain, "domain")))
-    expect = expect and {n: _given_expectation(e, f"expect[{n!r}]") for n, e in expect.items()}
+    at, domain = (normal_keys(_mapping(m, what)) for m, what in ((at, "at"),
+                                                                 (domain, "domain")))
+    expect = _by_names(_mapping(expect, "expect"))
+    order = _order(order, expect)
+    expect = _collapsed(expect, order)
     domain = domain and {n: _span(n, s) for n, s in domain.items()}
     wrt = wrt if wrt is None else list(names_of(wrt))
     targets = _targets(f, expected, expect, order, wrt, at)
@@ -198,6 +218,69 @@ def _given_expectation(given, what: str):
         return repr(float(given)) if isinstance(given, (float, np.floating)) else str(given)
     raise ValuesError(f"{what} must be a str, a finite number or an Expression, not "
                       f"{given!r:.60}")
+
+
+def _by_names(expect: Mapping | None) -> dict | None:
+    """expect= keyed by the tuple of names each key says: "x" is (x,), "x,y" and ("x",
+    "y") are (x, y), ∂²f/∂x∂y; each name as the expression reads it (x₁ is x1)."""
+    if not expect:
+        return expect
+    keyed = {}
+    for key, given in expect.items():
+        parts = key.split(",") if isinstance(key, str) else key
+        if not isinstance(parts, (tuple, list)) or not parts or \
+                not all(isinstance(p, str) and p.strip() for p in parts):
+            raise ValuesError(f"expect= takes names, \"x\" or \"x,y\" (or a tuple of "
+                              f"names) for ∂²f/∂x∂y, not {key!r:.60}")
+        names = tuple(normal_name(p.strip()) for p in parts)
+        if names in keyed:
+            raise ValuesError(f"expect: {_key(names)} is given more than once")
+        keyed[names] = _given_expectation(given, f"expect[{key!r}]")
+    return keyed
+
+
+def _order(order, expect) -> int:
+    """The order checked: as given, else the number of names of a mixed expectation
+    (x,y: 2), else 1. A mixed expectation counts its order; another one given is an
+    error, and so is x= beside x,y= without an order (∂f/∂x, or ∂²f/∂x²?)."""
+    counted = {len(names): names for names in expect or {} if len(names) > 1}
+    if len(counted) > 1:
+        a, b = sorted(counted)[:2]
+        raise ValuesError(f"--expect {_key(counted[a])}= is of order {a} and "
+                          f"{_key(counted[b])}= of order {b}: check one order at a time")
+    if order is None:
+        single = next((names for names in expect or {} if len(names) == 1), None)
+        if counted and single:
+            k, names = next(iter(counted.items()))
+            raise ValuesError(f"--expect {single[0]}= beside {_key(names)}= does not say "
+                              f"its order: write {_key(single * k)}= for the derivative "
+                              f"of order {k}, or give --order {k} (order= in the API)")
+        return _whole(next(iter(counted), 1), "the order", 0, MAX_ORDER)
+    order = _whole(order, "the order", 0, MAX_ORDER)
+    for k, names in counted.items():
+        if k != order:
+            raise ValuesError(f"--expect {_key(names)}= names a derivative of order {k}, "
+                              f"one per name, and the order given is {order}: leave out "
+                              f"--order (order= in the API), or give {order} names")
+    return order
+
+
+def _key(names) -> str:
+    return ",".join(names)
+
+
+def _collapsed(expect, order: int) -> dict | None:
+    """x,x as x: a derivative in one variable, as --expect x= --order 2 says it."""
+    if not expect:
+        return expect
+    collapsed = {}
+    for names, given in expect.items():
+        key = names[:1] if len(set(names)) == 1 else names
+        if key in collapsed:
+            raise ValuesError(f"--expect {_key(key * order if len(key) == 1 else key)}= "
+                              f"is given more than once (as {_key(names)}=)")
+        collapsed[key] = given
+    return collapsed
 
 
 def _mapping(given, what: str) -> Mapping | None:
@@ -237,10 +320,22 @@ def label_for(name: str | None, order: int, partial: bool) -> str:
     """How a derivative is named: "d/dx", "∂/∂x", "d²/dx²"; "f" for order 0."""
     if order == 0 or name is None:
         return "f"
-    sup = "" if order == 1 else str(order).translate(str.maketrans("0123456789",
-                                                                   "⁰¹²³⁴⁵⁶⁷⁸⁹"))
+    sup = _superscript(order)
     d = "∂" if partial else "d"
     return f"{d}{sup}/{d}{name}{sup}"
+
+
+def mixed_label(names) -> str:
+    """A mixed partial named as Leibniz writes it, a run of one name as a power:
+    ∂²/∂x∂y, ∂³/∂x²∂y."""
+    runs = [(name, len(list(run))) for name, run in itertools.groupby(names)]
+    return f"∂{_superscript(len(names))}/" + "".join(f"∂{name}{_superscript(k)}"
+                                                     for name, k in runs)
+
+
+def _superscript(order: int) -> str:
+    return "" if order == 1 else str(order).translate(str.maketrans("0123456789",
+                                                                    "⁰¹²³⁴⁵⁶⁷⁸⁹"))
 
 
 def _targets(f: Expression, expected, expect, order: int, wrt, at=None) -> list[Target]:
@@ -249,12 +344,14 @@ def _targets(f: Expression, expected, expect, order: int, wrt, at=None) -> list[
                           "name (expect=/--expect), not both")
     partial = len(f.variables) > 1
     if expect:
-        return [_target(f, name, order, partial, text) for name, text in expect.items()]
+        return [_target(f, names, order, partial, text) for names, text in expect.items()]
     if expected is not None:
         if wrt is None and isinstance(expected, str):   # ∂f/∂x = ... names the variable
             wrt = _left_variable(expected, f)
+        if isinstance(wrt, tuple):                      # ∂²f/∂x∂y = ...: a mixed partial
+            return [_target(f, wrt, order, partial, expected)]
         name = None if order == 0 else _one_name(f, wrt, at)
-        return [_target(f, name, order, partial, expected)]
+        return [_target(f, (name,) if name else (), order, partial, expected)]
     if order == 0:
         raise ValuesError("order 0 compares f with an expected expression: give one")
     names = _names(f, wrt)
@@ -263,13 +360,17 @@ def _targets(f: Expression, expected, expect, order: int, wrt, at=None) -> list[
     return [Target(n, label_for(n, order, partial), None) for n in names]
 
 
-def _target(f: Expression, name, order, partial, text) -> Target:
-    if name is not None and name not in f.variables:
-        raise ValuesError(f"'{name}' does not appear in {f.text!r}"
-                          f"{did_you_mean(name, f.variables)}")
-    label = label_for(name, order, partial)
-    if isinstance(text, str):
-        text = _right_side(text, order, name, f)
+def _target(f: Expression, names: tuple, order, partial, text) -> Target:
+    """The target of one expectation: in names[0] alone (order times), or the mixed
+    partial the names spell (∂²f/∂x∂y for x, y)."""
+    mixed = names if len(set(names)) > 1 else ()
+    name = names[0] if names else None
+    label = mixed_label(mixed) if mixed else label_for(name, order, partial)
+    if isinstance(text, str):   # (first: a name its left side gave is said to be its)
+        text = _right_side(text, order, names, f)
+    for given in dict.fromkeys(names):
+        if given not in f.variables:
+            raise ValuesError(_not_in(given, f, mixed=bool(mixed)))
     try:
         expectation = parse(text) if isinstance(text, str) else text
     except ExpressionError as error:
@@ -280,7 +381,30 @@ def _target(f: Expression, name, order, partial, text) -> Target:
         raise ValuesError(f"the expected {label} uses "
                           f"{listing(extra)}, which {'does' if len(extra) == 1 else 'do'} "
                           f"not appear in {f.text!r}{_why_not(extra, f.variables)}")
-    return Target(name, label, expectation)
+    return Target(name, label, expectation, names=mixed)
+
+
+def _not_in(name: str, f: Expression, mixed: bool) -> str:
+    if mixed and len(f.variables) == 1:     # (x,y of f(x): no mixed partial to take)
+        return (f"'{name}' does not appear in {f.text!r}: a mixed partial needs two "
+                f"variables, and it has one, {f.variables[0]}")
+    parts = None if mixed else _spelled(name, f.variables)
+    if parts:   # --expect xy= for x,y=
+        return (f"'{name}' does not appear in {f.text!r}: for the mixed partial "
+                f"{mixed_label(parts)}, --expect {_key(parts)}=... (expect="
+                f"{{\"{_key(parts)}\": ...}} in the API)")
+    return f"'{name}' does not appear in {f.text!r}{did_you_mean(name, f.variables)}"
+
+
+def _spelled(name: str, variables) -> tuple[str, ...] | None:
+    """name as two or more variables run together (xy: x, y), if it is so one way only."""
+    ways = []
+    for v in variables:
+        rest = name[len(v):]
+        if name.startswith(v) and rest:
+            tail = (rest,) if rest in variables else _spelled(rest, variables)
+            ways += [(v, *tail)] if tail else []
+    return ways[0] if len(ways) == 1 else None
 
 
 # The left side of an expectation written as an equation, when it names a derivative:
@@ -289,6 +413,12 @@ def _target(f: Expression, name, order, partial, text) -> Target:
 _PRIMES = {"'": 1, "\u2019": 1, "\u2032": 1, "\u2033": 2, "\u2034": 3}
 _ORDER = r"[d∂](?:\^?(?P<n>\d+)|(?P<sup>[²³⁴-⁹]))?"       # d, d², d^2, ∂
 _IN = r"[d∂]\s*(?P<var>[^\W\d⁰¹²³⁴-⁹][^\W⁰¹²³⁴-⁹]*?)(?:\^\d+|[²³⁴-⁹])?"   # dx, dx², ∂y
+# A mixed partial's denominator, ∂x∂y, ∂x ∂y, ∂x\,∂y, ∂x²∂y, dxdy: two or more parts of
+# one sign. A name never holds ∂; after d, it may not hold d either, or dxdy would be
+# one part (in xdy).
+_PART = r"{d}\s*[^\W\d⁰¹²³⁴-⁹{d}][^\W⁰¹²³⁴-⁹{d}]*(?:\^\d+|[²³⁴-⁹])?"
+_MANY = "(?P<vars>" + "|".join(f"{_PART}(?:(?:\\s|\\\\[,;:! ])*{_PART})+".replace("{d}", d)
+                               for d in "∂d") + ")"
 _LEFT_SIDES = [   # f'(x), y''; (x^2)'; dy/dx, d²f/dx²; d/dx (x^2); d(x^2)/dx
     re.compile(r"\s*[^\W\d]\w*\s*(?P<primes>['\u2019\u2032\u2033\u2034]+)\s*(\([^()=]*\))?\s*\Z"),
     re.compile(r"\s*(?P<f>\(.+\))\s*(?P<primes>['\u2019\u2032\u2033\u2034]+)\s*\Z", re.DOTALL),
@@ -296,6 +426,8 @@ _LEFT_SIDES = [   # f'(x), y''; (x^2)'; dy/dx, d²f/dx²; d/dx (x^2); d(x^2)/dx
     re.compile(rf"\s*{_ORDER}\s*/\s*{_IN}(?=[\s(\[{{\\])\s*(?P<f>.+?)\s*\Z", re.DOTALL),
     re.compile(rf"\s*{_ORDER}\s*(?P<f>\(.+\))\s*/\s*{_IN}\s*\Z", re.DOTALL),
 ]
+# The same with a mixed partial's denominator: ∂²f/∂x∂y; ∂²/∂x∂y (x^2 y); ∂²(x^2 y)/∂x∂y
+_MIXED_SIDES = [re.compile(p.pattern.replace(_IN, _MANY), p.flags) for p in _LEFT_SIDES[2:]]
 # LaTeX's forms of both, made plain first: \frac{d}{dx}, \frac{\partial f}{\partial x},
 # \frac{\mathrm{d}^2 y}{\mathrm{d}x^2} (a \frac without braces inside it).
 _TEX_D = [(re.compile(r"\\(?:mathrm|operatorname)\{d\}"), "d"),
@@ -307,12 +439,13 @@ _TEX_OPERATOR = re.compile(r"\s*\\[dt]?frac\s*\{((?:[^{}]|\{[^{}]*\})*)\}\s*"
                            r"\{((?:[^{}]|\{[^{}]*\})*)\}")
 
 
-def _left_side(left: str) -> tuple[int, str | None, str | None] | None:
+def _left_side(left: str) -> tuple[int, str | tuple | None, str | None] | None:
     """What an equation's left side says of the derivative it names: its order, its
-    variable (None for primes) and f as written there (None where only named: dy/dx);
-    None where it names no derivative."""
+    variable (None for primes; for a mixed partial the names as written, ∂²f/∂x∂y: (x,
+    y)) and f as written there (None where only named: dy/dx); None where it names no
+    derivative."""
     plain = _plain_operator(left)
-    for pattern in _LEFT_SIDES:
+    for pattern in [*_MIXED_SIDES, *_LEFT_SIDES]:
         found = pattern.match(left if "primes" in pattern.groupindex else plain)
         if found is None:
             continue
@@ -322,11 +455,34 @@ def _left_side(left: str) -> tuple[int, str | None, str | None] | None:
         else:
             power = parts["n"] or parts["sup"]
             order = int(power.translate(_SUPERSCRIPTS)) if power else 1
-        return order, parts.get("var"), parts.get("f")
+        variable = _denominator(parts["vars"], order, left) if parts.get("vars") else \
+            parts.get("var")
+        return order, variable, parts.get("f")
     return None
 
 
-def _right_side(text: str, order: int, name: str | None, f: Expression) -> str:
+_DENOMINATOR_PART = re.compile(r"[d∂]\s*([^\W\d⁰¹²³⁴-⁹][^\W⁰¹²³⁴-⁹]*)(?:\^(\d+)|([²³⁴-⁹]))?"
+                               r"(?:\s|\\[,;:! ])*")
+
+
+def _denominator(text: str, order: int, left: str) -> tuple[str, ...] | str:
+    """∂x²∂y as (x, x, y), in the order written; ∂x∂x as x alone. Its powers must add up
+    to the order above it (∂²f/∂x∂y), else the left side says two things."""
+    sign = text[0]
+    names = []
+    for part in re.split(rf"(?={sign})", text):
+        found = _DENOMINATOR_PART.fullmatch(part.strip()) if part.strip() else None
+        if found:
+            name, power, sup = found.groups()
+            names += [normal_name(name)] * int((power or sup or "1").translate(_SUPERSCRIPTS))
+    if len(names) != order:
+        raise ValuesError(f"the expectation's left side, {left.strip()}, differentiates "
+                          f"{len(names)} times below ({text.strip()}) and {order} above: "
+                          f"write {sign}{_superscript(len(names))}f/{text.strip()}")
+    return names[0] if len(set(names)) == 1 else tuple(names)
+
+
+def _right_side(text: str, order: int, names: tuple, f: Expression) -> str:
     """``f'(x) = 2x`` as ``2x``: an expectation written as an equation whose left side
     names a derivative of the order checked, in the variable checked (another order or
     variable is an error that says which option it asks for). d/dx (x^2) = 2x is read so
@@ -337,7 +493,11 @@ def _right_side(text: str, order: int, name: str | None, f: Expression) -> str:
     written, variable, operand = said
     if operand is not None:
         _same_function(operand, left, f)
-    if variable is not None:
+    name = names[0] if names else None
+    if isinstance(variable, tuple) or len(set(names)) > 1:
+        if names:   # (at order 0, the order is what is wrong)
+            _same_mixed(left, variable, names, f)
+    elif variable is not None:
         variable = normal_name(variable)
         if name is not None and variable not in f.variables:
             raise ValuesError(f"the expectation's left side, {left.strip()}, is a derivative "
@@ -353,6 +513,30 @@ def _right_side(text: str, order: int, name: str | None, f: Expression) -> str:
                           f"{'add' if order == 1 else 'use'} --order {written} (order= in "
                           "the API)")
     return right
+
+
+def _same_mixed(left: str, variable, names: tuple, f: Expression) -> None:
+    """A left side that names a mixed partial must name the one checked, and one checked
+    must be named as one (f'' does not say in what)."""
+    written = variable if isinstance(variable, tuple) else () if variable is None else \
+        (normal_name(variable),)
+    for name in dict.fromkeys(written):
+        if name not in f.variables:
+            raise ValuesError(f"the expectation's left side, {left.strip()}, is a derivative "
+                              f"in {name}, which does not appear in {f.text!r}")
+    if written == names:
+        return
+    said = f"the mixed partial {mixed_label(written)}" if len(set(written)) > 1 else \
+        f"a derivative in {written[0]}" if written else "no mixed partial"
+    if len(set(names)) > 1:
+        checked = f"this checks {mixed_label(names)}"
+        fix = f"write {mixed_label(names).replace('/', 'f/')} or --expect {_key(written)}=" \
+            if written else f"write {mixed_label(names).replace('/', 'f/')}"
+    else:
+        checked = f"this checks one in {names[0]}" if names else "this checks f itself"
+        fix = f"--expect {_key(written)}=... (expect= in the API)"
+    raise ValuesError(f"the expectation's left side, {left.strip()}, is {said}, and "
+                      f"{checked}: {fix}")
 
 
 def _same_function(operand: str, left: str, f: Expression) -> None:
@@ -384,6 +568,8 @@ def written_order(text: str) -> int:
 def _left_variable(text: str, f: Expression) -> str | None:
     """The variable of f an equation's left side differentiates in (∂f/∂x = ...: x)."""
     said = _equation(text)[2]
+    if said and isinstance(said[1], tuple):     # ∂²f/∂x∂y: checked as written
+        return said[1]
     name = said and said[1] and normal_name(said[1])
     return name if name in f.variables else None
 
@@ -533,7 +719,7 @@ def _usable_chunk(f, targets, order, points) -> np.ndarray:
                 e, scale = _expectation(t.expectation, points, len(ok))
                 ok &= np.isfinite(e) & np.isfinite(scale) | undefined(e, scale)
             if t.name is not None:
-                d = f.nth_derivative(t.name, order, at).derivative
+                d = derivative_values(f, path(t, order), at)
                 ok &= np.isfinite(np.broadcast_to(d, ok.shape))
     return ok
 
@@ -581,7 +767,7 @@ def _evaluate(f: Expression, targets, order, points) -> _Found:
     arrays = [points[v] for v in f.variables]
     run = _Run(f, arrays, (n,), watching=False)
     if order:
-        run.kinked = [t.name for t in targets]
+        run.kinked = list(dict.fromkeys(n for t in targets for n in path(t, order)))
     nodes = run.forward_nodes()
     y = nodes[-1]
     found = _Found(np.broadcast_to(y.data, (n,)).copy(), np.zeros(n, bool), run.diagnostics)
@@ -595,7 +781,7 @@ def _evaluate(f: Expression, targets, order, points) -> _Found:
         found.ad_scale[i] = _rounding_scale(g, n)
         if order >= 1:
             found.fd_scale[i] = before
-            found.fd[i] = _differences(f, t.name, order, points, before)
+            found.fd[i] = _differences(f, path(t, order), points, before)
         if t.expectation is not None:
             found.expected[i], found.expected_scale[i] = _expectation(t.expectation, points, n)
     gradient = found.gradient
@@ -654,16 +840,17 @@ def _derivative_graphs(y, leaves, targets, order, nodes, found) -> list:
         return [(grads.get(t.name), scale) for t in targets]
     graphs = []
     for t in targets:
-        chain = _chain(y, leaves, t.name, order)
+        chain = _chain(y, leaves, path(t, order))
         graphs.append((chain[-1], _rounding_scale(chain[-2], n)))
     return graphs
 
 
-def _chain(y, leaves, name: str, order: int) -> list:
-    """f, f', ..., f^(order) in ``name``, each a graph (None once a derivative is 0)."""
+def _chain(y, leaves, names) -> list:
+    """f and its derivatives in names[0], then in names[1] of that, and so on (x, x: f,
+    f', f''; y, x: f, ∂f/∂y, ∂²f/∂x∂y), each a graph (None once a derivative is 0)."""
     chain, g = [y], y
-    growth = drivers.Growth(order)
-    for step in range(order):
+    growth = drivers.Growth(len(names))
+    for step, name in enumerate(names):
         if g is None or not g.requires_grad or name not in leaves:
             g = None
         else:
@@ -671,6 +858,19 @@ def _chain(y, leaves, name: str, order: int) -> list:
                 g = drivers.differentiate(g, leaves, create_graph=True).get(name)
         chain.append(g)
     return chain
+
+
+def derivative_values(f: Expression, names, at) -> np.ndarray:
+    """f's derivative along ``names`` (as ``path`` orders them) at the points ``at``: in
+    one variable by Taylor mode, a mixed partial by nested reverse passes (as diff(f, y,
+    x) takes it: Taylor mode here runs along one direction)."""
+    if len(set(names)) <= 1:
+        return f.nth_derivative(names[0], len(names), at).derivative if names else \
+            f.value(at)
+    arrays = np.broadcast_arrays(*[np.asarray(at[v], dtype=np.float64) for v in f.variables])
+    run = _Run(f, arrays, arrays[0].shape, watching=False)
+    run.kinked = list(dict.fromkeys(names))
+    return _data(_chain(run.forward(), run.leaves, names)[-1], arrays[0].size)
 
 
 def _graph(y: Variable) -> list[Variable]:
@@ -789,23 +989,21 @@ def _extrapolate(table, h, power):
     return best, error, step
 
 
-def _differenced(f: Expression, name: str, order: int, points):
-    """The function finite differences work on: f itself for a first derivative, else
-    adcli's derivative of one order less (so each witness differs in its last step)."""
+def _differenced(f: Expression, names, points):
+    """The function finite differences work on, along the last of ``names`` (``path``'s):
+    f itself for a first derivative, else adcli's derivative along the others (so each
+    witness differs in its last step): ∂f/∂y for ∂²f/∂x∂y, differenced in x."""
+    name = names[-1]
     fixed = {v: np.tile(points[v], ROWS) for v in f.variables if v != name}
 
     def func(xs):
-        at = {**fixed, name: np.ravel(xs)}
-        if order == 1:
-            values = f.derivatives(at, order=0).value
-        else:
-            values = f.nth_derivative(name, order - 1, at).derivative
+        values = derivative_values(f, names[:-1], {**fixed, name: np.ravel(xs)})
         return np.broadcast_to(values, (xs.size,)).reshape(xs.shape)
     return func
 
 
-def _differences(f, name, order, points, scale_before, side="central", finer=1.0):
-    return differences(_differenced(f, name, order, points), points[name], scale_before,
+def _differences(f, names, points, scale_before, side="central", finer=1.0):
+    return differences(_differenced(f, names, points), points[names[-1]], scale_before,
                        side, finer)
 
 
@@ -832,7 +1030,7 @@ def differences(func, x: np.ndarray, rounding: np.ndarray, side: str = "central"
     return estimate, np.fmax(error, np.abs(e1 - e2))
 
 
-def _one_sided(f, name, order, points, where, scale_before):
+def _one_sided(f, names, points, where, scale_before):
     """Left and right derivatives at the points ``where`` (nan elsewhere or unsettled)."""
     n = len(where)
     left, right = np.full(n, np.nan), np.full(n, np.nan)
@@ -841,7 +1039,7 @@ def _one_sided(f, name, order, points, where, scale_before):
         return left, right
     sub = {v: p[index] for v, p in points.items()}
     for side, out in (("left", left), ("right", right)):
-        estimate, error = _differences(f, name, order, sub, scale_before[index], side)
+        estimate, error = _differences(f, names, sub, scale_before[index], side)
         settled = error <= SETTLED * np.abs(estimate)
         out[index] = np.where(settled | (estimate == 0), estimate, np.nan)
     return left, right
@@ -930,7 +1128,7 @@ def _witnesses(f, t: Target, i, order, points, found, smooth_value):
         t.fd[doubt], t.fd_error[doubt] = _finer(f, t, order, points, doubt, found.fd_scale[i])
         agree, settled = _fd_agrees(t.ad, t.fd, t.fd_error, found.ad_scale[i])
     kinks = found.kink & smooth_value
-    t.left, t.right = _one_sided(f, t.name, order, points, kinks, found.fd_scale[i])
+    t.left, t.right = _one_sided(f, path(t, order), points, kinks, found.fd_scale[i])
     return agree, settled, kinks & ~_exists(t.left, t.right)
 
 
@@ -972,7 +1170,7 @@ def _finer(f, t: Target, order, points, index, scale_before) -> tuple:
     sub = {v: p[index] for v, p in points.items()}
     runs = [(t.fd[index], t.fd_error[index])]
     for finer in (2.0 ** -10, 2.0 ** -20, 2.0 ** -30):
-        runs.append(_differences(f, t.name, order, sub, scale_before[index], finer=finer))
+        runs.append(_differences(f, path(t, order), sub, scale_before[index], finer=finer))
     fd, error = runs[0][0].copy(), runs[0][1].copy()
     taken, refuted = np.zeros(index.size, bool), []
     for k, (estimate, err) in enumerate(runs[:-1]):
@@ -1021,7 +1219,7 @@ def _row(t: Target, points, index: int) -> Row:
     def get(a):
         return None if a is None else float(a[index])
     return Row(index, _at(points, index), t.name, t.label, get(t.expected), get(t.ad),
-               get(t.fd), get(t.difference), get(t.left), get(t.right))
+               get(t.fd), get(t.difference), get(t.left), get(t.right), t.derivative)
 
 
 def _worst(targets, points, status) -> list[Row]:
@@ -1125,8 +1323,8 @@ def _look_wider(r: CheckResult, targets, seed, domain) -> None:
     it is made from, the user's included); where it matches, whether the formula does
     beyond the user's points. Said in a note, with the seed. The verdict stays the one at
     the user's points."""
-    varied = {t.name for t in targets} if all(t.name for t in targets) \
-        else set(r.expression.variables)
+    varied = {n for t in targets for n in t.names or [t.name]} \
+        if all(t.name for t in targets) else set(r.expression.variables)
     fixed = _parameters(r, varied)
     wider = _wider(r, targets, fixed, seed, domain)
     if wider is None:

@@ -15,8 +15,8 @@ import math
 import numpy as np
 
 from .checking import (DEFAULT_RTOL, MIN_FOR_DIAGNOSIS, UNDEFINED_CLAIM, Target, _close,
-                       _judged, label_for, undefined)
-from .errors import AdcliError
+                       _judged, derivative_values, label_for, mixed_label, undefined)
+from .errors import AdcliError, listing
 from .functions import CALLABLE
 
 SLIP_NODES = 2000      # nodes of f up to which every g(u) is searched for a slip, not the root
@@ -48,9 +48,14 @@ def diagnose(f, targets, order, points, found, status) -> list[str]:
         # many only where no factor explains it (cos's derivative written sin is -1 times
         # it, and its third derivative) and the expectation is no constant (x^3's 6).
         far = not multiple and np.ptp(e) > 0
-        orders = (_other_order(f, t, order, e, e_scale, points, where, tolerance, far) or
-                  _antiderivative(t, order, found.value[where], points, where, tolerance)) \
-            if t.name is not None and not f.has_diff else []
+        if f.has_diff or t.name is None:
+            orders = []
+        elif t.names:
+            orders = _other_mixed(f, t, e, e_scale, found.value[where], points, where,
+                                  tolerance)
+        else:
+            orders = (_other_order(f, t, order, e, e_scale, points, where, tolerance, far) or
+                      _antiderivative(t, order, found.value[where], points, where, tolerance))
         claims = _offset(e, e_scale, a, a_scale, tolerance) if order == 0 else []
         if order == 1:
             sweep = _sweep(f, t, points, where)
@@ -84,7 +89,7 @@ def diagnose(f, targets, order, points, found, status) -> list[str]:
                           lambda: _offset(e, e_scale, a, a_scale, tolerance, t.label)):
                 if not multiple:
                     claims = claims or finer()
-        elif order == 2 and not multiple and not f.has_diff:
+        elif order == 2 and not multiple and not f.has_diff and not t.names:
             claims += _second_terms(f, t, e, e_scale, a, a_scale, points, where, tolerance)
         found_any += claims + multiple + orders
         if not (claims or multiple or orders):
@@ -102,9 +107,12 @@ def _sign_in_part(t, e, e_scale, a, a_scale, points, where, tolerance) -> list[s
         return []
     side = _side(points, where, flipped)     # the classic: right for x > 0, |x| written x
     which = f"where {side}" if side else f"at {int(flipped.sum())} of {len(e)} points"
-    return [f"the sign is wrong {which} and right elsewhere: -{t.label} there (an absolute "
-            f"value lost or added, |{t.name}| written {t.name} or {t.name} written "
-            f"|{t.name}|?)"]
+    x = t.name
+    if t.names:     # (a mixed partial has no one variable to suspect, unless the side says)
+        x = side.split()[0] if side else None
+    why = f" (an absolute value lost or added, |{x}| written {x} or {x} written |{x}|?)" \
+        if x else ""
+    return [f"the sign is wrong {which} and right elsewhere: -{t.label} there{why}"]
 
 
 # A factor's fraction, at most: a term of sin(300x)'s derivative written cos(300x) is
@@ -235,6 +243,43 @@ def _other_order(f, t, order, e, e_scale, points, where, tolerance, far=True) ->
             return [f"the expectation is {label} at every point, not {t.label}: "
                     f"differentiated {times}"]
     return []
+
+
+def _other_mixed(f, t, e, e_scale, value, points, where, tolerance) -> list[str]:
+    """A mixed partial's expectation that is another derivative: f itself, one
+    differentiation left out (∂f/∂x for ∂²f/∂x∂y), or all of them in one variable
+    (∂²f/∂x²). Said only where just one of them matches: for sin(x + y), ∂f/∂x and
+    ∂f/∂y are one function, and naming either would be a guess."""
+    at = {v: points[v][where] for v in f.variables}
+    matched = []
+    for names, why in _mixed_relatives(t.names):
+        try:
+            with np.errstate(all="ignore"):
+                d = np.broadcast_to(derivative_values(f, names[::-1], at) if names else
+                                    value, e.shape)
+        except AdcliError:  # past the growth budget: no claim, the verdict stands
+            return []
+        if np.any(d != 0) and np.all(_close(e, d, e_scale, np.abs(d), *tolerance)):
+            matched.append((names, why))
+    if len(matched) != 1:
+        return []
+    ((names, why),) = matched
+    what = "f itself" if not names else mixed_label(names) if len(set(names)) > 1 else \
+        label_for(names[0], len(names), partial=True)
+    return [f"the expectation is {what} at every point, not {t.label}: {why}"]
+
+
+def _mixed_relatives(names):
+    """(names, why) of the derivatives a mixed partial's expectation may be instead."""
+    yield (), "nothing was differentiated"
+    for v in dict.fromkeys(names):
+        fewer = list(names)
+        fewer.remove(v)
+        yield tuple(fewer), (f"not differentiated in {v}" if names.count(v) == 1 else
+                             f"differentiated in {v} one time too few")
+    for v in dict.fromkeys(names):
+        others = listing([w for w in dict.fromkeys(names) if w != v])
+        yield (v,) * len(names), f"differentiated in {v} alone, not in {others}"
 
 
 def _antiderivative(t, order, value, points, where, tolerance) -> list[str]:

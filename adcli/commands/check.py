@@ -29,10 +29,12 @@ class Check(Command):
     metavar = "EXPRESSION [EXPECTED]"
     formats = ("table", "json", "csv", "plain")    # its own layouts (_FORMATS)
     options = (
-        click.option("--expect", multiple=True, metavar="NAME=EXPR",
-                     help="The expected partial derivative in NAME (repeatable)."),
+        click.option("--expect", multiple=True, metavar="NAME[,NAME...]=EXPR",
+                     help="The expected partial derivative in NAME (repeatable); x,y=EXPR "
+                     "is the mixed partial ∂²f/∂x∂y, of order the number of names."),
         click.option("--order", type=click.IntRange(0, MAX_ORDER), default=None,
-                     show_default="1, or the order EXPECTED's left side names",
+                     show_default="1, or the order EXPECTED's left side or --expect x,y= "
+                     "names",
                      help="Which derivative; 0 checks an identity (EXPRESSION = EXPECTED)."),
         click.option("--samples", type=click.IntRange(1, 10_000), default=30,
                      show_default=True, help="Random points, for variables without --at "
@@ -66,8 +68,8 @@ class Check(Command):
         definitions = define(from_pairs(let)) if let else None
         texts = _split_equation(texts, checking.applied_operand)
         f = _function(texts[0], definitions, checking.applied_operand)
-        if order is None:   # d²y/dx² = 6x says the order itself
-            order = checking.written_order(texts[1]) if len(texts) == 2 else 1
+        if order is None and len(texts) == 2:   # d²y/dx² = 6x says the order itself
+            order = checking.written_order(texts[1])
         expected = texts[1] if len(texts) == 2 else None
         expectations = _expectations(expect)
         if definitions is not None:  # --let: the expectations may use the definitions too
@@ -111,14 +113,15 @@ def _expectations(pairs) -> dict:
 
     expected = {}
     for pair in pairs:
-        name, equals, text = pair.partition("=")
-        name = name.strip()
-        if not equals or not is_name(name) or not text.strip():
-            raise ValuesError(f"--expect {pair!r} is not of the form NAME=EXPRESSION")
-        name = normal_name(name)
-        if name in expected:
-            raise ValuesError(f"--expect {name}= is given more than once")
-        expected[name] = text
+        left, equals, text = pair.partition("=")
+        names = [name.strip() for name in left.split(",")]
+        if not equals or not all(map(is_name, names)) or not text.strip():
+            raise ValuesError(f"--expect {pair!r} is not of the form NAME=EXPRESSION (or "
+                              "NAME,NAME=EXPRESSION for a mixed partial, x,y= for ∂²f/∂x∂y)")
+        names = tuple(map(normal_name, names))
+        if names in expected:
+            raise ValuesError(f"--expect {','.join(names)}= is given more than once")
+        expected[names] = text
     return expected
 
 
@@ -348,7 +351,7 @@ def _render_csv(result, out, digits) -> None:
 
 def _row_json(row, digits, result, extra) -> dict:
     entry = {"at": {n: _num(v, digits) for n, v in row.at.items()},
-             "derivative": row.name if row.name is not None else "f"}
+             "derivative": row.derivative}
     for key, field in extra:
         entry[key] = _num(getattr(row, field), digits)
     return entry
@@ -358,7 +361,7 @@ def _point_json(result, i: int, digits) -> dict:
     derivatives = {}
     for t in result.targets:
         kink = t.status[i] == "no derivative"
-        derivatives[t.name if t.name is not None else "f"] = {
+        derivatives[t.derivative] = {
             "expected": None if t.expected is None else _num(t.expected[i], digits),
             "ad": _num(t.ad[i], digits),
             "finite_difference": _num(t.fd[i], digits),
@@ -380,7 +383,7 @@ def _render_json(result, out, digits) -> None:
     document = {
         "expression": f.text, "parsed": f.parsed, "variables": list(f.variables),
         "order": result.order,
-        "checks": [{"derivative": t.name if t.name is not None else "f", "label": t.label,
+        "checks": [{"derivative": t.derivative, "label": t.label,
                     "expected": None if t.expectation is None else
                     {"expression": t.expectation.text, "parsed": t.expectation.parsed}}
                    for t in result.targets],
