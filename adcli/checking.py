@@ -698,7 +698,8 @@ def _sample(f, targets, order, at, missing, samples, seed, domain) -> dict:
         example = missing[0]
         raise ValuesError(
             f"only {int(usable.sum())} of {pool} random points have f, its derivative and "
-            f"the expectation all finite: give a domain where they are, e.g. "
+            f"the expectation all finite (and not 0 by underflow): give a domain where they "
+            f"are, e.g. "
             f"--domain {example}=1:10 (or points with --at, --grid, --points)")
     return {v: p[chosen] for v, p in points.items()}
 
@@ -716,12 +717,22 @@ def _usable_chunk(f, targets, order, points) -> np.ndarray:
         ok = np.isfinite(np.broadcast_to(f.value(at), _shape(points)))
         for t in targets:
             if t.expectation is not None:
-                e, scale = _expectation(t.expectation, points, len(ok))
-                ok &= np.isfinite(e) & np.isfinite(scale) | undefined(e, scale)
+                e, scale, under = _expectation(t.expectation, points, len(ok), graph=True)
+                ok &= (np.isfinite(e) & np.isfinite(scale) | undefined(e, scale)) & \
+                    ~((e == 0) & under)
             if t.name is not None:
-                d = derivative_values(f, path(t, order), at)
-                ok &= np.isfinite(np.broadcast_to(d, ok.shape))
+                d = np.broadcast_to(derivative_values(f, path(t, order), at), ok.shape)
+                ok &= np.isfinite(d) & ~((d == 0) & _underflowed_in(f, at, d == 0))
     return ok
+
+
+def _underflowed_in(f: Expression, at, where) -> np.ndarray:
+    """Where f's own steps underflowed to 0 (see _underflowed), looked at only if some
+    derivative is 0 (``where``): the derivative's 0 is then most likely that one's."""
+    if not where.any():
+        return where
+    arrays = np.broadcast_arrays(*[np.asarray(at[v], dtype=np.float64) for v in f.variables])
+    return _underflowed(_Run(f, arrays, where.shape, watching=False).forward(), where.size)
 
 
 def _shape(points) -> tuple:
@@ -757,6 +768,8 @@ class _Found:
     expected_scale: dict = field(default_factory=dict)
     fd: dict = field(default_factory=dict)          # (estimate, error)
     fd_scale: dict = field(default_factory=dict)    # rounding scale of what FD works on
+    under: dict = field(default_factory=dict)       # where AD or the expectation is a 0
+                                                    # made by underflow (see _underflowed)
     gradient: dict = field(default_factory=dict)    # every first partial (order 1)
     gradient_scale: dict = field(default_factory=dict)
     adjoints: list = field(default_factory=list)    # d f / d node, per node (order 1)
@@ -779,11 +792,14 @@ def _evaluate(f: Expression, targets, order, points) -> _Found:
         g, before = graphs[i]
         found.ad[i] = _data(g, n)
         found.ad_scale[i] = _rounding_scale(g, n)
+        found.under[i] = (found.ad[i] == 0) & _underflowed(g, n)
         if order >= 1:
             found.fd_scale[i] = before
             found.fd[i] = _differences(f, path(t, order), points, before)
         if t.expectation is not None:
-            found.expected[i], found.expected_scale[i] = _expectation(t.expectation, points, n)
+            found.expected[i], found.expected_scale[i], under = _expectation(
+                t.expectation, points, n, graph=True)
+            found.under[i] |= (found.expected[i] == 0) & under
     gradient = found.gradient
     found.gradient_scale = {name: _rounding_scale(g, n) for name, g in gradient.items()}
     found.gradient = {name: _data(g, n) for name, g in gradient.items()}
@@ -811,7 +827,7 @@ def _joined(parts: list[_Found]) -> _Found:
             [np.broadcast_to(p.diagnostics.masks.get(key, False), p.value.shape)
              for p in parts])
     found = _Found(cat([p.value for p in parts]), cat([p.kink for p in parts]), diagnostics)
-    for key in ("ad", "ad_scale", "expected", "expected_scale", "fd", "fd_scale",
+    for key in ("ad", "ad_scale", "expected", "expected_scale", "fd", "fd_scale", "under",
                 "gradient", "gradient_scale"):
         setattr(found, key, cat_dict(key))
     found.adjoints = [cat(list(column)) for column in zip(*[p.adjoints for p in parts])]
@@ -914,14 +930,34 @@ def _rounding_scale(y, n: int, overflow: bool = False) -> np.ndarray:
     return total
 
 
-def _expectation(e: Expression, points, n: int):
+def _expectation(e: Expression, points, n: int, graph: bool = False):
     """The expectation's values and rounding scale: inf where it overflowed on the way, 0
-    where it is undefined (see ``undefined``)."""
+    where it is undefined (see ``undefined``); with ``graph``, also where a step of it
+    underflowed to 0 (``_underflowed``)."""
     arrays = [points[v] for v in e.variables]
     y = _Run(e, arrays, (n,), watching=False).forward()
     value = _data(y, n)
     scale = np.maximum(_rounding_scale(y, n, overflow=True), np.abs(value))
-    return value, np.where(np.isnan(value) & ~_met_infinity(y, n), 0.0, scale)
+    scale = np.where(np.isnan(value) & ~_met_infinity(y, n), 0.0, scale)
+    return (value, scale, _underflowed(y, n)) if graph else (value, scale)
+
+
+def _underflowed(y, n: int) -> np.ndarray:
+    """Where a step of y's computation came out 0 from arguments finite and not 0, which
+    only rounding does for a primitive without exact zeros (exp(-900), 1e-200 * 1e-200;
+    not x - x or log 1): a 0 there is no value to compare (a sign error would match)."""
+    under = np.zeros(n, bool)
+    if not isinstance(y, Variable):
+        return under
+    for v in _graph(y):
+        c = v.creator
+        if c is None or getattr(type(c), "exact_zeros", True) or not np.any(v.data == 0):
+            continue    # (a Flat rule, or diff's graph, may have exact zeros: no claim)
+        zero = v.data == 0
+        for x in c.inputs:
+            zero = zero & (x.data != 0) & np.isfinite(x.data)
+        under |= np.broadcast_to(zero, (n,))
+    return under
 
 
 def _met_infinity(y, n: int) -> np.ndarray:
@@ -1141,6 +1177,8 @@ def _why_skipped(t: Target, i, found, smooth_value, nowhere) -> np.ndarray:
         scale = found.expected_scale[i]
         finite = np.isfinite(t.expected) & np.isfinite(scale) | undefined(t.expected, scale)
         why[~finite] = "the expectation is not finite there, or overflows on the way"
+    why[found.under[i]] = ("adcli's derivative or the expectation is 0 there by underflow "
+                           "(too small for float64): no value to compare")
     why[~finite_ad] = "adcli's derivative is not finite there"
     why[~finite_ad & found.kink & ~nowhere] = (
         "adcli's derivative is not finite there (a convention at a kink), though one-sided "
@@ -1238,8 +1276,9 @@ def _kink_rows(targets, points) -> list[Row]:
 
 
 def _nothing_counted(f, n, expected_mode) -> str:
-    what = ("are f, its derivative and the expectation all finite" if expected_mode else
-            "are f and its derivative finite with finite differences that settle")
+    what = ("are f, its derivative and the expectation all finite (and not 0 by "
+            "underflow)" if expected_mode else "are f and its derivative finite (and not 0 "
+            "by underflow) with finite differences that settle")
     name = f.variables[0] if f.variables else "x"
     return (f"at none of the {_s(n)} given {what}: try other points, or random ones "
             f"from a domain where they are, e.g. --domain {name}=1:10")

@@ -36,6 +36,9 @@ class Primitive(Function):
     value_reason = "outside its domain, a pole, or overflow"
     # Why its derivative can be, where its value is finite.
     derivative_reason = "an edge of its domain or a vertical tangent"
+    # Whether it has exact zeros at arguments that are finite and not 0 (x - x, log 1):
+    # else a 0 from such arguments is an underflow (exp(-800), 1e-200 * 1e-200).
+    exact_zeros = False
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
@@ -121,6 +124,7 @@ _PLANE = ((-3.0, 3.0), (-3.0, 3.0))
 
 class Add(Primitive):
     name, arity, callable = "add", 2, False
+    exact_zeros = True
     value_reason = "overflow"
     symbol, spellings, dunder = "+", ("+",), "add"
     domain = _PLANE
@@ -131,6 +135,7 @@ class Add(Primitive):
 
 class Sub(Primitive):
     name, arity, callable = "sub", 2, False
+    exact_zeros = True
     value_reason = "overflow"
     symbol, spellings, dunder = "-", ("-", "\u2212"), "sub"  # U+2212: the minus sign
     domain = _PLANE
@@ -247,6 +252,7 @@ class PowDiff(_Inside, Primitive):
     |log a| (600 ulps at a = 1e-150), and a^(b-k) alone overflows where b a^(b-k) does
     not (b near 0, a below 1e-154)."""
     name, arity, callable, inside = "pow_diff", 2, False, "'^'"
+    exact_zeros = True      # x^1's second derivative
     derivative_reason = POW_DERIVATIVE
     domain = ((0.2, 3.0), (-3.0, 3.0))
 
@@ -316,6 +322,7 @@ class PowShift(_Inside, Primitive):
 class PowLog(_Inside, Primitive):
     """a^b log a = d/db a^b, also where a^b alone is subnormal and has lost digits."""
     name, arity, callable, inside = "pow_log", 2, False, "'^'"
+    exact_zeros = True
     derivative_reason = POW_DERIVATIVE
     domain = ((0.2, 3.0), (-3.0, 3.0))
 
@@ -495,6 +502,7 @@ class Exp(Primitive):
 
 class Log(Primitive):
     name, aliases = "log", ("ln",)
+    exact_zeros = True
     value_reason = "a negative argument gives nan, 0 gives -inf"
     domain = ((0.1, 10.0),)
     kink = staticmethod(lambda x: x)
@@ -507,6 +515,7 @@ class Log(Primitive):
 
 class Log10(Primitive):
     name = "log10"
+    exact_zeros = True
     value_reason = "a negative argument gives nan, 0 gives -inf"
     domain = ((0.1, 10.0),)
     kink = staticmethod(lambda x: x)
@@ -518,6 +527,7 @@ class Log10(Primitive):
 
 class Log2(Primitive):
     name = "log2"
+    exact_zeros = True
     value_reason = "a negative argument gives nan, 0 gives -inf"
     domain = ((0.1, 10.0),)
     kink = staticmethod(lambda x: x)
@@ -643,6 +653,7 @@ class Asin(Primitive):
 
 class Acos(Primitive):
     name, aliases = "acos", ("arccos",)
+    exact_zeros = True
     value_reason = "an argument outside [-1, 1]"
     domain = ((-0.9, 0.9),)
     kink = staticmethod(lambda x: 1.0 - np.abs(x))
@@ -724,6 +735,7 @@ class Asinh(Primitive):
 
 class Acosh(Primitive):
     name, aliases = "acosh", ("arcosh", "arccosh")
+    exact_zeros = True
     value_reason = "an argument below 1"
     domain = ((1.1, 10.0),)
     kink = staticmethod(lambda x: x - 1.0)
@@ -889,6 +901,7 @@ def _bell(z, scale):
 class OneMinusSq(_Inside, Primitive):
     """1 - x^2 as (1 - x)(1 + x): exact factors near |x| = 1, where 1 - x*x cancels."""
     name, callable, inside = "one_minus_sq", False, "asin, acos or atanh"
+    exact_zeros = True
     def forward(self, x): return (1.0 - x) * (1.0 + x)
     def spelled(self, x): return (1.0 - x) * (1.0 + x)
     def backward(self, gy): return -2.0 * gy * self.inputs[0]
@@ -937,6 +950,7 @@ class Datan2(_Inside, Primitive):
 class D2atan2(_Inside, Primitive):
     """(u^2 - v^2) / (u^2 + v^2)^2 as (u - v)(u + v) / r^4: exact 0 on the diagonal."""
     name, arity, callable, inside = "d2atan2", 2, False, "atan2 or atan"
+    exact_zeros = True
     domain = ((0.2, 3.0), (-3.0, 3.0))
 
     def forward(self, u, v): return _homogeneous(_quotient2, u, v, 2, 2.0**250)
@@ -1095,6 +1109,7 @@ class _OutsideOne:
 
 class Asec(_OutsideOne, Primitive):
     name, aliases = "asec", ("arcsec",)
+    exact_zeros = True
     value_reason = "an argument between -1 and 1"
     def forward(self, x):
         # atan(sqrt(x^2 - 1)), mirrored to pi - ... for x < 0: acos(1/x) loses half its

@@ -1505,3 +1505,32 @@ def test_no_sum_chain_claim_when_a_written_term_is_neither():
     # cos(2x) + 2x + 1: the 1 is no term's derivative, with or without its chain factor
     result = adcli.check("sin(2x) + x^2", "cos(2x) + 2x + 1")
     assert not [d for d in result.diagnosis if "is missing where" in d], result.diagnosis
+
+
+UNDERFLOW_NOTE = ("note: 2 points not counted: adcli's derivative or the expectation is 0 "
+                  "there by underflow (too small for float64): no value to compare")
+
+
+def test_a_derivative_and_expectation_that_underflow_to_zero_do_not_match():
+    """exp(-x^2) beyond |x| = 27.3 is 0, and so is every expectation made with it: a sign
+    error 'matched d/dx at 30/30 points' on --domain x=30:40 (exit 0)."""
+    code, out, err = run_cli("check", "exp(-x^2)", "2x exp(-x^2)", "--domain", "x=30:40",
+                             "--format", "plain")
+    assert (code, out) == (2, "")
+    assert "(and not 0 by underflow)" in err
+    # at 26 and 26.5 the values are normal, at 27 subnormal (still signed): counted
+    code, out, err = run_cli("check", "exp(-x^2)", "2x exp(-x^2)", "--grid", "x=26:28:5",
+                             "--format", "plain")
+    assert code == 1
+    assert out.splitlines()[0] == "differs from d/dx at 3 of 3 points"
+    assert UNDERFLOW_NOTE in out.splitlines()
+
+
+@pytest.mark.parametrize("argv, verdict", [
+    (("x^2", "2x", "--at", "x=0"), "matches d/dx at 1/1 points"),             # 2*0
+    (("y*log(x)", "log(x)", "--wrt", "y", "--at", "x=1,y=2"), "matches ∂/∂y at 1/1 points"),
+    (("max(x, 0)", "0", "--domain", "x=-2:-1"), "matches d/dx at 30/30 points"),
+])
+def test_a_zero_that_is_a_value_still_counts(argv, verdict):
+    code, out, err = run_cli("check", *argv, "--format", "plain")
+    assert code == 0 and out.startswith(verdict + ", largest relative difference 0"), out
