@@ -480,14 +480,23 @@ def _pin_zero(g: Variable, *conditions) -> Variable:
     return Keep()(g, _flat(_kept(tests), *xs))
 
 
-def _kept(tests):
-    """The rule of a pin's mask: True where not every test holds (the gradient is kept)."""
-    return lambda *values: ~functools.reduce(np.logical_and, [t(v) for t, v in zip(tests, values)])
+class _kept:
+    """The rule of a pin's mask: True where not every test holds (the gradient is kept).
+    Its tests stay readable: trace says a pin's convention in words from them."""
+
+    def __init__(self, tests):
+        self.tests = tests
+
+    def __call__(self, *values):
+        return ~functools.reduce(np.logical_and, [t(v) for t, v in zip(self.tests, values)])
 
 
 def _is_zero(x): return x == 0
 def _is_positive(x): return x > 0
 def _not_positive(x): return ~(x > 0)
+
+
+_is_zero.said, _is_positive.said, _not_positive.said = "= 0", "> 0", "≤ 0"  # (for trace)
 
 
 # ----- exponentials and logarithms ------------------------------------------------------

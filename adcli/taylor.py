@@ -14,7 +14,7 @@ from typing import NamedTuple
 import numpy as np
 
 from .errors import ValuesError
-from .functions import _constant_series
+from .functions import _constant_series, _taylor_from_backward
 
 
 class JVP(NamedTuple):
@@ -99,6 +99,9 @@ def _sweep(nodes, seeds: dict, length: int, keep: bool, diagnostics=None) -> lis
             varying[i] = any(varying[j] for j in node.args)
             if varying[i]:
                 computed[i] = function.taylor(*args)
+                fixed = [not varying[j] for j in node.args]
+                if any(fixed):
+                    _without_fixed_terms(function, computed[i], args, fixed)
                 if not all(np.isfinite(a[0]).all() for a in args):
                     _constant_at_infinity(computed[i], args)
                 if diagnostics is not None:
@@ -109,6 +112,23 @@ def _sweep(nodes, seeds: dict, length: int, keep: bool, diagnostics=None) -> lis
                 if last_use.get(j) == i:
                     computed[j] = None
     return computed
+
+
+def _without_fixed_terms(function, y, args, fixed) -> None:
+    """Redo the entries of rows 1.. of y that came out nan, leaving out the terms of the
+    arguments that do not move. Their rows are exactly 0, but a recurrence that multiplies
+    them by another argument's infinite (or nan) value makes nan of a term that is 0:
+    x*y at x = inf along x has the term 0·inf. The reverse pass never forms it (y gets no
+    gradient), and neither does the rule from backward, which skips an argument whose
+    rows are all 0: it is used only where that means exactly the fixed arguments. (An
+    inf is kept: 0·inf gives nan, never inf.)"""
+    bad = np.isnan(y[1:])
+    if not bad.any():
+        return
+    if not all(np.any(a[1:]) for a, f in zip(args, fixed) if not f):
+        return  # a moving argument whose rows came out 0 is not a known 0: keep the nan
+    redone = _taylor_from_backward(function, args)
+    y[1:] = np.where(bad, redone[1:], y[1:])
 
 
 def _constant_at_infinity(y, args) -> None:

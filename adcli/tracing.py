@@ -14,20 +14,33 @@ each function's derivative is still defined in one place.
 """
 from __future__ import annotations
 
+import itertools
 import math
+import re
 from dataclasses import dataclass, field
-from typing import Mapping
+from typing import Mapping, NamedTuple
 
 import numpy as np
 
 from .core import Function, Variable, as_variable, using_backprop
+from .core import tracing as watching_calls
 from .diagnostics import Diagnostics
-from .errors import ValuesError
+from .errors import ValuesError, listing
 from .expression import Expression, Node
 from .printer import format_number, render
 
 BAR, DOT = "\u0304", "\u0307"  # combining macron (v̄, an adjoint) and dot above (v̇, a tangent)
 SYMBOLS = {"mul": "·"}         # how the literature writes a product
+STEP_LETTERS = "vwuyzstpqrabdfghjkmn"  # not c (graph's numbers are c1, c2, ...) or e
+
+
+class Rule(NamedTuple):
+    """One term of an adjoint or tangent: its formula, its value, and, where a convention
+    at an edge of a domain makes it 0 (0^b is flat in b), where ("where v1 = 0")."""
+
+    text: str
+    value: float
+    convention: str | None = None
 
 
 @dataclass(frozen=True)
@@ -65,18 +78,20 @@ class Step:
     node_index: int | None = None    # where it is in ``expression.nodes``
     contributions: list[Contribution] = field(default_factory=list)
     tangent: float | None = None     # forward mode only
+    moves: bool | None = None        # forward mode: whether it depends on the wrt variable
+    letter: str = "v"                # another where a variable is named v1 (step_letter)
 
     @property
     def id(self) -> str:
-        return f"v{self.number}"
+        return f"{self.letter}{self.number}"
 
     @property
     def adjoint_id(self) -> str:
-        return f"v{BAR}{self.number}"
+        return f"{self.letter}{BAR}{self.number}"
 
     @property
     def tangent_id(self) -> str:
-        return f"v{DOT}{self.number}"
+        return f"{self.letter}{DOT}{self.number}"
 
     @property
     def value(self) -> float:
@@ -142,25 +157,62 @@ class Trace:
         return next((s for s in self.steps if s.tangent is not None
                      and not math.isfinite(s.tangent)), None)
 
-    def rule(self, contribution: Contribution) -> str:
+    def term(self, contribution: Contribution) -> Rule:
         """The formula of a contribution, as its source's ``backward`` wrote it."""
         source = contribution.source
         return _rules(source, source.adjoint_id, source.variable.grad.data)[contribution.index]
 
+    def rule(self, contribution: Contribution) -> str:
+        return self.term(contribution).text
+
     def rules(self, step: Step) -> list[str]:
         return [self.rule(c) for c in step.contributions]
 
-    def tangent_rule(self, step: Step) -> str:
+    def tangent_terms(self, step: Step) -> tuple[list[Rule], list[tuple[Rule, Step]]]:
         """v̇ of an operation as a sum over its inputs: ∂f/∂a·ȧ + ∂f/∂b·ḃ, each partial
         from ``backward`` run with the input's tangent as the output's gradient (for
-        elementwise functions a JVP is a sum of such VJPs)."""
-        terms = []
+        elementwise functions a JVP is a sum of such VJPs). Returns the terms summed and
+        those left out with their input: an input that does not depend on the variable
+        has a tangent of exactly 0, so its term is 0 even where its formula gives 0·inf
+        (Taylor mode leaves it out too, as reverse mode never forms it)."""
+        summed, left_out = [], []
         for k, operand in enumerate(step.operands):
             if isinstance(operand, Step):
                 rule = _rules(step, operand.tangent_id, np.asarray(operand.tangent))[k]
-                if rule is not None:
-                    terms.append(rule)
-        return join_terms(terms) if terms else "0"
+                if rule is None:
+                    continue
+                if operand.moves is False and not math.isfinite(rule.value):
+                    left_out.append((rule, operand))
+                else:
+                    summed.append(rule)
+        return summed, left_out
+
+    def tangent_rule(self, step: Step) -> str:
+        return self.tangent_text(step)[0]
+
+    def tangent_note(self, step: Step) -> str | None:
+        return self.tangent_text(step)[1]
+
+    def tangent_text(self, step: Step) -> tuple[str, str | None]:
+        """The rule of v̇ (its terms summed) and what the rule does not say: a term that a
+        convention makes 0, a term left out as exactly 0 (see tangent_terms)."""
+        summed, left_out = self.tangent_terms(step)
+        rule = join_terms([r.text for r in summed]) if summed else "0"
+        notes = [f"{r.text} is 0 by convention {r.convention}" for r in summed if r.convention]
+        if left_out:
+            inputs = list(dict.fromkeys(o.id for _, o in left_out))
+            notes.append(f"left out: {listing([r.text for r, _ in left_out])}, exactly 0 as "
+                         f"{listing(inputs)} {'does' if len(inputs) == 1 else 'do'} not "
+                         f"depend on {self.wrt[0]}")
+        return rule, "; ".join(notes) or None
+
+
+def adjoint_note(rules: list[Rule], single: bool) -> str | None:
+    """Where a convention makes a term of an adjoint 0: its formula does not say so."""
+    pinned = [r for r in rules if r.convention]
+    if single and pinned:
+        return f"0 by convention {pinned[0].convention}"
+    return "; ".join(f"{r.text} is 0 by convention {r.convention}" for r in pinned) or None
 
 
 def scalar(data) -> float:
@@ -186,7 +238,9 @@ def record(expression: Expression, point: Mapping[str, float]) -> Trace:
                           "it differentiates instead")
     leaves = {v: Variable(np.array([point[v]], dtype=np.float64), name=v)
               for v in expression.variables}
-    steps = [Step(i + 1, "input", v, leaf) for i, (v, leaf) in enumerate(leaves.items())]
+    letter = step_letter(expression.variables)
+    steps = [Step(i + 1, "input", v, leaf, letter=letter)
+             for i, (v, leaf) in enumerate(leaves.items())]
     inputs = {s.name: s for s in steps}
     operands: list = []
     diagnostics = Diagnostics((1,))
@@ -204,14 +258,24 @@ def record(expression: Expression, point: Mapping[str, float]) -> Trace:
             if expression.varying[index]:
                 diagnostics.add_kinks(function, *[a.variable.data for a in args])
             step = Step(len(steps) + 1, "operation", node.function.name, y, args, function,
-                        index)
+                        index, letter=letter)
             steps.append(step)
             operands.append(step)
     output = operands[-1]
     if isinstance(output, Literal):  # "2" or "pi": no operation, but still a result
-        output = Step(len(steps) + 1, "constant", output.text, output.variable)
+        output = Step(len(steps) + 1, "constant", output.text, output.variable, letter=letter)
         steps.append(output)
     return Trace(expression, dict(point), steps, output, diagnostics=diagnostics)
+
+
+def step_letter(names) -> str:
+    """The letter of the step names: v, as the literature writes them, unless a variable
+    is named v1 (or v2, ...): then a letter no variable's name takes so."""
+    taken = {m.group(1) for n in names for m in [re.fullmatch(r"([^\d]+)\d+", n)] if m}
+    for size in itertools.count(1):   # ends: only finitely many names are taken
+        for letter in STEP_LETTERS:
+            if letter * size not in taken:
+                return letter * size
 
 
 def structure(expression: Expression) -> Trace:
@@ -233,10 +297,10 @@ def reverse(expression: Expression, point: Mapping[str, float], wrt=None) -> Tra
             step.operands[index].contributions.append(
                 Contribution(step, index, scalar(gx.data)))
 
+        # The contributions stay in the order the engine adds them, so that a sum printed
+        # left to right is the adjoint to the last bit (with 3 terms or more the order
+        # can change the last bit).
         trace.output.variable.backward(retain_grad=True, watch=watch)
-    for step in trace.steps:
-        # The engine visits users in its own order; the literature lists them by number.
-        step.contributions.sort(key=lambda c: (c.source.number, c.index))
     return trace
 
 
@@ -251,17 +315,18 @@ def forward(expression: Expression, point: Mapping[str, float], wrt: str) -> Tra
     trace.mode, trace.wrt = "forward", (wrt,)
     for step in trace.steps:
         if step.kind == "input":
-            step.tangent = seed.get(step.name, 0.0)
+            step.tangent, step.moves = seed.get(step.name, 0.0), step.name in seed
         elif step.kind == "operation":
             step.tangent = scalar(result.tangents[step.node_index])
+            step.moves = any(o.moves for o in step.operands if isinstance(o, Step))
         else:
-            step.tangent = 0.0
+            step.tangent, step.moves = 0.0, False
     return trace
 
 
 # ----- a primitive's rule, printed -----------------------------------------------------
 
-def _rules(step: Step, gradient_name: str, gradient_data) -> list[str | None]:
+def _rules(step: Step, gradient_name: str, gradient_data) -> list[Rule | None]:
     """What ``step``'s backward hands each input, as text: the same primitive, called on
     Variables named like the trace's steps (with their values, since some rules depend
     on them: a constant exponent, the side of a kink), recorded and printed."""
@@ -269,15 +334,48 @@ def _rules(step: Step, gradient_name: str, gradient_data) -> list[str | None]:
     # as log(2), not as the number it folds to.
     placeholders = [Variable(o.variable.data, name=_placeholder_name(o), requires_grad=True)
                     for o in step.operands]
+    from .functions import Flat
+
     function = type(step.function)()
-    with np.errstate(all="ignore"), using_backprop(True):
+    masks: dict[int, tuple] = {}  # a pin's mask is not recorded (Flat): seen being made
+
+    def seen(called, inputs, output):
+        if isinstance(called, Flat):
+            masks[id(output)] = (called, inputs, output)
+
+    with np.errstate(all="ignore"), using_backprop(True), watching_calls(seen):
         y = function(*placeholders)
         y.name = step.id
         gradients = function.backward(Variable(gradient_data, name=gradient_name))
     if not isinstance(gradients, tuple):
         gradients = (gradients,)
-    return [None if g is None or not o.variable.requires_grad else formula(as_variable(g))
-            for o, g in zip(step.operands, gradients)]
+    with np.errstate(all="ignore"):  # a helper written out (0^(0.5 - 1)) computes again
+        return [None if g is None or not o.variable.requires_grad else
+                _rule(as_variable(g), masks) for o, g in zip(step.operands, gradients)]
+
+
+def _rule(gradient: Variable, masks: dict) -> Rule:
+    """A gradient as a Rule: a pin that makes it 0 here (Keep, a convention at an edge) is
+    not printed as keep(..., 0), an engine helper no one writes, but said in words."""
+    from .functions import Keep
+
+    pin = gradient.creator
+    if gradient.name or not isinstance(pin, Keep) or np.all(pin.inputs[1].data):
+        return Rule(formula(gradient), scalar(gradient.data))
+    return Rule(formula(pin.inputs[0]), scalar(gradient.data),
+                _where(masks.get(id(pin.inputs[1]))))
+
+
+def _where(mask) -> str:
+    """The tests of a pin's mask in the trace's names: "where v3 = 0, v2 > 0 and v1 ≤ 0"
+    (a test not known here says the value: "where v2 = 1.0")."""
+    tests = getattr(mask[0].rule, "tests", ()) if mask else ()  # (functions._kept)
+    inputs = mask[1] if mask else ()
+    if not inputs or len(tests) != len(inputs):
+        return "at this point"
+    parts = [f"{formula(x)} {t.said}" if hasattr(t, "said") else
+             f"{formula(x)} = {format_number(scalar(x.data))}" for x, t in zip(inputs, tests)]
+    return "where " + listing(list(dict.fromkeys(parts)))
 
 
 def _placeholder_name(operand) -> str | None:

@@ -163,8 +163,10 @@ def test_without_values_the_graph_shows_only_the_structure():
 
 
 def test_digits_rounds_the_labels():
+    # (a variable's value is a coordinate of the point: --digits never rounds it)
     graph, _ = graph_of("sin(x1)+x1*x2", "--at", "x1=2,x2=5", "--digits", "3")
-    assert graph["nodes"]["v1"]["label"] == f"v1 = x1\n= 2\n{bar(1)} = 4.58"
+    assert graph["nodes"]["v1"]["label"] == f"v1 = x1\n= 2.0\n{bar(1)} = 4.58"
+    assert graph["nodes"]["v3"]["label"] == f"v3 = sin(v1)\n= 0.909\n{bar(3)} = 1"
 
 
 def test_a_deep_expression_is_drawn_without_recursion():
@@ -252,7 +254,7 @@ def test_bad_requests_are_one_line_errors(tmp_path, monkeypatch, args, words):
 def test_strict_draws_the_graph_then_exits_3():
     code, out, err = run_cli("graph", "log(x)", "--at", "x=-1", "--strict")
     assert code == 3
-    assert read_dot(out)["nodes"]["v2"]["label"].split("\n")[1] == "= nan"
+    assert read_dot(out)["nodes"]["v2"]["label"].split("\n")[1] == "= nan  ◀ first nan"
     assert "v2 = log(v1) is nan" in err
 
 
@@ -261,13 +263,20 @@ def test_strict_draws_the_graph_then_exits_3():
 def test_tree_draws_the_expression_with_values_and_adjoints():
     code, out, _ = run_cli("graph", "sin(x1)+x1*x2", "--at", "x1=2,x2=5", "--format", "tree")
     assert code == 0
-    lines = [re.sub(r"^[│├└─ ]+", "", line) for line in out.splitlines()]
+    tree, sums = out.split("\n\n")
+    lines = [re.sub(r"^[│├└─ ]+", "", line) for line in tree.splitlines()]
     # root, then each operand under its operation, x1 once under each use
-    labels = [line.split("  = ")[0] for line in lines]
+    labels = [" = ".join(line.split(" = ")[:2]) for line in lines]
     assert labels == ["v5 = v3 + v4", "v3 = sin(v1)", "v1 = x1", "v4 = v1·v2", "v1 = x1",
                       "v2 = x2"]
-    assert lines[0].split("  = ")[1].split() == [repr(math.sin(2.0) + 10.0), bar(5), "=", "1.0"]
-    depth = [len(line) - len(line.lstrip("│├└─ ")) for line in out.splitlines()]
+    assert lines[0].split(" = ", 2)[2].split() == [repr(math.sin(2.0) + 10.0), bar(5), "=",
+                                                   "1.0"]
+    # x1 feeds sin and ·: each use shows what it hands back, the sum is under the tree
+    assert lines[2].endswith(f"{bar(1)} += {math.cos(2.0)!r}")
+    assert lines[4].endswith(f"{bar(1)} += 5.0")
+    assert sums.splitlines()[1] == f"  {bar(1)} = {math.cos(2.0)!r} + 5.0 = " \
+        f"{math.cos(2.0) + 5.0!r}"
+    depth = [len(line) - len(line.lstrip("│├└─ ")) for line in tree.splitlines()]
     assert depth == [0, 4, 8, 4, 8, 8]
 
 

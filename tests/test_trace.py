@@ -331,12 +331,13 @@ def test_formula_is_not_recursive():
 
 def test_the_first_nonfinite_value_and_adjoint_are_marked():
     # log(x)*x at -1: v2 = log(-1) = nan is the first bad value; the adjoints
-    # v̄3 = 1, v̄2 = v̄3*v1 = -1 are finite, v̄1 = v̄2/v1 + v̄3*v2 = 1 + nan is the first bad one.
+    # v̄3 = 1, v̄2 = v̄3*v1 = -1 are finite, v̄1 = v̄3*v2 + v̄2/v1 = nan + 1 is the first bad
+    # one (its terms in the order the engine adds them: v3's first, as it runs first).
     code, out, err = run_cli("trace", "log(x)*x", "--at", "x=-1")
     assert code == 0
     marked = [line.strip() for line in out.splitlines() if "◀" in line]
     assert marked == ["v2 = log(v1) = nan  ◀ first nan",
-                      f"{bar(1)} = {bar(2)}/v1 + {bar(3)}·v2 = 1.0 + nan = nan  ◀ first nan"]
+                      f"{bar(1)} = {bar(3)}·v2 + {bar(2)}/v1 = nan + 1.0 = nan  ◀ first nan"]
     warning, kink = warnings_in(err)
     assert "v2 = log(v1) is nan" in warning and f"{bar(1)} is nan" in warning
     # log's argument is negative: its derivative there is a convention (issue 9)

@@ -14,11 +14,11 @@ from typing import TYPE_CHECKING
 import click
 
 from .. import tracing
-from ..errors import AdcliError, ValuesError
+from ..errors import AdcliError, ValuesError, terminal_width
 from .base import Command
 from ..report import Report
-from .trace import (nonfinite_messages, number_text, points, report_nonfinite, shortened,
-                    warn_kinks)
+from .trace import (MARK, cells, nonfinite_messages, number_text, points, report_nonfinite,
+                    shortened, warn_kinks, where)
 
 if TYPE_CHECKING:
     from pathlib import Path  # imported where used: pathlib, shutil, subprocess and
@@ -27,6 +27,9 @@ if TYPE_CHECKING:
 RENDERED = {".svg": "svg", ".png": "png", ".pdf": "pdf"}   # -o suffix: Graphviz -T format
 TEXT = (".dot", ".gv")
 TREE_DEPTH = 60  # deeper levels are summarised: a terminal is too narrow for them
+# The tree's guides, by how many columns a level takes: (branch, last branch, a level
+# with more below, a level without). Deep trees on narrow terminals take 2.
+GUIDES = {4: ("├── ", "└── ", "│   ", "    "), 2: ("├ ", "└ ", "│ ", "  ")}
 
 
 class Graph(Command):
@@ -47,7 +50,7 @@ class Graph(Command):
         target = self.options.get("output_file")
         renderer = self.check_target(target, fmt)
         trace, has_values = self.trace(source), self.has_values(source)
-        messages = nonfinite_messages(trace, digits) if has_values else []
+        messages = nonfinite_messages(trace) if has_values else []
         if fmt == "tree":
             draw_tree(trace, out, digits, has_values)
         else:
@@ -130,8 +133,7 @@ def dot_lines(trace: tracing.Trace, digits=None, has_values=True):
     yield "digraph adcli {"
     caption = f"read as: {shortened(trace.expression.parsed, 120)}"
     if has_values:
-        caption += (f"\nat {', '.join(f'{n}={num(v)}' for n, v in trace.point.items())}"
-                    if trace.point else "")
+        caption += f"\nat {where(trace.point)}" if trace.point else ""
         caption += "\nnode: step, value, adjoint; edge: the adjoint it hands back"
     settings = attributes(rankdir="LR", labelloc="b", fontname="Helvetica", fontsize=10,
                           label=caption)
@@ -141,17 +143,20 @@ def dot_lines(trace: tracing.Trace, digits=None, has_values=True):
     handed = {(c.source.number, c.index): c.value
               for step in trace.steps for c in step.contributions}
     literals = 0
+    bad = first_nonfinite(trace, has_values)
     for step in trace.steps:
         label = f"{step.id} = {step.text()}"
         if has_values:
-            label += f"\n= {num(step.value)}"
+            label += f"\n= {value_text(step, digits)}{mark(step, bad, 'value')}"
             if step.adjoint is not None:
-                label += f"\n{step.adjoint_id} = {num(step.adjoint)}"
+                label += f"\n{step.adjoint_id} = {num(step.adjoint)}{mark(step, bad, 'adjoint')}"
         style = {"input": dict(shape="ellipse", style="filled", fillcolor="#dbe8fb"),
                  "operation": dict(shape="box", style="rounded"),
                  "constant": dict(shape="plaintext")}[step.kind]
         if step is trace.output:
             style["penwidth"] = 2
+        if step in bad.values():  # the step the warning names: outlined in red
+            style.update(color="red", fontcolor="red")
         yield f"  {step.id} {attributes(label=label, **style)};"
         for index, operand in enumerate(step.operands):
             if isinstance(operand, tracing.Literal):
@@ -167,6 +172,25 @@ def dot_lines(trace: tracing.Trace, digits=None, has_values=True):
                 edge["label"] = num(handed[step.number, index])
             yield f"  {tail} -> {step.id}{' ' + attributes(**edge) if edge else ''};"
     yield "}"
+
+
+def first_nonfinite(trace: tracing.Trace, has_values: bool) -> dict:
+    """The steps the non-finite warning names, to be marked as trace marks them."""
+    if not has_values:
+        return {}
+    found = {"value": trace.first_nonfinite_value(), "adjoint": trace.first_nonfinite_adjoint()}
+    return {k: s for k, s in found.items() if s is not None}
+
+
+def mark(step, bad: dict, what: str) -> str:
+    if bad.get(what) is not step:
+        return ""
+    return f"  {MARK} {number_text(getattr(step, what))}"
+
+
+def value_text(step, digits) -> str:
+    """A step's value: an input's is a coordinate of the point, never rounded."""
+    return number_text(step.value, None if step.kind == "input" else digits)
 
 
 def save(lines, target: Path, dot: str | None) -> None:
@@ -213,35 +237,187 @@ def run_dot(dot: str, lines, kind: str, path: str) -> None:
 # ----- the terminal tree ---------------------------------------------------------------
 
 def draw_tree(trace: tracing.Trace, out, digits=None, has_values=True) -> None:
-    """The expression as a rich tree, the output at the root; a variable appears under
-    every use (a tree cannot share), numbered as in the trace."""
+    """The expression as a tree, the output at the root; a variable appears under every
+    use (a tree cannot share), numbered as in the trace. A variable used more than once
+    shows at each use what that use hands back (v̄1 += ...) and its sum under the tree.
+    On a terminal a label is folded between words, never inside a number: levels take 2
+    columns where 4 would not leave room, and a level still too deep is left out."""
     from rich.console import Console
-    from rich.text import Text
-    from rich.tree import Tree
 
-    def label(operand) -> Text:
-        if isinstance(operand, tracing.Literal):
-            return Text(operand.text, style="dim")
-        text = Text(f"{operand.id} = ", style="dim")
-        text.append(operand.text(), style="bold cyan" if operand.kind == "input" else "bold")
-        if has_values:
-            text.append(f"  = {number_text(operand.value, digits)}")
-            if operand.adjoint is not None:
-                text.append(f"   {operand.adjoint_id} = {number_text(operand.adjoint, digits)}",
-                            style="green")
-        return text
-
-    root = Tree(label(trace.output))
-    stack = [(trace.output, root, 1)]
-    while stack:  # no recursion: expressions may be 100,000 levels deep
-        step, branch, depth = stack.pop()
-        operands = getattr(step, "operands", ())
-        if operands and depth >= TREE_DEPTH:
-            branch.add(Text(f"⋯ deeper levels left out (the tree is drawn {TREE_DEPTH} "
-                            "levels deep; the DOT output has all of it)", style="dim"))
-            continue
-        children = [(operand, branch.add(label(operand))) for operand in operands]
-        stack.extend((operand, child, depth + 1) for operand, child in reversed(children))
-    console = Console(file=out, highlight=False, soft_wrap=False,
+    width = terminal_width(out)
+    labels = TreeLabels(trace, digits, has_values)
+    rows = [(lasts, labels.label(operand, edge)) for operand, edge, lasts in tree_rows(trace)]
+    unit = 4 if width is None or all(room(width, 4, lasts) >= widest(label)
+                                     for lasts, label in rows) else 2
+    console = Console(file=out, highlight=False, soft_wrap=True,
                       width=None if out.isatty() else 10_000)
-    console.print(root)
+    for line in tree_lines(rows, unit, width):
+        console.print(line)
+    for line in labels.sums(width):
+        console.print(line)
+
+
+def tree_rows(trace: tracing.Trace):
+    """(operand, edge, lasts) in drawing order: the edge (user's number, input index) it
+    hangs from, and for each level down to it whether it is the last of its siblings.
+    No recursion: expressions may be 100,000 levels deep. None: the levels cut off."""
+    stack = [(trace.output, None, ())]
+    while stack:
+        operand, edge, lasts = stack.pop()
+        yield operand, edge, lasts
+        operands = getattr(operand, "operands", ())
+        if operands and len(lasts) + 1 >= TREE_DEPTH:
+            stack.append((None, None, lasts + (True,)))
+            continue
+        stack.extend((o, (operand.number, k), lasts + (k == len(operands) - 1,))
+                     for k, o in reversed(list(enumerate(operands))))
+
+
+def room(width: int, unit: int, lasts: tuple) -> int:
+    """Columns left for a label's folded lines: they start 2 right of its first line."""
+    return width - unit * len(lasts) - 2
+
+
+def widest(label: list) -> int:
+    """The widest part of a label that is never broken: "= 0.5", "v̄1 = 2.0" (a number
+    alone on a line, its "=" on the line above, is hard to read)."""
+    return max((cells("".join(t for t, _ in phrase).strip()) for phrase in phrases(label)),
+               default=0)
+
+
+def tree_lines(rows, unit: int, width: int | None):
+    """Each row as rich Text lines: guides, then the label, folded if the terminal is
+    narrower; a row with a part too wide to fit is left out, and the rows under it."""
+    from rich.text import Text
+
+    branch, last, more, none = GUIDES[unit]
+    cut_below = None
+    for lasts, label in rows:
+        if cut_below is not None and len(lasts) > cut_below:
+            continue
+        cut_below = None
+        above = "".join(none if done else more for done in lasts[:-1])
+        prefix = above + ((last if lasts[-1] else branch) if lasts else "")
+        under = above + ((none if lasts[-1] else more) if lasts else "") + "  "
+        if width and room(width, unit, lasts) < widest(label):
+            cut_below = len(lasts)
+            label = in_words("⋯ too deep for this terminal's width: the DOT output (without "
+                             "--format tree) has all of it")
+        for k, pieces in enumerate(folded_label(label, width and width - cells(under))):
+            line = Text(prefix if k == 0 else under)
+            for text, style in pieces:
+                line.append(text, style=style)
+            yield line
+
+
+def folded_label(label: list, width: int | None) -> list[list]:
+    """A label's (text, style) pieces as lines of at most ``width`` columns. It breaks
+    before a piece that starts with a space (" = value", "   v̄1 = ..."), so a number
+    stays with its name, and inside a piece only between words where the piece alone is
+    wider than a line; a word wider than a line stays whole."""
+    if not width or cells("".join(text for text, _ in label)) <= width:
+        return [label]
+    lines, line = [], []
+    for phrase in phrases(label):
+        text = "".join(t for t, _ in phrase)
+        if line and used(line) + cells(text) <= width:
+            line.extend(phrase)
+            continue
+        if line:
+            lines.append(line)
+        line = [(text.lstrip(), style) for (text, style) in phrase[:1]] + phrase[1:]
+        if used(line) > width:  # too wide alone: between its words
+            words = [(w, style) for t, style in phrase for w in t.split()]
+            line = []
+            for word, style in words:
+                if line and used(line) + 1 + cells(word) > width:
+                    lines.append(line)
+                    line = []
+                line.append((f" {word}" if line else word, style))
+    return lines + [line]
+
+
+def in_words(text: str, style: str = "dim") -> list[tuple[str, str]]:
+    """A message as a label that may break between any of its words."""
+    return [(word if k == 0 else f" {word}", style) for k, word in enumerate(text.split())]
+
+
+def phrases(label: list) -> list[list]:
+    """The pieces grouped where a line may break: before a piece starting with a space."""
+    groups: list[list] = []
+    for text, style in label:
+        if groups and not text[:1].isspace():
+            groups[-1].append((text, style))
+        else:
+            groups.append([(text, style)])
+    return groups
+
+
+def used(line: list) -> int:
+    return cells("".join(text for text, _ in line))
+
+
+class TreeLabels:
+    """The label of each node of the tree: step, formula, value, and the adjoint, or for a
+    variable used several times what this use hands back."""
+
+    def __init__(self, trace: tracing.Trace, digits, has_values: bool):
+        self.trace, self.digits, self.has_values = trace, digits, has_values
+        self.bad = first_nonfinite(trace, has_values)
+        self.handed = {(c.source.number, c.index): c.value
+                       for step in trace.steps for c in step.contributions}
+        uses: dict = {}
+        for step in trace.steps:
+            for operand in step.operands:
+                uses[operand] = uses.get(operand, 0) + 1
+        self.shared = [s for s in trace.steps if uses.get(s, 0) > 1 and s.adjoint is not None
+                       and has_values]
+
+    def num(self, value: float) -> str:
+        return number_text(value, self.digits)
+
+    def label(self, operand, edge) -> list[tuple[str, str]]:
+        if operand is None:
+            return in_words(f"⋯ deeper levels left out (the tree is drawn {TREE_DEPTH} "
+                            "levels deep; the DOT output has all of it)")
+        if isinstance(operand, tracing.Literal):
+            return [(operand.text, "dim")]
+        pieces = [(f"{operand.id} = ", "dim"),
+                  (operand.text(), "bold cyan" if operand.kind == "input" else "bold")]
+        if not self.has_values:
+            return pieces
+        pieces.append((f" = {value_text(operand, self.digits)}"
+                       f"{mark(operand, self.bad, 'value')}", ""))
+        adjoint = self.adjoint(operand, edge)
+        return pieces + ([(f"   {adjoint}", "green")] if adjoint else [])
+
+    def adjoint(self, step, edge) -> str | None:
+        if step.adjoint is None:
+            return None
+        if step in self.shared and edge is not None:  # one use of several: its share
+            if edge not in self.handed:
+                return f"{step.adjoint_id} += nothing (this use hands none back)"
+            return f"{step.adjoint_id} += {self.num(self.handed[edge])}"
+        return f"{step.adjoint_id} = {self.num(step.adjoint)}{mark(step, self.bad, 'adjoint')}"
+
+    def sums(self, width: int | None):
+        """Under the tree: each shared variable's adjoint, the sum of its uses' shares in
+        the order the engine adds them."""
+        from rich.text import Text
+
+        if not self.shared:
+            return
+        yield Text("")
+        title = "each variable used more than once adds up what its uses hand back (+= above):"
+        for line in folded_label([(title, "")], width):
+            yield Text("".join(text for text, _ in line))
+        for step in self.shared:
+            terms = [self.num(c.value) for c in step.contributions]
+            label = [(f"{step.adjoint_id} =", "green")]
+            label += [(f" {t}" if not k else f" - {t[1:]}" if t.startswith("-") else f" + {t}",
+                       "green") for k, t in enumerate(terms)]
+            label.append((f"{' =' if terms else ''} {self.num(step.adjoint)}"
+                          f"{mark(step, self.bad, 'adjoint')}", "green"))
+            for k, line in enumerate(folded_label(label, width and width - 4)):
+                yield Text("  " if k == 0 else "    ").append_text(
+                    Text.assemble(*[(text, style) for text, style in line]))

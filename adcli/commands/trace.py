@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import json
 import re
+import textwrap
 import unicodedata
 from dataclasses import dataclass
 
 import click
 
 from .. import tracing
-from ..errors import (NonFiniteError, ValuesError, escape, fold_words, listing,
+from ..errors import (AdcliError, NonFiniteError, ValuesError, escape, fold_words, listing,
                       terminal_width, warn)
 from ..render import extra_text, finite_json, number_json, number_text
 from ..report import Report, point_warnings
@@ -43,15 +44,25 @@ class Trace(Command):
                      "ones, and the first non-finite one) and say how many were left out."),
     )
 
+    @classmethod
+    def main(cls, texts, wrt=None, **options):
+        # check_wrt gets the expression's names when --wrt is not given: say which it was
+        return super().main(texts, wrt, wrt_given=wrt is not None, **options)
+
     @property
     def forward(self) -> bool:
         return self.options.get("mode") == "forward"
 
     def check_wrt(self, names):
-        if self.forward and len(names) != 1:
-            has = listing(self.names) or "no variables"
-            raise ValuesError(f"--mode forward follows one variable and the expression has "
-                              f"{has}: name one with --wrt")
+        if not self.forward or len(names) == 1:
+            return
+        if self.options.get("wrt_given") and names:
+            raise ValuesError(f"--mode forward takes one --wrt variable, not {listing(names)}: "
+                              "one forward pass carries one tangent (one column of the "
+                              "Jacobian), so trace each variable in a run of its own")
+        has = listing(self.names) or "no variables"
+        raise ValuesError(f"--mode forward follows one variable and the expression has "
+                          f"{has}: name one with --wrt")
 
     def trace(self, point: dict[str, float]) -> tracing.Trace:
         expression = self.expressions[0]
@@ -63,11 +74,16 @@ class Trace(Command):
         layout = (JsonTrace if fmt == "json" else TextTrace)(self, out, digits,
                                                                self.options.get("limit"))
         trouble, kinks = [], Report()
-        for point, extra in points(source, self.expressions[0]):
-            trace = self.trace(point)
-            layout.write(trace, extra)
-            kinks.add(trace.diagnostics, 1, [])
-            trouble += nonfinite_messages(trace, digits)
+        try:
+            for point, extra in points(source, self.expressions[0]):
+                trace = self.trace(point)
+                layout.write(trace, extra)
+                kinks.add(trace.diagnostics, 1, [])
+                trouble += nonfinite_messages(trace)
+        except AdcliError:
+            if layout.written:  # the traces before a bad row are results: a whole document
+                layout.close()
+            raise
         layout.close()
         report_nonfinite(trouble, strict, err)
         warn_kinks(kinks, err)
@@ -82,11 +98,12 @@ def points(source, expression):
                    {name: cells[i] for name, cells in chunk.extra.items()})
 
 
-def where(point: dict[str, float], digits=None) -> str:
-    return ", ".join(f"{n}={number_text(v, digits)}" for n, v in point.items()) or "the point"
+def where(point: dict[str, float]) -> str:
+    """The point's coordinates, all their digits (--digits rounds results, never points)."""
+    return ", ".join(f"{n}={number_text(v)}" for n, v in point.items()) or "the point"
 
 
-def nonfinite_messages(trace: tracing.Trace, digits=None) -> list[str]:
+def nonfinite_messages(trace: tracing.Trace) -> list[str]:
     """The first step whose value, adjoint or tangent is nan or inf, in words."""
     found = []
     step = trace.first_nonfinite_value()
@@ -103,7 +120,7 @@ def nonfinite_messages(trace: tracing.Trace, digits=None) -> list[str]:
         if step is not None:
             found.append(f"{step.adjoint_id} is {number_text(step.adjoint)}: the first "
                          "non-finite adjoint")
-    return [f"at {where(trace.point, digits)}: {'; '.join(found)} (marked {MARK})"] \
+    return [f"at {where(trace.point)}: {'; '.join(found)} (marked {MARK})"] \
         if found else []
 
 
@@ -174,16 +191,33 @@ class TextTrace:
         self.started = False
         self.width = terminal_width(out)
 
+    @property
+    def written(self) -> bool:
+        return self.started
+
     def num(self, value: float) -> str:
         return number_text(value, self.digits)
 
-    def line(self, text: str = "", pieces: list[list[str]] | None = None) -> None:
+    def value(self, step: tracing.Step) -> str:
+        """A step's value: an input's is a coordinate of the point, never rounded."""
+        return number_text(step.value) if step.kind == "input" else self.num(step.value)
+
+    def line(self, text: str = "", pieces: list[list[str]] | None = None,
+             note: str | None = None) -> None:
         """A row as it is, or, if a terminal is narrower, folded at its "="s (``pieces``)
-        or else between words: never inside a number, as the terminal would."""
-        text = text.rstrip()
-        if self.width and cells(text) > self.width:
-            text = "\n".join(folded(pieces, self.width)) if pieces else \
-                fold_words(text, self.width)
+        or else between words: never inside a number, as the terminal would. A ``note``
+        (in words) follows the row, or goes under it, folded between words."""
+        text, note = text.rstrip(), f"({note})" if note else ""
+        if self.width and cells(f"{text}  {note}") > self.width:
+            if cells(text) > self.width:
+                text = "\n".join(folded(pieces, self.width)) if pieces else \
+                    fold_words(text, self.width)
+            if note:
+                text += "\n" + "\n".join(textwrap.wrap(
+                    note, self.width, initial_indent="    ", subsequent_indent="    ",
+                    break_long_words=False, break_on_hyphens=False))
+        elif note:
+            text += f"  {note}"
         self.out.write(text + "\n")
 
     def close(self) -> None:
@@ -207,7 +241,7 @@ class TextTrace:
         """The point, after its row's other columns (id=p1), folded (on a terminal
         narrower than it) between its name=value pairs."""
         pairs = [(name, escape(extra_text(cell))) for name, cell in extra.items()] + \
-            [(name, self.num(value)) for name, value in point.items()]
+            [(name, number_text(value)) for name, value in point.items()]
         text = f"at {', '.join(f'{n}={v}' for n, v in pairs) or 'the point'}"
         if pairs and self.width and cells(text) > self.width:
             from ..tables import fold_pairs
@@ -239,7 +273,7 @@ class TextTrace:
         every line then fits the terminal; else none is padded (folded rows among aligned
         ones would read as two tables)."""
         id_width = max(cells(s.id) for s in steps)
-        values = {s: f"{self.num(s.value)}{self.mark(s.value, s is bad)}" for s in steps}
+        values = {s: f"{self.value(s)}{self.mark(s.value, s is bad)}" for s in steps}
 
         def lines(text_width: int) -> dict:
             return {s: f"  {pad(s.id, id_width)} = {pad(s.text(), text_width)} = {values[s]}"
@@ -264,25 +298,30 @@ class TextTrace:
             if isinstance(row, Gap):
                 self.gap(row, lambda step: step.adjoint_id)
                 continue
-            sides = self.adjoint(trace, row)
+            sides, note = self.adjoint(trace, row)
             sides[-1] += self.mark(row.adjoint, row is bad)
             self.line(f"  {pad(row.adjoint_id, id_width)} = {' = '.join(sides)}",
-                      [[pad(row.adjoint_id, id_width), *sides]])
+                      [[pad(row.adjoint_id, id_width), *sides]], note)
 
-    def adjoint(self, trace: tracing.Trace, step: tracing.Step) -> list[str]:
+    def adjoint(self, trace: tracing.Trace,
+                step: tracing.Step) -> tuple[list[str], str | None]:
         """``rule + rule = term + term = sum``: the sum written out where a value feeds
-        several operations (the sides of that equation, after the adjoint's name)."""
+        several operations (the sides of that equation, after the adjoint's name), the
+        terms in the order the engine adds them; and a note where a convention makes a
+        term 0 that its rule does not."""
         total = self.num(step.adjoint)
         if step is trace.output:
-            return [f"{total}  (seed)"]
+            return [f"{total}  (seed)"], None
         if not step.contributions:
-            return [f"{total}  (no gradient flows back to it)"]
+            return [f"{total}  (no gradient flows back to it)"], None
         terms = shown(step.contributions, self.limit)
-        rules = self.sum([t if isinstance(t, Gap) else trace.rule(t) for t in terms])
+        rules = {t: trace.term(t) for t in terms if not isinstance(t, Gap)}
+        text = self.sum([t if isinstance(t, Gap) else rules[t].text for t in terms])
+        note = tracing.adjoint_note(list(rules.values()), len(step.contributions) == 1)
         if len(step.contributions) == 1:
-            return [rules, total]
+            return [text, total], note
         values = self.sum([t if isinstance(t, Gap) else self.num(t.value) for t in terms])
-        return [rules, values, total]
+        return [text, values, total], note
 
     def sum(self, terms: list) -> str:
         """Terms joined with + (and -), a term left out by --limit as "(k more terms)"."""
@@ -301,10 +340,9 @@ class TextTrace:
         steps = [r for r in rows if not isinstance(r, Gap)]
         equations = self.equations(steps, bad_value)
         id_width = max(cells(s.tangent_id) for s in steps)
-        tangents = {}
+        tangents, notes = {}, {}
         for step in steps:
-            sides = self.tangent(trace, step)
-            sides[-1] += self.mark(step.tangent, step is bad_tangent)
+            sides, notes[step] = self.tangent(trace, step, bad_tangent)
             tangents[step] = [pad(step.tangent_id, id_width), *sides]
         # One layout for the whole table: each tangent beside its value, or each under it
         # (a mix reads as two tables interleaved).
@@ -316,16 +354,21 @@ class TextTrace:
             if isinstance(row, Gap):
                 self.gap(row)
             elif together:
-                self.line(beside[row])
+                self.line(beside[row], note=notes[row])
             else:
                 self.line(*equations[row])
-                self.line("  " + " = ".join(tangents[row]), [tangents[row]])
+                self.line("  " + " = ".join(tangents[row]), [tangents[row]], notes[row])
 
-    def tangent(self, trace: tracing.Trace, step: tracing.Step) -> list[str]:
+    def tangent(self, trace: tracing.Trace, step: tracing.Step,
+                bad) -> tuple[list[str], str | None]:
+        """The sides of v̇'s equation after its name (the rule and the tangent, with its
+        mark), and what the rule does not say: a term left out as 0, a convention."""
+        mark = self.mark(step.tangent, step is bad)
         if step.kind == "operation":
-            return [trace.tangent_rule(step), self.num(step.tangent)]
+            rule, note = trace.tangent_text(step)
+            return [rule, self.num(step.tangent) + mark], note
         seeded = step.kind == "input" and step.name in trace.wrt
-        return [self.num(step.tangent) + ("  (seed)" if seeded else "")]
+        return [self.num(step.tangent) + ("  (seed)" if seeded else "") + mark], None
 
     def gradient(self, trace: tracing.Trace) -> None:
         if not trace.wrt:
@@ -384,6 +427,10 @@ class JsonTrace:
         self.count = 0
         self.warnings: list[dict] = []   # kinks, as every command's JSON lists them
 
+    @property
+    def written(self) -> bool:
+        return self.count > 0
+
     def dump(self, value) -> str:
         return json.dumps(value, ensure_ascii=self.ascii, allow_nan=False)
 
@@ -394,8 +441,8 @@ class JsonTrace:
         if self.count == 0:
             self.head()
         passed = f', "extra": {self.dump(finite_json(extra))}' if extra else ""
-        self.out.write(("," if self.count else "") + "\n" + '{"at": '
-                       + self.dump({n: self.num(v) for n, v in trace.point.items()})
+        at = {n: number_json(v) for n, v in trace.point.items()}  # never rounded
+        self.out.write(("," if self.count else "") + "\n" + '{"at": ' + self.dump(at)
                        + passed + ', "nodes": [')
         for i, step in enumerate(trace.steps):
             self.out.write(("," if i else "") + "\n  " + self.dump(self.node(trace, step)))
@@ -407,23 +454,30 @@ class JsonTrace:
                 "first_nonfinite": {k: s and s.id for k, s in bad.items()}}
         self.out.write("], " + self.dump(tail)[1:])
         self.count += 1
-        at = {n: self.num(v) for n, v in trace.point.items()}
         self.warnings += [{"at": at, "function": function, "kind": kind, "why": why}
                           for _, function, kind, why in point_warnings(trace.diagnostics)]
 
     def node(self, trace: tracing.Trace, step: tracing.Step) -> dict:
+        value = number_json(step.value) if step.kind == "input" else self.num(step.value)
         node = {"id": step.id, "operation": step.kind if step.kind != "operation" else step.name,
-                "text": step.text(), "inputs": [o.id for o in step.operands],
-                "value": self.num(step.value)}
+                "text": step.text(), "inputs": [o.id for o in step.operands], "value": value}
         if trace.mode == "forward":
             node["tangent"] = self.num(step.tangent)
             if step.kind == "operation":
-                node["tangent_rule"] = trace.tangent_rule(step)
+                node["tangent_rule"], note = trace.tangent_text(step)
+                if note:
+                    node["tangent_note"] = note
             return node
         node["adjoint"] = self.num(step.adjoint)
-        node["contributions"] = [{"from": c.source.id, "rule": rule, "value": self.num(c.value)}
-                                 for c, rule in zip(step.contributions, trace.rules(step))]
+        node["contributions"] = [self.contribution(trace, c) for c in step.contributions]
         return node
+
+    def contribution(self, trace: tracing.Trace, contribution: tracing.Contribution) -> dict:
+        rule = trace.term(contribution)
+        found = {"from": contribution.source.id, "rule": rule.text,
+                 "value": self.num(contribution.value)}
+        note = tracing.adjoint_note([rule], True)
+        return {**found, "note": note} if note else found
 
     def head(self) -> None:
         e = self.command.expressions[0]
