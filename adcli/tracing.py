@@ -113,10 +113,13 @@ class Step:
         """The operation on its operands' ids, as the literature writes it: ``v1·v2``."""
         if self.kind != "operation":
             return self.name
-        nodes = [Node("variable", 0, name=o.id) for o in self.operands]
-        kind = _kind(self.function)
-        nodes.append(Node(kind, 0, name=type(self.function).name, function=type(self.function),
-                          args=tuple(range(len(self.operands)))))
+        nodes, args = [], []
+        for o in self.operands:     # a number as a number: v1^(-1), not v1^-1
+            nodes += [Node("variable", 0, name=o.id)] if not isinstance(o, Literal) or \
+                o.named else _leaf(Variable(o.variable.data), len(nodes))
+            args.append(len(nodes) - 1)
+        nodes.append(Node(_kind(self.function), 0, name=type(self.function).name,
+                          function=type(self.function), args=tuple(args)))
         return render(nodes, SYMBOLS)
 
 
@@ -255,6 +258,10 @@ def record(expression: Expression, point: Mapping[str, float]) -> Trace:
             args = tuple(operands[i] for i in node.args)
             function = node.function()
             y = function(*[a.variable for a in args])
+            if all(isinstance(a, Literal) and not a.named for a in args):
+                # -1 in x^-1, 1/2 in x^(1/2): a number, worked out as by hand, not a step
+                operands.append(Literal(format_number(scalar(y.data)), y))
+                continue
             if expression.varying[index]:
                 diagnostics.add_kinks(function, *[a.variable.data for a in args])
             step = Step(len(steps) + 1, "operation", node.function.name, y, args, function,
@@ -262,8 +269,10 @@ def record(expression: Expression, point: Mapping[str, float]) -> Trace:
             steps.append(step)
             operands.append(step)
     output = operands[-1]
-    if isinstance(output, Literal):  # "2" or "pi": no operation, but still a result
-        output = Step(len(steps) + 1, "constant", output.text, output.variable, letter=letter)
+    if isinstance(output, Literal):  # "2", "pi" or 2*3: no operation, but still a result
+        text = render(expression.nodes, SYMBOLS) if expression.nodes[-1].function else \
+            output.text
+        output = Step(len(steps) + 1, "constant", text, output.variable, letter=letter)
         steps.append(output)
     return Trace(expression, dict(point), steps, output, diagnostics=diagnostics)
 

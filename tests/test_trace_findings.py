@@ -382,3 +382,29 @@ def test_an_adjoint_sum_adds_up_left_to_right_to_the_bit():
         value = float(number) * (-1.0 if sign == "-" else 1.0)
         running = value if running is None else running + value
     assert len(signed) == 5 and running == expected
+
+
+# ----- a number written as an operation (-1, 1/2) is a number, not a step ---------------------
+
+@pytest.mark.parametrize("text, value_row, adjoint_row", [
+    # x^-1 at 2: 1/2; its derivative -1·x^-2 = -1/4
+    ("x^-1", "v2 = v1^(-1) = 0.5", f"{bar(1)} = {bar(2)}·((-1)·(v1^(-2))) = -0.25"),
+    # x^(1/2) at 2: sqrt(2); its derivative 0.5·x^-0.5 = 0.5/sqrt(2)
+    ("x^(1/2)", f"v2 = v1^0.5 = {math.sqrt(2)!r}",
+     f"{bar(1)} = {bar(2)}·(0.5·(v1^(-0.5))) = {api_grad('x^(1/2)', {'x': 2.0}, 'x')!r}"),
+    ("x*(-1)", "v2 = v1·(-1) = -2.0", f"{bar(1)} = {bar(2)}·(-1) = -1.0"),
+])
+def test_a_number_written_as_an_operation_is_worked_out_as_by_hand(text, value_row,
+                                                                    adjoint_row):
+    """x^-1 made v2 = -1 a step of its own, and its rule the general b·a^(b-1) in v2,
+    where x^3 gets 3·v1^2: the reader's -1 is an operation (negation) on the number 1."""
+    code, out, err = run_cli("trace", text, "--at", "x=2")
+    assert code == 0
+    assert value_row in rows(out) and adjoint_row in rows(out), out
+    assert not any(r.startswith("v3 =") for r in rows(out))
+
+
+def test_a_constant_expression_alone_is_still_shown_as_written():
+    code, out, err = run_cli("trace", "2*3")
+    assert (code, err) == (0, "")
+    assert "v1 = 2·3 = 6.0" in rows(out)
