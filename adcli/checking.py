@@ -29,9 +29,9 @@ from . import drivers
 from .core import Variable
 from .diagnostics import Diagnostics
 from .errors import (EXIT_CHECK_FAILED, ExpressionError, ValuesError, did_you_mean,
-                     glued, leibniz, listing)
-from .expression import (MAX_ORDER, Expression, _Run, _names as names_of, _whole, as_numbers,
-                         normal_keys, normal_name, parse as api_parse)
+                     escape, glued, leibniz, listing, one_name, run_together)
+from .expression import (LATEX_LETTERS, MAX_ORDER, Expression, _Run, _names as names_of,
+                         _whole, as_numbers, normal_keys, normal_name, parse as api_parse)
 from .functions import CALLABLE, CONSTANTS
 from .parser import parse
 
@@ -80,6 +80,9 @@ class Target:
     # derivative in ``name`` alone. ``name`` is then the first, the one differentiated in
     # last (finite differences run along it).
     names: tuple[str, ...] = ()
+    # At a point where the derivative does not exist: the step of path(t) whose left and
+    # right derivatives are ``left`` and ``right`` (0: the first, in path[0]); -1, the last.
+    kink_step: np.ndarray | None = None
 
     @property
     def derivative(self) -> str:
@@ -182,19 +185,28 @@ def check(f, expected=None, *, expect: Mapping | None = None, order: int | None 
     at, domain = (normal_keys(_mapping(m, what)) for m, what in ((at, "at"),
                                                                  (domain, "domain")))
     expect = _by_names(_mapping(expect, "expect"))
+    if expected is not None and expect:     # (before the order, which either may imply)
+        raise ValuesError("give the expected derivative either as one expression or by "
+                          "name (expect=/--expect), not both")
     order = _order(order, expect)
     expect = _collapsed(expect, order)
     domain = domain and {n: _span(n, s) for n, s in domain.items()}
     wrt = wrt if wrt is None else list(names_of(wrt))
     targets = _targets(f, expected, expect, order, wrt, at)
-    points, sampled = _points(f, targets, order, at, samples, seed, domain)
+    cautions = [c for e in [f, *(t.expectation for t in targets)] if e is not None
+                for c in e.cautions]
+    try:
+        points, sampled = _points(f, targets, order, at, samples, seed, domain)
+        with np.errstate(all="ignore"):
+            result = _judge(f, targets, order, points, _found(f, targets, order, points),
+                            rtol, atol, sampled=sampled, seed=seed if sampled else None)
+    except ValuesError as error:    # (1e400 read as inf may be why: the CLI warns first)
+        error.cautions = cautions
+        raise
     with np.errstate(all="ignore"):
-        result = _judge(f, targets, order, points, _found(f, targets, order, points), rtol,
-                        atol, sampled=sampled, seed=seed if sampled else None)
         if _few_own_points(result):
             _look_wider(result, _targets(f, expected, expect, order, wrt, at), seed, domain)
-    result.cautions = [c for e in [f, *(t.expectation for t in targets)] if e is not None
-                       for c in e.cautions]
+    result.cautions = cautions
     return result
 
 
@@ -261,12 +273,18 @@ def _order(order, expect) -> int:
         if k != order:
             raise ValuesError(f"--expect {_key(names)}= names a derivative of order {k}, "
                               f"one per name, and the order given is {order}: leave out "
-                              f"--order (order= in the API), or give {order} names")
+                              f"--order (order= in the API), or give {_s(order, 'name')}")
     return order
 
 
 def _key(names) -> str:
     return ",".join(names)
+
+
+def _quoted(text: str) -> str:
+    """User text in quotes as typed (repr would double LaTeX's backslashes), control
+    characters escaped."""
+    return f"'{escape(text)}'"
 
 
 def _collapsed(expect, order: int) -> dict | None:
@@ -339,13 +357,14 @@ def _superscript(order: int) -> str:
 
 
 def _targets(f: Expression, expected, expect, order: int, wrt, at=None) -> list[Target]:
-    if expected is not None and expect:
-        raise ValuesError("give the expected derivative either as one expression or by "
-                          "name (expect=/--expect), not both")
     partial = len(f.variables) > 1
     if expect:
+        if wrt is not None:
+            _wrt_beside_expect(f, wrt, expect)
         return [_target(f, names, order, partial, text) for names, text in expect.items()]
     if expected is not None:
+        if isinstance(expected, str):   # (said first: --wrt would not mend it)
+            _left_side_read(expected, f)
         if wrt is None and isinstance(expected, str):   # ∂f/∂x = ... names the variable
             wrt = _left_variable(expected, f)
         if isinstance(wrt, tuple):                      # ∂²f/∂x∂y = ...: a mixed partial
@@ -356,8 +375,18 @@ def _targets(f: Expression, expected, expect, order: int, wrt, at=None) -> list[
         raise ValuesError("order 0 compares f with an expected expression: give one")
     names = _names(f, wrt)
     if not names:
-        raise ValuesError(f"{f.text!r} has no variables: there is no derivative to check")
+        raise ValuesError(f"{_quoted(f.text)} has no variables: there is no derivative to check")
     return [Target(n, label_for(n, order, partial), None) for n in names]
+
+
+def _wrt_beside_expect(f: Expression, wrt, expect) -> None:
+    """--wrt with --expect: each name must be f's (as without --expect), and they must be
+    the ones --expect names, else one of the two is silently not what is checked."""
+    names = _names(f, wrt)
+    named = list(dict.fromkeys(n for key in expect for n in key))
+    if set(names) != set(named):
+        raise ValuesError(f"--wrt {_key(names)} (wrt= in the API) beside --expect: --expect "
+                          f"already names the variables, {listing(named)}: leave out --wrt")
 
 
 def _target(f: Expression, names: tuple, order, partial, text) -> Target:
@@ -380,20 +409,35 @@ def _target(f: Expression, names: tuple, order, partial, text) -> Target:
     if extra:
         raise ValuesError(f"the expected {label} uses "
                           f"{listing(extra)}, which {'does' if len(extra) == 1 else 'do'} "
-                          f"not appear in {f.text!r}{_why_not(extra, f.variables)}")
+                          f"not appear in {_quoted(f.text)}{_why_not(extra, f.variables)}")
     return Target(name, label, expectation, names=mixed)
 
 
 def _not_in(name: str, f: Expression, mixed: bool) -> str:
     if mixed and len(f.variables) == 1:     # (x,y of f(x): no mixed partial to take)
-        return (f"'{name}' does not appear in {f.text!r}: a mixed partial needs two "
+        return (f"'{name}' does not appear in {_quoted(f.text)}: a mixed partial needs two "
                 f"variables, and it has one, {f.variables[0]}")
     parts = None if mixed else _spelled(name, f.variables)
     if parts:   # --expect xy= for x,y=
-        return (f"'{name}' does not appear in {f.text!r}: for the mixed partial "
+        return (f"'{name}' does not appear in {_quoted(f.text)}: for the mixed partial "
                 f"{mixed_label(parts)}, --expect {_key(parts)}=... (expect="
                 f"{{\"{_key(parts)}\": ...}} in the API)")
-    return f"'{name}' does not appear in {f.text!r}{did_you_mean(name, f.variables)}"
+    hint = _run_into(name, f.variables)
+    if hint:    # (2xy + y^2 has no x: did you mean 'xy'? would point the wrong way)
+        return f"'{name}' does not appear in {_quoted(f.text)}: {hint}"
+    return f"'{name}' does not appear in {_quoted(f.text)}{did_you_mean(name, f.variables)}"
+
+
+def _run_into(name: str, variables) -> str | None:
+    """How a variable of f holds ``name`` run together with others (2xy: x in xy)."""
+    for v in variables:
+        # (e^{xy} has no y apart: a short name's letters may be names run together too)
+        letters = [c for c in v if c.isalpha()] if len(v) <= 3 else []
+        parts = run_together(v, [name, *(w for w in variables if w != v), *CONSTANTS,
+                                 *letters])
+        if parts and name in parts:
+            return one_name(v, parts)
+    return None
 
 
 def _spelled(name: str, variables) -> tuple[str, ...] | None:
@@ -419,10 +463,12 @@ _IN = r"[d∂]\s*(?P<var>[^\W\d⁰¹²³⁴-⁹][^\W⁰¹²³⁴-⁹]*?)(?:\^\d+
 _PART = r"{d}\s*[^\W\d⁰¹²³⁴-⁹{d}][^\W⁰¹²³⁴-⁹{d}]*(?:\^\d+|[²³⁴-⁹])?"
 _MANY = "(?P<vars>" + "|".join(f"{_PART}(?:(?:\\s|\\\\[,;:! ])*{_PART})+".replace("{d}", d)
                                for d in "∂d") + ")"
+# f named with its arguments after it, ∂f/∂x(x,y): names only (d/dx (x) is applied to x)
+_ARGUMENTS = r"(?:\s*\(\s*[^\W\d]\w*(?:\s*,\s*[^\W\d]\w*)*\s*\))?"
 _LEFT_SIDES = [   # f'(x), y''; (x^2)'; dy/dx, d²f/dx²; d/dx (x^2); d(x^2)/dx
     re.compile(r"\s*[^\W\d]\w*\s*(?P<primes>['\u2019\u2032\u2033\u2034]+)\s*(\([^()=]*\))?\s*\Z"),
     re.compile(r"\s*(?P<f>\(.+\))\s*(?P<primes>['\u2019\u2032\u2033\u2034]+)\s*\Z", re.DOTALL),
-    re.compile(rf"\s*{_ORDER}\s*\w*\s*/\s*{_IN}\s*\Z"),
+    re.compile(rf"\s*{_ORDER}\s*(?P<named>[^\W\d]\w*)?\s*/\s*{_IN}(?(named){_ARGUMENTS})\s*\Z"),
     re.compile(rf"\s*{_ORDER}\s*/\s*{_IN}(?=[\s(\[{{\\])\s*(?P<f>.+?)\s*\Z", re.DOTALL),
     re.compile(rf"\s*{_ORDER}\s*(?P<f>\(.+\))\s*/\s*{_IN}\s*\Z", re.DOTALL),
 ]
@@ -487,6 +533,7 @@ def _right_side(text: str, order: int, names: tuple, f: Expression) -> str:
     names a derivative of the order checked, in the variable checked (another order or
     variable is an error that says which option it asks for). d/dx (x^2) = 2x is read so
     where what d/dx is applied to reads as f. Any other '=' is the parser's to explain."""
+    _left_side_read(text, f)
     left, right, said = _equation(text)
     if said is None:
         return text
@@ -500,8 +547,7 @@ def _right_side(text: str, order: int, names: tuple, f: Expression) -> str:
     elif variable is not None:
         variable = normal_name(variable)
         if name is not None and variable not in f.variables:
-            raise ValuesError(f"the expectation's left side, {left.strip()}, is a derivative "
-                              f"in {variable}, which does not appear in {f.text!r}")
+            raise ValuesError(_not_f_variable(left, variable, f))
         if name is not None and variable != name:
             raise ValuesError(f"the expectation's left side, {left.strip()}, is a derivative "
                               f"in {variable}, and this checks one in {name}: "
@@ -515,6 +561,55 @@ def _right_side(text: str, order: int, names: tuple, f: Expression) -> str:
     return right
 
 
+def _not_f_variable(left: str, name: str, f: Expression) -> str:
+    """A left side's variable that f does not have; d^2f/dxdd, for x and d, reads as one
+    name xdd (after d, a name holding d needs ∂)."""
+    hint = " (after d, a name holding d needs ∂: write ∂ for each d that differentiates)" \
+        if "d" in name and "∂" not in _plain_operator(left) else ""
+    return (f"the expectation's left side, {left.strip()}, is a derivative in {name}, which "
+            f"does not appear in {_quoted(f.text)}{hint}")
+
+
+def _left_side_read(text: str, f: Expression) -> None:
+    """An equation whose left side names no derivative (f_{xy} = ..., y = ...) is an error
+    that says so, before any other (the --wrt advice for f of several variables would
+    lead into the parser's error at '='); one naming a variable f lacks, too."""
+    left, right, said = _equation(text)
+    if not said and "=" in text and "=" not in right:
+        raise ValuesError(_unread_words(left.strip(), right.strip(), f))
+    if said and isinstance(said[1], str) and normal_name(said[1]) not in f.variables \
+            and len(f.variables) > 1:
+        raise ValuesError(_not_f_variable(left, normal_name(said[1]), f))
+
+
+# f_{xy}, f_xy, f_x: a subscript, which conventions read either way round
+_SUBSCRIPTED = re.compile(r"[^\W\d_]\w*?_\{?([^\W\d_]+)\}?(?:\s*\([^()=]*\))?")
+
+
+def _unread_words(left: str, right: str, f: Expression) -> str:
+    what = f"the expectation's left side, {left}, is not read as a derivative"
+    several = len(f.variables) > 1
+    sub = _SUBSCRIPTED.fullmatch(left)
+    names = sub and (_spelled(sub[1], f.variables) or
+                     ((sub[1],) if sub[1] in f.variables else None))
+    if names and several:
+        key, turned = _key(names), names[::-1]
+        said = f"{what}: give it by name instead, --expect {key}=\"{right}\" " \
+               f"(expect={{\"{key}\": ...}} in the API)"
+        if len(set(names)) > 1:
+            said += (f", for {mixed_label(names)}; subscript conventions differ: {left} "
+                     f"often means {mixed_label(turned)}, ∂/∂{names[-1]} of ∂f/∂{names[0]} "
+                     f"(--expect {_key(turned)}=...)")
+        return said
+    forms = "f'(x), dy/dx, d²y/dx², ∂f/∂x, ∂²f/∂x∂y, d/dx (F) or their LaTeX forms " \
+            "(\\frac{\\partial f}{\\partial x})"
+    if several:
+        return (f"{what}: give the derivative by name, --expect NAME=\"{right}\" (NAME,NAME= "
+                f"for a mixed partial), or write its left side as {forms}")
+    return (f"{what}: an expression is wanted, not an equation; give the right side alone, "
+            f"{right}, or write the left side as {forms}")
+
+
 def _same_mixed(left: str, variable, names: tuple, f: Expression) -> None:
     """A left side that names a mixed partial must name the one checked, and one checked
     must be named as one (f'' does not say in what)."""
@@ -522,8 +617,7 @@ def _same_mixed(left: str, variable, names: tuple, f: Expression) -> None:
         (normal_name(variable),)
     for name in dict.fromkeys(written):
         if name not in f.variables:
-            raise ValuesError(f"the expectation's left side, {left.strip()}, is a derivative "
-                              f"in {name}, which does not appear in {f.text!r}")
+            raise ValuesError(_not_f_variable(left, name, f))
     if written == names:
         return
     said = f"the mixed partial {mixed_label(written)}" if len(set(written)) > 1 else \
@@ -602,9 +696,30 @@ def _plain_operator(left: str) -> str:
     operator = _TEX_OPERATOR.match(left)
     head, operand = (left, "") if operator is None else \
         (operator.group(0), " " + left[operator.end():])
+    head = _TEX_SUBSCRIPT.sub(r"_\1", _TEX_LETTER.sub(_letter, head))
     for pattern, replacement in _TEX_D:
         head = pattern.sub(replacement, head)
-    return head + operand
+    return _DENOMINATOR_IN_PARENTHESES.sub(r"/\1", head) + operand
+
+
+# ∂²f/(∂x∂y): the parentheses around a denominator of d's or ∂'s only, at the end
+_DENOMINATOR_IN_PARENTHESES = re.compile(r"/\s*\(\s*([d∂][^()]*?)\s*\)(?=\s*\Z)")
+
+
+# Names as the reader spells them (normal_name): x_{1} is x_1, \theta is θ, in a left side
+# too (∂f/∂x_{1}, \frac{\partial f}{\partial \theta}).
+_TEX_SUBSCRIPT = re.compile(r"_\{([^\W⁰¹²³⁴-⁹]+)\}")
+_TEX_LETTER = re.compile(r"\\([A-Za-z]+)")
+
+
+def _letter(found: re.Match) -> str:
+    """\\theta as θ; a space after it where a name or command follows (\\theta\\phi is θ
+    times φ, not a name θφ). Other commands stay (\\frac, \\partial, \\mathrm)."""
+    letter = LATEX_LETTERS.get(found[1])
+    if letter is None:
+        return found[0]
+    after = found.string[found.end():found.end() + 1]
+    return letter + (" " if after == "\\" else "")
 
 
 _SUPERSCRIPTS = str.maketrans("²³⁴⁵⁶⁷⁸⁹", "23456789")
@@ -616,7 +731,8 @@ def _why_not(extra: list[str], variables) -> str:
     notation = leibniz(extra)
     if notation:
         return f": {notation}"
-    hints = [glued(name, [*variables, *CONSTANTS], CALLABLE) for name in extra]
+    hints = [glued(name, [*variables, *CONSTANTS], CALLABLE) or _run_into(name, variables)
+             for name in extra]
     hints = [hint for hint in hints if hint]
     return f" ({'; '.join(hints)})" if hints else ""
 
@@ -628,8 +744,9 @@ def _names(f: Expression, wrt) -> list[str]:
              for w in (wrt.split(",") if isinstance(wrt, str) else wrt)]
     for name in names:
         if name not in f.variables:
-            raise ValuesError(f"'{name}' does not appear in {f.text!r}"
-                              f"{did_you_mean(name, f.variables)}")
+            hint = _run_into(name, f.variables)
+            raise ValuesError(f"'{name}' does not appear in {_quoted(f.text)}"
+                              + (f": {hint}" if hint else did_you_mean(name, f.variables)))
     return names
 
 
@@ -644,8 +761,8 @@ def _one_name(f: Expression, wrt, at=None) -> str:
         listed = listing(names) or "no variables"
         notation = leibniz(names)
         if notation:
-            raise ValuesError(f"{f.text!r} has {listed}: {notation}")
-        raise ValuesError(f"one expected derivative needs one variable and {f.text!r} has "
+            raise ValuesError(f"{_quoted(f.text)} has {listed}: {notation}")
+        raise ValuesError(f"one expected derivative needs one variable and {_quoted(f.text)} has "
                           f"{listed}: name it with --wrt, fix the others with --at, or give "
                           "partials by name with --expect NAME=...")
     return names[0]
@@ -659,7 +776,7 @@ def _points(f, targets, order, at, samples, seed, domain) -> tuple[dict, bool]:
     for name in [*given, *domain]:
         if name not in f.variables:
             raise ValuesError(f"a value was given for '{name}', which does not appear in "
-                              f"{f.text!r}{did_you_mean(name, f.variables)}")
+                              f"{_quoted(f.text)}{did_you_mean(name, f.variables)}")
     at = {name: as_numbers(name, value) for name, value in given.items()}  # (read once)
     for name, value in at.items():
         if value.size == 0:
@@ -695,13 +812,74 @@ def _sample(f, targets, order, at, missing, samples, seed, domain) -> dict:
     usable = _usable(f, targets, order, points)
     chosen = np.flatnonzero(usable)[:samples]
     if len(chosen) < min(samples, 10):
-        example = missing[0]
-        raise ValuesError(
-            f"only {int(usable.sum())} of {pool} random points have f, its derivative and "
-            f"the expectation all finite (and not 0 by underflow): give a domain where they "
-            f"are, e.g. "
-            f"--domain {example}=1:10 (or points with --at, --grid, --points)")
+        raise ValuesError(_too_few(f, targets, order, points, int(usable.sum()), missing[0]))
     return {v: p[chosen] for v, p in points.items()}
+
+
+def _too_few(f, targets, order, points, usable: int, example: str) -> str:
+    """Too few random points where everything is finite: which of f, its derivative and
+    the expectation is not, at the most points (looked at only now: it costs a pass)."""
+    failing = dict.fromkeys(["f", "its derivative", "the expectation"], 0)
+    somewhere = np.zeros(len(targets), bool)    # per target: its expectation finite
+    for part in _chunks(points, _chunk_size(f, order, ladder=False)):
+        parts, expected = _finite_parts(f, targets, order, part)
+        for what, ok in parts.items():
+            failing[what] += int(np.sum(~ok))
+        somewhere |= [bool(np.any(ok)) for ok in expected]
+    for t in (t for t, finite in zip(targets, somewhere) if not finite):
+        constant = _constant_infinity(t)
+        if constant:
+            return f"the expected {t.label} is not finite at any of the " \
+                   f"{_s(_shape(points)[0], 'random point')}: {constant}"
+    what = max(failing, key=failing.get)
+    which = f": {what} is not at {failing[what]} of them" if failing[what] else ""
+    return (f"only {usable} of {_shape(points)[0]} random points have f, its derivative and "
+            f"the expectation all finite (and not 0 by underflow){which}; give a domain "
+            f"where they are, e.g. --domain {example}=1:10 (or points with --at, --grid, "
+            f"--points)")
+
+
+def _finite_parts(f, targets, order, points) -> dict:
+    """Per point, whether f, its derivative, and the expectation are each usable (as
+    _usable_chunk judges them together)."""
+    with np.errstate(all="ignore"):
+        at = {v: points[v] for v in f.variables}
+        ok = np.isfinite(np.broadcast_to(f.value(at), _shape(points)))
+        parts = {"f": ok, "its derivative": np.ones_like(ok), "the expectation": np.ones_like(ok)}
+        expected = [np.zeros_like(ok)] * len(targets)
+        for i, t in enumerate(targets):
+            if t.expectation is not None:
+                e, scale, under = _expectation(t.expectation, points, len(ok), graph=True)
+                expected[i] = (np.isfinite(e) & np.isfinite(scale) | undefined(e, scale)) \
+                    & ~((e == 0) & under)
+                parts["the expectation"] &= expected[i]
+            if t.name is not None:
+                d = np.broadcast_to(derivative_values(f, path(t, order), at), ok.shape)
+                parts["its derivative"] &= np.isfinite(d) & ~(
+                    (d == 0) & _underflowed_in(f, at, d == 0))
+    return parts, expected
+
+
+def _constant_infinity(t: Target) -> str | None:
+    """Why an expectation not finite at any point drawn may be so everywhere: a part of
+    it without a variable is not finite (1e400, 1/0, exp(1000)), and no domain helps."""
+    from .printer import render
+
+    e = t.expectation
+    with np.errstate(all="ignore"):
+        values = _Run(e, [np.ones(1) for _ in e.variables], (1,),
+                      watching=False).forward_nodes()
+    data = [np.asarray(v.data if isinstance(v, Variable) else v) for v in values]
+    parents = {arg: p for p, node in enumerate(e.nodes) for arg in node.args}
+    for index, value in enumerate(data):
+        # the widest part without a variable (a node of 0 dimensions) that is not finite
+        widest = index not in parents or data[parents[index]].ndim > 0
+        if value.ndim == 0 and not np.isfinite(value) and widest:
+            part = "a number beyond float64's range (about 1.8e308), read as inf" \
+                if e.nodes[index].kind == "number" else \
+                f"{render(e.nodes, root=index)}, which is {value} whatever the point"
+            return f"it holds {part}, so no domain can help"
+    return None
 
 
 def _usable(f, targets, order, points) -> np.ndarray:
@@ -1066,6 +1244,26 @@ def differences(func, x: np.ndarray, rounding: np.ndarray, side: str = "central"
     return estimate, np.fmax(error, np.abs(e1 - e2))
 
 
+def _one_sided_steps(f, names, points, where, scale_before):
+    """Left and right derivatives at the points ``where`` along the last of ``names``
+    (path's), or, where an earlier step's do not agree, that step's: ∂²f/∂x∂y of x|y| at
+    y = 0 has ∂f/∂y = x sign(y) to difference in x, smooth in x, but ∂f/∂y itself does
+    not exist there. Also per point, the index of the step whose they are (-1: the last)."""
+    n = len(where)
+    left, right = _one_sided(f, names, points, where, scale_before)
+    step, open_ = np.full(n, -1), where.copy()
+    for j in range(len(names) - 1):
+        if not open_.any():
+            break
+        # (no rounding scale kept for the lower derivatives: inf takes the value's size)
+        earlier = _one_sided(f, names[:j + 1], points, open_, np.full(n, np.inf))
+        broken = open_ & ~_exists(*earlier)
+        left[broken], right[broken] = earlier[0][broken], earlier[1][broken]
+        step[broken] = j
+        open_ &= ~broken
+    return left, right, step
+
+
 def _one_sided(f, names, points, where, scale_before):
     """Left and right derivatives at the points ``where`` (nan elsewhere or unsettled)."""
     n = len(where)
@@ -1108,7 +1306,7 @@ def _judge(f, targets, order, points, found, rtol, atol, sampled, seed) -> Check
     skipped = int(np.sum(status == "skipped"))
     largest = _largest(targets, status)
     if counted == 0 and no_derivative == 0:
-        raise ValuesError(_nothing_counted(f, n, expected_mode))
+        raise ValuesError(_nothing_counted(f, n, expected_mode, targets))
     verdict = ("cannot tell" if counted == 0 else "differs" if differing else "matches")
     result = CheckResult(
         expression=f, order=order, targets=targets, points=points, value=found.value,
@@ -1164,7 +1362,8 @@ def _witnesses(f, t: Target, i, order, points, found, smooth_value):
         t.fd[doubt], t.fd_error[doubt] = _finer(f, t, order, points, doubt, found.fd_scale[i])
         agree, settled = _fd_agrees(t.ad, t.fd, t.fd_error, found.ad_scale[i])
     kinks = found.kink & smooth_value
-    t.left, t.right = _one_sided(f, path(t, order), points, kinks, found.fd_scale[i])
+    t.left, t.right, t.kink_step = _one_sided_steps(f, path(t, order), points, kinks,
+                                                    found.fd_scale[i])
     return agree, settled, kinks & ~_exists(t.left, t.right)
 
 
@@ -1275,7 +1474,13 @@ def _kink_rows(targets, points) -> list[Row]:
             for index in np.flatnonzero(t.status == "no derivative")]
 
 
-def _nothing_counted(f, n, expected_mode) -> str:
+def _nothing_counted(f, n, expected_mode, targets=()) -> str:
+    for t in targets:
+        nowhere = t.expectation is not None and not np.any(np.isfinite(t.expected))
+        constant = nowhere and _constant_infinity(t)
+        if constant:
+            return f"the expected {t.label} is not finite at any of the {_s(n)} given: " \
+                   f"{constant}"
     what = ("are f, its derivative and the expectation all finite (and not 0 by "
             "underflow)" if expected_mode else "are f and its derivative finite (and not 0 "
             "by underflow) with finite differences that settle")
@@ -1332,6 +1537,7 @@ def _notes(r: CheckResult) -> list[str]:
                 f"{int(t.fd_disagrees.sum())} of {_s(r.counted)} where f is smooth (at {at}: "
                 f"AD {float(t.ad[index])!r}, finite differences {float(t.fd[index])!r}): a "
                 "bug in adcli or a kink it does not know about; please report it")
+    notes += _earlier_kinks(r)
     reasons: dict[str, int] = {}
     for index in np.flatnonzero(r.status == "skipped"):
         why = next(t.why[index] for t in r.targets if t.why[index])
@@ -1339,6 +1545,30 @@ def _notes(r: CheckResult) -> list[str]:
     for why, count in reasons.items():
         notes.append(f"{_s(count)} not counted: {why}")
     return notes
+
+
+def _earlier_kinks(r: CheckResult) -> list[str]:
+    """Where a derivative does not exist because a lower one does not (∂f/∂y at a kink in
+    y, for ∂²f/∂x∂y): which, since the left and right derivatives shown are that one's."""
+    notes = []
+    for t in r.targets:
+        steps = path(t, r.order)
+        for j in range(len(steps) - 1):
+            count = int(np.sum((t.status == "no derivative") & (t.kink_step == j)))
+            if count:
+                below = _path_label(steps[:j], r) if j else "f"
+                notes.append(f"{t.label} does not exist at {_s(count)} because "
+                             f"{_path_label(steps[:j + 1], r)} does not (a kink in "
+                             f"{steps[j]}): the left and right derivatives shown there are "
+                             f"{below}'s in {steps[j]}")
+    return notes
+
+
+def _path_label(steps, r: CheckResult) -> str:
+    """The label of the derivative along ``steps`` (path's order: y, x is ∂²/∂x∂y)."""
+    if len(set(steps)) > 1:
+        return mixed_label(steps[::-1])
+    return label_for(steps[0], len(steps), partial=len(r.expression.variables) > 1)
 
 
 # ----- diagnosis -------------------------------------------------------------------------

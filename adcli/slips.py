@@ -20,9 +20,43 @@ from .errors import AdcliError, listing
 from .functions import CALLABLE
 
 SLIP_NODES = 2000      # nodes of f up to which every g(u) is searched for a slip, not the root
+# The rules' names (u and v of u·v, g of g(u)) are written as these placeholders, then as
+# letters f does not use (for f of u and v, "for u = u^2" would name two things one way).
+U, V, G = "\ue000", "\ue001", "\ue002"
+RULE_NAMES = (("u", "v"), ("p", "q"), ("g", "h"), ("r", "s"), ("a", "b"), ("m", "n"))
+FUNCTION_NAMES = ("g", "h", "k", "φ", "ψ")
 
 
 def diagnose(f, targets, order, points, found, status) -> list[str]:
+    claims = _claims(f, targets, order, points, found, status)
+    if not claims:
+        return claims
+    u, v, g = _rule_letters(f, targets)
+    return [c.replace(U, u).replace(V, v).replace(G, g) for c in claims]
+
+
+def _rule_letters(f, targets) -> tuple[str, str, str]:
+    """Letters for a rule's u, v and g that no name in f or an expectation uses (as
+    written: a --let definition's name too)."""
+    import re
+
+    texts = [f.text, *(t.expectation.text for t in targets if t.expectation is not None)]
+    taken = {*f.variables, *(n for text in texts for n in re.findall(r"[^\W\d_]\w*", text))}
+    u, v = next((pair for pair in RULE_NAMES if not taken & set(pair)), ("U", "V"))
+    g = next((n for n in FUNCTION_NAMES if n not in taken | {u, v}), "G")
+    return u, v, g
+
+
+def _fill(template: str, d: str, x: str) -> str:
+    """A rule's words: {d} the derivative's sign, {x} the variable, {u} {v} {g} names."""
+    return template.format(d=d, x=x, u=U, v=V, g=G)
+
+
+def _chain_rule(d: str, x: str) -> str:
+    return _fill("{d}{g}({u})/{d}{x} = {g}'({u})·({d}{u}/{d}{x})", d, x)
+
+
+def _claims(f, targets, order, points, found, status) -> list[str]:
     counted = (status == "match") | (status == "differs")
     found_any = []
     for i, t in enumerate(targets):
@@ -213,9 +247,9 @@ def _numerator_swapped(f, t, multiple, sweep) -> list[str]:
         return []
     d, x = _d(t), t.name
     u, v = (_part(f, j) for j in f.nodes[-1].args)
-    return [f"the quotient rule's numerator is ({d}u/{d}{x})·v - u·({d}v/{d}{x}), for u = {u} "
-            f"and v = {v}; this has its terms the other way round, u·({d}v/{d}{x}) - "
-            f"({d}u/{d}{x})·v, which flips the sign of the whole"]
+    return [f"the quotient rule's numerator is ({d}{U}/{d}{x})·{V} - {U}·({d}{V}/{d}{x}), for "
+            f"{U} = {u} and {V} = {v}; this has its terms the other way round, "
+            f"{U}·({d}{V}/{d}{x}) - ({d}{U}/{d}{x})·{V}, which flips the sign of the whole"]
 
 
 def _other_order(f, t, order, e, e_scale, points, where, tolerance, far=True) -> list[str]:
@@ -360,10 +394,11 @@ def _inner_words(f, index: int, parent: int, name: str) -> str:
     else:
         what, role = "the power", "its base" if owner.args[0] == index else "its exponent"
     if parent == len(f.nodes) - 1:
-        return (f"this is the derivative of {what} with respect to {role} u = {u}; the "
-                f"chain rule's factor du/d{name} is missing")
-    return (f"this is the derivative of f with respect to u = {u} ({role.replace('its', 'the')}"
-            f" of {what}); the chain rule's factor du/d{name} is missing")
+        return (f"this is the derivative of {what} with respect to {role} {U} = {u}; the "
+                f"chain rule's factor d{U}/d{name} is missing")
+    return (f"this is the derivative of f with respect to {U} = {u} "
+            f"({role.replace('its', 'the')} of {what}); the chain rule's factor d{U}/d{name} "
+            "is missing")
 
 
 def _quotient(f, t, e, e_scale, a, a_scale, sweep, tolerance) -> list[str]:
@@ -379,10 +414,10 @@ def _quotient(f, t, e, e_scale, a, a_scale, sweep, tolerance) -> list[str]:
                                            *tolerance)):
             v_text = _part(f, root.args[1])
             if power == 1:
-                return [f"the quotient rule divides by v^2, for v = {v_text}; this divides "
-                        f"by v only (it is {t.label} times v at every point)"]
-            return [f"the quotient rule's division by v^2 is missing, for v = {v_text} "
-                    f"(this is {t.label} times v^2 at every point)"]
+                return [f"the quotient rule divides by {V}^2, for {V} = {v_text}; this divides "
+                        f"by {V} only (it is {t.label} times {V} at every point)"]
+            return [f"the quotient rule's division by {V}^2 is missing, for {V} = {v_text} "
+                    f"(this is {t.label} times {V}^2 at every point)"]
     return []
 
 
@@ -449,8 +484,8 @@ def _outer_at_x(f, t, e, e_scale, a, sweep, found, points, where, tolerance) -> 
             wrong = node.function().taylor(np.stack([x, np.ones_like(x)]))[1] \
                 * sweep.tangents[arg]
         if _replaced(e, e_scale, a, adjoint, sweep.tangents[index], wrong, tolerance):
-            return [f"this takes {node.name}'s derivative at {t.name}, not at its argument u "
-                    f"= {_part(f, arg)}: the chain rule is {node.name}'(u)·du/d{t.name}"]
+            return [f"this takes {node.name}'s derivative at {t.name}, not at its argument "
+                    f"{U} = {_part(f, arg)}: the chain rule is {node.name}'({U})·d{U}/d{t.name}"]
     return []
 
 
@@ -468,9 +503,9 @@ def _outer_missing(f, t, e, e_scale, a, sweep, found, where, tolerance) -> list[
         if _replaced(e, e_scale, a, adjoint, sweep.tangents[index], sweep.tangents[u],
                      tolerance):
             d = _d(t)
-            return [f"the factor {node.name}'(u) is missing, for {node.name}(u) and u = "
+            return [f"the factor {node.name}'({U}) is missing, for {node.name}({U}) and {U} = "
                     f"{_part(f, u)}: the chain rule multiplies the derivative of every "
-                    f"function in the chain, {d}g(u)/{d}{t.name} = g'(u)·({d}u/{d}{t.name})"]
+                    f"function in the chain, {_chain_rule(d, t.name)}"]
     return []
 
 
@@ -500,14 +535,15 @@ def _other_function(f, e, e_scale, a, sweep, found, where, tolerance) -> list[st
 # A rule of the table remembered wrongly, by function: g'(u) as remembered, written, and
 # what is wrong with it; then the rule. Claimed where it stands for g'(u) at every point.
 _MISREMEMBERED = {
-    "sqrt": ([(lambda u: 0.5 / u, "1/(2u)", "the square root is left out of the denominator"),
-              (lambda u: 1 / np.sqrt(u), "1/sqrt(u)", "the 1/2 is left out"),
-              (lambda u: np.sqrt(u) / 2, "sqrt(u)/2", "the power rule lowers the exponent 1/2 "
-                                                      "by one, to -1/2")],
-             "1/(2·sqrt(u))"),
-    "tan": ([(lambda u: 1 / np.cos(u), "sec(u)", "the square is left out")], "sec(u)^2"),
-    "exp": ([(lambda u: u * np.exp(u - 1), "u·e^(u-1)", "the power rule is for a constant "
-                                                       "exponent")], "e^u, itself"),
+    "sqrt": ([(lambda u: 0.5 / u, f"1/(2{U})", "the square root is left out of the "
+                                                "denominator"),
+              (lambda u: 1 / np.sqrt(u), f"1/sqrt({U})", "the 1/2 is left out"),
+              (lambda u: np.sqrt(u) / 2, f"sqrt({U})/2", "the power rule lowers the exponent "
+                                                         "1/2 by one, to -1/2")],
+             f"1/(2·sqrt({U}))"),
+    "tan": ([(lambda u: 1 / np.cos(u), f"sec({U})", "the square is left out")], f"sec({U})^2"),
+    "exp": ([(lambda u: u * np.exp(u - 1), f"{U}·e^({U}-1)", "the power rule is for a constant "
+                                                             "exponent")], f"e^{U}, itself"),
 }
 
 
@@ -528,12 +564,12 @@ def _misremembered(f, t, e, e_scale, a, sweep, found, where, tolerance) -> list[
                 continue
             if plain:   # sqrt(x) as 1/(2x)
                 return [f"this differentiates {node.name}({t.name}) as "
-                        f"{written.replace('u', t.name)}: {why}; {node.name}'s derivative "
-                        f"is {rule.replace('u', t.name)}"]
-            times = f"·{d}u/{d}{t.name}" if chain else ""
-            missing = "" if chain else f"; and the chain rule's factor {d}u/{d}{t.name} is " \
+                        f"{written.replace(U, t.name)}: {why}; {node.name}'s derivative "
+                        f"is {rule.replace(U, t.name)}"]
+            times = f"·{d}{U}/{d}{t.name}" if chain else ""
+            missing = "" if chain else f"; and the chain rule's factor {d}{U}/{d}{t.name} is " \
                                        "missing"
-            return [f"this differentiates {node.name}(u) as {written}{times}, for u = "
+            return [f"this differentiates {node.name}({U}) as {written}{times}, for {U} = "
                     f"{_part(f, arg)}: {why}; {node.name}'s derivative is {rule}{missing}"]
     return []
 
@@ -595,14 +631,17 @@ def _term_factor(e, e_scale, a, a_scale, term, tolerance):
 
 
 _RULES = {  # a rule's terms, by its node's primitive: (term 0, term 1, the rule)
-    "mul": ("({d}u/{d}{x})·v", "u·({d}v/{d}{x})",
-            "{d}(u·v)/{d}{x} = ({d}u/{d}{x})·v + u·({d}v/{d}{x})"),
-    "div": ("({d}u/{d}{x})/v", "-u·({d}v/{d}{x})/v^2",
-            "{d}(u/v)/{d}{x} = ({d}u/{d}{x})/v - u·({d}v/{d}{x})/v^2"),
-    "pow": ("v·u^(v-1)·({d}u/{d}{x})", "u^v·ln(u)·({d}v/{d}{x})",
-            "{d}(u^v)/{d}{x} = v·u^(v-1)·({d}u/{d}{x}) + u^v·ln(u)·({d}v/{d}{x})"),
-    "add": ("{d}u/{d}{x}", "{d}v/{d}{x}", "{d}(u + v)/{d}{x} = {d}u/{d}{x} + {d}v/{d}{x}"),
-    "sub": ("{d}u/{d}{x}", "-{d}v/{d}{x}", "{d}(u - v)/{d}{x} = {d}u/{d}{x} - {d}v/{d}{x}"),
+    "mul": ("({d}{u}/{d}{x})·{v}", "{u}·({d}{v}/{d}{x})",
+            "{d}({u}·{v})/{d}{x} = ({d}{u}/{d}{x})·{v} + {u}·({d}{v}/{d}{x})"),
+    "div": ("({d}{u}/{d}{x})/{v}", "-{u}·({d}{v}/{d}{x})/{v}^2",
+            "{d}({u}/{v})/{d}{x} = ({d}{u}/{d}{x})/{v} - {u}·({d}{v}/{d}{x})/{v}^2"),
+    "pow": ("{v}·{u}^({v}-1)·({d}{u}/{d}{x})", "{u}^{v}·ln({u})·({d}{v}/{d}{x})",
+            "{d}({u}^{v})/{d}{x} = {v}·{u}^({v}-1)·({d}{u}/{d}{x}) + "
+            "{u}^{v}·ln({u})·({d}{v}/{d}{x})"),
+    "add": ("{d}{u}/{d}{x}", "{d}{v}/{d}{x}",
+            "{d}({u} + {v})/{d}{x} = {d}{u}/{d}{x} + {d}{v}/{d}{x}"),
+    "sub": ("{d}{u}/{d}{x}", "-{d}{v}/{d}{x}",
+            "{d}({u} - {v})/{d}{x} = {d}{u}/{d}{x} - {d}{v}/{d}{x}"),
 }
 _RULE_NAMES = {"mul": "the product rule's term", "div": "the quotient rule's term",
                "pow": "the power's term", "add": "the term", "sub": "the term"}
@@ -629,9 +668,9 @@ def _term_words(f, p: int, k: int, t: Target, factor) -> str:
     if rule is None:
         return f"the term through input {k + 1} of {node.name}, {inputs[k]}, {wrong}"
     d = _d(t)
-    term, whole = (text.format(d=d, x=t.name) for text in (rule[k], rule[2]))
-    return (f"{_RULE_NAMES[node.name]} {term} {wrong}: for u = {inputs[0]} and "
-            f"v = {inputs[1]}, {whole}")
+    term, whole = (_fill(text, d, t.name) for text in (rule[k], rule[2]))
+    return (f"{_RULE_NAMES[node.name]} {term} {wrong}: for {U} = {inputs[0]} and "
+            f"{V} = {inputs[1]}, {whole}")
 
 
 def _along(node, inputs, k: int, length: int = 2):
@@ -698,11 +737,12 @@ def _second_pieces(node, series):
 
 
 _SECOND = {  # a term's text, and the rule; {d}: d or ∂, {x}: the variable
-    "uu": "({d}²u/{d}{x}²)·v", "uv": "2·({d}u/{d}{x})·({d}v/{d}{x})", "vv": "u·({d}²v/{d}{x}²)",
-    "mul": "{d}²(u·v)/{d}{x}² = ({d}²u/{d}{x}²)·v + 2·({d}u/{d}{x})·({d}v/{d}{x}) + "
-           "u·({d}²v/{d}{x}²)",
-    "outer": "g''(u)·({d}u/{d}{x})^2", "inner": "g'(u)·({d}²u/{d}{x}²)",
-    "call": "{d}²g(u)/{d}{x}² = g''(u)·({d}u/{d}{x})^2 + g'(u)·({d}²u/{d}{x}²)",
+    "uu": "({d}²{u}/{d}{x}²)·{v}", "uv": "2·({d}{u}/{d}{x})·({d}{v}/{d}{x})",
+    "vv": "{u}·({d}²{v}/{d}{x}²)",
+    "mul": "{d}²({u}·{v})/{d}{x}² = ({d}²{u}/{d}{x}²)·{v} + 2·({d}{u}/{d}{x})·({d}{v}/{d}{x}) + "
+           "{u}·({d}²{v}/{d}{x}²)",
+    "outer": "{g}''({u})·({d}{u}/{d}{x})^2", "inner": "{g}'({u})·({d}²{u}/{d}{x}²)",
+    "call": "{d}²{g}({u})/{d}{x}² = {g}''({u})·({d}{u}/{d}{x})^2 + {g}'({u})·({d}²{u}/{d}{x}²)",
 }
 
 
@@ -710,15 +750,15 @@ def _second_words(f, j: int, name: str, t: Target, factor, series) -> str:
     wrong = _wrongly(factor)
     node = f.nodes[j]
     d = _d(t)
-    term = _SECOND[name].format(d=d, x=t.name)
+    term = _fill(_SECOND[name], d, t.name)
     if node.name == "mul":
         u, v = (_part(f, i) for i in node.args)
-        return (f"the product rule's term {term} {wrong}: for u = {u} and v = {v}, "
-                + _SECOND["mul"].format(d=d, x=t.name))
+        return (f"the product rule's term {term} {wrong}: for {U} = {u} and {V} = {v}, "
+                + _fill(_SECOND["mul"], d, t.name))
     k = next(i for i, a in enumerate(node.args) if np.any(series[a][1:] != 0))
     g = _applied(node, _with_u(f, node, k))
-    return (f"the chain rule's term {term} {wrong}: for g(u) = {g} and u = "
-            f"{_part(f, node.args[k])}, " + _SECOND["call"].format(d=d, x=t.name))
+    return (f"the chain rule's term {term} {wrong}: for {G}({U}) = {g} and {U} = "
+            f"{_part(f, node.args[k])}, " + _fill(_SECOND["call"], d, t.name))
 
 
 def _d(t) -> str:
@@ -755,9 +795,9 @@ def _combined(f, t, e, e_scale, a, sweep, found, where, tolerance) -> list[str]:
         if _replaced(e, e_scale, a, adjoint, sweep.tangents[p], wrong, tolerance):
             u, v = (_part(f, j) for j in node.args)
             verb, op = ("multiplies", "·") if node.name == "mul" else ("divides", "/")
-            rule = _RULES[node.name][2].format(d=d, x=t.name)
-            return [f"this {verb} the derivatives, ({d}u/{d}{t.name}){op}({d}v/{d}{t.name}),"
-                    f" for u = {u} and v = {v}: the rule is {rule}"]
+            rule = _fill(_RULES[node.name][2], d, t.name)
+            return [f"this {verb} the derivatives, ({d}{U}/{d}{t.name}){op}"
+                    f"({d}{V}/{d}{t.name}), for {U} = {u} and {V} = {v}: the rule is {rule}"]
     return []
 
 
@@ -779,11 +819,11 @@ def _power_rule(f, t, e, e_scale, a, sweep, found, where, tolerance) -> list[str
         u, v, dv = sweep.values[base], sweep.values[power], sweep.tangents[power]
         with np.errstate(all="ignore"):
             rule, own = v * u ** (v - 1), u ** v * dv
-        ours = f"for a constant base u = {_part(f, base)}, {d}(u^v)/{d}{t.name} = " \
-               f"u^v·ln(u)·({d}v/{d}{t.name})"
+        ours = f"for a constant base {U} = {_part(f, base)}, {d}({U}^{V})/{d}{t.name} = " \
+               f"{U}^{V}·ln({U})·({d}{V}/{d}{t.name})"
         for wrong in (rule * dv, rule):
             if _replaced(e, e_scale, a, adjoint, sweep.tangents[p], wrong, tolerance):
-                return [f"this is the power rule v·u^(v-1) on {_part(f, p)}, whose exponent "
+                return [f"this is the power rule {V}·{U}^({V}-1) on {_part(f, p)}, whose exponent "
                         f"varies: that rule is for a constant exponent; {ours}"]
         if _replaced(e, e_scale, a, adjoint, sweep.tangents[p], own, tolerance):
             return [f"this differentiates {_part(f, p)} without the factor "
@@ -811,10 +851,10 @@ def _exponent_kept(f, t, e, e_scale, a, sweep, found, where, tolerance) -> list[
             with np.errstate(all="ignore"):
                 wrong = c * u ** (c + shift) * du
             if _replaced(e, e_scale, a, adjoint, sweep.tangents[p], wrong, tolerance):
-                n, du = _nice(c), f"({d}u/{d}{t.name})"
+                n, du = _nice(c), f"({d}{U}/{d}{t.name})"
                 return [f"this {what} of {_part(f, p)}: the power rule lowers it by one, "
-                        f"{d}(u^{_exponent(c)})/{d}{t.name} = {n}·u^{_exponent(c - 1)}·{du}, "
-                        f"not {n}·u^{_exponent(c + shift)}·{du}, for u = {_part(f, base)}"]
+                        f"{d}({U}^{_exponent(c)})/{d}{t.name} = {n}·{U}^{_exponent(c - 1)}·{du}, "
+                        f"not {n}·{U}^{_exponent(c + shift)}·{du}, for {U} = {_part(f, base)}"]
     return []
 
 
@@ -843,24 +883,24 @@ def _inside_only(f, t, e, e_scale, a, sweep, found, where, tolerance) -> list[st
         # g at du/dx, and g' at du/dx, the others fixed
         at_inner = _along(node, [sweep.tangents[j] if i == k else sweep.values[j]
                                  for i, j in enumerate(node.args)], k)
-        inner = f"{d}u/{d}{t.name}"
+        inner = f"{d}{U}/{d}{t.name}"
         g = _applied(node, [(inner if node.kind == "call" else f"({inner})") if i == k
                             else _part(f, j) for i, j in enumerate(node.args)])
-        rule = f"the chain rule is {d}g(u)/{d}{t.name} = g'(u)·({d}u/{d}{t.name})"
+        rule = f"the chain rule is {_chain_rule(d, t.name)}"
         for row, what, how in (
                 (0, f"this is {g}", "the inner derivative put inside, the outside not "
                                     "differentiated"),
-                (1, f"this is g'({inner})", f"the outside's derivative taken at {inner}, "
-                                            "not at u")):
+                (1, f"this is {G}'({inner})", f"the outside's derivative taken at {inner}, "
+                                              f"not at {U}")):
             if _replaced(e, e_scale, a, adjoint, sweep.tangents[p], at_inner[row], tolerance):
-                return [f"{what} for g(u) = {_applied(node, _with_u(f, node, k))} and u = "
+                return [f"{what} for {G}({U}) = {_applied(node, _with_u(f, node, k))} and {U} = "
                         f"{_part(f, u)}: {how}; {rule}"]
     return []
 
 
 def _with_u(f, node, k: int) -> list[str]:
     """The texts of node's inputs with input k written u."""
-    return ["u" if i == k else _part(f, j) for i, j in enumerate(node.args)]
+    return [U if i == k else _part(f, j) for i, j in enumerate(node.args)]
 
 
 def _terms(f, t, points, where, sweep, tolerance) -> list[str]:
@@ -923,14 +963,14 @@ def _sum_chain(f, t, points, where, sweep, tolerance) -> list[str]:
         sign, j = summands[k]
         if outer[k] is not None and not np.all(_close(w, choices[k][0], np.abs(w),
                                                        np.abs(choices[k][0]), *tolerance)):
-            slips.append(f"{text} is d/du of {_part(f, j)} for u = {_part(f, outer[k][1])}")
+            slips.append(f"{text} is d/d{U} of {_part(f, j)} for {U} = {_part(f, outer[k][1])}")
     missing = [k for k, (sign, j) in enumerate(summands)
                if k not in used and np.any(sweep.tangents[j] != 0)]
     if not slips or missing:
         return []
     d = _d(t)
     return [f"{t.label} of a sum is the sum of its terms' derivatives, each by the chain rule "
-            f"{d}g(u)/{d}{t.name} = g'(u)·({d}u/{d}{t.name}): the factor {d}u/{d}{t.name} "
+            f"{_chain_rule(d, t.name)}: the factor {d}{U}/{d}{t.name} "
             f"is missing where {_few(slips, 'terms')}"]
 
 
@@ -961,10 +1001,10 @@ def _side_by_side(f, t, points, where, sweep, tolerance):
         v2 = np.asarray(sweep.values[f.nodes[-1].args[1]]) ** 2
         bottom = e_run.values[e_expr.nodes[-1].args[1]]
         if np.all(_close(bottom, v2, np.abs(bottom), np.abs(v2), *tolerance)):
-            rule = [(name.replace(")/v^2", ")").replace(")/v", ")·v"), r * v2)
+            rule = [(name.replace(f")/{V}^2", ")").replace(f")/{V}", f")·{V}"), r * v2)
                     for name, r in rule]
             written = _written_terms(e_expr, e_run.values, e_expr.nodes[-1].args[0])
-            heading += ", over v^2; in the numerator"
+            heading += f", over {V}^2; in the numerator"
     n = np.count_nonzero(where)
     rule = [(name, np.broadcast_to(r, (n,))) for name, r in rule if np.any(r != 0)]
     written = [(text, np.broadcast_to(w, (n,))) for text, w in written if np.any(w != 0)]
@@ -1044,7 +1084,7 @@ def _rule_heading(f, t) -> str:
     d = _d(t)
     if root.name in ("mul", "div", "pow"):
         u, v = (_part(f, j) for j in root.args)
-        return f"for u = {u} and v = {v}, {_RULES[root.name][2].format(d=d, x=t.name)}"
+        return f"for {U} = {u} and {V} = {v}, {_fill(_RULES[root.name][2], d, t.name)}"
     return f"{t.label} of a sum is the sum of its terms' derivatives"
 
 
@@ -1055,7 +1095,7 @@ def _rule_terms(f, t, sweep) -> list:
     d = _d(t)
     root = f.nodes[-1]
     if root.name in ("mul", "div", "pow") and len(root.args) == 2:
-        return [(_RULES[root.name][k].format(d=d, x=t.name), _input_term(root, sweep, k))
+        return [(_fill(_RULES[root.name][k], d, t.name), _input_term(root, sweep, k))
                 for k in range(2)]
     return [(f"{d}/{d}{t.name} of {'-' if sign < 0 else ''}{_part(f, j)}",
              sign * sweep.tangents[j]) for sign, j in _summands(f.nodes, len(f.nodes) - 1)]

@@ -11,7 +11,8 @@ import warnings
 import click
 import numpy as np
 
-from ..errors import ValuesError, closest, did_you_mean, listing, no_value_for, quote, say, warn
+from ..errors import (ValuesError, closest, did_you_mean, escape, listing, no_value_for,
+                      say, warn)
 from ..expression import MAX_ORDER
 from .base import Command
 
@@ -82,9 +83,14 @@ class Check(Command):
         spans = _known(f, _domains(domain), "--domain", strict, err)
         with np.errstate(all="ignore"), warnings.catch_warnings():
             warnings.simplefilter("ignore", RuntimeWarning)
-            result = checking.check(f, expected, expect=expectations, order=order, wrt=wrt,
-                                    at=given, samples=samples, seed=seed, domain=spans,
-                                    rtol=rtol, atol=atol)
+            try:
+                result = checking.check(f, expected, expect=expectations, order=order,
+                                        wrt=wrt, at=given, samples=samples, seed=seed,
+                                        domain=spans, rtol=rtol, atol=atol)
+            except ValuesError as error:    # (1e400 read as inf may be why it failed)
+                for message in getattr(error, "cautions", ()):
+                    warn(err, message)
+                raise
         _FORMATS[fmt](result, out, digits)
         if fmt == "csv":  # rows of numbers only: the verdict and its words go to people
             for line in [result.summary, *(f"diagnosis: {d}" for d in result.diagnosis),
@@ -95,6 +101,11 @@ class Check(Command):
 
 
 # ----- reading the options ------------------------------------------------------------------
+
+def _quoted(text: str) -> str:
+    """User text in quotes as typed (repr doubles LaTeX's backslashes)."""
+    return f"'{escape(text)}'"
+
 
 def _known(f, values: dict, option: str, strict: bool, err) -> dict:
     """Drop (with a warning; an error under --strict) names f does not use."""
@@ -116,7 +127,7 @@ def _expectations(pairs) -> dict:
         left, equals, text = pair.partition("=")
         names = [name.strip() for name in left.split(",")]
         if not equals or not all(map(is_name, names)) or not text.strip():
-            raise ValuesError(f"--expect {pair!r} is not of the form NAME=EXPRESSION (or "
+            raise ValuesError(f"--expect {_quoted(pair)} is not of the form NAME=EXPRESSION (or "
                               "NAME,NAME=EXPRESSION for a mixed partial, x,y= for ∂²f/∂x∂y)")
         names = tuple(map(normal_name, names))
         if names in expected:
@@ -133,7 +144,7 @@ def _split_equation(texts: list[str], operand) -> list[str]:
     f = operand(texts[0].partition("=")[0])
     if f == "":
         raise ValuesError(f"{texts[0].partition('=')[0].strip()} does not say of what: give "
-                          f"the function first, check F {quote(texts[0])}, or write d/dx "
+                          f"the function first, check F {_quoted(texts[0])}, or write d/dx "
                           "applied to it (d/dx (x^2) = 2x)")
     return texts if f is None else [f, texts[0]]
 
@@ -162,10 +173,10 @@ def _domains(options) -> dict:
         name, equals, span = text.partition("=")
         name, parts = name.strip(), split_top_level(span, ":")
         if not equals or not name or len(parts) != 2:
-            raise ValuesError(f"--domain {text!r} is not of the form NAME=LO:HI")
+            raise ValuesError(f"--domain {_quoted(text)} is not of the form NAME=LO:HI")
         lo, hi = (constant_value(p, f"--domain {name}") for p in parts)
         if not (np.isfinite(lo) and np.isfinite(hi) and lo <= hi):
-            raise ValuesError(f"--domain {text!r}: LO and HI must be finite with LO <= HI")
+            raise ValuesError(f"--domain {_quoted(text)}: LO and HI must be finite with LO <= HI")
         spans[name] = (lo, hi)
     return spans
 
