@@ -237,7 +237,14 @@ class PlainWriter(_LineWriter):
 
 def _split_field(extra: dict):
     """The first passed-through (column, text) that is empty or holds whitespace."""
+    import re
+
     for name, values in extra.items():
+        try:    # text cells, nearly always: looked at in C, one join per chunk
+            if "" not in values and not re.search(r"\s", "\x00".join(values)):
+                continue
+        except TypeError:
+            pass    # JSON values: each as extra_text writes it
         for value in values:
             text = extra_text(value)
             if not text or len(text.split()) != 1:
