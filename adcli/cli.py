@@ -232,7 +232,8 @@ def _stray_words(arguments, at, many: bool) -> None:
 
 def _expression_text(argument: str) -> str:
     """``@FILE`` (``@-`` for stdin) reads the expression from a file: "@" is not part of the
-    language, and the system caps one argument at 128 KiB, too little for big expressions."""
+    language, and the system caps one argument at 128 KiB, too little for big expressions.
+    A leading byte order mark is no part of it (Windows Notepad writes one)."""
     if not argument.startswith("@"):
         return argument
     path = argument[1:]
@@ -243,9 +244,9 @@ def _expression_text(argument: str) -> str:
         if path == "-":
             text = sys.stdin.read()
             text.encode("utf-8")  # undecodable bytes come through as lone surrogates
-            return text
-        with open(path, encoding="utf-8") as file:
-            return file.read()
+            return text.removeprefix("\ufeff")
+        with open(path, encoding="utf-8") as file:     # (utf-8: a bad byte's place counts it)
+            return file.read().removeprefix("\ufeff")
     except (UnicodeDecodeError, UnicodeEncodeError) as error:
         unit = "byte" if isinstance(error, UnicodeDecodeError) else "character"
         raise click.UsageError(f"cannot read the expression from {path!r}: it is not UTF-8 "

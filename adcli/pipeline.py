@@ -161,6 +161,12 @@ def _warn_skipped(source: PointSource, err) -> None:
     if source.skipped:
         warn(err, f"skipped {len(source.skipped)} bad row(s) of the points file; "
                    f"first: {source.skipped[0]}")
+    if source.commented:
+        count = len(source.commented)
+        warn(err, f"points file line {source.commented[0]}"
+                  f"{f' (and {count - 1} more)' if count > 1 else ''} starts with '#', so it "
+                  "was skipped as a comment, though it reads as a row: to read such a row, "
+                  "quote its first field in CSV (\"#1\",...), as adcli's CSV output does")
 
 
 def _wrt(command, wrt: str | None, strict: bool, err) -> list[str]:

@@ -17,7 +17,7 @@ from .parser import is_name, normal_name, parse
 from .reader import out_of_range
 from .printer import format_number
 from .records import Record
-from .streams import StreamReader, number
+from .streams import AnyNames, Bad, Hashed, StreamReader, number
 
 
 
@@ -266,6 +266,7 @@ class PointSource(Record):
         self.stream = stream                    # an open text file of points
         self.skip_bad_rows, self.chunk_size = skip_bad_rows, chunk_size
         self.skipped = [] if skipped is None else skipped
+        self.commented: list[int] = []          # lines of '#' comments that read as rows
         self.stream_format = stream_format      # one of STREAM_FORMATS; None: detect it
         self.columns = columns                  # names for headerless input (--columns)
         self.variables: list[str] = []          # stream columns read as numbers (see use())
@@ -276,7 +277,9 @@ class PointSource(Record):
         return None if self.stream is not None else math.prod(a.count for a in self.grid.values())
 
     def names(self) -> list[str]:
-        return [*self.fixed, *self.grid, *self._header()]
+        header = self._header()
+        names = [*self.fixed, *self.grid, *header]
+        return AnyNames(names) if isinstance(header, AnyNames) else names
 
     def check(self) -> None:
         if self.grid and self.stream is not None:
@@ -365,10 +368,13 @@ class PointSource(Record):
             yield self._chunk(rows, extras)
 
     def _row(self, line: int, fields: list, numbers: list[int]) -> list[float] | None:
+        if isinstance(fields, Hashed):
+            return self._comment(line, fields, numbers)
         try:
             if len(fields) != len(self._reader.columns):
-                raise PointsError(f"points file line {line}: {len(fields)} fields, "
-                                  f"the header has {len(self._reader.columns)}")
+                raise getattr(fields, "error", None) or PointsError(   # (a streams.Bad row)
+                    f"points file line {line}: {len(fields)} fields, the header has "
+                    f"{len(self._reader.columns)}")
             columns, note = self._reader.columns, self._reader.note
             return [number(fields[i], line, columns[i], note) for i in numbers]
         except PointsError as error:
@@ -376,6 +382,19 @@ class PointSource(Record):
                 raise
             self.skipped.append(str(error))
             return None
+
+    def _comment(self, line: int, fields: list, numbers: list[int]) -> None:
+        """A '#' line is a comment, as documented; one that reads as a row (#ff0000,1 under
+        color,x: an id, a colour) is counted, so that stderr says it was left out."""
+        if isinstance(fields, Bad) or len(fields) != len(self._reader.columns):
+            return None
+        try:
+            for i in numbers:
+                number(fields[i], line, self._reader.columns[i])
+        except PointsError:
+            return None
+        self.commented.append(line)
+        return None
 
     def _chunk(self, rows, extras) -> Chunk:
         data = np.array(rows, dtype=np.float64).reshape(len(rows), len(self.variables))

@@ -253,16 +253,21 @@ def _split_field(extra: dict):
 
 
 class CsvWriter(_LineWriter):
+    """A field starting with '#' is quoted too: a line of adcli's CSV output must never
+    read back as a comment ('#1,2' may be one)."""
+
     has_header, separator = True, ","
 
     @staticmethod
     def field(text: str) -> str:
-        return '"' + text.replace('"', '""') + '"' if any(c in text for c in ',"\n\r') else text
+        return '"' + text.replace('"', '""') + '"' if any(c in text for c in ',"\n\r') or \
+            text.lstrip().startswith("#") else text
 
 
 class TsvWriter(_LineWriter):
     """Tab-separated, no quoting: a tab or line break inside a field is written \\t, \\n,
-    and so a backslash \\\\ (a field's own backslash-t is then told from a tab)."""
+    and so a backslash \\\\ (a field's own backslash-t is then told from a tab); the
+    points reader undoes exactly these (streams._tab_split)."""
 
     has_header, separator = True, "\t"
 

@@ -17,10 +17,12 @@ _MAX_LINE = 1 << 20   # a longer line is no points row (and /dev/zero must not f
 _BLOCK_LINE = 4096
 _BLOCK_CHARS = 1 << 23  # a block of rows stops growing at about this many characters
 _BLOCK_BATCH = 1024     # lines read per call into C
-# Text that only the general path reads as it should: quotes (CSV), carriage returns (csv
-# ends a line there; a translated file has none), NUL.
-_UNUSUAL = {"csv": ('"', "\r", "\x00"), "tsv": ("\r", "\x00"), "plain": ("\r", "\x00")}
+# Text that only the general path reads as it should: quotes (CSV), NUL, a backslash (TSV
+# escapes). A carriage return is looked at apart: one that ends a CRLF line numpy reads as
+# csv does. (A byte that is no UTF-8, a lone surrogate, numpy refuses.)
+_UNUSUAL = {"csv": ('"', "\x00"), "tsv": ("\x00", "\\"), "plain": ("\x00",)}
 _NOT_UTF8 = "the points file is not UTF-8 text"
+_TSV_ESCAPES = {"\\\\": "\\", "\\t": "\t", "\\n": "\n", "\\r": "\r"}   # as TsvWriter writes them
 _DELIMITERS = {"csv": ",", "tsv": "\t", "plain": None}   # None: runs of whitespace
 # Only a number with an exponent of three digits or 200 digits or more can be beyond
 # float64's range (1e400 is read as inf): text without one needs no second look.
@@ -31,21 +33,31 @@ _FAR_EXPONENTS = (r"e[-+]?0*[1-9]\d\d", r"E[-+]?0*[1-9]\d\d")
 class StreamReader:
     """The records of a points stream in any of STREAM_FORMATS, with its column names: the
     header row, ``--columns`` for headerless input, or the keys of the first JSON object.
-    Blank lines and lines starting with ``#`` are skipped."""
+    Blank lines are skipped, and lines starting with ``#`` before the first row; after it
+    such a line comes marked ``Hashed``: a comment too, counted if it reads as a row
+    (PointSource), so that stderr can say so.
+    A row that cannot be read (not UTF-8, too long, not a JSON object) comes as a ``Bad``
+    row, for PointSource to skip or raise."""
 
     def __init__(self, stream, fmt: str | None = None, columns: list[str] | None = None):
         # A pipe's rows are handed on as they come (tail -f log | adcli ...), not a block
         # of 65,536 at a time: read with _Pipe, which says when a row would wait.
         self._pipe = _arrives_slowly(stream)
-        stream = _Pipe(stream) if self._pipe else stream
+        stream = _Pipe(stream) if self._pipe else _as_read(stream)
         self.stream, self.line = stream, 0
         self.beyond: list = [0, None]   # cells written beyond float64's range: count, first
         self._back: list[str] = []      # lines read by the block reader, to read again, reversed
         self._failed: PointsError | None = None   # the stream could not be read on
+        self._bad: PointsError | None = None      # what is wrong with the line just read
+        self._hash = False                          # whether that line starts with '#'
+        self._long = False                          # the rest of a too-long line is unread
+        if columns is not None and fmt == "jsonl":
+            raise ValuesError("--columns is for csv, tsv and plain input: JSON Lines "
+                              "objects name their own fields")
         first = self._first_line()
         if first is None:
-            raise PointsError("the points file is empty: it needs a header row of names"
-                              if columns is None else "the points input is empty")
+            self._empty(fmt, columns)
+            return
         self.format = fmt or _detect(first)
         self._pending: str | None = first
         if self.format == "jsonl":
@@ -60,15 +72,36 @@ class StreamReader:
             # A header that reads as no fields at all (a lone '"') has no names either.
             self.columns = _names(next(self._split([first]), (None, []))[1], self.line)
 
+    def _empty(self, fmt: str | None, columns: list[str] | None) -> None:
+        """Input without a row: zero points where the names need no header row (given by
+        --columns, or JSON Lines, whose rows name their own fields); else no names."""
+        if columns is None and fmt != "jsonl":
+            raise PointsError("the points input is empty: CSV, TSV and plain input need a "
+                              "header row of names (or --columns); JSON Lines needs neither")
+        self.format, self._pending = fmt or "csv", None
+        self.columns = _names(columns, None) if columns is not None else AnyNames()
+
     def records(self):
         """(line number, fields) for every row: fields in column order."""
         lines = self._lines()
         if self.format == "jsonl":
             for text in lines:     # a missing field is None: an error for a variable
-                obj = _json_object(text, self.line, _may_be_beyond(text))
+                if self._bad is not None:
+                    yield self.line, self._take_bad()
+                    continue
+                try:
+                    obj = _json_object(text, self.line, _may_be_beyond(text))
+                except PointsError as error:
+                    yield self.line, Bad(error)
+                    continue
                 yield self.line, [obj.get(c) for c in self.columns]
         else:
             yield from self._split(lines)
+
+    def _take_bad(self) -> Bad:
+        row = (HashedBad if self._hash else Bad)(self._bad)
+        self._bad = None
+        return row
 
     def batches(self, size: int, numeric: bool):
         """The rows, as ``records`` gives them, except that when every column is read as a
@@ -105,7 +138,7 @@ class StreamReader:
         """Records, until the lines given back by the block reader are all read."""
         for record in self._split(self._lines()):
             yield record
-            if not self._back and self._pending is None:
+            if not self._back and self._pending is None and not self._long:
                 return
 
     def _block(self, size: int) -> tuple[list[str], bool]:
@@ -151,7 +184,8 @@ class StreamReader:
         import numpy as np
 
         text, raw = "".join(lines), lines
-        if any(c in text for c in _UNUSUAL[self.format]):
+        if any(c in text for c in _UNUSUAL[self.format]) or \
+                "\r" in text and text.count("\r") != text.count("\r\n"):
             return None
         if not all(map(str.strip, lines)) or "#" in text:
             lines = [t for t in lines if _is_row(t)]
@@ -203,37 +237,74 @@ class StreamReader:
                     raise PointsError(f"points file line {self.line}: {error}") from None
                 if row is None:
                     return
-                if row and not (len(row) == 1 and not row[0].strip()):
-                    yield self.line, row
+                if self._bad is not None:
+                    yield self.line, self._take_bad()
+                elif row and not (len(row) == 1 and not row[0].strip()):
+                    # (csv reads a row's lines and no further: _hash is its last line's)
+                    yield self.line, Hashed(row) if self._hash else row
         else:
             split = str.split if self.format == "plain" else _tab_split
             for text in lines:
-                yield self.line, split(text)
+                if self._bad is not None:
+                    yield self.line, self._take_bad()
+                else:
+                    yield self.line, Hashed(split(text)) if self._hash else split(text)
 
     def _first_line(self) -> str | None:
+        """The first line that is neither blank nor a comment: names, or (--columns) a row,
+        which cannot be read unless it is whole UTF-8."""
         for text in self._raw_lines():
+            if self._bad is None and _is_row(text):
+                self._bad = _undecodable(text, self.line)
+            if self._bad is not None:
+                raise self._bad
             if _is_row(text):
                 return text
         return None
 
     def _lines(self):
+        """The lines that may be rows: a line that cannot be one comes as a blank line,
+        with ``_bad`` saying why. A '#' line is marked (``_hash``); in JSON Lines, or in
+        CSV if it holds a quote (which would join the next lines to it), it is always a
+        comment."""
         if self._pending is not None:
             pending, self._pending = self._pending, None  # (read: waits() asks the stream)
+            self._hash = False
             yield pending
+        quote_char = {"csv": '"', "jsonl": ""}.get(self.format)
         for text in self._raw_lines():
-            if _is_row(text):
-                yield text
+            start = text.lstrip()[:1]
+            self._hash = start == "#"
+            if self._bad is None:       # (a too-long line is a bad row, whatever it holds)
+                if not start or self._hash and quote_char is not None and quote_char in text:
+                    continue
+                if not text.isascii():
+                    self._bad = _undecodable(text, self.line)
+            yield "\n" if self._bad is not None else text
 
     def _raw_lines(self):
         while True:
+            if self._long:
+                self._skip_rest()
             text = self._given_back() if self._back else self._readline(_MAX_LINE)
             if not text:
                 return
             self.line += 1
             if len(text) >= _MAX_LINE and not text.endswith("\n"):
-                raise PointsError(f"points file line {self.line}: longer than "
-                                  f"{_MAX_LINE:,} characters")
+                # Its rest is read (and dropped) only if the reading goes on: a run that
+                # stops here must not read /dev/zero for ever.
+                self._long = True
+                self._bad = PointsError(f"points file line {self.line}: longer than "
+                                        f"{_MAX_LINE:,} characters")
             yield text
+
+    def _skip_rest(self) -> None:
+        """Read past the rest of a too-long line, a bounded piece at a time."""
+        self._long = False
+        while True:
+            piece = self._back.pop() if self._back else self._readline(_MAX_LINE)
+            if not piece or piece.endswith("\n"):
+                return
 
     def _given_back(self) -> str:
         """The next line the block reader gave back: a long line came in pieces of
@@ -270,10 +341,11 @@ def _arrives_slowly(stream) -> bool:
 
 
 class _Pipe:
-    """A pipe's text as it comes: ``readline`` as a text file's (universal newlines, its
-    encoding, a long line in pieces of ``limit``), and ``ready``, what can be read without
-    waiting. Its bytes are read as they arrive (os.read gives what the pipe has) and
-    decoded incrementally; a TextIOWrapper would wait to fill its buffer first."""
+    """A pipe's text as it comes: ``readline`` as a text file's opened by _as_read (lines
+    end at \\n, \\r\\n or \\r, kept as they are; a byte that is no UTF-8 a lone surrogate;
+    a long line in pieces of ``limit``), and ``ready``, what can be read without waiting.
+    Its bytes are read as they arrive (os.read gives what the pipe has) and decoded
+    incrementally; a TextIOWrapper would wait to fill its buffer first."""
 
     _CHUNK = 1 << 16
 
@@ -282,31 +354,46 @@ class _Pipe:
 
         self.fd, self.name = stream.fileno(), getattr(stream, "name", None)
         self.encoding = getattr(stream, "encoding", None) or "utf-8"
-        self._decode = codecs.getincrementaldecoder(self.encoding)().decode
-        self.text, self.pos, self.eof, self._cr = "", 0, False, False
-        self._error: UnicodeDecodeError | None = None   # raised once the text before it is read
+        self._decode = codecs.getincrementaldecoder(self.encoding)("surrogateescape").decode
+        self.text, self.pos, self.eof = "", 0, False
+        self._cr = False        # whether the text holds a \r (else a line ends at \n only)
 
     def readline(self, limit: int = -1) -> str:
         while True:
-            end = self.text.find("\n", self.pos)
-            have = (end + 1 if end >= 0 else len(self.text)) - self.pos
-            if end >= 0 or self.eof or self._error is not None or 0 <= limit <= have:
+            end = self._end()
+            have = (end if end >= 0 else len(self.text)) - self.pos
+            if end >= 0 or self.eof or 0 <= limit <= have:
                 break
             self._fill(wait=True)
-        if not have and self._error is not None:
-            raise self._error
         stop = self.pos + (have if limit < 0 else min(have, limit))
         line, self.pos = self.text[self.pos:stop], stop
         return line
+
+    def _end(self) -> int:
+        """Where the next line ends, or -1 if it may not have come whole."""
+        end = self.text.find("\n", self.pos)
+        if not self._cr:
+            return end + 1 if end >= 0 else -1
+        cr = self.text.find("\r", self.pos, None if end < 0 else end)
+        if cr < 0:
+            return end + 1 if end >= 0 else -1
+        if cr + 1 < len(self.text):
+            return cr + 1 + (self.text[cr + 1] == "\n")
+        return cr + 1 if self.eof else -1   # half of a \r\n, maybe
 
     def ready(self, whole: bool = True) -> int:
         """How many lines readline gives without waiting (at the end, at least one: the
         last, or ""); with ``whole`` False, only whether one is (a quicker look)."""
         while True:
-            ready = self.text.count("\n", self.pos) if whole else \
-                int(self.text.find("\n", self.pos) >= 0)
+            ready = self._count() if whole else int(self._end() >= 0)
             if ready or self.eof or not self._fill(wait=False):
-                return ready or int(self.eof or self._error is not None)  # (a read raises)
+                return ready or int(self.eof)
+
+    def _count(self) -> int:
+        count = self.text.count("\n", self.pos)
+        if self._cr:        # a lone \r ends a line too
+            count += self.text.count("\r", self.pos) - self.text.count("\r\n", self.pos)
+        return count
 
     def _fill(self, wait: bool) -> bool:
         """Read what the pipe has (if ``wait``, waiting for something): whether any
@@ -314,27 +401,61 @@ class _Pipe:
         import os
         import select
 
-        if self.eof or self._error is not None or \
-                not wait and not select.select([self.fd], [], [], 0)[0]:
+        if self.eof or not wait and not select.select([self.fd], [], [], 0)[0]:
             return False
         data = os.read(self.fd, self._CHUNK)
-        try:
-            text = self._decode(data, final=not data)
-        except UnicodeDecodeError as error:     # the whole lines before it are still rows
-            self._error = error
-            text = error.object[:error.start].decode(self.encoding)
-            text = text[:text.rfind("\n") + 1]
-        text = ("\r" if self._cr else "") + text
+        text = self._decode(data, final=not data)
         self.eof = not data
-        # Universal newlines, as the text files of the CLI read them: \r\n and \r are
-        # \n; a \r last may be half of a \r\n, kept for the next read.
-        self._cr = text.endswith("\r") and not self.eof
-        if self._cr:
-            text = text[:-1]
-        if "\r" in text:
-            text = text.replace("\r\n", "\n").replace("\r", "\n")
         self.text, self.pos = self.text[self.pos:] + text, 0
+        self._cr = self._cr or "\r" in text
         return True
+
+
+def _as_read(stream):
+    """A text file read as the pipe is (_Pipe): line ends kept as they are (csv keeps a
+    quoted field's \\r\\n; a file read with universal newlines made it \\n) and a byte
+    that is no UTF-8 read as a lone surrogate, so that only its row is bad (a strict
+    decoder fails a whole block of 8 KiB ahead of the rows, with no line to name)."""
+    try:
+        stream.reconfigure(newline="", errors="surrogateescape")
+    except (AttributeError, OSError, ValueError):   # a StringIO, or already read from
+        pass
+    return stream
+
+
+class Bad(list):
+    """A row that could not be read, with ``error``: empty, so never of the header's
+    length, which is all a good row pays for the check."""
+
+    def __init__(self, error: PointsError):
+        super().__init__()
+        self.error = error
+
+
+class Hashed(list):
+    """The fields of a line after the header that starts with '#': a comment, said on
+    stderr if it reads as a row (PointSource)."""
+
+
+class HashedBad(Bad, Hashed):
+    pass
+
+
+class AnyNames(list):
+    """The names of an empty JSON Lines input: none, yet none missing (zero points need
+    no values)."""
+
+    def __contains__(self, name) -> bool:
+        return True
+
+
+def _undecodable(text: str, line: int) -> PointsError | None:
+    """The error of a line holding bytes that are no UTF-8 (read as lone surrogates)."""
+    import re
+
+    found = re.search("[\udc80-\udcff]", text)
+    return None if found is None else PointsError(
+        f"points file line {line}: not UTF-8 text (column {found.start() + 1})")
 
 
 def _is_row(text: str) -> bool:
@@ -352,7 +473,14 @@ def _detect(first: str) -> str:
 
 
 def _tab_split(text: str) -> list[str]:
-    return text.rstrip("\r\n").split("\t")
+    """A TSV line's fields, with TsvWriter's escapes (\\\\, \\t, \\n, \\r) undone, so that
+    adcli's TSV output reads back as written; any other backslash is kept."""
+    fields = text.rstrip("\r\n").split("\t")
+    if "\\" in text:
+        import re
+
+        fields = [re.sub(r"\\[\\tnr]", lambda m: _TSV_ESCAPES[m.group()], f) for f in fields]
+    return fields
 
 
 class _Written(float):
@@ -385,10 +513,21 @@ def _json_object(text: str, line: int, written: bool = False) -> dict:
         obj = json.loads(text, parse_float=_Written) if written \
             else json.loads(text)
     except ValueError as error:
-        raise PointsError(f"points file line {line}: not JSON ({error})") from None
+        raise PointsError(f"points file line {line}: not JSON: {_json_why(error, text)}") \
+            from None
     if not isinstance(obj, dict):
         raise PointsError(f"points file line {line}: not a JSON object")
     return obj
+
+
+def _json_why(error: ValueError, text: str) -> str:
+    """json's complaint, at a column of the line (its own line 2, column 1 is the end)."""
+    pos = getattr(error, "pos", None)
+    if pos is None:
+        return str(error)
+    if pos >= len(text.rstrip("\r\n")):
+        return f"the line ends early ({error.msg})"
+    return f"{error.msg} at column {pos + 1}"
 
 
 def _names(names: list[str], line: int | None) -> list[str]:
