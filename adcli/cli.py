@@ -9,7 +9,8 @@ import click
 
 from . import __version__
 from .commands import COMMANDS, load
-from .errors import EXIT_BAD_INPUT, EXIT_INTERNAL, EXIT_INTERRUPTED, AdcliError, escape
+from .errors import (EXIT_BAD_INPUT, EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_IO, AdcliError,
+                     escape)
 from .streams import STREAM_FORMATS
 from .render import FORMATS
 
@@ -260,8 +261,12 @@ def main(argv=None) -> int:
     """Entry point: every failure becomes one message and an exit status, never a traceback."""
     argv = sys.argv[1:] if argv is None else list(argv)
     _tolerate_narrow_encodings()
+    if sys.stdout is None:      # started with stdout closed (>&-)
+        sys.stdout = _ClosedStdout()
     try:
-        return cli.main(args=argv, prog_name="adcli", standalone_mode=False) or 0
+        status = cli.main(args=argv, prog_name="adcli", standalone_mode=False) or 0
+        sys.stdout.flush()      # a failure to write what is left is the run's, not exit's
+        return status
     except click.UsageError as error:
         command = error.ctx.command_path if error.ctx else "adcli"
         click.echo(f"adcli: error: {escape(error.format_message())} (see '{command} --help')",
@@ -279,6 +284,8 @@ def main(argv=None) -> int:
     except (BrokenPipeError, _ReaderGone):
         _quiet_stdout()
         return 0
+    except OSError as error:    # a full disk, a closed stdout: no bug of adcli's
+        return _io_error(error)
     except KeyboardInterrupt:
         click.echo("adcli: interrupted", err=True)
         return EXIT_INTERRUPTED
@@ -318,10 +325,59 @@ def _tolerate_narrow_encodings() -> None:
             stream.reconfigure(errors="backslashreplace")
 
 
+def _io_error(error: OSError) -> int:
+    """An I/O error in one line: of the file it names, else of writing the output when it
+    can only come from a write (a full disk: adcli writes no other file unnamed) or when
+    stdout still fails, else of whatever was read (a points stream's device)."""
+    import errno
+
+    why = error.strerror or str(error)
+    if error.filename is not None:
+        what = f"{escape(str(error.filename))}: "
+    elif error.errno in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG) or _stdout_fails():
+        what = "cannot write the output: "
+        _quiet_stdout()
+    else:
+        what = "input/output error: "
+    click.echo(f"adcli: error: {what}{why}", err=True)
+    return EXIT_IO
+
+
+def _stdout_fails() -> bool:
+    try:
+        sys.stdout.flush()
+    except (OSError, ValueError):
+        return True
+    return False
+
+
+class _ClosedStdout:
+    """sys.stdout when adcli was started without one: writing fails as a closed file's
+    descriptor would, which main reports as an I/O error."""
+
+    encoding, failed = "utf-8", False
+
+    def write(self, text: str) -> int:
+        import errno
+
+        self.failed = True
+        raise OSError(errno.EBADF, "stdout is closed")
+
+    def flush(self) -> None:
+        if self.failed:
+            self.write("")
+
+    def isatty(self) -> bool:
+        return False
+
+
 def _quiet_stdout() -> None:
     # The reader went away (e.g. `| head`): silence the final flush at interpreter exit.
     import os
 
+    if isinstance(sys.stdout, _ClosedStdout):
+        sys.stdout.failed = False   # said: exit's flush must not say it again
+        return
     devnull = os.open(os.devnull, os.O_WRONLY)
     os.dup2(devnull, sys.stdout.fileno())
 

@@ -7,6 +7,7 @@ import unicodedata
 # Exit statuses (README "Errors and exit codes").
 EXIT_CHECK_FAILED, EXIT_BAD_INPUT, EXIT_NONFINITE, EXIT_INTERNAL, EXIT_INTERRUPTED = \
     1, 2, 3, 70, 130
+EXIT_IO = 74    # the output could not be written (sysexits.h's EX_IOERR)
 
 
 class AdcliError(Exception):

@@ -180,7 +180,12 @@ class Expression:
         """Value (order 0), gradient (1) and Hessian (2) in one run, with diagnostics."""
         order = _whole(order, "the order of derivatives", 0, 2)
         wrt = self._wrt(wrt)
-        return self._evaluate(self._values(at, values), lambda run: run.partials(wrt, order))
+        _warn([f"wrt: '{w}' does not appear in the expression, so its derivative is 0"
+               f"{did_you_mean(w, self.variables)}" for w in wrt if w not in self.variables])
+        return self._partials(self._values(at, values), wrt, order)
+
+    def _partials(self, values: dict, wrt: tuple[str, ...], order: int) -> Result:
+        return self._evaluate(values, lambda run: run.partials(wrt, order))
 
     def nth_derivative(self, name: str | None = None, order: int = 1,
                        at: Mapping | None = None, **values) -> Result:
@@ -203,12 +208,14 @@ class Expression:
                 for n in names if n not in self.variables]
 
     def _values(self, at, values: dict) -> dict:
+        """The values of the expression's variables. A value for a name it does not use
+        is a warning, as in the CLI, and is dropped unread: records with more fields than
+        variables (``f.grad(**row)``) are common, and their ids need not be numbers."""
         values = merged(at, values)
-        unknown = self.unknown_names(values)
-        if unknown:
-            raise ValuesError("; ".join(unknown))
+        _warn([f"a value was given for '{n}', which does not appear in the expression"
+               f"{did_you_mean(n, self.variables)}" for n in values if n not in self.variables])
         self.check_values(values)
-        return values
+        return {v: values[v] for v in self.variables}
 
     def _wrt(self, wrt) -> tuple[str, ...]:
         return self.variables if wrt is None else _names(wrt)
@@ -597,12 +604,16 @@ def jacobian(expressions, wrt=None, at: Mapping | None = None, **values) -> np.n
     expressions = _expressions(expressions)
     names = list(dict.fromkeys(v for e in expressions for v in e.variables))
     values = merged(at, values)
-    unknown = [n for n in values if n not in names]
-    if unknown:
-        raise ValuesError("; ".join(f"'{n}' does not appear in the expressions"
-                                    f"{did_you_mean(n, names)}" for n in unknown))
+    # As Expression._values and derivatives say them, of the expressions together.
+    _warn([f"a value was given for '{n}', which does not appear in the expressions"
+           f"{did_you_mean(n, names)}" for n in values if n not in names])
+    missing = [n for n in names if n not in values]
+    if missing:
+        raise no_value_for(missing)
     wrt = tuple(names) if wrt is None else _names(wrt)
-    rows = [e.grad(wrt, {v: values[v] for v in e.variables if v in values})
+    _warn([f"wrt: '{w}' does not appear in the expressions, so its derivative is 0"
+           f"{did_you_mean(w, names)}" for w in wrt if w not in names])
+    rows = [e._partials({v: values[v] for v in e.variables}, wrt, 1).gradient
             for e in expressions]
     shape = np.broadcast_shapes(*(g.shape for row in rows for g in row.values())) \
         if wrt else ()

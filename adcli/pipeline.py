@@ -9,8 +9,8 @@ import warnings
 
 import numpy as np
 
-from .errors import (AdcliError, ExpressionError, NonFiniteError, ValuesError, closest,
-                     did_you_mean, escape, glued, no_value_for, warn)
+from .errors import (AdcliError, AdcliWarning, ExpressionError, NonFiniteError, ValuesError,
+                     closest, did_you_mean, escape, glued, no_value_for, warn)
 from .definitions import from_pairs, unused
 from .expression import LATEX_LETTERS
 from .functions import CALLABLE, CONSTANTS
@@ -18,14 +18,17 @@ from .parser import define, is_name, normal_name, parse
 from .points import PointSource, chunk_size_for, only_with_points, parse_values
 from .progress import Progress
 from .reader import lacking, one_name
-from .render import FORMATS, Rows
-from .report import Report, point_warnings
+from .render import FORMATS, Rows, number_text
+from .report import Report, warned
 
 
 def run(command_class, texts, wrt=None, **options) -> None:
     # nan/inf are results here, reported by adcli's own warnings: numpy's must not leak.
+    # The API's AdcliWarnings neither: the CLI checks names itself and says so on stderr
+    # (and jacobian passes each expression every name of --wrt, used or not).
     with np.errstate(all="ignore"), warnings.catch_warnings(), _no_cycle_collection():
         warnings.simplefilter("ignore", RuntimeWarning)
+        warnings.simplefilter("ignore", AdcliWarning)
         _run(command_class, texts, wrt, **options)
 
 
@@ -88,7 +91,7 @@ def _run(command_class, texts, wrt, *, at=(), grid=(), points_file=None, points_
     try:
         with progress:
             for chunk in source.chunks():
-                _compute(command, chunk, output, report, strict)
+                _compute(command, chunk, output, report, strict, source)
                 progress.advance(chunk.n)
     except AdcliError:
         if output.written:      # what was done before the stop is results: finish writing
@@ -135,16 +138,39 @@ def _not_defined(definitions, names) -> None:
                               "cannot be given a value or be differentiated by")
 
 
-def _compute(command, chunk, output, report: Report, strict: bool) -> None:
+def _compute(command, chunk, output, report: Report, strict: bool, source) -> None:
     columns, diagnostics = command.compute(chunk.values, chunk.n)
     rows = Rows({name: chunk.values[name] for name in command.names}, columns, chunk.n,
-                chunk.extra, point_warnings(diagnostics))
+                chunk.extra, warned(diagnostics))
     if report.add(diagnostics, chunk.n, columns) and strict:
         finite = np.logical_and.reduce([np.isfinite(c) for c in columns])
-        output.write(rows.head(int(np.argmin(finite))))    # the points before the first
-        messages = report.messages(kinks=False) or ["a result is nan or inf"]
-        raise NonFiniteError("; ".join(messages) + " (--strict)")
+        first = int(np.argmin(finite))
+        output.write(rows.head(first))    # the points before the first
+        where = _where(source, report.points, chunk.n - first, command.names, rows.at, first)
+        raise NonFiniteError(report.stopped(diagnostics, first, where))
     output.write(rows)
+
+
+def _where(source: PointSource, read: int, left: int, names, at: dict, i: int) -> str:
+    """Point i of a chunk, ``left`` points before the end of the ``read`` so far: its line
+    in the points file (else its count there) and its coordinates, or its coordinates."""
+    point = ", ".join(f"{n}={number_text(at[n][i])}" for n in names)
+    if source.stream is None:
+        return point or "the point"
+    line = _line(source, read)
+    place = f"point {read - left + 1} of the points file" if line is None else \
+        f"points file line {line - left + 1}"
+    return f"{place} ({point})" if point else place
+
+
+def _line(source: PointSource, read: int) -> int | None:
+    """The line of the last row read, when sure of it. Chunks do not carry their rows'
+    lines, so only where the reader's line count is the header (if any) and the rows: no
+    blank line, comment or skipped row came before them, and none was read ahead."""
+    reader = getattr(source, "_reader", None)
+    header = 0 if source.columns is not None or getattr(reader, "format", "") == "jsonl" \
+        else 1
+    return read + header if getattr(reader, "line", None) == read + header else None
 
 
 def _is_tty(stream) -> bool:

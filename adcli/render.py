@@ -48,7 +48,8 @@ class Rows(Record):
                  warnings=()):
         self.at, self.columns, self.n = at, columns, n
         self.extra = {} if extra is None else extra
-        self.warnings = warnings    # (point index, function, kind, why): JSON's "warnings"
+        # ((function, kind, why), indices of the points it marks): JSON's "warnings"
+        self.warnings = warnings
 
     def __len__(self):
         return self.n
@@ -57,7 +58,7 @@ class Rows(Record):
         """The first k points."""
         return Rows({n: a[:k] for n, a in self.at.items()}, [c[:k] for c in self.columns], k,
                     {n: v[:k] for n, v in self.extra.items()},
-                    [w for w in self.warnings if w[0] < k])
+                    [(key, indices[indices < k]) for key, indices in self.warnings])
 
 
 def _lines(command, rows: Rows) -> list[list[float]]:
@@ -329,23 +330,44 @@ class _PointWriter(_Writer):
         return json.dumps(value, ensure_ascii=not utf, allow_nan=False)
 
 
+WARNINGS_KEPT = 1000    # JSON's per-point "warnings"; beyond them, counts by kind
+
+
 class JsonWriter(_PointWriter):
-    """Exactly one JSON object, ``{...command.head(), "points": [...], "warnings": [...]}``
-    ("warnings" only if there are some), streamed: the points are written as they are
-    computed, so memory stays flat."""
+    """Exactly one JSON object, ``{...command.head(), "points": [...], "warnings": [...],
+    "warnings_left_out": [...]}`` (the last two only if there are some), streamed: the
+    points are written as they are computed, so memory stays flat. So are the warnings:
+    the first WARNINGS_KEPT entries are kept, the rest only counted (jsonl has them all)."""
 
     def __init__(self, command, out, digits, **options):
         super().__init__(command, out, digits, **options)
         self.warnings: list[dict] = []
+        self.left_out: dict[tuple[str, str, str], int] = {}    # (function, kind, why): count
 
     def write(self, rows: Rows) -> None:
         if len(rows):
             self.out.write((", " if self.written else self._opening()) + self.text(rows, ", "))
             self.out.flush()
-        self.warnings += [{"at": {n: number_json(rows.at[n][i]) for n in self.command.names},
-                           "function": function, "kind": kind, "why": why}
-                          for i, function, kind, why in rows.warnings]
+        if rows.warnings:
+            self._keep(rows)
         super().write(rows)
+
+    def _keep(self, rows: Rows) -> None:
+        """The chunk's warnings, in point order, while there is room; then counts."""
+        keys = [key for key, _ in rows.warnings]
+        room = max(0, WARNINGS_KEPT - len(self.warnings))
+        kept = _first_warnings(rows.warnings, room)
+        names = self.command.names
+        for i, k in kept:
+            function, kind, why = keys[k]
+            self.warnings.append({"at": {n: number_json(rows.at[n][i]) for n in names},
+                                  "function": function, "kind": kind, "why": why})
+        taken = [0] * len(keys)
+        for _, k in kept:
+            taken[k] += 1
+        for k, (key, indices) in enumerate(rows.warnings):
+            if len(indices) > taken[k]:
+                self.left_out[key] = self.left_out.get(key, 0) + len(indices) - taken[k]
 
     def _opening(self) -> str:
         head = self.command.head()
@@ -356,7 +378,22 @@ class JsonWriter(_PointWriter):
 
     def close(self) -> None:
         warnings = f', "warnings": {self.dumps(self.warnings)}' if self.warnings else ""
+        if self.left_out:
+            warnings += ', "warnings_left_out": ' + self.dumps(
+                [{"function": function, "kind": kind, "why": why, "count": count}
+                 for (function, kind, why), count in self.left_out.items()])
         self.out.write(("" if self.written else self._opening()) + "]" + warnings + "}\n")
+
+
+def _first_warnings(warnings: list, room: int) -> list[tuple[int, int]]:
+    """The first ``room`` (point index, kind's position in ``warnings``) in point order,
+    and for one point in the order of ``warnings``, as the pairs sort."""
+    if not room:
+        return []
+    # A point is marked by several kinds at most once each: the first room of each
+    # kind hold the first room of all.
+    pairs = [(int(i), k) for k, (_, indices) in enumerate(warnings) for i in indices[:room]]
+    return sorted(pairs)[:room]
 
 
 class JsonLinesWriter(_PointWriter):
@@ -364,18 +401,34 @@ class JsonLinesWriter(_PointWriter):
     "warnings", if any, as its last field): for jq and streams."""
 
     def write(self, rows: Rows) -> None:
-        if rows.warnings:
-            points = list(self.points(rows))
-            for i, function, kind, why in rows.warnings:
-                points[i].setdefault("warnings", []).append(
-                    {"function": function, "kind": kind, "why": why})
-            text = "\n".join(map(self.dumps, points))
-        else:
-            text = self.text(rows, "\n")
         if len(rows):
+            text = self.text(rows, "\n")
+            if rows.warnings:
+                text = self._warned(text, rows.warnings)
             self.out.write(text + "\n")
             self.out.flush()
         super().write(rows)
+
+    def _warned(self, text: str, warnings: list) -> str:
+        """The points' lines (a point's JSON has no raw line break), each marked one with
+        its "warnings" before its closing brace: one text per set of kinds, dumped once."""
+        import numpy as np
+
+        lines = text.split("\n")
+        # Which kinds mark each point, one bit per kind (Python ints past 62 kinds).
+        codes = np.zeros(len(lines), dtype=np.int64 if len(warnings) < 63 else object)
+        for k, (_, indices) in enumerate(warnings):
+            codes[indices] |= 1 << k
+        marked = np.flatnonzero(codes)
+        tails: dict[int, str] = {}
+        for i, code in zip(marked.tolist(), codes[marked].tolist()):
+            tail = tails.get(code)
+            if tail is None:
+                tail = tails[code] = ', "warnings": ' + self.dumps(
+                    [{"function": f, "kind": kind, "why": why}
+                     for k, ((f, kind, why), _) in enumerate(warnings) if code >> k & 1]) + "}"
+            lines[i] = lines[i][:-1] + tail
+        return "\n".join(lines)
 
 
 def _template(writer: _PointWriter, count: int):

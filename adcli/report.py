@@ -46,13 +46,17 @@ def merged(diagnostics) -> dict[tuple[str, str], np.ndarray]:
     return masks
 
 
+def warned(diagnostics) -> list[tuple[tuple[str, str, str], np.ndarray]]:
+    """Per function and kind of trouble, ``((function, kind, why), indices)``: the points
+    it marks. Worded once per kind, not once per point: a run may warn at every point."""
+    return [((label(name), what, why(name, what)), np.flatnonzero(np.ravel(mask)))
+            for (name, what), mask in merged(diagnostics).items() if mask.any()]
+
+
 def point_warnings(diagnostics) -> list[tuple[int, str, str, str]]:
     """One ``(point index, function, kind, why)`` per point each diagnostic marks, in
     point order: the JSON "warnings" list."""
-    found = []
-    for (name, what), mask in merged(diagnostics).items():
-        for i in np.flatnonzero(np.ravel(mask)):
-            found.append((int(i), label(name), what, why(name, what)))
+    found = [(int(i), *key) for key, indices in warned(diagnostics) for i in indices]
     return sorted(found, key=lambda w: w[0])
 
 
@@ -79,16 +83,27 @@ class Report:
         if self.unattributed and not blamed:
             lines.append("a result is nan or inf (from a value that is nan or inf)")
         for (name, what), count in self.counts.items():
-            if what == "kink" and not kinks:
-                continue
-            where = f"{count} of {self.points} point{'s' * (self.points != 1)}"
-            label = PRIMITIVES[name].label()
-            because = reason(name, what)
-            if what == "value":
-                lines.append(f"{label} gave nan or inf at {where} ({because})")
-            elif what == "derivative":
-                lines.append(f"the derivative of {label} is nan or inf at {where} ({because})")
-            else:
-                lines.append(f"{label} is not differentiable at {where} ({because}): its "
-                             "derivative there is a convention, not a fact")
+            if what != "kink" or kinks:
+                lines.append(_said(name, what,
+                                   f"{count} of {self.points} point{'s' * (self.points != 1)}"))
         return lines
+
+    @staticmethod
+    def stopped(diagnostics, i: int, where: str) -> str:
+        """--strict's message: what made point i (at ``where``), the first whose results
+        are not all finite, so; the run stopped there."""
+        said = [_said(name, what, where) for (name, what), mask in merged(diagnostics).items()
+                if what != "kink" and np.ravel(mask)[i]]
+        return "; ".join(said or [f"a result is nan or inf at {where} (from a value that is "
+                                  "nan or inf)"]) + ": stopped there (--strict)"
+
+
+def _said(name: str, what: str, where: str) -> str:
+    """One diagnostic of primitive ``name`` in words, at ``where`` (points counted, or one)."""
+    label, because = PRIMITIVES[name].label(), reason(name, what)
+    if what == "value":
+        return f"{label} gave nan or inf at {where} ({because})"
+    if what == "derivative":
+        return f"the derivative of {label} is nan or inf at {where} ({because})"
+    return (f"{label} is not differentiable at {where} ({because}): its derivative there is "
+            "a convention, not a fact")

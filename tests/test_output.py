@@ -135,8 +135,9 @@ def expected_numbers(command_class, texts, names):
     for text in texts:
         e = adcli.parse(text)
         point = {n: at[n] for n in e.variables}
-        gradient = e.grad(wrt=names, **point)
-        numbers += [repr(float(e.value(**point))), *(repr(float(gradient[n])) for n in names)]
+        gradient = e.grad(**point)      # (0 in the names of the other expressions)
+        numbers += [repr(float(e.value(**point))),
+                    *(repr(float(gradient.get(n, 0.0))) for n in names)]
         if command_class is Hessian:
             numbers += [repr(v) for v in e.hessian(wrt=names, **point).ravel().tolist()]
     if command_class is not Jacobian:
