@@ -29,7 +29,7 @@ from . import drivers
 from .core import Variable
 from .diagnostics import Diagnostics
 from .errors import (EXIT_CHECK_FAILED, ExpressionError, ValuesError, did_you_mean,
-                     escape, glued, leibniz, listing, one_name, run_together)
+                     glued, leibniz, listing, one_name, quote, run_together)
 from .expression import (LATEX_LETTERS, MAX_ORDER, Expression, _Run, _names as names_of,
                          _whole, as_numbers, normal_keys, normal_name, parse as api_parse)
 from .functions import CALLABLE, CONSTANTS
@@ -281,12 +281,6 @@ def _key(names) -> str:
     return ",".join(names)
 
 
-def _quoted(text: str) -> str:
-    """User text in quotes as typed (repr would double LaTeX's backslashes), control
-    characters escaped."""
-    return f"'{escape(text)}'"
-
-
 def _collapsed(expect, order: int) -> dict | None:
     """x,x as x: a derivative in one variable, as --expect x= --order 2 says it."""
     if not expect:
@@ -375,7 +369,8 @@ def _targets(f: Expression, expected, expect, order: int, wrt, at=None) -> list[
         raise ValuesError("order 0 compares f with an expected expression: give one")
     names = _names(f, wrt)
     if not names:
-        raise ValuesError(f"{_quoted(f.text)} has no variables: there is no derivative to check")
+        raise ValuesError(f"{quote(f.text, None)} has no variables: there is no derivative to "
+                          "check")
     return [Target(n, label_for(n, order, partial), None) for n in names]
 
 
@@ -409,23 +404,23 @@ def _target(f: Expression, names: tuple, order, partial, text) -> Target:
     if extra:
         raise ValuesError(f"the expected {label} uses "
                           f"{listing(extra)}, which {'does' if len(extra) == 1 else 'do'} "
-                          f"not appear in {_quoted(f.text)}{_why_not(extra, f.variables)}")
+                          f"not appear in {quote(f.text, None)}{_why_not(extra, f.variables)}")
     return Target(name, label, expectation, names=mixed)
 
 
 def _not_in(name: str, f: Expression, mixed: bool) -> str:
     if mixed and len(f.variables) == 1:     # (x,y of f(x): no mixed partial to take)
-        return (f"'{name}' does not appear in {_quoted(f.text)}: a mixed partial needs two "
+        return (f"'{name}' does not appear in {quote(f.text, None)}: a mixed partial needs two "
                 f"variables, and it has one, {f.variables[0]}")
     parts = None if mixed else _spelled(name, f.variables)
     if parts:   # --expect xy= for x,y=
-        return (f"'{name}' does not appear in {_quoted(f.text)}: for the mixed partial "
+        return (f"'{name}' does not appear in {quote(f.text, None)}: for the mixed partial "
                 f"{mixed_label(parts)}, --expect {_key(parts)}=... (expect="
                 f"{{\"{_key(parts)}\": ...}} in the API)")
     hint = _run_into(name, f.variables)
     if hint:    # (2xy + y^2 has no x: did you mean 'xy'? would point the wrong way)
-        return f"'{name}' does not appear in {_quoted(f.text)}: {hint}"
-    return f"'{name}' does not appear in {_quoted(f.text)}{did_you_mean(name, f.variables)}"
+        return f"'{name}' does not appear in {quote(f.text, None)}: {hint}"
+    return f"'{name}' does not appear in {quote(f.text, None)}{did_you_mean(name, f.variables)}"
 
 
 def _run_into(name: str, variables) -> str | None:
@@ -567,7 +562,7 @@ def _not_f_variable(left: str, name: str, f: Expression) -> str:
     hint = " (after d, a name holding d needs ∂: write ∂ for each d that differentiates)" \
         if "d" in name and "∂" not in _plain_operator(left) else ""
     return (f"the expectation's left side, {left.strip()}, is a derivative in {name}, which "
-            f"does not appear in {_quoted(f.text)}{hint}")
+            f"does not appear in {quote(f.text, None)}{hint}")
 
 
 def _left_side_read(text: str, f: Expression) -> None:
@@ -745,7 +740,7 @@ def _names(f: Expression, wrt) -> list[str]:
     for name in names:
         if name not in f.variables:
             hint = _run_into(name, f.variables)
-            raise ValuesError(f"'{name}' does not appear in {_quoted(f.text)}"
+            raise ValuesError(f"'{name}' does not appear in {quote(f.text, None)}"
                               + (f": {hint}" if hint else did_you_mean(name, f.variables)))
     return names
 
@@ -761,8 +756,9 @@ def _one_name(f: Expression, wrt, at=None) -> str:
         listed = listing(names) or "no variables"
         notation = leibniz(names)
         if notation:
-            raise ValuesError(f"{_quoted(f.text)} has {listed}: {notation}")
-        raise ValuesError(f"one expected derivative needs one variable and {_quoted(f.text)} has "
+            raise ValuesError(f"{quote(f.text, None)} has {listed}: {notation}")
+        raise ValuesError(f"one expected derivative needs one variable and "
+                          f"{quote(f.text, None)} has "
                           f"{listed}: name it with --wrt, fix the others with --at, or give "
                           "partials by name with --expect NAME=...")
     return names[0]
@@ -776,7 +772,7 @@ def _points(f, targets, order, at, samples, seed, domain) -> tuple[dict, bool]:
     for name in [*given, *domain]:
         if name not in f.variables:
             raise ValuesError(f"a value was given for '{name}', which does not appear in "
-                              f"{_quoted(f.text)}{did_you_mean(name, f.variables)}")
+                              f"{quote(f.text, None)}{did_you_mean(name, f.variables)}")
     at = {name: as_numbers(name, value) for name, value in given.items()}  # (read once)
     for name, value in at.items():
         if value.size == 0:

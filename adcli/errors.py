@@ -103,8 +103,11 @@ def escape(text: str) -> str:
 
 
 def quote(text: str, limit: int = 60) -> str:
-    """A piece of user input for a message: in quotes, escaped, cut short if long."""
-    return repr(text if len(text) <= limit else text[:limit] + "…")
+    """A piece of user input for a message: in quotes, as typed (LaTeX's backslashes not
+    doubled, as repr would), control and invisible characters escaped, cut short if long
+    (``limit`` None: never)."""
+    shown = text if limit is None or len(text) <= limit else text[:limit] + "…"
+    return f"'{escape(shown)}'"
 
 
 def _escape_char(c: str) -> str:

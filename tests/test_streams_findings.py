@@ -217,3 +217,13 @@ def test_an_expression_file_with_a_byte_order_mark_is_read(tmp_path):
     assert run_cli("grad", f"@{path}", "--at", "x=3", "--format", "csv") == expected
     assert run_cli("grad", "@-", "--at", "x=3", "--format", "csv",
                    stdin="\ufeffx^2\n") == expected
+
+
+def test_a_cell_in_a_message_is_quoted_as_typed():
+    """Messages quoted user text with repr, which doubles a backslash: a cell \\a read
+    '\\\\a' in the error, not the '\\a' of the file (one quoting for every message:
+    errors.quote)."""
+    code, out, err = run_cli("grad", "x", "--points", "-", stdin="x\n\\a\n")
+    assert (code, out) == (2, "")
+    assert err.startswith("adcli: error: points file line 2, column 'x': '\\a' is not a "
+                          "number or constant expression")
