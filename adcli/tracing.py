@@ -193,9 +193,6 @@ class Trace:
     def tangent_rule(self, step: Step) -> str:
         return self.tangent_text(step)[0]
 
-    def tangent_note(self, step: Step) -> str | None:
-        return self.tangent_text(step)[1]
-
     def tangent_text(self, step: Step) -> tuple[str, str | None]:
         """The rule of v̇ (its terms summed) and what the rule does not say: a term that a
         convention makes 0, a term left out as exactly 0 (see tangent_terms)."""
