@@ -157,20 +157,10 @@ def _where(source: PointSource, read: int, left: int, names, at: dict, i: int) -
     point = ", ".join(f"{n}={number_text(at[n][i])}" for n in names)
     if source.stream is None:
         return point or "the point"
-    line = _line(source, read)
+    line = source.line_of(read)
     place = f"point {read - left + 1} of the points file" if line is None else \
         f"points file line {line - left + 1}"
     return f"{place} ({point})" if point else place
-
-
-def _line(source: PointSource, read: int) -> int | None:
-    """The line of the last row read, when sure of it. Chunks do not carry their rows'
-    lines, so only where the reader's line count is the header (if any) and the rows: no
-    blank line, comment or skipped row came before them, and none was read ahead."""
-    reader = getattr(source, "_reader", None)
-    header = 0 if source.columns is not None or getattr(reader, "format", "") == "jsonl" \
-        else 1
-    return read + header if getattr(reader, "line", None) == read + header else None
 
 
 def _is_tty(stream) -> bool:

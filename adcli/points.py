@@ -383,6 +383,16 @@ class PointSource(Record):
             self.skipped.append(str(error))
             return None
 
+    def line_of(self, read: int) -> int | None:
+        """The line of the last of ``read`` rows read, when sure of it. Chunks do not carry
+        their rows' lines, so only where the reader's line count is the header (if any)
+        and the rows: no blank line, comment or skipped row came before them, and none was
+        read ahead."""
+        reader = getattr(self, "_reader", None)
+        header = 0 if self.columns is not None or getattr(reader, "format", "") == "jsonl" \
+            else 1
+        return read + header if getattr(reader, "line", None) == read + header else None
+
     def _comment(self, line: int, fields: list, numbers: list[int]) -> None:
         """A '#' line is a comment, as documented; one that reads as a row (#ff0000,1 under
         color,x: an id, a colour) is counted, so that stderr says it was left out."""
