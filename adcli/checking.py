@@ -436,14 +436,9 @@ def _run_into(name: str, variables) -> str | None:
 
 
 def _spelled(name: str, variables) -> tuple[str, ...] | None:
-    """name as two or more variables run together (xy: x, y), if it is so one way only."""
-    ways = []
-    for v in variables:
-        rest = name[len(v):]
-        if name.startswith(v) and rest:
-            tail = (rest,) if rest in variables else _spelled(rest, variables)
-            ways += [(v, *tail)] if tail else []
-    return ways[0] if len(ways) == 1 else None
+    """name as two or more variables run together (xy: x, y), as the hints read it."""
+    parts = run_together(name, variables)
+    return tuple(parts) if parts else None
 
 
 # The left side of an expectation written as an equation, when it names a derivative:
