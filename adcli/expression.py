@@ -180,8 +180,7 @@ class Expression:
         """Value (order 0), gradient (1) and Hessian (2) in one run, with diagnostics."""
         order = _whole(order, "the order of derivatives", 0, 2)
         wrt = self._wrt(wrt)
-        _warn([f"wrt: '{w}' does not appear in the expression, so its derivative is 0"
-               f"{did_you_mean(w, self.variables)}" for w in wrt if w not in self.variables])
+        self._warn_unused("wrt", wrt)
         return self._partials(self._values(at, values), wrt, order)
 
     def _partials(self, values: dict, wrt: tuple[str, ...], order: int) -> Result:
@@ -192,6 +191,7 @@ class Expression:
         """Value and ``order``-th derivative in the variable ``name``, with diagnostics."""
         order = _whole(order, "the order of a derivative", 0, None)
         name = self._only_variable() if name is None else _one_name(name)
+        self._warn_unused("name", [name])
         return self._evaluate(self._values(at, values), lambda run: run.nth(name, order))
 
     # ----- names and values -----------------------------------------------------------
@@ -216,6 +216,11 @@ class Expression:
                f"{did_you_mean(n, self.variables)}" for n in values if n not in self.variables])
         self.check_values(values)
         return {v: values[v] for v in self.variables}
+
+    def _warn_unused(self, what: str, names) -> None:
+        """A derivative in a name the expression lacks is 0, probably by a typo: warn."""
+        _warn([f"{what}: '{w}' does not appear in the expression, so its derivative is 0"
+               f"{did_you_mean(w, self.variables)}" for w in names if w not in self.variables])
 
     def _wrt(self, wrt) -> tuple[str, ...]:
         return self.variables if wrt is None else _names(wrt)

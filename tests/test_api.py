@@ -88,6 +88,13 @@ def test_grad_wrt_a_name_the_expression_lacks_is_zero():
     assert (float(g["x"]), float(g["q"])) == (6.0, 0.0)
 
 
+def test_nth_derivative_in_a_name_the_expression_lacks_warns_as_grad_does():
+    with pytest.warns(adcli.AdcliWarning, match=r"^name: 'xx' does not appear in the "
+                      r"expression, so its derivative is 0; did you mean 'x'\?$"):
+        result = adcli.parse("x^2").nth_derivative("xx", 2, x=3.0)
+    assert (float(result.value), float(result.derivative)) == (9.0, 0.0)
+
+
 def test_grad_wrt_a_single_string_is_not_split_into_letters():
     # wrt="theta" must mean the variable theta (or be refused), never t, h, e, t, a
     f = adcli.parse("theta^2 + t")
