@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import gc
+import os
 import re
 import sys
 
@@ -263,6 +264,8 @@ def main(argv=None) -> int:
     _tolerate_narrow_encodings()
     if sys.stdout is None:      # started with stdout closed (>&-)
         sys.stdout = _ClosedStdout()
+    if sys.stderr is None:      # started with stderr closed (2>&-): its messages are
+        sys.stderr = open(os.devnull, "w")  # not wanted; the exit status still tells
     try:
         status = cli.main(args=argv, prog_name="adcli", standalone_mode=False) or 0
         sys.stdout.flush()      # a failure to write what is left is the run's, not exit's

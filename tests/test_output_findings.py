@@ -114,6 +114,15 @@ def test_a_closed_stdout_is_an_io_error():
     assert err == "adcli: error: cannot write the output: stdout is closed\n"
 
 
+@pytest.mark.parametrize("argv, out, code", [
+    ("grad 'x^2' --at x=nan --format csv", "x,f,df/dx\nnan,nan,nan\n", 0),   # a warning
+    ("grad 'x^' --at x=1", "", 2)])                                         # an error
+def test_a_closed_stderr_drops_messages_and_keeps_the_status(argv, out, code):
+    command = f"'{sys.executable}' -m adcli {argv} 2>&-"
+    done = subprocess.run(["bash", "-c", command], capture_output=True, text=True, timeout=60)
+    assert (done.stdout, done.returncode) == (out, code)
+
+
 @pytest.mark.parametrize("redirect", ["> /dev/full", ">&-"])
 def test_the_process_says_it_in_one_line_and_exits_74(redirect):
     command = f"'{sys.executable}' -m adcli grad x --at x=1 --format csv {redirect}"
