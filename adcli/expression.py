@@ -507,7 +507,8 @@ def as_numbers(name: str, value) -> np.ndarray:
     expression (``"pi/4"``), an integer beyond float64's range (10**400) is inf, with a
     warning, as 1e400 is. None is an error, not the nan numpy makes of it (in a caller's
     code it is a value that was never set), and so are a complex number and True or False
-    (numpy's 1 and 0: a flag passed where a number was meant)."""
+    (numpy's 1 and 0: a flag passed where a number was meant), and a numpy date or time
+    span (its count of days or seconds depends on its units)."""
     if value.__class__ is np.ndarray and value.dtype == np.float64:  # the CLI's chunks
         return value
     try:
@@ -520,6 +521,9 @@ def as_numbers(name: str, value) -> np.ndarray:
                               "numbers")
         if kind == "b":
             raise ValuesError(f"{name} = {_shown(value)}: True and False are not numbers")
+        if kind in "mM":  # numpy would count days or seconds from an epoch, in its units
+            raise ValuesError(f"{name} = {_shown(value)} is a date or a time span, not a "
+                              "number; convert it in the units you mean")
         if kind == "U":
             return _from_texts(name, value, array)
         try:

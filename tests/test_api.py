@@ -555,6 +555,15 @@ def test_true_and_false_are_not_numbers(value):
         f.value(x=value)
 
 
+@pytest.mark.parametrize("value", [np.datetime64("2020-01-01"), np.timedelta64(3, "h"),
+                                   np.array(["2020-01-01"], dtype="datetime64[D]")])
+def test_dates_and_time_spans_are_not_numbers(value):
+    # numpy would make 2020-01-01 the number 18262 (days since 1970) and 3 h the number 3
+    with pytest.raises(adcli.AdcliError, match=r"^x = .* is a date or a time span, not a "
+                       r"number; convert it in the units you mean$"):
+        adcli.parse("2*x").value(x=value)
+
+
 def test_jacobian_of_one_expression_is_one_row_not_its_letters():
     # d(x*y) = (y, x) at (1, 2), as the CLI's jacobian of one expression
     assert adcli.jacobian("x*y", x=1, y=2).tolist() == [[2.0, 1.0]]
