@@ -114,14 +114,18 @@ def cautions(expression: Expression) -> list[str]:
     return [*said, *expression._read_cautions][:CAUTIONS]
 
 
-# A number after '/', then a space and a factor: 1/2 x, 3/4 sin x, 1/2 (x+1).
-_SPACED = r"/\s*(?:\d+\.?\d*|\.\d+)\s+(?:[^\W\d_]|\\|\()"
-_NUMBER_THEN_SPACE = r"(?:\d+\.?\d*|\.\d+)\s"
+# A factor after '/', then a space and another factor: 1/2 x, 3/4 sin x, 1/(x+1) (x-1),
+# sin(x)/x cos(x). (A quick look for one; the text is read properly by _factor_end.)
+_SPACED = r"/\s*[^\s/]+\s+(?:[^\W\d_]|\\|\()"
+_NAME = r"[^\W\d]\w*"
+_ATOM = r"\d+\.?\d*|\.\d+|" + _NAME
+_SUPERSCRIPTS = "⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺"
 
 
 def _spaced_divisor(expression: Expression) -> list[str]:
-    """1/2 x is 1/(2*x) by the rules (side by side binds tighter than /, as in 1/2x);
-    with a space after the number it is more often meant as (1/2)*x: said."""
+    """1/2 x is 1/(2*x) by the rules (side by side binds tighter than /, as in 1/2x), and
+    so is 1/(x+1) (x-1) 1/((x+1)(x-1)); with a space after the divisor's first factor it
+    is more often meant as (1/2)*x: said."""
     nodes, text, said = expression.nodes, expression.text, {}
     for node in nodes:
         if node.name != "div" or node.kind != "infix":
@@ -130,11 +134,12 @@ def _spaced_divisor(expression: Expression) -> list[str]:
         while nodes[first].name == "mul" and nodes[first].kind == "infix":
             factors.append(nodes[first].args[1])
             first = nodes[first].args[0]
-        if not factors or nodes[first].kind != "number" or \
-                not re.compile(_NUMBER_THEN_SPACE).match(text, nodes[first].position):
+        end = _factor_end(text, node.position + 1)
+        if not factors or end is None or not re.compile(r"\s+(?:[^\W\d_]|\\|\()").match(
+                text, end):
             continue
         left, right = node.args
-        top, n = _operand(nodes, left), render(nodes, root=first)
+        top, n = _operand(nodes, left), _operand(nodes, first)
         rest = "*".join(_operand(nodes, j) for j in reversed(factors))
         said.setdefault(f"{top}/{n} {rest}: a product written side by side binds tighter than "
                         f"'/', so this divides by {render(nodes, root=right)}; for "
@@ -143,6 +148,35 @@ def _spaced_divisor(expression: Expression) -> list[str]:
             break
     return list(said)
 
+
+def _factor_end(text: str, i: int) -> int | None:
+    """Where the factor written from text[i] on (after spaces) ends: a number, a name, a
+    call f(...) or a group (...), with its powers; None where it is not one of those
+    (the divisor in parentheses as a whole ends where they close, before no space)."""
+    match = re.compile(r"\s*(" + _ATOM + ")?").match(text, i)
+    i = match.end()
+    if i < len(text) and text[i] == "(":  # a group, or a call's arguments
+        i = _closing(text, i)
+    elif not match.group(1):
+        return None
+    while i is not None and i < len(text):
+        if text[i] in _SUPERSCRIPTS:
+            i += 1
+        elif text[i] == "^":
+            i = _factor_end(text, re.compile(r"\^\s*[-+−]?").match(text, i).end())
+        else:
+            break
+    return i
+
+
+def _closing(text: str, i: int) -> int | None:
+    """Just after the parenthesis that closes the one at text[i], None if none does."""
+    depth = 0
+    for j in range(i, len(text)):
+        depth += {"(": 1, ")": -1}.get(text[j], 0)
+        if depth == 0:
+            return j + 1
+    return None
 
 
 def _powers(expression: Expression) -> list[str]:

@@ -999,6 +999,23 @@ def test_the_api_has_the_cautions_the_cli_warns_of():
     ("(x+1)/2 (x-1)", "(x + 1)/(2*(x - 1))",
      "(x + 1)/2 (x - 1): a product written side by side binds tighter than '/', so this "
      "divides by 2*(x - 1); for ((x + 1)/2)*(x - 1), write (x + 1)/2*(x - 1)"),
+    # the divisor's first factor a group, a call, a name or a power (a student's
+    # logarithmic derivative was marked wrong, silently: 1/sqrt(x) (...) divided by both)
+    ("1/sqrt(x) (x+1)", "1/(sqrt(x)*(x + 1))",
+     "1/sqrt(x) (x + 1): a product written side by side binds tighter than '/', so this "
+     "divides by sqrt(x)*(x + 1); for (1/sqrt(x))*(x + 1), write 1/sqrt(x)*(x + 1)"),
+    ("1/(x+1) x", "1/((x + 1)*x)",
+     "1/(x + 1) x: a product written side by side binds tighter than '/', so this divides "
+     "by (x + 1)*x; for (1/(x + 1))*x, write 1/(x + 1)*x"),
+    ("sin(x)/x cos(x)", "sin(x)/(x*cos(x))",
+     "sin(x)/x cos(x): a product written side by side binds tighter than '/', so this "
+     "divides by x*cos(x); for (sin(x)/x)*cos(x), write sin(x)/x*cos(x)"),
+    ("1/x² y", "1/((x^2)*y)",
+     "1/x^2 y: a product written side by side binds tighter than '/', so this divides by "
+     "(x^2)*y; for (1/x^2)*y, write 1/x^2*y"),
+    ("a/b^-(2) c", "a/((b^(-2))*c)",
+     "a/b^(-2) c: a product written side by side binds tighter than '/', so this divides "
+     "by (b^(-2))*c; for (a/b^(-2))*c, write a/b^(-2)*c"),
 ])
 def test_a_spaced_product_after_a_division_is_warned_of(text, reading, caution):
     f = adcli.parse(text)
@@ -1006,7 +1023,8 @@ def test_a_spaced_product_after_a_division_is_warned_of(text, reading, caution):
 
 
 @pytest.mark.parametrize("text", ["1/2x", "1/2*x", "1/2 + x", "1/(2 x)", "x/2", "(1/2)x",
-                                  "2/3x^2"])
+                                  "2/3x^2", "1/(x+1)(x-1)", "1/((x+1) x)", "1/x*y",
+                                  "1/sin(x)^2 + y"])
 def test_no_spaced_product_caution_where_none_is_written(text):
     assert adcli.parse(text).cautions == []
 
