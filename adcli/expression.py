@@ -270,6 +270,7 @@ class _Run:
         self.watch = watcher(self.diagnostics) if watching else None
         self.kinked = expression.variables  # whose nodes' kinks are marked (see moving)
         self.replayed = False  # by kernel.py, whose results are all finite
+        self.computed: list[Variable] = []  # every node's Variable, once forward has run
 
     def partials(self, wrt, order: int) -> Result:
         if order:
@@ -337,6 +338,10 @@ class _Run:
 
     def _result(self, y: Variable, wrt, **computed) -> Result:
         value = np.broadcast_to(y.data, self.shape)
+        if np.isfinite(y.data).all() and not all(_all_finite(c) for c in computed.values()):
+            # f is finite, a derivative is not: a step inside went nan or inf and f's later
+            # steps hid it (exp(-1/x^2) where x^2 underflows: -1/0, exp(-inf) = 0): blame it
+            self._blame(self.computed)
         return Result(value, self.diagnostics, tuple(wrt), **computed)
 
     def forward(self) -> Variable:
@@ -362,6 +367,7 @@ class _Run:
                     computed.append(function(*inputs))
                     if varies:
                         self.diagnostics.add_kinks(function, *[x.data for x in inputs])
+        self.computed = computed
         if not np.isfinite(computed[-1].data).all():
             self._blame(computed)
         return computed
@@ -374,6 +380,12 @@ class _Run:
                 inputs = [computed[i].data for i in node.args]
                 fine = functools.reduce(np.logical_and, [np.isfinite(x) for x in inputs])
                 self.diagnostics.add(node.function, "value", ~np.isfinite(y.data) & fine)
+
+
+def _all_finite(computed) -> bool:
+    """Whether a gradient (a dict), a Hessian or a derivative holds no nan or inf."""
+    arrays = computed.values() if isinstance(computed, dict) else [computed]
+    return all(a is None or np.isfinite(a).all() for a in arrays)
 
 
 def _as_point(result: Result) -> Result:

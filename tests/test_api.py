@@ -555,6 +555,16 @@ def test_true_and_false_are_not_numbers(value):
         f.value(x=value)
 
 
+def test_a_nan_derivative_of_a_finite_value_names_the_step_that_went_infinite():
+    # x^2 underflows to 0 at 1e-200, -1/0 is -inf and exp(-inf) = 0 hides it from the
+    # value; the reverse pass then makes 0*inf: '/' is to blame, not "some value"
+    f = adcli.parse("exp(-1/x^2)")
+    for result in (f.derivatives(x=1e-200), f.derivatives(x=1e-310, order=2)):
+        assert float(result.value) == 0.0 and np.isnan(result.gradient["x"])
+        assert {k: bool(m) for k, m in result.diagnostics.masks.items()} == {
+            ("div", "value"): True}
+
+
 @pytest.mark.parametrize("value", [np.datetime64("2020-01-01"), np.timedelta64(3, "h"),
                                    np.array(["2020-01-01"], dtype="datetime64[D]")])
 def test_dates_and_time_spans_are_not_numbers(value):
