@@ -464,6 +464,12 @@ _LEFT_SIDES = [   # f'(x), y''; (x^2)'; dy/dx, d²f/dx²; d/dx (x^2); d(x^2)/dx
 ]
 # The same with a mixed partial's denominator: ∂²f/∂x∂y; ∂²/∂x∂y (x^2 y); ∂²(x^2 y)/∂x∂y
 _MIXED_SIDES = [re.compile(p.pattern.replace(_IN, _MANY), p.flags) for p in _LEFT_SIDES[2:]]
+# The subscript-operator notation: ∂_x f is ∂f/∂x, ∂_x ∂_y f is ∂²f/∂x∂y (operators apply
+# right to left, so its names read as Leibniz's: ∂/∂x of ∂f/∂y), ∂_x^2 f, ∂^2_x f and ∂_{xx} f
+# are ∂²f/∂x²; applied to F, ∂_x (x^2 y). \partial_{x} is made plain as ∂_x first.
+_POWER = r"(?:\^(\d+)|([²³⁴-⁹]))?"
+_OPERATOR = re.compile(rf"∂{_POWER}_([^\W\d⁰¹²³⁴-⁹][^\W⁰¹²³⁴-⁹]*){_POWER}(?:\s|\\[,;:! ])*")
+_NAMED = re.compile(rf"(?P<name>[^\W\d]\w*){_ARGUMENTS}\s*\Z")   # f, f(x,y): named only
 # LaTeX's forms of both, made plain first: \frac{d}{dx}, \frac{\partial f}{\partial x},
 # \frac{\mathrm{d}^2 y}{\mathrm{d}x^2} (a \frac without braces inside it).
 _TEX_D = [(re.compile(r"\\(?:mathrm|operatorname)\{d\}"), "d"),
@@ -481,6 +487,9 @@ def _left_side(left: str) -> tuple[int, str | tuple | None, str | None] | None:
     y)) and f as written there (None where only named: dy/dx); None where it names no
     derivative."""
     plain = _plain_operator(left)
+    said = _operators(plain)
+    if said is not None:
+        return said
     for pattern in [*_MIXED_SIDES, *_LEFT_SIDES]:
         found = pattern.match(left if "primes" in pattern.groupindex else plain)
         if found is None:
@@ -495,6 +504,36 @@ def _left_side(left: str) -> tuple[int, str | tuple | None, str | None] | None:
             parts.get("var")
         return order, variable, parts.get("f")
     return None
+
+
+def _operators(plain: str) -> tuple[int, str | tuple, str | None] | None:
+    """A left side in subscript operators (∂_x ∂_y f) as _left_side says it, or None.
+    After them, a name (with its arguments) names f; anything else is what they apply to
+    (∂_x sin(x y): sin names no f)."""
+    text, names, at = plain.strip(), [], 0
+    while (found := _OPERATOR.match(text, at)) is not None:
+        n, sup, name, n_after, sup_after = found.groups()
+        if (n or sup) and (n_after or sup_after):   # ∂^2_x^2: which power?
+            return None
+        power = n or sup or n_after or sup_after or "1"
+        names += _subscript_names(name) * int(power.translate(_SUPERSCRIPTS))
+        at = found.end()
+    rest = text[at:]
+    if not names or not rest:
+        return None
+    named = _NAMED.match(rest)
+    operand = None if named and named["name"] not in CALLABLE else rest
+    return len(names), names[0] if len(set(names)) == 1 else tuple(names), operand
+
+
+def _subscript_names(name: str) -> list[str]:
+    """The names one ∂'s subscript differentiates in: ∂_{xx}, x twice (a letter repeated
+    is read as the usual shorthand, not as a name xx); else the one name (∂_{x1}: x1).
+    ∂_{xy} is one name too: run together, x and y are read either way round, and
+    _not_f_variable says so."""
+    if len(name) > 1 and name.isalpha() and len(set(name)) == 1:
+        return [name[0]] * len(name)
+    return [normal_name(name)]
 
 
 _DENOMINATOR_PART = re.compile(r"[d∂]\s*([^\W\d⁰¹²³⁴-⁹][^\W⁰¹²³⁴-⁹]*)(?:\^(\d+)|([²³⁴-⁹]))?"
@@ -553,9 +592,19 @@ def _right_side(text: str, order: int, names: tuple, f: Expression) -> str:
 
 def _not_f_variable(left: str, name: str, f: Expression) -> str:
     """A left side's variable that f does not have; d^2f/dxdd, for x and d, reads as one
-    name xdd (after d, a name holding d needs ∂)."""
-    hint = " (after d, a name holding d needs ∂: write ∂ for each d that differentiates)" \
-        if "d" in name and "∂" not in _plain_operator(left) else ""
+    name xdd (after d, a name holding d needs ∂); ∂_{xy} f as one name xy (see
+    _subscript_names)."""
+    plain = _plain_operator(left)
+    parts = _spelled(name, f.variables) if _OPERATOR.match(plain.strip()) else None
+    if parts:
+        operators = " ".join(f"∂_{p}" for p in parts)
+        hint = (f" (for a mixed partial, give each variable its ∂: {operators} f is "
+                f"{mixed_label(parts).replace('/', 'f/')}; subscripts run together are "
+                "read either way round)")
+    elif "d" in name and "∂" not in plain:
+        hint = " (after d, a name holding d needs ∂: write ∂ for each d that differentiates)"
+    else:
+        hint = ""
     return (f"the expectation's left side, {left.strip()}, is a derivative in {name}, which "
             f"does not appear in {quote(f.text, None)}{hint}")
 
@@ -591,8 +640,8 @@ def _unread_words(left: str, right: str, f: Expression) -> str:
                      f"often means {mixed_label(turned)}, ∂/∂{names[-1]} of ∂f/∂{names[0]} "
                      f"(--expect {_key(turned)}=...)")
         return said
-    forms = "f'(x), dy/dx, d²y/dx², ∂f/∂x, ∂²f/∂x∂y, d/dx (F) or their LaTeX forms " \
-            "(\\frac{\\partial f}{\\partial x})"
+    forms = "f'(x), dy/dx, d²y/dx², ∂f/∂x, ∂²f/∂x∂y, ∂_x f, ∂_x ∂_y f, d/dx (F) or their " \
+            "LaTeX forms (\\frac{\\partial f}{\\partial x})"
     if several:
         return (f"{what}: give the derivative by name, --expect NAME=\"{right}\" (NAME,NAME= "
                 f"for a mixed partial), or write its left side as {forms}")

@@ -88,8 +88,8 @@ def _claims(f, targets, order, points, found, status) -> list[str]:
             orders = _other_mixed(f, t, e, e_scale, found.value[where], points, where,
                                   tolerance)
         else:
-            orders = (_other_order(f, t, order, e, e_scale, points, where, tolerance, far) or
-                      _antiderivative(t, order, found.value[where], points, where, tolerance))
+            orders = _another_derivative(f, t, order, e, e_scale, a, a_scale, found.value[where],
+                                         points, where, tolerance, far)
         claims = _offset(e, e_scale, a, a_scale, tolerance) if order == 0 else []
         if order == 1:
             sweep = _sweep(f, t, points, where)
@@ -279,6 +279,60 @@ def _other_order(f, t, order, e, e_scale, points, where, tolerance, far=True) ->
     return []
 
 
+def _another_derivative(f, t, order, e, e_scale, a, a_scale, value, points, where,
+                        tolerance, far) -> list[str]:
+    """A derivative in one variable whose expectation is another derivative: of another
+    order in that variable, an antiderivative, or of the same order taken (partly) in
+    another variable (∂²f/∂x∂y or ∂²f/∂y² for ∂²f/∂x²). Said only where just one of them
+    matches: for x e^y, ∂f/∂x and ∂²f/∂x∂y are one function, and naming either would be
+    a guess."""
+    same = _other_order(f, t, order, e, e_scale, points, where, tolerance, far) or \
+        _antiderivative(t, order, value, points, where, tolerance)
+    others = _other_variables(f, t, order, e, e_scale, a, a_scale, points, where, tolerance)
+    if others is None:  # (not looked for: what was claimed before they were, stands)
+        return same
+    return same + others if len(same) + len(others) == 1 else []
+
+
+_COUNTS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
+# Derivatives in another variable tried, at most: one nested reverse pass each (f of 13
+# variables at order 2 has 24); above, none is, and nothing is claimed of them.
+OTHER_DERIVATIVES = 24
+
+
+def _other_variables(f, t, order, e, e_scale, a, a_scale, points, where,
+                     tolerance) -> list[str] | None:
+    """Each derivative of the order checked, in t's variable x and one other y, that the
+    expectation is at every point: ∂²f/∂x∂y or ∂²f/∂y² for ∂²f/∂x² (None: too many to try,
+    or past the growth budget). One equal to the derivative checked at every point is
+    none: for sin(x + y), ∂²f/∂y² is ∂²f/∂x², and an expectation close to it is no slip."""
+    if order < 2 or len(f.variables) < 2:
+        return []
+    if (len(f.variables) - 1) * order > OTHER_DERIVATIVES:
+        return None
+    at = {v: points[v][where] for v in f.variables}
+    x, matched = t.name, []
+    for y, j in itertools.product([v for v in f.variables if v != x], range(1, order + 1)):
+        names = (x,) * (order - j) + (y,) * j       # as Leibniz writes them: y's first
+        try:
+            with np.errstate(all="ignore"):
+                d = np.broadcast_to(derivative_values(f, names[::-1], at), e.shape)
+        except AdcliError:  # past the growth budget: none is claimed
+            return None
+        if np.any(d != 0) and np.all(_close(e, d, e_scale, np.abs(d), *tolerance)) and \
+                not np.all(_close(d, a, np.abs(d), a_scale, *tolerance)):
+            label = mixed_label(names) if j < order else label_for(y, order, partial=True)
+            why = f"differentiated in {y}, not in {x}" if j == order else \
+                f"{_count(j)} of the {_count(order)} differentiations " \
+                f"{'is' if j == 1 else 'are'} in {y}, not in {x}"
+            matched.append(f"the expectation is {label} at every point, not {t.label}: {why}")
+    return matched
+
+
+def _count(n: int) -> str:
+    return _COUNTS[n] if n < len(_COUNTS) else str(n)
+
+
 def _other_mixed(f, t, e, e_scale, value, points, where, tolerance) -> list[str]:
     """A mixed partial's expectation that is another derivative: f itself, one
     differentiation left out (∂f/∂x for ∂²f/∂x∂y), or all of them in one variable
@@ -368,7 +422,7 @@ def _inner(f, t, e, e_scale, a, found, sweep, where, tolerance) -> list[str]:
             continue
         if np.ptp(u) > 0 and np.all(_close(e, u, e_scale, np.abs(u), *tolerance)) and \
                 _only_route(a, u, sweep, index, tolerance):
-            return [_inner_words(f, index, parents[index], t.name)]
+            return [_inner_words(f, index, parents[index], t)]
     return []
 
 
@@ -384,8 +438,9 @@ def _only_route(a, adjoint, sweep, index: int, tolerance) -> bool:
                 np.all(_close(through, a, np.abs(through), np.abs(a), *tolerance)))
 
 
-def _inner_words(f, index: int, parent: int, name: str) -> str:
+def _inner_words(f, index: int, parent: int, t: Target) -> str:
     u = _part(f, index)
+    factor = f"{_d(t)}{U}/{_d(t)}{t.name}"     # ∂u/∂x where the check is of a partial
     owner = f.nodes[parent]
     if owner.kind == "call" and owner.name != "pow":
         what, role = owner.name, "its argument"
@@ -395,9 +450,9 @@ def _inner_words(f, index: int, parent: int, name: str) -> str:
         what, role = "the power", "its base" if owner.args[0] == index else "its exponent"
     if parent == len(f.nodes) - 1:
         return (f"this is the derivative of {what} with respect to {role} {U} = {u}; the "
-                f"chain rule's factor d{U}/d{name} is missing")
+                f"chain rule's factor {factor} is missing")
     return (f"this is the derivative of f with respect to {U} = {u} "
-            f"({role.replace('its', 'the')} of {what}); the chain rule's factor d{U}/d{name} "
+            f"({role.replace('its', 'the')} of {what}); the chain rule's factor {factor} "
             "is missing")
 
 
@@ -484,8 +539,10 @@ def _outer_at_x(f, t, e, e_scale, a, sweep, found, points, where, tolerance) -> 
             wrong = node.function().taylor(np.stack([x, np.ones_like(x)]))[1] \
                 * sweep.tangents[arg]
         if _replaced(e, e_scale, a, adjoint, sweep.tangents[index], wrong, tolerance):
+            d = _d(t)
             return [f"this takes {node.name}'s derivative at {t.name}, not at its argument "
-                    f"{U} = {_part(f, arg)}: the chain rule is {node.name}'({U})·d{U}/d{t.name}"]
+                    f"{U} = {_part(f, arg)}: the chain rule is "
+                    f"{node.name}'({U})·{d}{U}/{d}{t.name}"]
     return []
 
 
@@ -762,7 +819,8 @@ def _second_words(f, j: int, name: str, t: Target, factor, series) -> str:
 
 
 def _d(t) -> str:
-    """The derivative sign of t's label: ∂ for a partial, else d."""
+    """The derivative sign of t's label, so that a rule's words name the derivatives as the
+    headline does (label_for): ∂ for f of several variables, else d."""
     return "∂" if t.label.startswith("∂") else "d"
 
 
@@ -963,6 +1021,7 @@ def _sum_chain(f, t, points, where, sweep, tolerance) -> list[str]:
         sign, j = summands[k]
         if outer[k] is not None and not np.all(_close(w, choices[k][0], np.abs(w),
                                                        np.abs(choices[k][0]), *tolerance)):
+            # (d, not ∂, for a partial too: the term as a function of u alone)
             slips.append(f"{text} is d/d{U} of {_part(f, j)} for {U} = {_part(f, outer[k][1])}")
     missing = [k for k, (sign, j) in enumerate(summands)
                if k not in used and np.any(sweep.tangents[j] != 0)]

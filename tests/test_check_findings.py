@@ -94,7 +94,7 @@ def test_a_second_derivative_at_a_kink_shows_the_first_ones_sides():
     # f_u = 2uv cos(u^2 v): cos alone is ∂f/∂(u^2 v)
     (["sin(u^2 v)", "--expect", "u=cos(u^2 v)"],
      "this is the derivative of sin with respect to its argument p = (u^2)*v; the chain "
-     "rule's factor dp/du is missing"),
+     "rule's factor ∂p/∂u is missing"),
     # f = sin(x^2 - y^2) e^(xy): f_x = 2x cos(u) e^v + y sin(u) e^v, the second left out
     (["sin(u) e^v", "--let", "u=x^2-y^2", "--let", "v=x y", "--expect",
       "x=2x cos(u) e^v"],
@@ -154,10 +154,10 @@ def test_a_subscript_left_side_points_to_expect_by_name(options):
 
 
 def test_an_unread_left_side_lists_the_forms_read():
-    forms = ("f'(x), dy/dx, d²y/dx², ∂f/∂x, ∂²f/∂x∂y, d/dx (F) or their LaTeX forms "
-             "(\\frac{\\partial f}{\\partial x})")
-    assert plain("x^2 y^3", "∂_x ∂_y f = 6x y^2") == (2, "", error(
-        "the expectation's left side, ∂_x ∂_y f, is not read as a derivative: give the "
+    forms = ("f'(x), dy/dx, d²y/dx², ∂f/∂x, ∂²f/∂x∂y, ∂_x f, ∂_x ∂_y f, d/dx (F) or their "
+             "LaTeX forms (\\frac{\\partial f}{\\partial x})")
+    assert plain("x^2 y^3", "D_x f = 6x y^2") == (2, "", error(
+        "the expectation's left side, D_x f, is not read as a derivative: give the "
         f"derivative by name, --expect NAME=\"6x y^2\" (NAME,NAME= for a mixed partial), or "
         f"write its left side as {forms}"))
     assert plain("x^2", "y = 2x") == (2, "", error(
