@@ -42,7 +42,7 @@ ROOTS = {"√": "sqrt", "∛": "cbrt", "\\sqrt": "sqrt", "\\sqrt[2]": "sqrt", "\
 # The textbook's f^-1: the inverse function (sin^-1 x is asin(x), not 1/sin(x)).
 INVERSES = {"sin": "asin", "cos": "acos", "tan": "atan", "sec": "asec", "csc": "acsc",
             "cot": "acot", "sinh": "asinh", "cosh": "acosh", "tanh": "atanh"}
-_LOG_BASE = re.compile(r"log_(\d+(?:\.\d+)?)\Z")  # log_2 x, log_10(x)
+_LOG_BASE = re.compile(r"log_(\d+(?:\.\d+)?|e)\Z")  # log_2 x, log_10(x), log_e x
 _SPECIAL = {"log": (1, 2), "diff": (2, None)}      # argument counts beyond the registry's
 _SHORT_NAME = re.compile(r"[^\W\d_][\d_]*")           # x, x1, x_2, θ: variables, not functions
 _INF = float("inf")
@@ -371,7 +371,7 @@ class Builder:
             return self._diff(args, start)
         if name.startswith("log_") and (base := _LOG_BASE.match(name)) is not None:
             self._arity(written, args, (1, 1), start)
-            return self._log_in_base(args[0], float(base.group(1)), start)
+            return self._log_in_base(args[0], base.group(1), start)
         if name == "log" and len(args) == 2:
             return self._log(args[0], args[1], start)
         function = CALLABLE[name]
@@ -397,12 +397,13 @@ class Builder:
         bottom = self._add(Node("call", start, name="log", function=log, args=(base,)))
         return self._infix("div", top, bottom, start)
 
-    def _log_in_base(self, x: int, base: float, start: int) -> int:
-        """log_2 x is log2(x), log_10 x is log10(x); any other base is log(x)/log(base)."""
-        if base in (2.0, 10.0):
-            name = f"log{int(base)}"
+    def _log_in_base(self, x: int, base: str, start: int) -> int:
+        """log_2 x is log2(x), log_10 x is log10(x), log_e x is log(x), ln; any other base
+        is log(x)/log(base)."""
+        name = "log" if base == "e" else {2.0: "log2", 10.0: "log10"}.get(float(base))
+        if name is not None:
             return self._add(Node("call", start, name=name, function=CALLABLE[name], args=(x,)))
-        return self._log(x, self._add(Node("number", start, value=base)), start)
+        return self._log(x, self._add(Node("number", start, value=float(base))), start)
 
     def _diff(self, args: list[int], start: int) -> int:
         """diff(f, x, y, ...): the derivative of f in x, then y, ...; a value computed by

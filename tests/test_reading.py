@@ -176,6 +176,13 @@ def test_aliases_of_inverse_functions(alias, name):
     assert CALLABLE[alias] is CALLABLE[name]
 
 
+@pytest.mark.parametrize("text", ["log_e x", "log_e(x)", "\\log_e x", "\\log_{e} x"])
+def test_log_base_e_is_the_natural_log(text):
+    # as log_2 and log_10 are log2 and log10 (log_e x was "no value given for log_e")
+    f = adcli.parse(text)
+    assert (f.parsed, f.variables, float(f.value(x=math.e ** 3))) == ("log(x)", ("x",), 3.0)
+
+
 def test_variables_keep_their_order_of_appearance_in_a_product_with_parentheses():
     # x(y+1): x's node goes in before the parenthesised factor's.
     assert adcli.parse("x(y+1)").variables == ("x", "y")
