@@ -174,6 +174,8 @@ def _warn_skipped(source: PointSource, err) -> None:
     """What the points file held that was not read as written."""
     if source.beyond:
         warn(err, source.beyond)
+    if source.left_out:
+        warn(err, source.left_out)
     if source.skipped:
         warn(err, f"skipped {len(source.skipped)} bad row(s) of the points file; "
                    f"first: {source.skipped[0]}")

@@ -297,6 +297,13 @@ class PointSource(Record):
         count, first = self._reader.beyond if self.stream is not None else (0, None)
         return first if count < 2 else f"{first} (and {count - 1} more such cells)"
 
+    @property
+    def left_out(self) -> str | None:
+        """JSON Lines keys that are no column (not in the first object), in words, if any."""
+        count, first = self._reader.unnamed if self.stream is not None else (0, None)
+        return first if count < 2 else \
+            f"{first} (as were such keys on {count - 1} more line{'s' * (count > 2)})"
+
     def use(self, variables) -> None:
         """Read these stream columns as numbers; every other column passes through."""
         self.variables = [c for c in self._header() if c in set(variables)]
@@ -333,7 +340,8 @@ class PointSource(Record):
         if self.stream is None:
             return []
         if not hasattr(self, "_reader"):
-            self._reader = StreamReader(self.stream, self.stream_format, self.columns)
+            self._reader = StreamReader(self.stream, self.stream_format, self.columns,
+                                        self.skip_bad_rows)
         return self._reader.columns
 
     def _stream_chunks(self):
@@ -371,8 +379,10 @@ class PointSource(Record):
         if isinstance(fields, Hashed):
             return self._comment(line, fields, numbers)
         try:
-            if len(fields) != len(self._reader.columns):
-                raise getattr(fields, "error", None) or PointsError(   # (a streams.Bad row)
+            # (a streams.Bad row is empty: its error is raised; JSON Lines without an
+            # object has no columns, so there an empty row is checked for)
+            if len(fields) != len(self._reader.columns) or not fields:
+                raise getattr(fields, "error", None) or PointsError(
                     f"points file line {line}: {len(fields)} fields, the header has "
                     f"{len(self._reader.columns)}")
             columns, note = self._reader.columns, self._reader.note

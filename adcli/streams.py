@@ -28,63 +28,130 @@ _DELIMITERS = {"csv": ",", "tsv": "\t", "plain": None}   # None: runs of whitesp
 # float64's range (1e400 is read as inf): text without one needs no second look.
 # (one pattern per letter: a literal first character is searched for at C speed)
 _FAR_EXPONENTS = (r"e[-+]?0*[1-9]\d\d", r"E[-+]?0*[1-9]\d\d")
+# A CSV field whose quote is still open at a line's end must close within this many lines
+# (and csv's field size limit), else its row is bad and the lines after it rows again.
+_QUOTED_LINES = 1000
+# With --columns, the blank and comment lines before the first row kept to read again.
+_LEADING_LINES = 1000
+_NOT_JSONL = ("--columns is for csv, tsv and plain input: JSON Lines objects name their "
+              "own fields")
 
 
 class StreamReader:
     """The records of a points stream in any of STREAM_FORMATS, with its column names: the
-    header row, ``--columns`` for headerless input, or the keys of the first JSON object.
-    Blank lines are skipped, and lines starting with ``#`` before the first row; after it
-    such a line comes marked ``Hashed``: a comment too, counted if it reads as a row
-    (PointSource), so that stderr can say so.
-    A row that cannot be read (not UTF-8, too long, not a JSON object) comes as a ``Bad``
-    row, for PointSource to skip or raise."""
+    header row, ``--columns`` for headerless input, or the keys of the first JSON object
+    (a later object's other keys are left out, counted in ``unnamed``).
+    Blank lines are skipped, and lines starting with ``#`` before the header (or first
+    object); any other such line comes marked ``Hashed``: a comment too, counted if it
+    reads as a row (PointSource), so that stderr can say so.
+    A row that cannot be read (not UTF-8, too long, not a JSON object, a CSV quote left
+    open) comes as a ``Bad`` row, for PointSource to skip or raise: the first row too
+    (``skip_bad``: before the first JSON object, which names the columns), but not a
+    header."""
 
-    def __init__(self, stream, fmt: str | None = None, columns: list[str] | None = None):
+    def __init__(self, stream, fmt: str | None = None, columns: list[str] | None = None,
+                 skip_bad: bool = False):
         # A pipe's rows are handed on as they come (tail -f log | adcli ...), not a block
         # of 65,536 at a time: read with _Pipe, which says when a row would wait.
         self._pipe = _arrives_slowly(stream)
         stream = _Pipe(stream) if self._pipe else _as_read(stream)
         self.stream, self.line = stream, 0
         self.beyond: list = [0, None]   # cells written beyond float64's range: count, first
+        self.unnamed: list = [0, None]  # JSON lines with keys that are no column: count, first
         self._back: list[str] = []      # lines read by the block reader, to read again, reversed
         self._failed: PointsError | None = None   # the stream could not be read on
         self._bad: PointsError | None = None      # what is wrong with the line just read
         self._hash = False                          # whether that line starts with '#'
         self._long = False                          # the rest of a too-long line is unread
-        if columns is not None and fmt == "jsonl":
-            raise ValuesError("--columns is for csv, tsv and plain input: JSON Lines "
-                              "objects name their own fields")
+        self._within = 0    # lines still to come of a CSV field whose quote closes in them
+        self._skip = skip_bad
+        self._leading: list = []   # JSON Lines: (line, error) of bad rows before the first
+        #                            object (skip_bad), a bad row's words, as skipped keeps
+        if columns is not None:
+            if fmt == "jsonl":
+                raise ValuesError(_NOT_JSONL)
+            self._headerless(fmt, _names(columns, None))
+            return
         first = self._first_line()
         if first is None:
-            self._empty(fmt, columns)
+            self._empty(fmt)
             return
         self.format = fmt or _detect(first)
         self._pending: str | None = first
         if self.format == "jsonl":
-            if columns is not None:
-                raise ValuesError("--columns is for csv, tsv and plain input: JSON Lines "
-                                  "objects name their own fields")
-            self.columns = _names(list(_json_object(first, self.line)), self.line)
-        elif columns is not None:
-            self.columns = _names(columns, None)
-        else:
-            self._pending = None
-            # A header that reads as no fields at all (a lone '"') has no names either.
-            self.columns = _names(next(self._split([first]), (None, []))[1], self.line)
+            self._first_object(first)
+            return
+        self._pending = None
+        if self._bad is not None:
+            raise PointsError(f"{self._bad}; it is the header row, which names the columns, "
+                              "so it cannot be skipped")
+        # A header that reads as no fields at all (a lone '"') has no names either.
+        self.columns = _names(next(self._split([first]), (None, []))[1], self.line)
 
-    def _empty(self, fmt: str | None, columns: list[str] | None) -> None:
-        """Input without a row: zero points where the names need no header row (given by
-        --columns, or JSON Lines, whose rows name their own fields); else no names."""
-        if columns is None and fmt != "jsonl":
+    def _headerless(self, fmt: str | None, columns: list[str]) -> None:
+        """--columns: every line is a row, the first too, so the lines read to find the
+        format (from the first row) are given back, to be read as any other: a bad one is a
+        bad row, a '#' line a comment said if it reads as a row."""
+        self.columns, self._pending, self.format = columns, None, fmt
+        if fmt is not None:
+            return
+        given, chars = [], 0
+        for text in self._raw_lines():
+            if self._bad is not None and text.lstrip().startswith("#"):
+                self._skip_rest()           # a too-long comment, read past: a blank
+                self._bad, text = None, "\n"  # line in its place keeps the line count
+            if len(given) == _LEADING_LINES or chars > _MAX_LINE:
+                # So many blank and comment lines before the first row are not kept to be
+                # read again (memory stays bounded): those read so far stay comments.
+                del given[:]
+                chars = 0
+            given.append(text)
+            chars += len(text)
+            if self._bad is not None or _is_row(text):
+                break
+        row = next((t for t in reversed(given) if _is_row(t)), None)
+        self.format = _detect(row) if row is not None else "csv"
+        if self.format == "jsonl":
+            raise ValuesError(_NOT_JSONL)
+        self.line -= len(given)
+        self._back, self._bad, self._long = given[::-1], None, False
+
+    def _first_object(self, text: str | None) -> None:
+        """JSON Lines: the keys of the first object are the columns. With skip_bad, the
+        bad lines before it are bad rows as any other (given first by ``records``)."""
+        while text is not None:
+            try:
+                if self._bad is not None:
+                    raise self._bad
+                keys = list(_json_object(text, self.line))
+            except PointsError as error:
+                if not self._skip:
+                    raise
+                self._leading.append((self.line, str(error)))
+                self._bad = None
+                text = self._pending = self._first_line()
+                continue
+            # (a key is looked up as written: the column of " x" or "x₁" is x, x1)
+            self.columns, self._keys, self._named = _names(keys, self.line), keys, self.line
+            self._known = frozenset(keys)
+            return
+        self.columns = AnyNames()
+
+    def _empty(self, fmt: str | None) -> None:
+        """Input without a row: zero points for JSON Lines, whose rows name their own
+        fields (--columns input is never empty: see _headerless); else no names."""
+        if fmt != "jsonl":
             raise PointsError("the points input is empty: CSV, TSV and plain input need a "
                               "header row of names (or --columns); JSON Lines needs neither")
-        self.format, self._pending = fmt or "csv", None
-        self.columns = _names(columns, None) if columns is not None else AnyNames()
+        self.format, self._pending, self.columns = fmt, None, AnyNames()
 
     def records(self):
         """(line number, fields) for every row: fields in column order."""
         lines = self._lines()
         if self.format == "jsonl":
+            for line, message in self._leading:
+                yield line, Bad(PointsError(message))
+            self._leading = []
             for text in lines:     # a missing field is None: an error for a variable
                 if self._bad is not None:
                     yield self.line, self._take_bad()
@@ -94,9 +161,21 @@ class StreamReader:
                 except PointsError as error:
                     yield self.line, Bad(error)
                     continue
-                yield self.line, [obj.get(c) for c in self.columns]
+                if not obj.keys() <= self._known:
+                    self._unnamed(obj)
+                yield self.line, [obj.get(k) for k in self._keys]
         else:
             yield from self._split(lines)
+
+    def _unnamed(self, obj: dict) -> None:
+        """Count a JSON object with keys that are no column (the first object's keys are
+        the columns), keeping the first such key's words."""
+        self.unnamed[0] += 1
+        if self.unnamed[1] is None:
+            key = next(k for k in obj if k not in self._known)
+            self.unnamed[1] = (f"points file line {self.line}: the key {quote(key)} is not in "
+                               f"the first object (line {self._named}), whose keys are the "
+                               "columns, so it was left out")
 
     def _take_bad(self) -> Bad:
         row = (HashedBad if self._hash else Bad)(self._bad)
@@ -233,8 +312,10 @@ class StreamReader:
             while True:
                 try:
                     row = next(reader, None)
-                except csv.Error as error:
-                    raise PointsError(f"points file line {self.line}: {error}") from None
+                except csv.Error as error:  # (a field over 128 KiB): csv reads on after it
+                    self._bad = self._bad or PointsError(f"points file line {self.line}: "
+                                                         f"{error}")
+                    row = []
                 if row is None:
                     return
                 if self._bad is not None:
@@ -251,14 +332,16 @@ class StreamReader:
                     yield self.line, Hashed(split(text)) if self._hash else split(text)
 
     def _first_line(self) -> str | None:
-        """The first line that is neither blank nor a comment: names, or (--columns) a row,
-        which cannot be read unless it is whole UTF-8."""
+        """The first line that is neither blank nor a comment (names, or a JSON object),
+        with ``_bad`` saying why if it cannot be read (not UTF-8, too long); None at the
+        end. A too-long comment is read past, as a comment after it would be."""
         for text in self._raw_lines():
+            if self._bad is not None and text.lstrip().startswith("#"):
+                self._bad = None    # (its rest is read past as the next line is read)
+                continue
             if self._bad is None and _is_row(text):
                 self._bad = _undecodable(text, self.line)
-            if self._bad is not None:
-                raise self._bad
-            if _is_row(text):
+            if self._bad is not None or _is_row(text):
                 return text
         return None
 
@@ -280,7 +363,56 @@ class StreamReader:
                     continue
                 if not text.isascii():
                     self._bad = _undecodable(text, self.line)
+                if self._within:        # a line of a quoted field, which closes in them
+                    self._within -= 1
+                elif quote_char == '"' and '"' in text and self._bad is None:
+                    self._bad = self._unclosed(text)
             yield "\n" if self._bad is not None else text
+
+    def _unclosed(self, text: str) -> PointsError | None:
+        """The error of a CSV line whose quote is still open at its end, unless a look at
+        the next lines finds the field's end: a quote followed by a comma or the line's
+        end, within _QUOTED_LINES lines and csv's field size limit, before any line that
+        cannot be read. Those lines are given back, to be read again: as the rest of the
+        row, or (the quote unclosed, its line a bad row) as rows of their own, so that one
+        stray quote costs one row, not the rest of the file."""
+        import csv
+
+        at = _open_quote(text)
+        if at < 0:
+            return None
+        ahead: list[str] = []
+        chars, limit, continued, why = len(text) - at, csv.field_size_limit(), 0, None
+        try:
+            while why is None:
+                if len(ahead) == _QUOTED_LINES or chars > limit:
+                    why = (f" within {_QUOTED_LINES:,} lines" if chars <= limit else
+                           f" within {limit:,} characters")
+                    break
+                piece = self._given_back() if self._back else self._readline(_MAX_LINE)
+                ahead.append(piece)
+                chars += len(piece)
+                where = self.line + len(ahead)
+                if not piece:
+                    why = " by the end of the points file"
+                elif len(piece) >= _MAX_LINE and not piece.endswith("\n") or \
+                        not piece.isascii() and _undecodable(piece, where):
+                    why = f" before line {where}, which cannot be read"
+                elif (start := piece.lstrip()[:1]) and not (start == "#" and '"' in piece):
+                    continued += 1      # (a line _lines passes over, csv never sees)
+                    end = _open_quote(piece, quoted=True)
+                    if end == -1:
+                        self._within = continued
+                        break
+                    if end == -2:
+                        why = (f": the quote ending it on line {where} is followed by "
+                               "neither a comma nor the line's end")
+        except PointsError:     # the stream cannot be read on: said at the next line
+            why = f" before line {self.line + len(ahead) + 1}, which cannot be read"
+        self._back.extend(reversed([t for t in ahead if t]))
+        return None if why is None else PointsError(
+            f"points file line {self.line}: the quote opened at column {at + 1} is not "
+            f"closed{why}")
 
     def _raw_lines(self):
         while True:
@@ -456,6 +588,42 @@ def _undecodable(text: str, line: int) -> PointsError | None:
     found = re.search("[\udc80-\udcff]", text)
     return None if found is None else PointsError(
         f"points file line {line}: not UTF-8 text (column {found.start() + 1})")
+
+
+def _open_quote(text: str, quoted: bool = False) -> int:
+    """Where the quote still open at the end of a CSV line opened (its index, 0 if the line
+    starts ``quoted`` and stays so), or -1 if none is; -2 if the quote open at its start is
+    ended by one followed by neither a comma nor the line's end ('"a"b': csv reads on, but
+    such a quote was more likely a stray one than the end of a field of several lines).
+    A quote opens a field only as its first character, as csv reads one, and within the
+    field a quote written twice is one quote, a single one its end."""
+    pos, strict = 0, quoted
+    while True:
+        if not quoted:
+            if text.startswith('"', pos):
+                opened = pos
+            else:
+                opened = text.find(',"', pos)
+                if opened < 0:
+                    return -1
+                opened += 1
+            pos, quoted = opened + 1, True
+        end = text.find('"', pos)
+        while end >= 0 and text.startswith('"', end + 1):   # written twice: one quote
+            end = text.find('"', end + 2)
+        if end < 0:
+            return 0 if strict else opened
+        end += 1
+        after = text[end:end + 1]
+        if after in ("", "\r", "\n"):
+            return -1
+        if after != ",":
+            if strict:
+                return -2
+            end = text.find(",", end)
+            if end < 0:
+                return -1
+        pos, quoted, strict = end + 1, False, False
 
 
 def _is_row(text: str) -> bool:
