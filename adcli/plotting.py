@@ -206,6 +206,9 @@ def tick_labels(ticks: list[float]) -> list[str]:
 TERMINAL_COLOURS = [33, 208, 34, 196]
 MARK_COLOUR = 201
 MARK_SYMBOL, MINE_SYMBOL, LINE_SYMBOL = "●", "•", "──"
+# Without colour a marker tells the curves apart: f's braille line, then characters any
+# terminal has, unlike your curve's "•" and the marks' "●". (plotext marker, legend sample)
+PLAIN_MARKERS = [("braille", LINE_SYMBOL), ("+", "++"), ("x", "xx")]
 
 
 def terminal(figure: Figure, width: int, height: int, colour: bool = True) -> str:
@@ -243,7 +246,7 @@ def _terminal_plot(figure: Figure, title: str | None, width: int, height: int,
     canvas.ruler("x").lim(left, right).ticks(*_fitted_ticks(left, right, width // 10, width))
     canvas.ruler("y").lim(low, high).ticks(*_fitted_ticks(low, high, height // 4, None))
     for curve in figure.curves:
-        _terminal_curve(canvas, plotext, figure, curve, TERMINAL_COLOURS[curve.colour], width)
+        _terminal_curve(canvas, plotext, figure, curve, width, colour)
     mark_x, mark_y = figure.visible_marks()
     if len(mark_x):
         canvas.draw(canvas.signal(list(map(float, mark_x)), list(map(float, mark_y)),
@@ -264,8 +267,9 @@ def _fitted_ticks(low: float, high: float, count: int, room: int | None):
         count -= 1
 
 
-def _terminal_curve(canvas, plotext, figure: Figure, curve: Curve, code: int,
-                    width: int) -> None:
+def _terminal_curve(canvas, plotext, figure: Figure, curve: Curve, width: int,
+                    colour: bool) -> None:
+    code = TERMINAL_COLOURS[curve.colour]
     if curve.mine:
         # A dot in every third column, no line: where the dots sit on df/dx the two agree,
         # and df/dx still shows between them.
@@ -278,26 +282,59 @@ def _terminal_curve(canvas, plotext, figure: Figure, curve: Curve, code: int,
                                       marker=plotext.marker(MINE_SYMBOL, code)))
         return
     for xs, ys in pieces(figure.x, curve.y, figure.view, curve.slope):
+        marker = "braille" if colour else PLAIN_MARKERS[curve.colour][0]
         signal = canvas.signal(list(map(float, xs)), list(map(float, ys)),
-                               marker=plotext.marker("braille", code))
+                               marker=plotext.marker(marker, code))
         canvas.draw(signal.lines())
 
 
+def _legend_symbol(curve: Curve, colour: bool) -> str:
+    if curve.mine:
+        return MINE_SYMBOL * 2
+    return LINE_SYMBOL if colour else PLAIN_MARKERS[curve.colour][1]
+
+
 def _terminal_legend(figure: Figure, width: int, colour: bool) -> str:
-    entries = [((MINE_SYMBOL * 2) if c.mine else LINE_SYMBOL, TERMINAL_COLOURS[c.colour],
-                c.label) for c in figure.curves]
+    """The legend's entries side by side, as many to a line as fit. An entry wider than a
+    line (your derivative, whose expression is shown nowhere else) is folded under its
+    label, between words, and inside a word only if it is wider than a line on its own."""
+    from .tables import cell_len
+
+    entries = [(_legend_symbol(c, colour), TERMINAL_COLOURS[c.colour], c.label)
+               for c in figure.curves]
     if len(figure.visible_marks()[0]):
         entries.append((MARK_SYMBOL, MARK_COLOUR, figure.mark_label))
     lines, line, shown = [], "", 0
     for symbol, code, label in entries:
         sample = f"\x1b[38;5;{code}m{symbol}\x1b[0m" if colour else symbol
-        size = len(symbol) + 1 + len(label)
-        if shown and shown + 3 + size > width:
+        first, *more = _folded(label, width - len(symbol) - 1, cell_len)
+        size = len(symbol) + 1 + cell_len(first)
+        if shown and (more or shown + 3 + size > width):
             lines.append(line)
             line, shown = "", 0
-        line += ("   " if shown else "") + f"{sample} {label}"
+        line += ("   " if shown else "") + f"{sample} {first}"
         shown += (3 if shown else 0) + size
+        for part in more:
+            lines.append(line)
+            line, shown = " " * (len(symbol) + 1) + part, width    # the next entry below
     return "\n".join([*lines, line])
+
+
+def _folded(text: str, width: float, measure) -> list[str]:
+    """``text`` in lines of at most ``width``: folded between words (the lines after the
+    first indented), a word wider than a line broken where the line ends."""
+    from .tables import fold
+
+    if measure(text) <= width:
+        return [text]
+    lines = []
+    for line in fold(text.split(" "), width, measure):
+        while measure(line) > width:
+            cut = next((i for i in range(len(line), 1, -1) if measure(line[:i]) <= width), 1)
+            lines.append(line[:cut])
+            line = line[cut:]
+        lines.append(line)
+    return lines
 
 
 def terminal_size() -> tuple[int, int]:
@@ -335,10 +372,14 @@ def save(figure: Figure, path: str) -> None:
     width, height = IMAGE_SIZE
     title, line_height = _image_title(figure, width)
     height += max(0, len(title) - 2) * line_height
+    labels, below, legend_line = _image_labels(figure, width)
+    if below:               # the legend's lines under the axes (and the marks'), and room
+        rows = sum(label.count("\n") + 1 for label in labels) + (len(figure.marks[0]) > 0)
+        height += rows * legend_line + 20
     canvas = Canvas(figsize=(width / 100, height / 100), dpi=100, layout="constrained")
     axes = canvas.add_subplot()
-    for curve in figure.curves:
-        _image_curve(axes, figure, curve, f"C{curve.colour}")
+    for curve, label in zip(figure.curves, labels):
+        _image_curve(axes, figure, curve, f"C{curve.colour}", label)
     mark_x, mark_y = figure.visible_marks()
     if len(mark_x):
         for x in mark_x:
@@ -353,7 +394,10 @@ def save(figure: Figure, path: str) -> None:
     axes.set_xlabel(figure.xlabel)
     axes.set_ylabel(figure.ylabel)
     axes.grid(True, alpha=0.3)
-    axes.legend(loc="best", framealpha=0.9)
+    if below:
+        canvas.legend(loc="outside lower center", framealpha=0.9)
+    else:
+        axes.legend(loc="best", framealpha=0.9)
     try:
         canvas.savefig(path, dpi=100)
     except OSError as error:
@@ -366,22 +410,46 @@ def _image_title(figure: Figure, width: int) -> tuple[list[str], float]:
     its ends. It is centred over the axes, right of the y axis's labels, so lines fit in
     80% of the width."""
     from matplotlib import rcParams
-    from matplotlib.font_manager import FontProperties
-    from matplotlib.textpath import text_to_path
 
-    font = FontProperties(size=rcParams["axes.titlesize"], weight=rcParams["axes.titleweight"])
-
-    def measure(line: str) -> float:    # in points; at 100 dpi a pixel is 0.72 of one
-        return text_to_path.get_text_width_height_descent(line, font, ismath=False)[0]
-
+    font, measure = _font(rcParams["axes.titlesize"], rcParams["axes.titleweight"])
     lines = title_lines(figure, 0.8 * width * 0.72, measure)
     return lines, 1.2 * font.get_size_in_points() / 0.72     # matplotlib's line spacing
 
 
-def _image_curve(axes, figure: Figure, curve: Curve, colour: str) -> None:
+def _image_labels(figure: Figure, width: int) -> tuple[list[str], bool, float]:
+    """The curves' legend labels, whether the legend goes under the axes, and the height
+    of one of its lines in pixels. Inside the axes the legend may cover a little of the
+    curves, so only short labels go there; a label wider than 40% of the image (your
+    derivative's expression, shown nowhere else) moves the legend under the axes, each
+    label folded to 90% of the width, never cut."""
+    from matplotlib import rcParams
+
+    font, measure = _font(rcParams["legend.fontsize"], "normal")
+    labels = [curve.label for curve in figure.curves]
+    line = 1.35 * font.get_size_in_points() / 0.72     # a legend row: text and spacing
+    if all(measure(label) <= 0.4 * width * 0.72 for label in labels):
+        return labels, False, line
+    return ["\n".join(_folded(label, 0.9 * width * 0.72, measure)) for label in labels], \
+        True, line
+
+
+def _font(size, weight):
+    """A matplotlib font and how wide it draws a line, in points (at 100 dpi a pixel is
+    0.72 of one)."""
+    from matplotlib.font_manager import FontProperties
+    from matplotlib.textpath import text_to_path
+
+    font = FontProperties(size=size, weight=weight)
+
+    def measure(line: str) -> float:
+        return text_to_path.get_text_width_height_descent(line, font, ismath=False)[0]
+
+    return font, measure
+
+
+def _image_curve(axes, figure: Figure, curve: Curve, colour: str, label: str) -> None:
     style = dict(color=colour, linewidth=2.2 if curve.mine else 1.8,
                  linestyle="--" if curve.mine else "-", zorder=4 if curve.mine else 3)
-    label = curve.label
     for xs, ys in pieces(figure.x, curve.y, figure.view, curve.slope):
         axes.plot(xs, ys, label=label, **style)
         label = None            # one legend entry per curve, however many stretches

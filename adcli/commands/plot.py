@@ -148,6 +148,7 @@ class Plot(Command):
 
     def figure(self, x: np.ndarray, columns: list[np.ndarray], kinks: np.ndarray):
         from ..plotting import Curve, Figure
+        from ..tables import shorten
 
         names = ["f", *self.derivative_names()]
         # Where f is undefined its derivatives mean nothing, whatever a convention at the
@@ -162,7 +163,8 @@ class Plot(Command):
         curves = [Curve(name, y, colour=i, slope=slope)
                   for i, (name, y, slope) in enumerate(zip(names, ys, [*ys[1:], None]))]
         if self.mine is not None:
-            curves.append(Curve(f"yours: {_short(self.mine.parsed, 30)}", columns[-1],
+            # Whole, as the title: the legend is the only place your expression is shown.
+            curves.append(Curve(f"yours: {shorten(self.mine.parsed)}", columns[-1],
                                 colour=3, mine=True))
         zeros = slope_zeros(self.slope, x, curves[0].y, curves[1].y)
         return Figure(title=self.title(), at=self.at(), xlabel=self.variable, ylabel="value",
@@ -187,10 +189,6 @@ def _kinks_of(result, n: int) -> np.ndarray:
         if what == "kink":
             mask |= flat(bad, n)
     return mask
-
-
-def _short(text: str, limit: int = 40) -> str:
-    return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
 def _save(figure, path: str) -> None:
@@ -242,15 +240,17 @@ class FigureWriter:
 REFINE_PASSES, REFINE_POINTS = 4, 31     # each pass narrows a bracket 32 times: 1e6 in all
 TOUCH = 1e-9          # |df| at a touching zero, relative to |df| at the samples beside it
 TOUCH_PASSES = 7      # each narrows a bracket 16 times: to ~1e-9 of two samples' spacing
+SHRUNK = 0.1          # |df| at a narrowed zero, at most, relative to the larger at its samples
 
 
 def slope_zeros(slope, x, f, df) -> tuple[np.ndarray, np.ndarray]:
     """Where df/dx is 0: samples where it is exactly 0 (alone: a flat stretch has no
-    turning point to show) and sign changes between samples, narrowed down with a few
-    vectorised passes. A sign change can also be a pole (1/x at 0): there |df/dx| grows
-    as the bracket narrows, where at a zero it shrinks, and such brackets are dropped.
+    turning point to show), or 0 to rounding at an end of the range, and sign changes
+    between samples, narrowed down with a few vectorised passes. A sign change can also be
+    a pole (1/x at 0): there |df/dx| grows as the bracket narrows, where at a zero it
+    shrinks, and such brackets are dropped.
     Returns the marks to draw: each zero on the df/dx curve (at 0) and on f."""
-    exact = _exact_zeros(df)
+    exact = np.union1d(_exact_zeros(df), _ends_at_zero(df))
     finite = np.isfinite(df)
     left = np.flatnonzero(finite[:-1] & finite[1:] & (np.sign(df[:-1]) * np.sign(df[1:]) < 0))
     roots, values = _refine(slope, x[left], x[left + 1], df[left], df[left + 1])
@@ -297,6 +297,19 @@ def _exact_zeros(df) -> np.ndarray:
     return exact[(padded[exact] != 0) & (padded[exact + 2] != 0)]
 
 
+def _ends_at_zero(df) -> np.ndarray:
+    """The ends of the range where df is 0 to rounding next to the sample beside it, on the
+    same side of 0 (sin(x)^2's 2 sin(x) cos(x) is -2.4e-16 at pi): an exact zero that
+    rounding missed, and no sign change for ``_refine`` to find."""
+    if len(df) < 2:
+        return np.empty(0, dtype=int)
+    ends, beside = np.array([0, len(df) - 1]), np.array([1, len(df) - 2])
+    with np.errstate(invalid="ignore"):
+        near = (df[ends] != 0) & (np.sign(df[ends]) == np.sign(df[beside])) & \
+            (np.abs(df[ends]) <= TOUCH * np.abs(df[beside]))
+    return ends[near]
+
+
 def _refine(slope, a, b, da, db):
     """Narrow the brackets [a, b] of sign changes of df (da, db at their ends) down to
     their zeros, and f there; brackets that turn out to hold a pole are dropped."""
@@ -318,6 +331,9 @@ def _refine(slope, a, b, da, db):
     with np.errstate(all="ignore"):
         root = np.where(dlo == dhi, lo, lo - dlo * (hi - lo) / (dhi - dlo))
     value, _ = slope(root)
-    shrank = np.maximum(np.abs(dlo), np.abs(dhi)) < np.minimum(np.abs(da), np.abs(db))
+    # Narrowed a millionfold, |df| at a simple zero drops a millionfold (at the end farther
+    # from it: the nearer one may be a sample on it already, cos at pi/2 is 1e-16, so it
+    # is no yardstick), 1e-2 at a cube-root one; at a pole it grows, across a jump it stays.
+    shrank = np.maximum(np.abs(dlo), np.abs(dhi)) < SHRUNK * np.maximum(np.abs(da), np.abs(db))
     keep = shrank & np.isfinite(root) & np.isfinite(value)
     return root[keep], value[keep]
