@@ -87,6 +87,16 @@ def extra_text(value) -> str:
     return "" if value is None else json.dumps(value, ensure_ascii=False)
 
 
+def pair_text(value) -> str:
+    """A passed-through value in a point's ``name=value, name=value`` (trace's "at" line,
+    a matrix's title): quoted as adcli quotes user text (errors.quote) where it would not
+    read as one value: empty, spaced at an end, holding a comma, "=" or quote."""
+    text = extra_text(value)
+    if text and text == text.strip() and not any(c in text for c in ",='\""):
+        return text
+    return quote(text, None)
+
+
 def finite_json(value):
     """A passed-through JSON value with its nan and infinities (NaN, 1e400 in JSON Lines
     as Python reads them) spelled as adcli spells its numbers: "nan", "inf", "-inf"."""
@@ -495,7 +505,8 @@ class TableWriter(_Writer):
                     at = self._where(rows, i)
                     title = f"{matrix.title} at" if at else f"{matrix.title} at the point"
                     tables.print_matrix(console, title, matrix.corner, matrix.rows,
-                                        matrix.columns, cells, at)
+                                        matrix.columns, cells, at,
+                                        matrix.names)
 
     def _points_columns(self):
         from .tables import Column
@@ -516,7 +527,7 @@ class TableWriter(_Writer):
 
     def _where(self, rows: Rows, i: int) -> list[tuple[str, str]]:
         """Point i as (name, value) pairs: its passed-through columns, then coordinates."""
-        return [(n, extra_text(rows.extra[n][i])) for n in self.extra] + \
+        return [(n, pair_text(rows.extra[n][i])) for n in self.extra] + \
                [(n, number_text(rows.at[n][i])) for n in self.command.names]
 
 

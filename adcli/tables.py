@@ -7,10 +7,13 @@ table is measured before it is drawn, and when it would not fit it changes layou
   quantity (coordinates, then results), as many points side by side as fit;
 - matrices: whole if they fit; otherwise their columns in several tables, each repeating
   the row labels;
-- and when not even one value fits beside its label, ``label = value`` lines.
+- and when not even one value fits beside its label, ``label = value`` lines: for every
+  point or every entry of the matrix (a table among such lines reads as part of them), an
+  entry named whole (``∂²f/∂x∂y = ...``), since no header is left to say which it is.
 
 Headings ("read as: ...") wrap instead of being cut, and a very long one is shortened
-visibly in the middle; a point ("Hessian at x=..., y=...") folds between its pairs only.
+visibly in the middle, between tokens; a point ("Hessian at x=..., y=...") folds between
+its pairs only.
 Only imported to print a table. rich draws on terminals; for a pipe or a file, the usual
 tables are written here byte for byte as rich would write them (tests/test_tables.py
 compares the two), which saves importing rich (~20 ms of start-up).
@@ -204,12 +207,27 @@ def table_width(widths) -> int:
 
 def shorten(text: str, limit: int = LONG_HEADING) -> str:
     """Text of at most about ``limit`` characters: the middle of a longer one is replaced
-    by "…", and its length is said."""
+    by "…" (between tokens), and its length is said."""
     if len(text) <= limit:
         return text
-    half = (limit - 80) // 2
-    return (f"{text[:half]} … {text[-half:]} ({len(text):,} characters in all; "
+    head, tail = ends(text, (limit - 80) // 2)
+    return (f"{head} … {tail} ({len(text):,} characters in all; "
             "--format json gives them whole)")
+
+
+def ends(text: str, size: int) -> tuple[str, str]:
+    """The head and the tail of ``text``, each at most ``size`` characters, cut between
+    tokens: a name or a number is shown whole or not at all (cut inside, sin(x*31.5)
+    read as "in(x*31.5)", or as "1.5"), unless a token takes more than half of it."""
+    import re
+
+    bounds = [0] + [m.end() for m in re.finditer(
+        r"(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?|\w+|\s+|.", text, re.DOTALL)]
+    head = max(b for b in bounds if b <= size)
+    tail = min(b for b in bounds if b >= len(text) - size)
+    head = head if head >= size // 2 else size
+    tail = tail if tail <= len(text) - size // 2 else len(text) - size
+    return text[:head].rstrip(), text[tail:].lstrip()
 
 
 def print_heading(console, lines: list[str], indent: int | None = None) -> None:
@@ -224,15 +242,16 @@ def print_heading(console, lines: list[str], indent: int | None = None) -> None:
                          fold=False)
 
 
-def fold(words: list[str], width: float, measure=cell_len, indent: str = "  ") -> list[str]:
+def fold(words: list[str], width: float, measure=cell_len, indent: str = "  ",
+         between: str = " ") -> list[str]:
     """``words`` in lines of at most ``width`` (as ``measure`` counts), broken between
-    words only, the lines after the first indented (less, for a word that would not fit
-    after the whole indent). A word wider than a line stands alone on one, and only a
-    terminal narrower than it breaks it."""
+    words only (joined by ``between`` on a line), the lines after the first indented
+    (less, for a word that would not fit after the whole indent). A word wider than a line
+    stands alone on one, and only a terminal narrower than it breaks it."""
     lines: list[str] = []
     for word in words:
-        if lines and measure(f"{lines[-1]} {word}") <= width:
-            lines[-1] += f" {word}"
+        if lines and measure(f"{lines[-1]}{between}{word}") <= width:
+            lines[-1] += f"{between}{word}"
         else:
             lead = indent if lines else ""
             while lead and measure(lead + word) > width:
@@ -274,26 +293,55 @@ def print_points(console, keys: list[Column], values: list[Column],
 
 
 def print_matrix(console, title: str, corner: str, rows: list[str],
-                 headers: list[str], cells: list[list[str]], at=()) -> None:
+                 headers: list[str], cells: list[list[str]], at=(),
+                 names: list[list[str]] | None = None) -> None:
     """A matrix with row labels, under its title and the point (``at``: (name, value)
-    pairs, folded between pairs); its columns are split over several tables if need be."""
+    pairs, folded between pairs); its columns are split over several tables if need be.
+    ``names[i][j]`` names an entry on its own, where no table fits (by default
+    "HEADER of ROW")."""
     pairs = [(escape(name), escape(value)) for name, value in at]
     console.line("\n".join(fold_pairs(escape(title), pairs, console.width)), fold=False)
     columns = _escaped([Column(h, [row[j] for row in cells]) for j, h in enumerate(headers)])
-    _print_across(console, list(map(escape, rows)), columns, corner=escape(corner))
+    label = Column(escape(corner), list(map(escape, rows)), "left")
+    if not _fits(console, label, columns):
+        names = names or [[f"{h} of {r}" for h in headers] for r in rows]
+        for name_row, cell_row in zip(names, cells):
+            for name, cell in zip(name_row, cell_row):
+                console.line("\n".join(_entry(escape(name), escape(cell), console.width)),
+                             fold=False)
+        return
+    _print_across(console, label.cells, columns, corner=label.header)
+
+
+def _fits(console, label: Column, columns: list[Column]) -> bool:
+    """Whether each column fits in a table beside the labels."""
+    return all(table_width([label.width, c.width]) <= console.width for c in columns)
+
+
+def _entry(name: str, cell: str, width: int) -> list[str]:
+    """``  name = value``, folded: a name wider than the line between its words and
+    before its second "∂" (∂²f/∂x, then ∂y), then before "=", the value under the name;
+    a piece wider than a line is left to the terminal."""
+    import re
+
+    pieces = re.split(r"(?<= )|(?<=[^/ ])(?=∂)", name)     # a space ends its piece
+    lines = fold(pieces, width - 2, lambda text: cell_len(text.rstrip()), "  ", "")
+    lines = [f"  {line}".rstrip() for line in lines]
+    return lines[:-1] + fold([lines[-1], "=", cell], width, indent="    ")
 
 
 def _print_across(console, labels: list[str], columns: list[Column],
                   corner: str = "", sections: int = 0) -> None:
-    """Tables of a label column and as many of ``columns`` as fit the width each."""
+    """Tables of a label column and as many of ``columns`` as fit the width each; if one
+    does not fit beside the labels, ``label = value`` lines for every column."""
     label = Column(corner, labels, "left")
+    if not _fits(console, label, columns):
+        for column in columns:
+            _print_lines(console, label, column)
+        return
     group: list[Column] = []
     for column in columns:
-        if table_width([label.width, column.width]) > console.width:
-            _flush(console, label, group, sections)
-            group = []
-            _print_lines(console, label, column)
-        elif table_width([label.width, *(c.width for c in group), column.width]) \
+        if table_width([label.width, *(c.width for c in group), column.width]) \
                 > console.width:
             _flush(console, label, group, sections)
             group = [column]

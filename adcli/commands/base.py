@@ -39,6 +39,7 @@ class Matrix(NamedTuple):
     columns: list[str]
     cells: list[list[tuple]]
     legend: tuple[str, ...] = ()    # lines shown once above this kind of matrix
+    names: list[list[str]] | None = None  # each entry's own name, where no table fits
 
 
 class Command:

@@ -241,7 +241,8 @@ def draw_tree(trace: tracing.Trace, out, digits=None, has_values=True) -> None:
     use (a tree cannot share), numbered as in the trace. A variable used more than once
     shows at each use what that use hands back (v̄1 += ...) and its sum under the tree.
     On a terminal a label is folded between words, never inside a number: levels take 2
-    columns where 4 would not leave room, and a level still too deep is left out."""
+    columns where 4 would not leave each part of a label whole, and a level whose
+    indentation leaves no room even for its words is left out."""
     from rich.console import Console
 
     width = terminal_width(out)
@@ -279,10 +280,37 @@ def room(width: int, unit: int, lasts: tuple) -> int:
 
 
 def widest(label: list) -> int:
-    """The widest part of a label that is never broken: "= 0.5", "v̄1 = 2.0" (a number
-    alone on a line, its "=" on the line above, is hard to read)."""
+    """The widest part of a label that is best not broken: "= 0.5", "v̄1 = 2.0"."""
     return max((cells("".join(t for t, _ in phrase).strip()) for phrase in phrases(label)),
                default=0)
+
+
+def fits(label: list, room: int) -> bool:
+    """Whether a label can be folded into ``room`` columns: each part whole, or else
+    between its words (units), the words after the first 2 columns in."""
+    for phrase in phrases(label):
+        if cells("".join(t for t, _ in phrase).strip()) <= room:
+            continue
+        first, *rest = [used(unit) for unit in units(phrase)] or [0]
+        if max([first, *(2 + n for n in rest)]) > room:
+            return False
+    return True
+
+
+def units(phrase: list) -> list[list]:
+    """A phrase's words, as (word, style) lists, an "=" or "+=" with the word after it:
+    a folded line starts "+= 0.5", as trace's go on with "= ..." (a number alone on a
+    line, its "=" on the line above, is hard to read)."""
+    found: list[list] = []
+    glue = False
+    for text, style in phrase:
+        for word in text.split():
+            if glue:
+                found[-1].append((f" {word}", style))
+            else:
+                found.append([(word, style)])
+            glue = word in ("=", "+=")
+    return found
 
 
 def tree_lines(rows, unit: int, width: int | None):
@@ -299,7 +327,7 @@ def tree_lines(rows, unit: int, width: int | None):
         above = "".join(none if done else more for done in lasts[:-1])
         prefix = above + ((last if lasts[-1] else branch) if lasts else "")
         under = above + ((none if lasts[-1] else more) if lasts else "") + "  "
-        if width and room(width, unit, lasts) < widest(label):
+        if width and not fits(label, room(width, unit, lasts)):
             cut_below = len(lasts)
             label = in_words("⋯ too deep for this terminal's width: the DOT output (without "
                              "--format tree) has all of it")
@@ -313,8 +341,9 @@ def tree_lines(rows, unit: int, width: int | None):
 def folded_label(label: list, width: int | None) -> list[list]:
     """A label's (text, style) pieces as lines of at most ``width`` columns. It breaks
     before a piece that starts with a space (" = value", "   v̄1 = ..."), so a number
-    stays with its name, and inside a piece only between words where the piece alone is
-    wider than a line; a word wider than a line stays whole."""
+    stays with its name, and inside a piece only between its words (``units``) where the
+    piece alone is wider than a line, the words after the first 2 columns in ("v̄2", then
+    "+= 0.5"); a word wider than a line stays whole."""
     if not width or cells("".join(text for text, _ in label)) <= width:
         return [label]
     lines, line = [], []
@@ -327,13 +356,13 @@ def folded_label(label: list, width: int | None) -> list[list]:
             lines.append(line)
         line = [(text.lstrip(), style) for (text, style) in phrase[:1]] + phrase[1:]
         if used(line) > width:  # too wide alone: between its words
-            words = [(w, style) for t, style in phrase for w in t.split()]
-            line = []
-            for word, style in words:
-                if line and used(line) + 1 + cells(word) > width:
+            line, fresh = [], True
+            for unit in units(phrase):
+                if not fresh and used(line) + 1 + used(unit) > width:
                     lines.append(line)
-                    line = []
-                line.append((f" {word}" if line else word, style))
+                    line, fresh = [("  ", "")], True
+                line += ([] if fresh else [(" ", "")]) + unit
+                fresh = False
     return lines + [line]
 
 
@@ -409,15 +438,18 @@ class TreeLabels:
             return
         yield Text("")
         title = "each variable used more than once adds up what its uses hand back (+= above):"
-        for line in folded_label([(title, "")], width):
+        for line in folded_label(in_words(title, ""), width):
             yield Text("".join(text for text, _ in line))
         for step in self.shared:
             terms = [self.num(c.value) for c in step.contributions]
             label = [(f"{step.adjoint_id} =", "green")]
             label += [(f" {t}" if not k else f" - {t[1:]}" if t.startswith("-") else f" + {t}",
                        "green") for k, t in enumerate(terms)]
-            label.append((f"{' =' if terms else ''} {self.num(step.adjoint)}"
-                          f"{mark(step, self.bad, 'adjoint')}", "green"))
-            for k, line in enumerate(folded_label(label, width and width - 4)):
+            total = (f"{' =' if terms else ''} {self.num(step.adjoint)}"
+                     f"{mark(step, self.bad, 'adjoint')}", "green")
+            lines = folded_label(label + [total], width and width - 4)
+            if len(lines) > 1:  # folded: the total on a line of its own, not after a term
+                lines = folded_label(label, width and width - 4) + [[(total[0][1:], "green")]]
+            for k, line in enumerate(lines):
                 yield Text("  " if k == 0 else "    ").append_text(
                     Text.assemble(*[(text, style) for text, style in line]))

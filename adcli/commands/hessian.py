@@ -39,5 +39,9 @@ class Hessian(Grad):
     def matrices(self):
         names = [f"∂/∂{w}" for w in self.wrt]
         k = range(len(self.wrt))
-        return [Matrix("Hessian", f"∂²{self.symbol}", names, names,
-                       [[("hessian", i, j) for j in k] for i in k])]
+        corner = f"∂²{self.symbol}"
+        # Each entry named alone, where no table fits: ∂²f/∂x∂y in row ∂/∂x, column ∂/∂y,
+        # in the order of the CSV header d2f/dx dy.
+        entries = [[f"{corner}/∂{a}∂{b}" for b in self.wrt] for a in self.wrt]
+        return [Matrix("Hessian", corner, names, names,
+                       [[("hessian", i, j) for j in k] for i in k], names=entries)]

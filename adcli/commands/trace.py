@@ -19,7 +19,7 @@ import click
 from .. import tracing
 from ..errors import (AdcliError, NonFiniteError, ValuesError, escape, fold_words, listing,
                       terminal_width, warn)
-from ..render import extra_text, finite_json, number_json, number_text
+from ..render import finite_json, number_json, number_text, pair_text
 from ..report import Report, point_warnings
 from .base import Command
 
@@ -240,7 +240,7 @@ class TextTrace:
     def at(self, point: dict[str, float], extra: dict) -> None:
         """The point, after its row's other columns (id=p1), folded (on a terminal
         narrower than it) between its name=value pairs."""
-        pairs = [(name, escape(extra_text(cell))) for name, cell in extra.items()] + \
+        pairs = [(name, escape(pair_text(cell))) for name, cell in extra.items()] + \
             [(name, number_text(value)) for name, value in point.items()]
         text = f"at {', '.join(f'{n}={v}' for n, v in pairs) or 'the point'}"
         if pairs and self.width and cells(text) > self.width:
@@ -250,8 +250,9 @@ class TextTrace:
         self.out.write(text + "\n")
 
     def gap(self, gap: Gap, name=lambda step: step.id) -> None:
-        self.line(f"  ⋮ {gap.count} row(s), {name(gap.first)} … {name(gap.last)}, left out "
-                  f"by --limit {self.limit}")
+        rows = f"1 row, {name(gap.first)}" if gap.count == 1 else \
+            f"{gap.count} row(s), {name(gap.first)} … {name(gap.last)}"
+        self.line(f"  ⋮ {rows}, left out by --limit {self.limit}")
 
     def mark(self, value: float, first: bool) -> str:
         return f"  {MARK} {self.num(value)}" if first else ""
@@ -325,8 +326,8 @@ class TextTrace:
 
     def sum(self, terms: list) -> str:
         """Terms joined with + (and -), a term left out by --limit as "(k more terms)"."""
-        return tracing.join_terms([f"({t.count} more terms)" if isinstance(t, Gap) else t
-                                   for t in terms])
+        return tracing.join_terms([f"({t.count} more term{'s' * (t.count > 1)})"
+                                   if isinstance(t, Gap) else t for t in terms])
 
     def tangents(self, trace: tracing.Trace) -> None:
         self.line()
@@ -387,33 +388,40 @@ class TextTrace:
 def folded(pieces: list[list[str]], width: int) -> list[str]:
     """A row too wide for the terminal, as lines the terminal will not break inside a
     number: each piece (a name, then the sides of its equation) starts a line, each side
-    goes under the first "=" when it does not fit beside it, and a side wider than that is
-    cut before its "+" and "-" terms. A term wider than the terminal stays whole."""
+    goes under the first "=" when it does not fit beside it (or follows a side that did
+    not fit on one line: "= nan" after its last term would read as that term's), and a
+    side wider than that is cut before its "+" and "-" terms. A term wider than the
+    terminal stays whole."""
     lines = []
     for name, *sides in pieces:
         line = f"  {name} ="
         indent = " " * (cells(line) - 1)  # continuation lines start under its "="
+        broken = False
         for k, side in enumerate(sides):
-            if k and cells(f"{line} = {side}") <= width:
+            if k and not broken and cells(f"{line} = {side}") <= width:
                 line += f" = {side}"
                 continue
             if k:
                 lines.append(line)
                 line = indent + "="
+            broken = False
             for n, term in enumerate(re.split(r" (?=[+-] )", side)):
                 if n and cells(f"{line} {term}") > width:
                     lines.append(line)
-                    line = indent + " "
+                    line, broken = indent + " ", True
                 line += f" {term}"
         lines.append(line)
     return lines
 
 
 def shortened(text: str, limit: int = 200) -> str:
-    """A long parsed form as its head and tail, saying how long it is."""
+    """A long parsed form as its head and tail, cut between tokens, saying how long it is."""
     if len(text) <= limit:
         return text
-    return f"{text[:limit // 2]} … {text[-limit // 2:]} ({len(text):,} characters)"
+    from ..tables import ends
+
+    head, tail = ends(text, limit // 2)
+    return f"{head} … {tail} ({len(text):,} characters)"
 
 
 # ----- JSON ----------------------------------------------------------------------------
