@@ -11,20 +11,44 @@ import click
 from . import __version__
 from .commands import COMMANDS, load
 from .errors import (EXIT_BAD_INPUT, EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_IO, AdcliError,
-                     escape)
+                     ExpressionError, error_text, escape, terminal_width)
 from .streams import STREAM_FORMATS
 from .render import FORMATS
 
 _OPTION_LIKE = re.compile(r"--[A-Za-z][\w-]*(=.*)?\Z")
+_HELP_WIDTH = 100   # click's max_content_width: help is no wider, however wide the terminal
 _state = {"debug": False}
 
 
+class _HelpFormatter(click.HelpFormatter):
+    """click's help layout, but below its own minimum of 50 columns (on a terminal that
+    narrow, see main) the names of options take at most a third of a line, which leaves
+    their help more than a word or two."""
+
+    def write_dl(self, rows, col_max=30, col_spacing=2):
+        if self.width < 50:
+            col_max = min(col_max, max(self.width // 3, 8))
+        super().write_dl(rows, col_max, col_spacing)
+
+
+class _Context(click.Context):
+    formatter_class = _HelpFormatter
+
+
 class ExpressionCommand(click.Command):
-    """A command whose expression may start with "-" (as in "-x^2"): unknown single-dash
-    words stay arguments, while a misspelt long option (``--att``) is still an error.
+    """A command whose expression may start with "-" (as in "-x^2" or "-cos(x)"): a
+    single-dash word that is not one of its options is an argument, while a misspelt long
+    option (``--att``) is still an error.
+
+    Left to click, "-cos(x)" would be the flags -c, -o and -s... combined, and -o would
+    take "s(x)" as its file. So click sees only the words that are options: a word with
+    an option's short name glued to a value (``-oplot.png``) when it does not read as an
+    expression (``-ox`` does), else none.
 
     ``-h`` alone is help. It is not a click option here, because click would then read
     the h of "-h^2" as one too; write the expression -h as "(-h)" or after "--"."""
+
+    context_class = _Context
 
     def __init__(self, *args, **kwargs):
         kwargs.setdefault("context_settings", {}).update(ignore_unknown_options=True,
@@ -35,22 +59,36 @@ class ExpressionCommand(click.Command):
         options = {o: p for p in self.get_params(ctx) if isinstance(p, click.Option)
                    for o in p.opts + p.secondary_opts}
         takes_value = False
-        args = list(args)
+        args, words = list(args), {}
         for i, arg in enumerate(args):
             if arg == "--":
                 break  # everything after it is an argument, even "--x"
-            if arg == "-h" and not takes_value:
+            if takes_value:     # the value of the option before it, whatever it looks like
+                takes_value = False
+                continue
+            if arg == "-h":
                 args[i] = "--help"
                 continue
             name = arg.split("=", 1)[0]
-            if not takes_value and _OPTION_LIKE.match(arg) and name not in options:
+            if _OPTION_LIKE.match(arg) and name not in options:
                 raise click.NoSuchOption(name, possibilities=list(options), ctx=ctx)
+            if arg[:1] == "-" and arg[:2] != "--" and len(arg) > 1 and arg not in options \
+                    and (arg[:2] not in options or _whole_expression(arg)):
+                args[i] = f"\0{i}"     # an argument to click (no argument holds a NUL)
+                words[args[i]] = arg
             takes_value = name in options and not options[name].is_flag and "=" not in arg
-        return super().parse_args(ctx, args)
+        rest = super().parse_args(ctx, args)
+        for key, value in ctx.params.items() if words else ():  # the words, in their places
+            if isinstance(value, tuple):
+                ctx.params[key] = tuple(words.get(v, v) if isinstance(v, str) else v
+                                        for v in value)
+        return rest
 
 
 class _Commands(click.Group):
     """The commands of adcli.commands.COMMANDS, each built when it is first asked for."""
+
+    context_class = _Context
 
     def list_commands(self, ctx):
         return sorted(COMMANDS)
@@ -68,7 +106,8 @@ class _Commands(click.Group):
 
 
 @click.group(cls=_Commands,
-             context_settings={"max_content_width": 100, "help_option_names": ["-h", "--help"]},
+             context_settings={"max_content_width": _HELP_WIDTH,
+                               "help_option_names": ["-h", "--help"]},
              invoke_without_command=True)
 @click.version_option(__version__, prog_name="adcli")
 @click.option("--debug", is_flag=True, help="Show the Python traceback of an internal error.")
@@ -267,22 +306,22 @@ def main(argv=None) -> int:
     if sys.stderr is None:      # started with stderr closed (2>&-): its messages are
         sys.stderr = open(os.devnull, "w")  # not wanted; the exit status still tells
     try:
-        status = cli.main(args=argv, prog_name="adcli", standalone_mode=False) or 0
+        status = cli.main(args=argv, prog_name="adcli", standalone_mode=False,
+                          **_help_width()) or 0
         sys.stdout.flush()      # a failure to write what is left is the run's, not exit's
         return status
     except click.UsageError as error:
         command = error.ctx.command_path if error.ctx else "adcli"
-        click.echo(f"adcli: error: {escape(error.format_message())} (see '{command} --help')",
-                   err=True)
+        _error(f"adcli: error: {escape(error.format_message())} (see '{command} --help')")
         return error.exit_code
     except click.ClickException as error:
-        click.echo(f"adcli: error: {escape(error.format_message())}", err=True)
+        _error(f"adcli: error: {escape(error.format_message())}")
         return error.exit_code
     except click.Abort:     # click's name for Ctrl-C
         click.echo("adcli: interrupted", err=True)
         return EXIT_INTERRUPTED
     except AdcliError as error:
-        click.echo(f"adcli: error: {error}", err=True)
+        _error(error)
         return error.exit_code
     except (BrokenPipeError, _ReaderGone):
         _quiet_stdout()
@@ -293,8 +332,7 @@ def main(argv=None) -> int:
         click.echo("adcli: interrupted", err=True)
         return EXIT_INTERRUPTED
     except (MemoryError, RecursionError) as error:
-        click.echo(f"adcli: error: the input is too large to handle ({type(error).__name__})",
-                   err=True)
+        _error(f"adcli: error: the input is too large to handle ({type(error).__name__})")
         return EXIT_BAD_INPUT
     except Exception as error:  # an adcli bug: say so in one line, details with --debug
         package = (getattr(error, "name", None) or "").split(".")[0]
@@ -304,9 +342,27 @@ def main(argv=None) -> int:
             import traceback
 
             traceback.print_exc()
-        click.echo(f"adcli: internal error: {type(error).__name__}: {error} "
-                   "(please report this; run with --debug for details)", err=True)
+        _error(f"adcli: internal error: {type(error).__name__}: {error} "
+               "(please report this; run with --debug for details)")
         return EXIT_INTERNAL
+
+
+def _error(error: str | AdcliError) -> None:
+    """An error on stderr: on a terminal, folded between words to its width, an
+    expression's excerpt sized to it; in a pipe, one line (and the excerpt's two)."""
+    columns = terminal_width(sys.stderr)
+    if isinstance(error, AdcliError):
+        shown = error.render(columns) if isinstance(error, ExpressionError) else error
+        error = f"adcli: error: {shown}"
+    click.echo(error_text(error, columns), err=True)
+
+
+def _help_width() -> dict:
+    # click lays out help at least 50 columns wide, so a narrower terminal would cut its
+    # words in two: on a terminal, the width is its own (at most max_content_width, as
+    # click takes it). In a pipe, click's as before.
+    columns = terminal_width(sys.stdout)
+    return {"terminal_width": max(min(columns, _HELP_WIDTH) - 2, 20)} if columns else {}
 
 
 # adcli's own dependencies (pyproject.toml): missing, they are an installation problem.
@@ -315,9 +371,9 @@ _REQUIRED = {"numpy", "click", "lark", "rich", "plotext"}
 
 def _missing_package(name: str) -> int:
     # Typically adcli run from a checkout by a Python it was not installed into.
-    click.echo(f"adcli: error: the Python package '{name}' is not installed for "
-               f"{sys.executable}: install adcli with 'pip install .' (which brings it), "
-               f"or 'pip install {name}'", err=True)
+    _error(f"adcli: error: the Python package '{name}' is not installed for "
+           f"{sys.executable}: install adcli with 'pip install .' (which brings it), "
+           f"or 'pip install {name}'")
     return EXIT_BAD_INPUT
 
 
@@ -342,7 +398,7 @@ def _io_error(error: OSError) -> int:
         _quiet_stdout()
     else:
         what = "input/output error: "
-    click.echo(f"adcli: error: {what}{why}", err=True)
+    _error(f"adcli: error: {what}{why}")
     return EXIT_IO
 
 

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import os
+import re
 import unicodedata
 
 # Exit statuses (README "Errors and exit codes").
@@ -23,9 +24,11 @@ class ExpressionError(AdcliError):
         self.message, self.text, self.position = message, text, position
         super().__init__(self.render())
 
-    def render(self) -> str:
+    def render(self, columns: int | None = None) -> str:
         """The message, where (a line too in a text of several: an @FILE), and the
-        place's line of the text with a caret under it."""
+        place's line of the text with a caret under it: 60 characters of it, or, for a
+        terminal ``columns`` wide, as many as fit on one of its lines (one it folded would
+        put the caret under the wrong line)."""
         text, position, where = self.text, self.position, f"column {self.position + 1}"
         if "\n" in text.rstrip("\n"):
             start = text.rfind("\n", 0, position) + 1
@@ -35,8 +38,8 @@ class ExpressionError(AdcliError):
         elif text.endswith("\n"):   # an @FILE's last newline
             text = text.rstrip("\n")
             position = min(position, len(text))
-        shown, caret = excerpt(text, position)
-        return f"{self.message} ({where})\n  {shown}\n  {' ' * caret}^"
+        shown, caret = excerpt(text, position, columns=columns - 2 if columns else None)
+        return f"{marks_shown(self.message)} ({where})\n  {shown}\n  {' ' * caret}^"
 
 
 class ValuesError(AdcliError):
@@ -71,6 +74,18 @@ def say(err, message: str) -> None:
     err.write((fold_words(text, width) if width and _width(text) > width else text) + "\n")
 
 
+def error_text(text: str, columns: int | None = None) -> str:
+    """An error for stderr ("adcli: error: ..."), with combining marks that have nothing
+    to sit on shown escaped. For a terminal ``columns`` wide, its first line is folded as
+    warn folds; the lines after it, an expression and the caret under it, are left whole
+    (ExpressionError.render made them fit). In a pipe (None): as it is, one line."""
+    first, newline, rest = text.partition("\n")
+    first = marks_shown(first)
+    if columns and _width(first) > columns:
+        first = fold_words(first, columns)
+    return first + newline + rest
+
+
 def fold_words(text: str, width: int) -> str:
     """text in lines of at most ``width`` columns, broken between words only (a word wider
     than that stays whole), the lines after the first indented by two spaces."""
@@ -96,10 +111,20 @@ def terminal_width(stream) -> int | None:
 
 
 def escape(text: str) -> str:
-    """Text as it may be shown on a terminal: control and invisible characters escaped."""
+    """Text as it may be shown on a terminal: control and invisible characters escaped,
+    and so is a combining mark with no letter or digit before it (at the start, it would
+    sit on the quote before the text)."""
     if text.isascii() and text.isprintable():  # every cell of a table, nearly always
         return text
-    return "".join(_escape_char(c) for c in text)
+    return "".join(_pieces(text))
+
+
+def marks_shown(text: str) -> str:
+    """text with its bare combining marks escaped (as escape does), nothing else: a
+    message that holds one, as in "unexpected character '\\u0301'"."""
+    if text.isascii():
+        return text
+    return "".join(piece if _is_mark(c) else c for c, piece in zip(text, _pieces(text)))
 
 
 def quote(text: str, limit: int = 60) -> str:
@@ -116,20 +141,87 @@ def _escape_char(c: str) -> str:
     return c.encode("unicode_escape").decode("ascii")
 
 
+def _pieces(text: str) -> list[str]:
+    """Each character of text as escape shows it. A combining mark (U+0301 after x: x́)
+    is shown as itself after a letter or a digit it can sit on, else escaped."""
+    pieces, base = [], False
+    for c in text:
+        piece = _escape_char(c)
+        if _is_mark(c):
+            if not base:
+                piece = c.encode("unicode_escape").decode("ascii")
+        else:
+            base = piece == c and unicodedata.category(c)[0] in "LN"
+        pieces.append(piece)
+    return pieces
+
+
+def _is_mark(c: str) -> bool:
+    return not c.isascii() and unicodedata.category(c)[0] == "M"
+
+
+def _columns(c: str) -> int:
+    # Wide (CJK) characters take two terminal columns, a combining mark none (it sits on
+    # the character before it); the caret must count them so.
+    if c.isascii():
+        return 1
+    if unicodedata.category(c) in ("Mn", "Me"):
+        return 0
+    return 2 if unicodedata.east_asian_width(c) in "WF" else 1
+
+
 def _width(text: str) -> int:
-    # Wide (CJK) characters take two terminal columns; the caret must count them so.
-    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+    return sum(_columns(c) for c in text)
 
 
-def excerpt(text: str, position: int, width: int = 60) -> tuple[str, int]:
-    """A window of at most ``width`` shown characters around ``position``, and the caret's
-    offset in it: long expressions are cut with an ellipsis, escapes widen the window."""
-    start = max(0, position - width // 2)
-    end = min(len(text), start + width)
-    before, after = escape(text[start:position]), escape(text[position:end])
+def excerpt(text: str, position: int, width: int = 60,
+            columns: int | None = None) -> tuple[str, int]:
+    """A window of the text around ``position`` as shown (escaped), and the caret's
+    offset in it: long expressions are cut with an ellipsis. The window holds ``width``
+    characters (escapes widen it) or, given ``columns``, fits in that many terminal
+    columns, the caret's included. The caret sits under a combining mark's letter."""
+    if columns is None:
+        start = max(0, position - width // 2)
+        end = min(len(text), start + width)
+    else:   # the pieces of a text all its length away (none shows in less than a column)
+        columns = max(columns, 8)
+        start, end = max(0, position - columns), min(len(text), position + columns)
+    pieces = _pieces(text[start:end])
+    widths = [sum(map(_columns, p)) for p in pieces]
+    at = position - start
+    while 0 < at < len(pieces) and widths[at] == 0 and _is_mark(text[start + at]):
+        at -= 1     # under the letter the mark sits on
+    if columns is not None:
+        first, last = _fit(widths, at, columns)
+        while 0 < first < at and _is_mark(text[start + first]):
+            first += 1  # not a mark without its letter
+        while last < len(pieces) and widths[last] == 0:
+            last += 1
+        pieces, widths, at = pieces[first:last], widths[first:last], at - first
+        end, start = start + last, start + first
     prefix = "…" if start > 0 else ""
     suffix = "…" if end < len(text) else ""
-    return prefix + before + after + suffix, _width(prefix + before)
+    return prefix + "".join(pieces) + suffix, len(prefix) + sum(widths[:at])
+
+
+def _fit(widths: list[int], at: int, columns: int) -> tuple[int, int]:
+    """The pieces [first, last) shown around the caret's piece ``at`` in ``columns``
+    columns, a column kept for an ellipsis on each side: half before the caret, the
+    rest after it, and what the end of the text leaves unused before it again."""
+    room = columns - 2 - (widths[at] if at < len(widths) else 1)
+    first, last = at, min(at + 1, len(widths))
+    half = room // 2
+    while first > 0 and widths[first - 1] <= half:
+        first -= 1
+        half -= widths[first]
+        room -= widths[first]
+    while last < len(widths) and widths[last] <= room:
+        room -= widths[last]
+        last += 1
+    while first > 0 and widths[first - 1] <= room:
+        first -= 1
+        room -= widths[first]
+    return first, last
 
 
 def listing(names) -> str:
@@ -277,7 +369,11 @@ def glued(name: str, variables, functions) -> str | None:
         count = sum(p in functions for p in parts)
         return f"'{name}' is one name; for the function{'s' * (count > 1)}, write " \
                + " ".join(parts)
-    heads = [f for f in functions if name.startswith(f) and len(name) > len(f)]
+    based = re.match(r"(log_(?:\d+|e))(.+)", name)
+    if based:   # log_2x, log_ex: the base is a subscript's, what follows the argument
+        return f"'{name}' is one name; for the function, write {based[1]} {based[2]}"
+    heads = [f for f in functions if name.startswith(f) and len(name) > len(f)
+             and name[len(f)] != "_"]   # (log_x: no function log then "_x")
     if heads:  # sinx with no x given yet: the function and whatever follows it
         head = max(heads, key=len)
         return f"'{name}' is one name; for the function, write {head} {name[len(head):]}"

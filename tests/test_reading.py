@@ -696,10 +696,18 @@ def test_a_function_glued_to_its_argument_is_one_name_and_the_error_says_so():
     ("2sinxcosx", "'sinxcosx' is one name; for the functions, write sin x cos x"),
     ("coshx", "'coshx' is one name; for the function, write cosh x"),   # not cos h x
     ("arctanx", "'arctanx' is one name; for the function, write arctan x"),
+    # the base is the subscript's (the hint said "write log _2x", which reads as no base)
+    ("log_2x", "'log_2x' is one name; for the function, write log_2 x"),
+    ("log_ex", "'log_ex' is one name; for the function, write log_e x"),
 ])
 def test_functions_and_variables_written_together_are_taken_apart_in_the_hint(written, said):
     code, _, err = run_cli("eval", written, "--at", "x=1")
     assert code == 2 and f"({said})" in err
+
+
+def test_a_subscripted_name_is_no_function_and_its_subscript():
+    code, _, err = run_cli("eval", "log_x", "--at", "x=1")
+    assert (code, err) == (2, "adcli: error: no value given for log_x: add --at log_x=...\n")
 
 
 def test_check_explains_every_name_of_the_expectation_that_is_names_written_together():
