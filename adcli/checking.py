@@ -18,6 +18,7 @@ When it differs, slips.py names what is certain at every counted point.
 """
 from __future__ import annotations
 
+import copy
 import itertools
 import re
 from collections.abc import Mapping
@@ -192,14 +193,16 @@ def check(f, expected=None, *, expect: Mapping | None = None, order: int | None 
     expect = _collapsed(expect, order)
     domain = domain and {n: _span(n, s) for n, s in domain.items()}
     wrt = wrt if wrt is None else list(names_of(wrt))
+    f = constant_in(f, expected, expect, order, wrt)
     targets = _targets(f, expected, expect, order, wrt, at)
     cautions = [c for e in [f, *(t.expectation for t in targets)] if e is not None
                 for c in e.cautions]
     try:
-        points, sampled = _points(f, targets, order, at, samples, seed, domain)
+        points, sampled, dropped = _points(f, targets, order, at, samples, seed, domain)
         with np.errstate(all="ignore"):
             result = _judge(f, targets, order, points, _found(f, targets, order, points),
                             rtol, atol, sampled=sampled, seed=seed if sampled else None)
+        result.notes[:0] = [dropped] if dropped else []
     except ValuesError as error:    # (1e400 read as inf may be why: the CLI warns first)
         error.cautions = cautions
         raise
@@ -208,6 +211,26 @@ def check(f, expected=None, *, expect: Mapping | None = None, order: int | None 
             _look_wider(result, _targets(f, expected, expect, order, wrt, at), seed, domain)
     result.cautions = cautions
     return result
+
+
+def constant_in(f: Expression, expected, expect, order: int, wrt) -> Expression:
+    """A constant F (e^2) whose derivative in x is asked for, by d/dx written (d/dx (e^2)
+    = 2e), --wrt x or --expect x=: F as a function of x, whose derivative is 0 at every
+    point, checked like any other (a textbook exercise, not an error). The CLI asks
+    first, so that --at x=1 is a value of f's."""
+    if f.variables or order == 0:
+        return f
+    names = [] if wrt is None else list(names_of(wrt))
+    if not names and expect:
+        names = list(dict.fromkeys(n for key in expect for n in key))
+    if not names and isinstance(expected, str):
+        said = _equation(expected)[2]
+        names = [normal_name(said[1])] if said and isinstance(said[1], str) else []
+    if len(names) != 1:
+        return f
+    constant = copy.copy(f)
+    constant.variables = (names[0],)
+    return constant
 
 
 def _found(f, targets, order, points):
@@ -810,7 +833,9 @@ def _one_name(f: Expression, wrt, at=None) -> str:
 
 # ----- where to check --------------------------------------------------------------------
 
-def _points(f, targets, order, at, samples, seed, domain) -> tuple[dict, bool]:
+def _points(f, targets, order, at, samples, seed, domain) -> tuple[dict, bool, str | None]:
+    """The points to check, whether they were drawn, and what the drawing left out
+    (``_dropped``)."""
     given = dict(at or {})
     domain = dict(domain or {})
     for name in [*given, *domain]:
@@ -828,8 +853,8 @@ def _points(f, targets, order, at, samples, seed, domain) -> tuple[dict, bool]:
     if not missing:
         arrays = np.broadcast_arrays(*[np.atleast_1d(at[v]) for v in f.variables]) \
             if f.variables else []
-        return {v: a.ravel().copy() for v, a in zip(f.variables, arrays)}, False
-    return _sample(f, targets, order, at, missing, samples, seed, domain), True
+        return {v: a.ravel().copy() for v, a in zip(f.variables, arrays)}, False, None
+    return _sample(f, targets, order, at, missing, samples, seed, domain)
 
 
 def _draw(rng, n: int, span) -> np.ndarray:
@@ -842,9 +867,11 @@ def _draw(rng, n: int, span) -> np.ndarray:
     return rng.uniform(lo, hi, n)
 
 
-def _sample(f, targets, order, at, missing, samples, seed, domain) -> dict:
+def _sample(f, targets, order, at, missing, samples, seed, domain) -> tuple:
     """``samples`` random points where f, its derivatives and the expectations are all
-    finite, in the order drawn from a pool 16 times larger."""
+    finite, in the order drawn from a pool 16 times larger; True (they were drawn); and
+    a note of the points drawn and left out because f (or its derivative) is nan there,
+    or None: a check that passes only where f is defined must say where that is."""
     rng = np.random.default_rng(seed)
     pool = 16 * samples
     points = {v: np.full(pool, float(as_numbers(v, at[v]))) if v in at
@@ -852,13 +879,118 @@ def _sample(f, targets, order, at, missing, samples, seed, domain) -> dict:
     usable = _usable(f, targets, order, points)
     chosen = np.flatnonzero(usable)[:samples]
     if len(chosen) < min(samples, 10):
-        raise ValuesError(_too_few(f, targets, order, points, int(usable.sum()), missing[0]))
-    return {v: p[chosen] for v, p in points.items()}
+        raise ValuesError(_too_few(f, targets, order, points, int(usable.sum()), missing,
+                                   {v: at[v] for v in at}))
+    drawn = int(chosen[-1]) + 1 if len(chosen) == samples else pool
+    seen = {v: p[:drawn] for v, p in points.items()}
+    note = _dropped(f, targets, order, seen, usable[:drawn], missing)
+    return {v: p[chosen] for v, p in points.items()}, True, note
 
 
-def _too_few(f, targets, order, points, usable: int, example: str) -> str:
+def _dropped(f, targets, order, seen, usable, missing) -> str | None:
+    """What random points left out where f is nan (outside its domain: ln x at x < 0,
+    x^(2/3) at x < 0, as numpy has it) or, f finite, its derivative is: how many of those
+    drawn, where they are, and what was checked instead. None when none was."""
+    left = np.flatnonzero(~usable)
+    if not left.size:
+        return None
+    sub = {v: p[left] for v, p in seen.items()}
+    undefined_f, nan_d = np.zeros(left.size, bool), np.zeros(left.size, bool)
+    powers = None
+    for start, part in zip(range(0, left.size, size := _chunk_size(f, order, ladder=False)),
+                           _chunks(sub, size)):
+        n = _shape(part)[0]
+        run = _Run(f, [part[v] for v in f.variables], (n,), watching=False)
+        nodes = run.forward_nodes()
+        value = _data(nodes[-1], n)
+        here = np.isnan(value) & ~_met_infinity(nodes[-1], n)
+        undefined_f[start:start + n] = here
+        powers = powers or _negative_power(f, nodes, here)
+        at = {v: part[v] for v in f.variables}
+        for t in targets:
+            if t.name is not None:
+                d = np.broadcast_to(derivative_values(f, path(t, order), at), (n,))
+                nan_d[start:start + n] |= np.isnan(d) & np.isfinite(value)
+    if not (undefined_f.any() or nan_d.any()):
+        return None     # (overflow or underflow only: not a domain)
+    total = len(usable)
+    said = [f"f is not defined (nan) at {int(undefined_f.sum())}"] if undefined_f.any() else []
+    if nan_d.any():
+        said.append(f"{'and' if said else 'f is finite but'} its derivative is nan at "
+                    f"{int(nan_d.sum())}{' more' if said else ''}")
+    where = np.zeros(total, bool)
+    where[left[undefined_f | nan_d]] = True
+    region = _region(seen, where, usable, missing)
+    return (f"{', '.join(said)} of {total} points drawn{region}"
+            f"{f' ({powers})' if powers else ''}")
+
+
+def _region(seen, left, kept, names) -> str:
+    """Where the points ``left`` out lie, against the ``kept`` ones: one side of 0 of a
+    variable (x^(2/3): x < 0), or of the one variable's span kept (sqrt(x - 500))."""
+    for v in names:
+        x = seen[v]
+        for sign, other, test, opposite in (("<", ">", np.less, np.greater),
+                                            (">", "<", np.greater, np.less)):
+            if np.all(test(x[left], 0)) and np.all(opposite(x[kept], 0)):
+                return f", all with {v} {sign} 0: only {v} {other} 0 was checked"
+    if len(names) == 1 and kept.any():
+        x = seen[names[0]]
+        lo, hi = float(x[kept].min()), float(x[kept].max())
+        if np.all(x[left] < lo):
+            return (f", all with {names[0]} < {lo:.4g}: only {names[0]} from {lo:.4g} to "
+                    f"{hi:.4g} was checked")
+        if np.all(x[left] > hi):
+            return (f", all with {names[0]} > {hi:.4g}: only {names[0]} from {lo:.4g} to "
+                    f"{hi:.4g} was checked")
+        if not np.any((x[left] > lo) & (x[left] < hi)):
+            return f": only {names[0]} from {lo:.4g} to {hi:.4g} was checked"
+    return ": only points where it is were checked"
+
+
+def _negative_power(f, nodes, where) -> str | None:
+    """Where a power with a constant fractional exponent of a negative base made f nan
+    (x^(2/3) at x < 0, nan as in numpy): the real root to write instead, where it has one
+    (an odd denominator: cbrt for 3)."""
+    from fractions import Fraction
+
+    from .printer import render
+
+    if not where.any():
+        return None
+    for index, node in enumerate(f.nodes):
+        if node.name != "pow" or node.kind != "infix":
+            continue
+        base, power = node.args
+        c = np.asarray(nodes[power].data if isinstance(nodes[power], Variable)
+                       else nodes[power])
+        if c.ndim or not np.isfinite(c) or float(c) == round(float(c)):
+            continue
+        u = np.broadcast_to(_data(nodes[base], where.size), where.shape)
+        if not np.any(where & (u < 0)):
+            continue
+        ratio = Fraction(float(c)).limit_denominator(100)
+        p, q = ratio.numerator, ratio.denominator
+        if abs(ratio - float(c)) > 1e-12 * abs(float(c)) or q % 2 == 0:
+            return None     # (x^(1/2): no real root of a negative number to offer)
+        u_text = render(f.nodes, root=base)
+        grouped = u_text if f.nodes[base].kind in ("variable", "number", "constant", "call") \
+            else f"({u_text})"
+        if q == 3:
+            inside = u_text if abs(p) == 1 else f"{grouped}^{abs(p)}"
+            real = f"{'1/' if p < 0 else ''}cbrt({inside})"
+        else:
+            real = f"abs({u_text})^({p}/{q})" if p % 2 == 0 else \
+                f"sign({u_text})*abs({u_text})^({p}/{q})"
+        return (f"{render(f.nodes, root=index)} is nan where {u_text} < 0, as in numpy; for "
+                f"the real root, write {real}")
+    return None
+
+
+def _too_few(f, targets, order, points, usable: int, missing, fixed) -> str:
     """Too few random points where everything is finite: which of f, its derivative and
-    the expectation is not, at the most points (looked at only now: it costs a pass)."""
+    the expectation is not, at the most points (looked at only now: it costs a pass), and
+    a domain where they are, found by trying some (_domain_advice)."""
     failing = dict.fromkeys(["f", "its derivative", "the expectation"], 0)
     somewhere = np.zeros(len(targets), bool)    # per target: its expectation finite
     for part in _chunks(points, _chunk_size(f, order, ladder=False)):
@@ -873,10 +1005,130 @@ def _too_few(f, targets, order, points, usable: int, example: str) -> str:
                    f"{_s(_shape(points)[0], 'random point')}: {constant}"
     what = max(failing, key=failing.get)
     which = f": {what} is not at {failing[what]} of them" if failing[what] else ""
-    return (f"only {usable} of {_shape(points)[0]} random points have f, its derivative and "
-            f"the expectation all finite (and not 0 by underflow){which}; give a domain "
-            f"where they are, e.g. --domain {example}=1:10 (or points with --at, --grid, "
-            f"--points)")
+    head = (f"only {usable} of {_shape(points)[0]} random points have f, its derivative and "
+            f"the expectation all finite (and not 0 by underflow){which}")
+    advice = _domain_advice(f, targets, order, fixed, missing)
+    if advice is None:
+        return f"{head}; give a domain where they are with --domain NAME=LO:HI (or points " \
+               "with --at, --grid, --points)"
+    if not advice:
+        return f"{head}; adcli found no domain where they are, {_TRIED}: give points with " \
+               "--at, --grid or --points where they are"
+    return f"{head}; give a domain where they are, e.g. {advice} (or points with --at, " \
+           "--grid, --points)"
+
+
+# A domain is looked for where none was given or it failed: first along one variable, at
+# magnitudes 10^-8 .. 10^8 of either sign (and 0), PROBE_STEPS per decade, then between
+# the points found at an edge; what is suggested is drawn from once more to be sure.
+PROBE_DECADES = 8
+PROBE_STEPS = 100
+PROBE_SURE = 64     # points drawn from a domain found, nine in ten of them usable
+_TRIED = f"trying magnitudes 1e-{PROBE_DECADES} to 1e{PROBE_DECADES} of either sign"
+
+
+def _domain_advice(f, targets, order, fixed, names) -> str | None:
+    """--domain options where f, its derivative and the expectations are finite, as
+    _probe_line (one variable) or _probe_boxes (several) find them; "" where they found
+    none; None where f is too big to look (sampling costs about the square of its size)."""
+    nodes = len(f.nodes) + sum(len(t.expectation.nodes) for t in targets
+                               if t.expectation is not None)
+    if nodes > WIDER_NODES or not names:
+        return None
+    fixed = {v: float(np.ravel(as_numbers(v, value))[0]) for v, value in fixed.items()}
+    with np.errstate(all="ignore"):
+        found = _probe_line(f, targets, order, fixed, names[0]) if len(names) == 1 else \
+            _probe_boxes(f, targets, order, fixed, names)
+    return " ".join(f"--domain {v}={_short(lo)}:{_short(hi)}"
+                    for v, (lo, hi) in found.items()) if found else ""
+
+
+def _short(x: float) -> str:
+    return f"{x:.6g}"
+
+
+def _decades():
+    """(lo, hi) of each decade either side of 0, the nearest to 1 first: 1:10, -10:-1,
+    0.1:1, -1:-0.1, 10:100, ..."""
+    for k in sorted(range(-PROBE_DECADES, PROBE_DECADES), key=lambda k: (abs(k + 0.5), -k)):
+        lo, hi = 10.0 ** k, 10.0 ** (k + 1)
+        yield lo, hi
+        yield -hi, -lo
+
+
+def _probe_line(f, targets, order, fixed, name) -> dict | None:
+    """A domain of ``name`` (the others at their values) where everything is finite: the
+    longest run of usable points on a ladder of magnitudes; one with an edge on both
+    sides (arcsin(x - 50): 49 to 51) is found more closely there and rounded inward; one
+    that reaches out of the ladder suggests the decade in it nearest 1 (ln x: 1:10)."""
+    steps = 10.0 ** (np.arange(-PROBE_DECADES * PROBE_STEPS, PROBE_DECADES * PROBE_STEPS + 1)
+                     / PROBE_STEPS)
+    line = np.concatenate([-steps[::-1], [0.0], steps])
+    ok = _usable_along(f, targets, order, fixed, name, line)
+    edges = np.flatnonzero(np.diff(np.concatenate([[0], ok.astype(np.int8), [0]])))
+    runs = sorted(zip(edges[::2], edges[1::2] - 1), key=lambda r: r[0] - r[1])
+    for i, j in runs:
+        if i > 0 and j < line.size - 1:
+            lo = _edge(f, targets, order, fixed, name, line[i - 1], line[i])
+            hi = _edge(f, targets, order, fixed, name, line[j + 1], line[j])
+            span = _inward(lo, hi)
+        else:
+            span = next(((lo, hi) for lo, hi in _decades() if line[i] <= lo and hi <= line[j]),
+                        None)
+        if span is not None and _sure(f, targets, order, fixed, {name: span}):
+            return {name: span}
+    return None
+
+
+def _usable_along(f, targets, order, fixed, name, values) -> np.ndarray:
+    points = {v: np.full(values.size, fixed[v]) if v in fixed else values
+              for v in f.variables}
+    return _usable(f, targets, order, points)
+
+
+def _edge(f, targets, order, fixed, name, outside: float, inside: float) -> float:
+    """Between a point where something is not finite and one where all is, the nearest
+    to the first from which all is, on PROBE_STEPS points."""
+    between = np.linspace(inside, outside, PROBE_STEPS + 1)
+    ok = _usable_along(f, targets, order, fixed, name, between)
+    last = int(np.argmin(ok)) - 1 if not ok.all() else ok.size - 1
+    return float(between[max(last, 0)])
+
+
+def _inward(a: float, b: float) -> tuple[float, float] | None:
+    """[a, b] (either order) rounded inward to two digits of its width: -0.9:0.9 for
+    the edges of arcsin, 49.1:50.9 for arcsin(x - 50)."""
+    lo, hi = min(a, b), max(a, b)
+    if not hi > lo:
+        return None
+    quantum = 10.0 ** (np.floor(np.log10(hi - lo)) - 1)
+    lo, hi = np.ceil(lo / quantum), np.floor(hi / quantum)
+    digits = max(0, -int(np.floor(np.log10(quantum))))
+    lo, hi = round(lo * quantum, digits), round(hi * quantum, digits)
+    return (lo, hi) if hi > lo else None
+
+
+def _probe_boxes(f, targets, order, fixed, names) -> dict | None:
+    """For several variables drawn: every one in the same decade, each of either sign (of
+    one sign for more than four), the decades nearest 1 first."""
+    signs = list(itertools.product((1.0, -1.0), repeat=len(names))) if len(names) <= 4 \
+        else [(1.0,) * len(names), (-1.0,) * len(names)]
+    boxes = [{v: tuple(sorted((sign * lo, sign * hi))) for v, sign in zip(names, combo)}
+             for lo, hi in _decades() if lo > 0 for combo in signs]
+    rng = np.random.default_rng(0)
+    points = {v: np.concatenate([rng.uniform(*box[v], PROBE_SURE) for box in boxes])
+              for v in names}
+    points.update({v: np.full(len(boxes) * PROBE_SURE, fixed[v]) for v in fixed})
+    ok = _usable(f, targets, order, points).reshape(len(boxes), PROBE_SURE)
+    return next((box for box, row in zip(boxes, ok) if row.mean() >= 0.9), None)
+
+
+def _sure(f, targets, order, fixed, spans) -> bool:
+    """Whether random points from ``spans`` (a domain found) are nine in ten usable."""
+    rng = np.random.default_rng(0)
+    points = {v: np.full(PROBE_SURE, fixed[v]) if v in fixed else
+              rng.uniform(*spans[v], PROBE_SURE) for v in f.variables}
+    return bool(_usable(f, targets, order, points).mean() >= 0.9)
 
 
 def _finite_parts(f, targets, order, points) -> dict:
@@ -1098,6 +1350,8 @@ def derivative_values(f: Expression, names, at) -> np.ndarray:
     """f's derivative along ``names`` (as ``path`` orders them) at the points ``at``: in
     one variable by Taylor mode, a mixed partial by nested reverse passes (as diff(f, y,
     x) takes it: Taylor mode here runs along one direction)."""
+    if names and not f.moving(names)[-1]:   # a constant F, taken as a function of x
+        return np.zeros(np.broadcast_shapes(*(np.shape(at[v]) for v in f.variables)))
     if len(set(names)) <= 1:
         return f.nth_derivative(names[0], len(names), at).derivative if names else \
             f.value(at)
@@ -1346,7 +1600,7 @@ def _judge(f, targets, order, points, found, rtol, atol, sampled, seed) -> Check
     skipped = int(np.sum(status == "skipped"))
     largest = _largest(targets, status)
     if counted == 0 and no_derivative == 0:
-        raise ValuesError(_nothing_counted(f, n, expected_mode, targets))
+        raise ValuesError(_nothing_counted(f, n, expected_mode, targets, order, points))
     verdict = ("cannot tell" if counted == 0 else "differs" if differing else "matches")
     result = CheckResult(
         expression=f, order=order, targets=targets, points=points, value=found.value,
@@ -1514,7 +1768,7 @@ def _kink_rows(targets, points) -> list[Row]:
             for index in np.flatnonzero(t.status == "no derivative")]
 
 
-def _nothing_counted(f, n, expected_mode, targets=()) -> str:
+def _nothing_counted(f, n, expected_mode, targets=(), order=1, points=None) -> str:
     for t in targets:
         nowhere = t.expectation is not None and not np.any(np.isfinite(t.expected))
         constant = nowhere and _constant_infinity(t)
@@ -1524,9 +1778,21 @@ def _nothing_counted(f, n, expected_mode, targets=()) -> str:
     what = ("are f, its derivative and the expectation all finite (and not 0 by "
             "underflow)" if expected_mode else "are f and its derivative finite (and not 0 "
             "by underflow) with finite differences that settle")
-    name = f.variables[0] if f.variables else "x"
-    return (f"at none of the {_s(n)} given {what}: try other points, or random ones "
-            f"from a domain where they are, e.g. --domain {name}=1:10")
+    head = f"at none of the {_s(n)} given {what}"
+    # the variables to look along: those differentiated in, or given several values; the
+    # others (a parameter, a = 3) keep theirs
+    varied = [v for v in f.variables if any(v in path(t, order) for t in targets)
+              or points is None or not _one_value(points[v])] or list(f.variables)
+    fixed = {} if points is None else {v: points[v][0] for v in f.variables
+                                       if v not in varied}
+    advice = _domain_advice(f, targets, order, fixed, varied)
+    if advice is None:
+        return f"{head}: try other points, or random ones from a domain where they are " \
+               "(--domain NAME=LO:HI)"
+    if not advice:
+        return f"{head}, and adcli found no domain where they are, {_TRIED}"
+    return f"{head}: try other points, or random ones from a domain where they are, " \
+           f"e.g. {advice}"
 
 
 def _s(count: int, word: str = "point") -> str:
@@ -1676,8 +1942,9 @@ def _wider(r: CheckResult, targets, fixed, seed, domain) -> CheckResult | None:
     points could be found where everything is finite)."""
     f, order = r.expression, r.order
     try:
-        extra = _sample(f, targets, order, fixed, [v for v in f.variables if v not in fixed],
-                        DEFAULT_SAMPLES, seed, domain or {})
+        extra, _, _ = _sample(f, targets, order, fixed,
+                              [v for v in f.variables if v not in fixed], DEFAULT_SAMPLES,
+                              seed, domain or {})
         points = {v: np.concatenate([r.points[v], extra[v]]) for v in f.variables}
         return _judge(f, targets, order, points, _found(f, targets, order, points),
                       r.rtol, r.atol, sampled=True, seed=seed)

@@ -15,7 +15,8 @@ import math
 import numpy as np
 
 from .checking import (DEFAULT_RTOL, MIN_FOR_DIAGNOSIS, UNDEFINED_CLAIM, Target, _close,
-                       _judged, derivative_values, label_for, mixed_label, undefined)
+                       _expectation, _judged, derivative_values, label_for, mixed_label,
+                       path, undefined)
 from .errors import AdcliError, listing
 from .functions import CALLABLE
 
@@ -58,6 +59,9 @@ def _chain_rule(d: str, x: str) -> str:
 
 def _claims(f, targets, order, points, found, status) -> list[str]:
     counted = (status == "match") | (status == "differs")
+    # (a variable given one value and not differentiated in is a parameter, a = 3: no
+    # partial in it is a slip's)
+    differentiated = {n for t in targets if t.name is not None for n in path(t, order)}
     found_any = []
     for i, t in enumerate(targets):
         if t.expectation is None or not np.any(t.status == "differs"):
@@ -74,6 +78,24 @@ def _claims(f, targets, order, points, found, status) -> list[str]:
         # A claim must be certain: it is checked at the default tolerance, whatever
         # --rtol/--atol loosened the verdict to.
         tolerance = (DEFAULT_RTOL, 0.0)
+        if t.name is not None and not f.moving(path(t, order))[-1]:    # d/dx (e^2) = 2e
+            found_any.append(f"the derivative of a constant is 0: {f.text} does not depend "
+                             f"on {t.name}")
+            continue
+        # The expectation read otherwise, as a caution on stderr says it may be meant
+        # (1/2 x^(-1/2) is 1/(2x^(-1/2))): where that reading matches, it is the slip, and
+        # a diagnosis of the reading as written would be of what was not meant.
+        otherwise = _read_otherwise(t, points, where, a, a_scale, tolerance)
+        if otherwise:
+            found_any.append(otherwise)
+            continue
+        cautions = [f"the expectation was read as written: {c}" for c in t.expectation.cautions]
+        # Right on one side, wrong in sign on the other: an absolute value lost or added
+        # (ln|x|'s derivative written 1/|x|), said rather than a rule that holds by it.
+        sign = _sign_in_part(t, e, e_scale, a, a_scale, points, where, tolerance)
+        if sign:
+            found_any += sign + cautions
+            continue
         # A constant factor is said after the rule that explains it (e^(3x)'s derivative
         # written e^(3x) is 1/3 of it because the chain rule's 3 is missing).
         multiple = _multiple(t, e, e_scale, a, a_scale, tolerance)
@@ -94,7 +116,8 @@ def _claims(f, targets, order, points, found, status) -> list[str]:
         if order == 1:
             sweep = _sweep(f, t, points, where)
             claims += _numerator_swapped(f, t, multiple, sweep)
-            claims += _swapped(f, t, e, e_scale, found, where, tolerance)
+            claims += _swapped(f, t, e, e_scale, found, points, where, differentiated,
+                               tolerance)
             claims += _inner(f, t, e, e_scale, a, found, sweep, where, tolerance)
             claims += _quotient(f, t, e, e_scale, a, a_scale, sweep, tolerance)
             claims += _outer_at_x(f, t, e, e_scale, a, sweep, found, points, where,
@@ -125,9 +148,7 @@ def _claims(f, targets, order, points, found, status) -> list[str]:
                     claims = claims or finer()
         elif order == 2 and not multiple and not f.has_diff and not t.names:
             claims += _second_terms(f, t, e, e_scale, a, a_scale, points, where, tolerance)
-        found_any += claims + multiple + orders
-        if not (claims or multiple or orders):
-            found_any += _sign_in_part(t, e, e_scale, a, a_scale, points, where, tolerance)
+        found_any += claims + multiple + orders + cautions
     return found_any
 
 
@@ -168,16 +189,17 @@ def _part(f, index: int) -> str:
 
 
 def _nice(c: float) -> str:
-    """A factor as people write it: 2, -1, 0.5, 1/3 (rounding error dropped): a decimal
-    of up to six digits, else a fraction (denominator up to DENOMINATOR) that close."""
+    """A factor as people write it: 2, -1, 1/2, 1/3 (rounding error dropped): a fraction
+    (denominator up to DENOMINATOR) that close, else a decimal of up to six digits."""
     from fractions import Fraction  # ~3 ms: only once a claim is worded
 
-    short = float(f"{c:.6g}")
-    if abs(short - c) <= 1e-10 * abs(c):
-        return f"{short:.6g}"
+    # (a short fraction first, as the README promises: 1/2 and 1/7 alike, not 0.5 and 1/7)
     simple = Fraction(c).limit_denominator(DENOMINATOR)
     if abs(simple - c) <= 1e-10 * abs(c):
         return str(simple)
+    short = float(f"{c:.6g}")
+    if abs(short - c) <= 1e-10 * abs(c):
+        return f"{short:.6g}"
     return _with_constant(c) or f"{c:.12g}"
 
 
@@ -390,10 +412,15 @@ def _antiderivative(t, order, value, points, where, tolerance) -> list[str]:
             f"derivative (are the two given the other way round?)"]
 
 
-def _swapped(f, t, e, e_scale, found, where, tolerance) -> list[str]:
+def _swapped(f, t, e, e_scale, found, points, where, differentiated,
+             tolerance) -> list[str]:
+    """The expectation for x is ∂f/∂y: swapped partials, for y that varies or is
+    differentiated in (a^x's derivative written x a^(x-1) with a = 3 fixed by --at is no
+    partial in a, but the power rule)."""
     claims = []
     for other, g in found.gradient.items():
-        if other == t.name:
+        if other == t.name or (other not in differentiated
+                               and np.ptp(points[other][where]) == 0):
             continue
         a, a_scale = g[where], found.gradient_scale[other][where]
         if np.all(_close(e, a, e_scale, a_scale, *tolerance)):
@@ -1182,3 +1209,124 @@ def _summands(nodes, root: int) -> list:
         else:
             terms.append((sign, j))
     return terms
+
+
+# ----- the expectation read otherwise ------------------------------------------------------
+
+READING_CHARS = 400  # an expectation up to which its other readings are looked for
+
+
+def _read_otherwise(t, points, where, a, a_scale, tolerance) -> str | None:
+    """Where the expectation has a reading the parser cautions of (1/2 x, x^1/2, e^2x) and
+    read the other way it matches f' at every counted point: the words for that."""
+    from .errors import AdcliError
+    from .parser import parse
+
+    e = t.expectation
+    if not e.cautions or len(e.text) > READING_CHARS:
+        return None
+    n = int(np.count_nonzero(where))
+    for words, text in _other_readings(e):
+        try:
+            other = parse(text)
+        except AdcliError:
+            continue
+        if other.parsed == e.parsed or not set(other.variables) <= set(points):
+            continue
+        with np.errstate(all="ignore"):
+            value, scale = _expectation(other, {v: points[v][where] for v in points}, n)
+        if np.all(_close(value, a, scale, a_scale, *tolerance)):
+            written, reading, meant = words
+            return f"read as written, {written} is {reading}; as {meant} it matches"
+    return None
+
+
+def _other_readings(e):
+    """((written, reading, meant), text read the other way) for each place of e the
+    parser's cautions are about: a product side by side after '/' (1/2 x: 1/(2·x), or
+    (1/2)·x), a power over a number (x^1/2: (x^1)/2, or x^(1/2)), a number glued to a
+    name in an exponent (e^2x: (e^2)·x, or e^(2x))."""
+    import re
+
+    from .parser import _GLUED, _POWER_OVER, _factor_end
+    from .reader import is_function_name
+
+    text, nodes = e.text, e.nodes
+    at = {(node.name, node.position): j for j, node in enumerate(nodes) if node.kind == "infix"}
+    for j, node in enumerate(nodes):
+        if node.name != "div" or node.kind != "infix" or nodes[node.args[1]].name != "mul" \
+                or nodes[node.args[1]].kind != "infix":
+            continue
+        end = _factor_end(text, node.position + 1)
+        if end is None or not re.match(r"\s+(?:[^\W\d_]|\\|\()", text[end:]):
+            continue
+        start = _start(e, node.args[0], node.position)
+        stop = _stop(e, j, start, end)
+        if start is None or stop is None:
+            continue
+        top, first = text[start:node.position].strip(), text[node.position + 1:end].strip()
+        rest = text[end:stop].strip()
+        yield ((text[start:stop].strip(), f"{_grouped(top)}/({first}·{rest})",
+                f"({_grouped(top)}/{first})·{rest}"), text[:end] + "*" + text[end:])
+    for pattern, glued in ((_POWER_OVER, False), (_GLUED, True)):
+        for m in re.finditer(pattern, text):
+            j = at.get(("pow", m.start()))
+            start = None if j is None else _start(e, nodes[j].args[0], m.start())
+            if start is None or glued and (nodes[nodes[j].args[0]].kind not in
+                                           ("constant", "number")
+                                           or is_function_name(m.group(3))):
+                continue
+            base = _grouped(text[start:m.start()].strip())
+            exponent = "".join(text[m.end(1):m.end()].split())
+            if glued:
+                k, name = "".join(m.group(2).split()), m.group(3)
+                reading = f"({base}^{k})·{name}"
+            else:
+                sign, number = m.group(2), m.group(3)
+                reading = f"({base}^{sign}1)/{number}"
+            yield ((text[start:m.end()].strip(), reading, f"{base}^({exponent})"),
+                   text[:m.end(1)] + "(" + text[m.end(1):m.end()] + ")" + text[m.end():])
+
+
+def _start(e, j: int, before: int) -> int | None:
+    """Where node j's text begins in e.text (its leftmost token, with the parentheses
+    that open before it and close before ``before``)."""
+    text, stack, start = e.text, [j], None
+    while stack:
+        k = stack.pop()
+        node = e.nodes[k]
+        start = node.position if start is None else min(start, node.position)
+        stack += node.args
+    while start is not None and text[start:before].count(")") > text[start:before].count("("):
+        start = text.rfind("(", 0, start)
+        start = None if start < 0 else start
+    return start
+
+
+def _stop(e, j: int, start: int, after: int) -> int | None:
+    """Where node j's text ends in e.text: the first end after ``after`` at which
+    text[start:end] reads as node j does."""
+    from .errors import AdcliError
+    from .parser import parse
+    from .printer import render
+
+    want = render(e.nodes, root=j)
+    for stop in range(after + 1, len(e.text) + 1):
+        if stop < len(e.text) and not e.text[stop].isspace() and e.text[stop] not in "+-−)":
+            continue
+        try:
+            if parse(e.text[start:stop]).parsed == want:
+                return stop
+        except AdcliError:
+            continue
+    return None
+
+
+def _grouped(text: str) -> str:
+    """A part as one factor: as it is when it is a name, a number or in parentheses."""
+    import re
+
+    if re.fullmatch(r"[\w.]+", text) or (text.startswith("(") and text.endswith(")")
+                                          and text.count("(") == 1):
+        return text
+    return f"({text})"

@@ -207,7 +207,7 @@ DIAGNOSES = [
     # f, expectation, keyword arguments, the diagnosis line expected (hand-derived: the
     # expectation's relation to the true derivative)
     ("exp(x^2)^2", "8*x*exp(2*x^2)", {}, "×2 everywhere"),
-    ("sqrt(x)", "0.25/sqrt(x)", {}, "×0.5 everywhere"),
+    ("sqrt(x)", "0.25/sqrt(x)", {}, "×1/2 everywhere"),
     ("x^3+x", "x^2+1/3", {}, "×1/3 everywhere: the expectation is 1/3 times d/dx"),  # 3x^2+1
     ("sin(x)^2", "-2*sin(x)*cos(x)", {}, "×-1 everywhere: a sign error"),
     ("cos(x)", "sin(x)", {}, "×-1 everywhere: a sign error"),
@@ -517,8 +517,8 @@ def test_a_left_side_naming_the_derivative_is_read_past(expected, options):
     (["d/dx (x^2) = 2x"], "matches d/dx at 30/30 points, largest relative difference 0\n"),
     (["\\frac{d}{dx} \\sin x = \\cos x"], "matches d/dx at 30/30 points, largest relative "
                                           "difference 0\n"),
-    (["d/dx (x^2) = 3x"], "differs from d/dx at 30 of 30 points\ndiagnosis: ×1.5 everywhere: "
-                          "the expectation is 1.5 times d/dx at every point\n"),
+    (["d/dx (x^2) = 3x"], "differs from d/dx at 30 of 30 points\ndiagnosis: ×3/2 everywhere: "
+                          "the expectation is 3/2 times d/dx at every point\n"),
 ])
 def test_one_equation_applying_d_dx_is_f_and_its_derivative(argv, out):
     """check "d/dx (x^2) = 2x", the equation as on paper in one argument: d/dx was read as
@@ -659,7 +659,7 @@ def test_a_parameter_keeps_the_users_value_at_the_random_points():
     # d/dx a x^2 = 2ax, 6x at a = 3: the student's 3x is half of it there. Random a would
     # make the ratio 3/(2a), no constant: a stays 3, only x is drawn.
     result = adcli.check("a*x^2", "3*x", at={"a": 3, "x": 1}, wrt="x")
-    assert result.diagnosis == ["×0.5 everywhere: the expectation is 0.5 times ∂/∂x at "
+    assert result.diagnosis == ["×1/2 everywhere: the expectation is 1/2 times ∂/∂x at "
                                 "every point"]
     assert result.notes == ["the diagnosis holds at your 1 point and at 30 random ones with "
                             "a=3.0 (seed 0): 1 point alone cannot tell a slip from a "
@@ -1424,7 +1424,7 @@ def test_a_diagnosis_names_a_long_sub_expression_without_printing_all_of_it():
     ("sin(2x)", "cos(2x)", [
         "this is the derivative of sin with respect to its argument u = 2*x; the chain "
         "rule's factor du/dx is missing",
-        "×0.5 everywhere: the expectation is 0.5 times d/dx at every point"]),
+        "×1/2 everywhere: the expectation is 1/2 times d/dx at every point"]),
 ])
 def test_the_rule_that_explains_a_factor_is_said_before_it(f, expected, diagnosis):
     assert adcli.check(f, expected).diagnosis == diagnosis

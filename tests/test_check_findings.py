@@ -212,8 +212,9 @@ def test_too_few_finite_points_says_which_is_not_finite():
     # sqrt(-x^2 - 1): -x^2 - 1 < 0 for every x, so f is nan at all 480 points
     assert plain("sqrt(-x^2-1)", "x") == (2, "", error(
         "only 0 of 480 random points have f, its derivative and the expectation all finite "
-        "(and not 0 by underflow): f is not at 480 of them; give a domain where they are, "
-        "e.g. --domain x=1:10 (or points with --at, --grid, --points)"))
+        "(and not 0 by underflow): f is not at 480 of them; adcli found no domain where "
+        "they are, trying magnitudes 1e-8 to 1e8 of either sign: give points with --at, "
+        "--grid or --points where they are"))
 
 
 # ----- 6. names run together in F -------------------------------------------------------------

@@ -1,7 +1,8 @@
 """adcli check: verify a hand derivation. A verdict, the worst points with three
 witnesses (the expectation, AD, finite differences), a diagnosis, and exit status 1 when
-it differs. The work is ``adcli.check``; this module reads the options and lays out its
-result (a verdict and tables do not fit the points-table columns of other commands)."""
+it differs or cannot tell (the derivative exists at none of the points: no pass). The
+work is ``adcli.check``; this module reads the options and lays out its result (a verdict
+and tables do not fit the points-table columns of other commands)."""
 from __future__ import annotations
 
 import json
@@ -22,7 +23,8 @@ _DEFAULT_SPREAD = "magnitudes 1e-3 to 1e3, either sign"
 class Check(Command):
     name = "check"
     help = ("Is EXPECTED the derivative of EXPRESSION? Compares them (and finite "
-            "differences) at random or given points; exit 1 when they differ.")
+            "differences) at random or given points; exit 1 when they differ, or when "
+            "the derivative exists at none of the points (cannot tell).")
     examples = ('adcli check "x^2 sin x" "2x sin x + x^2 cos x"',
                 'adcli check "x^2 y" --expect x="2x y" --expect y="x^2"',
                 'adcli check "sin(x)^2 + cos(x)^2" "1" --order 0')
@@ -78,6 +80,9 @@ class Check(Command):
             expectations = {n: parse(t, definitions) for n, t in expectations.items()}
             for message in unused(definitions):
                 warn(err, message)
+        # a constant F with d/dx written or --wrt x is a function of x (--at x=1 is its)
+        f = checking.constant_in(f, expected, expectations, 1 if order is None else order,
+                                 wrt)
         given = _points(f, at, grid, points_file, skip_bad_rows, strict, err,
                         points_format, columns)
         spans = _known(f, _domains(domain), "--domain", strict, err)
