@@ -5,6 +5,10 @@ Along a line through the point (x + t for the variable differentiated, the other
 every node's value is a series in t: row k of a node's series is its k-th derivative in t
 divided by k!. One sweep gives every order up to K at once, for a cost that grows like
 K^2 per node, where nested reverse passes grow like 3^K. Row 1 alone is forward mode.
+
+A rule's arithmetic can make nan of a term that is exactly 0 (0·inf: a fixed argument's
+rows against exp(1000)) or overflow on the way to a finite row; those entries, and only
+those, are redone from the primitive's backward with exact zeros (``_redo_from_backward``).
 """
 from __future__ import annotations
 
@@ -14,7 +18,7 @@ from typing import NamedTuple
 import numpy as np
 
 from .errors import ValuesError
-from .functions import _constant_series, _taylor_from_backward
+from .functions import _GradientGraph, _aligned, _constant_series, _weights
 
 
 class JVP(NamedTuple):
@@ -98,12 +102,7 @@ def _sweep(nodes, seeds: dict, length: int, keep: bool, diagnostics=None) -> lis
             function = node.function()
             varying[i] = any(varying[j] for j in node.args)
             if varying[i]:
-                computed[i] = function.taylor(*args)
-                fixed = [not varying[j] for j in node.args]
-                if any(fixed):
-                    _without_fixed_terms(function, computed[i], args, fixed)
-                if not all(np.isfinite(a[0]).all() for a in args):
-                    _constant_at_infinity(computed[i], args)
+                computed[i] = _series(function, args, [varying[j] for j in node.args])
                 if diagnostics is not None:
                     _blame(diagnostics, node.function, computed[i], args)
             else:   # nothing here moves along the line: its value is all there is
@@ -114,21 +113,15 @@ def _sweep(nodes, seeds: dict, length: int, keep: bool, diagnostics=None) -> lis
     return computed
 
 
-def _without_fixed_terms(function, y, args, fixed) -> None:
-    """Redo the entries of rows 1.. of y that came out nan, leaving out the terms of the
-    arguments that do not move. Their rows are exactly 0, but a recurrence that multiplies
-    them by another argument's infinite (or nan) value makes nan of a term that is 0:
-    x*y at x = inf along x has the term 0·inf. The reverse pass never forms it (y gets no
-    gradient), and neither does the rule from backward, which skips an argument whose
-    rows are all 0: it is used only where that means exactly the fixed arguments. (An
-    inf is kept: 0·inf gives nan, never inf.)"""
-    bad = np.isnan(y[1:])
-    if not bad.any():
-        return
-    if not all(np.any(a[1:]) for a, f in zip(args, fixed) if not f):
-        return  # a moving argument whose rows came out 0 is not a known 0: keep the nan
-    redone = _taylor_from_backward(function, args)
-    y[1:] = np.where(bad, redone[1:], y[1:])
+def _series(function, args, moving) -> np.ndarray:
+    """One primitive's series from its arguments' (``moving``: which of them move at all):
+    its own rule, then the limits and exact zeros that the rule's arithmetic misses."""
+    y = function.taylor(*args)
+    if not all(np.isfinite(a[0]).all() for a in args):
+        _constant_at_infinity(y, args)
+    if not np.isfinite(y[1:]).all():    # the only cost on the common path: one check
+        _redo_from_backward(function, y, args, moving)
+    return y
 
 
 def _constant_at_infinity(y, args) -> None:
@@ -142,6 +135,112 @@ def _constant_at_infinity(y, args) -> None:
         fixed = fixed & (~moves | np.isinf(a[0]))
     if fixed.any():
         y[1:] = np.where(fixed, 0.0, y[1:])
+
+
+def _redo_from_backward(function, y, args, moving) -> None:
+    """Redo, at the points where they are, the entries of rows 1.. of y that came out nan,
+    or inf from finite arguments, by the rule from backward with exact zeros (``_exact``).
+
+    A nan here from arguments whose rows 1.. have none is made by the rule, mostly as 0·inf:
+    a row that is exactly 0 (the rows of an argument that does not move, x + t's rows from
+    t^2 on) times an infinite value (exp(x) at x = 1000, y = inf), or times a nan value
+    whose slope is fine (log(x)*y at x = -1 along x is y/x). The term is 0, and the reverse
+    passes never form it. An inf from finite arguments may be an overflow on the way to a
+    finite row (x^102.6 at 1000: r·y_0 before the division by a_0), which backward's
+    formula, r·a^(r-1), does not meet: that entry takes the redone value where it is finite.
+    Left as they are: a nan that came with an argument's rows (it was redone there), and
+    the rows of a y that is nan at finite arguments (sqrt(-1)): f is undefined there."""
+    shape = y.shape[1:]
+    full = [np.broadcast_to(_aligned(a, len(shape)), (len(a),) + shape) for a in args]
+    clean, finite, defined = (np.ones(shape, dtype=bool) for _ in range(3))
+    for a in full:
+        clean &= ~np.isnan(a[1:]).any(axis=0)
+        finite &= np.isfinite(a).all(axis=0)
+        defined &= np.isfinite(a[0])
+    where = (clean & np.isnan(y[1:]).any(axis=0)) | (finite & np.isinf(y[1:]).any(axis=0))
+    where &= ~(defined & np.isnan(y[0]))
+    if not where.any():
+        return
+    old = y[:, where]
+    redone = _exact(function, [a[:, where] for a in full], moving)
+    better = np.isnan(old) | (np.isinf(old) & np.isfinite(redone))
+    better[0] = False
+    y[:, where] = np.where(better, redone, old)
+
+
+def _exact(function, args, moving) -> np.ndarray:
+    """The series of y = f(args) by the rule from backward, k y_k = sum_i sum_j j x_(i,j)
+    g_(i,k-j) with g_i = df/dx_i, as ``functions._taylor_from_backward`` has it, but with
+    a term that has a known 0 in it left out, even where its other factor is inf or nan.
+    Each g_i's series comes from the steps of backward's graph, each step's series as the
+    sweep makes a node's (``_series``: its rule, redone here where it went non-finite), so
+    gy's zero rows do not meet y = inf there either. Each level runs on series one row
+    shorter, so this nests at most as deep as the order. Points along axis 1 only."""
+    graph = _GradientGraph(function, args, moving)
+    y = graph.y
+    if len(y) == 1 or not graph.roots:
+        return y
+    moved = {id(v) for v, m in zip(graph.inputs, moving) if m} | {id(graph.output)}
+    weights = [(_weights(args[i]), _known_zeros(args[i], True, gradient=False))
+               for i, _ in graph.roots]
+    _run(graph, graph.fixed, len(y) - 1, moved)
+    for k in range(1, len(y)):
+        _run(graph, graph.rerun, k, moved)     # the steps on y need its rows up to k - 1
+        terms = []
+        for (w, w_known), (_, v) in zip(weights, graph.roots):
+            g = _aligned(graph.series(v, len(y)), 1)   # every row there is, for _known_zeros
+            g_known = _known_zeros(g, id(v) in moved, gradient=True)
+            terms.append(_exact_dot(w[1:k + 1], w_known[1:k + 1], g[:k], g_known[:k]))
+        y[k] = sum(terms) / k
+    return y
+
+
+def _run(graph, steps, rows: int, moved: set) -> None:
+    """Each step's series from its inputs' (the first ``rows`` rows), as the sweep makes a
+    node's; a step on nothing that moves is a constant (gy * a: no 0·inf in its rows)."""
+    for f, inputs, output in steps:
+        moving = [id(v) in moved for v in inputs]
+        if any(moving):
+            moved.add(id(output))
+            series = _series(f, [graph.series(v, rows) for v in inputs], moving)
+        else:
+            series = _constant_series(output.data, rows)
+        graph.known[id(output)] = series
+
+
+def _known_zeros(s, moves: bool, gradient: bool):
+    """Where the 0s in the rows of series s are exact: every row from 1 on of a series that
+    does not move (an argument held fixed, a number, gy); of one that moves, where its value
+    is not nan, a 0 with only 0s after it and a row from 1 on that is not 0 before it (x + t's
+    rows from t^2 on, 2 x's), or for a ``gradient``, flat from row 1 on after a value that is
+    not 0 (2, x^2's gradient along x^2's line): an argument that came out flat may be an
+    underflow upstream (exp(x)*(1 + exp(y - 801)) has d/dy = e^200 at x = 1000, y = 1).
+
+    Not a 0 before a row that is not 0: such a series is not a polynomial, and a 0 of it
+    at this point only (the odd rows of an even function at 0) may meet a pole whose term
+    is not 0 (atanh(exp(-x^2)) at x = 0: f'' is +inf, the terms kept make it -inf). Not a
+    series that is 0 all through: a limit 1/inf, say (log u at u = e^1000 y, along y, has
+    u_1 g_1 = -1/y^2 with g = 1/u). And never row 0, a value, for the same reasons."""
+    if moves:
+        nonzero = s != 0
+        known = ~np.logical_or.accumulate(nonzero[::-1], axis=0)[::-1]
+        known &= nonzero[0 if gradient else 1:].any(axis=0) & ~np.isnan(s[0])
+    else:
+        known = np.ones(s.shape, dtype=bool)
+    known[0] = False
+    return known
+
+
+def _exact_dot(w, w_known, g, g_known):
+    """sum_j w_j g_(k-j), j = 1..k, where a term with a known 0 in it is 0, even 0·inf
+    (``w_known``, ``g_known``: where their 0s are exact). Only a nan term can be one."""
+    g, g_known = g[::-1], g_known[::-1]
+    terms = w * g
+    undefined = np.isnan(terms)
+    if undefined.any():
+        zero = ((w == 0) & w_known) | ((g == 0) & g_known)
+        terms[undefined & zero] = 0.0
+    return terms.sum(axis=0)
 
 
 def _blame(diagnostics, function, series, args) -> None:
