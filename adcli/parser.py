@@ -8,6 +8,7 @@ from __future__ import annotations
 import itertools
 import re
 import threading
+from typing import NamedTuple
 from collections.abc import Mapping
 
 from . import lalr
@@ -104,14 +105,33 @@ def cautions(expression: Expression) -> list[str]:
     the power is x^1 and /2 divides after it; in e^2x the power is e^2, times x; and what
     the reader said while reading: 1e400 is inf, sinx is one name, cos x e^x is
     cos(x*(e^x))."""
+    return [*_readings(expression), *expression._read_cautions][:CAUTIONS]
+
+
+class OtherReading(NamedTuple):
+    """How a place a caution is about was likely meant: ``written`` as it is (1/2 x),
+    ``meant`` so ((1/2)*x), and ``text``, the whole expression written so."""
+
+    written: str
+    meant: str
+    text: str
+
+
+def other_readings(expression: Expression) -> list[OtherReading]:
+    """The other reading of each place ``cautions`` warns of (not the reader's own)."""
+    return list(_readings(expression).values())
+
+
+def _readings(expression: Expression) -> dict[str, OtherReading]:
+    """Each caution of a reading right by the rules, with the reading likely meant."""
     text = expression.text
     # (the regular expressions are compiled on first use: none is on every run's path)
-    said = []
+    said = {}
     if "/" in text and re.search(_SPACED, text):
-        said += _spaced_divisor(expression)
+        said.update(_spaced_divisor(expression))
     if _may_hold_one(text):
-        said += _powers(expression)
-    return [*said, *expression._read_cautions][:CAUTIONS]
+        said.update(_powers(expression))
+    return said
 
 
 # A factor after '/', then a space and another factor: 1/2 x, 3/4 sin x, 1/(x+1) (x-1),
@@ -122,7 +142,7 @@ _ATOM = r"\d+\.?\d*|\.\d+|" + _NAME
 _SUPERSCRIPTS = "⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺"
 
 
-def _spaced_divisor(expression: Expression) -> list[str]:
+def _spaced_divisor(expression: Expression) -> dict[str, OtherReading]:
     """1/2 x is 1/(2*x) by the rules (side by side binds tighter than /, as in 1/2x), and
     so is 1/(x+1) (x-1) 1/((x+1)(x-1)); with a space after the divisor's first factor it
     is more often meant as (1/2)*x: said."""
@@ -141,12 +161,14 @@ def _spaced_divisor(expression: Expression) -> list[str]:
         left, right = node.args
         top, n = _operand(nodes, left), _operand(nodes, first)
         rest = "*".join(_operand(nodes, j) for j in reversed(factors))
-        said.setdefault(f"{top}/{n} {rest}: a product written side by side binds tighter than "
+        written, meant = f"{top}/{n} {rest}", f"({top}/{n})*{rest}"
+        said.setdefault(f"{written}: a product written side by side binds tighter than "
                         f"'/', so this divides by {render(nodes, root=right)}; for "
-                        f"({top}/{n})*{rest}, write {top}/{n}*{rest}")
+                        f"{meant}, write {top}/{n}*{rest}",
+                        OtherReading(written, meant, f"{text[:end]}*{text[end:]}"))
         if len(said) == CAUTIONS:
             break
-    return list(said)
+    return said
 
 
 def _factor_end(text: str, i: int) -> int | None:
@@ -199,16 +221,25 @@ def _powers(expression: Expression) -> list[str]:
         if match is not None and nodes[node.args[1]].kind in ("number", "prefix"):
             sign, n = ("-" if match.group(2) in ("-", "−") else ""), match.group(3)
             said.setdefault(f"{b}^{sign}1/{n}: the power is {b}^{sign}1, and /{n} divides after "
-                        f"it (a power comes before a division); for {b} to the power "
-                        f"{sign}1/{n}, write {b}^({sign}1/{n})")
+                            f"it (a power comes before a division); for {b} to the power "
+                            f"{sign}1/{n}, write {b}^({sign}1/{n})",
+                            _exponent_grouped(text, match, b, f"{b}^{sign}1/{n}"))
         match = glued.get(node.position)
         if match is not None and nodes[base].kind in ("constant", "number") \
                 and not is_function_name(match.group(3)):
             k, name = "".join(match.group(2).split()).replace("−", "-"), match.group(3)
             said.setdefault(f"{b}^{k}{name}: the power is {b}^{k}, and {name} multiplies after it "
-                        f"(an exponent is one factor); for {b} to the power {k}{name}, write "
-                        f"{b}^({k}{name})")
-    return list(said)[:CAUTIONS]
+                            f"(an exponent is one factor); for {b} to the power {k}{name}, "
+                            f"write {b}^({k}{name})",
+                            _exponent_grouped(text, match, b, f"{b}^{k}{name}"))
+    return dict(itertools.islice(said.items(), CAUTIONS))
+
+
+def _exponent_grouped(text: str, match, base: str, written: str) -> OtherReading:
+    """x^1/2 read as x^(1/2), e^2x as e^(2x): the exponent ``match`` found in parentheses."""
+    exponent = "".join(text[match.end(1):match.end()].split())
+    grouped = f"{text[:match.end(1)]}({text[match.end(1):match.end()]}){text[match.end():]}"
+    return OtherReading(written, f"{base}^({exponent})", grouped)
 
 
 def define(texts: Mapping[str, str]) -> Definitions:

@@ -1218,115 +1218,25 @@ READING_CHARS = 400  # an expectation up to which its other readings are looked 
 
 def _read_otherwise(t, points, where, a, a_scale, tolerance) -> str | None:
     """Where the expectation has a reading the parser cautions of (1/2 x, x^1/2, e^2x) and
-    read the other way it matches f' at every counted point: the words for that."""
+    read as the caution says it was likely meant, it matches f' at every counted point:
+    the words for that."""
     from .errors import AdcliError
-    from .parser import parse
+    from .parser import other_readings, parse
 
     e = t.expectation
     if not e.cautions or len(e.text) > READING_CHARS:
         return None
     n = int(np.count_nonzero(where))
-    for words, text in _other_readings(e):
+    for reading in other_readings(e):
         try:
-            other = parse(text)
+            other = parse(reading.text)
         except AdcliError:
             continue
-        if other.parsed == e.parsed or not set(other.variables) <= set(points):
+        if not set(other.variables) <= set(points):
             continue
         with np.errstate(all="ignore"):
             value, scale = _expectation(other, {v: points[v][where] for v in points}, n)
         if np.all(_close(value, a, scale, a_scale, *tolerance)):
-            written, reading, meant = words
-            return f"read as written, {written} is {reading}; as {meant} it matches"
+            return (f"{reading.written} is read otherwise than it was likely meant (see the "
+                    f"warning); as {reading.meant}, the expectation matches")
     return None
-
-
-def _other_readings(e):
-    """((written, reading, meant), text read the other way) for each place of e the
-    parser's cautions are about: a product side by side after '/' (1/2 x: 1/(2·x), or
-    (1/2)·x), a power over a number (x^1/2: (x^1)/2, or x^(1/2)), a number glued to a
-    name in an exponent (e^2x: (e^2)·x, or e^(2x))."""
-    import re
-
-    from .parser import _GLUED, _POWER_OVER, _factor_end
-    from .reader import is_function_name
-
-    text, nodes = e.text, e.nodes
-    at = {(node.name, node.position): j for j, node in enumerate(nodes) if node.kind == "infix"}
-    for j, node in enumerate(nodes):
-        if node.name != "div" or node.kind != "infix" or nodes[node.args[1]].name != "mul" \
-                or nodes[node.args[1]].kind != "infix":
-            continue
-        end = _factor_end(text, node.position + 1)
-        if end is None or not re.match(r"\s+(?:[^\W\d_]|\\|\()", text[end:]):
-            continue
-        start = _start(e, node.args[0], node.position)
-        stop = _stop(e, j, start, end)
-        if start is None or stop is None:
-            continue
-        top, first = text[start:node.position].strip(), text[node.position + 1:end].strip()
-        rest = text[end:stop].strip()
-        yield ((text[start:stop].strip(), f"{_grouped(top)}/({first}·{rest})",
-                f"({_grouped(top)}/{first})·{rest}"), text[:end] + "*" + text[end:])
-    for pattern, glued in ((_POWER_OVER, False), (_GLUED, True)):
-        for m in re.finditer(pattern, text):
-            j = at.get(("pow", m.start()))
-            start = None if j is None else _start(e, nodes[j].args[0], m.start())
-            if start is None or glued and (nodes[nodes[j].args[0]].kind not in
-                                           ("constant", "number")
-                                           or is_function_name(m.group(3))):
-                continue
-            base = _grouped(text[start:m.start()].strip())
-            exponent = "".join(text[m.end(1):m.end()].split())
-            if glued:
-                k, name = "".join(m.group(2).split()), m.group(3)
-                reading = f"({base}^{k})·{name}"
-            else:
-                sign, number = m.group(2), m.group(3)
-                reading = f"({base}^{sign}1)/{number}"
-            yield ((text[start:m.end()].strip(), reading, f"{base}^({exponent})"),
-                   text[:m.end(1)] + "(" + text[m.end(1):m.end()] + ")" + text[m.end():])
-
-
-def _start(e, j: int, before: int) -> int | None:
-    """Where node j's text begins in e.text (its leftmost token, with the parentheses
-    that open before it and close before ``before``)."""
-    text, stack, start = e.text, [j], None
-    while stack:
-        k = stack.pop()
-        node = e.nodes[k]
-        start = node.position if start is None else min(start, node.position)
-        stack += node.args
-    while start is not None and text[start:before].count(")") > text[start:before].count("("):
-        start = text.rfind("(", 0, start)
-        start = None if start < 0 else start
-    return start
-
-
-def _stop(e, j: int, start: int, after: int) -> int | None:
-    """Where node j's text ends in e.text: the first end after ``after`` at which
-    text[start:end] reads as node j does."""
-    from .errors import AdcliError
-    from .parser import parse
-    from .printer import render
-
-    want = render(e.nodes, root=j)
-    for stop in range(after + 1, len(e.text) + 1):
-        if stop < len(e.text) and not e.text[stop].isspace() and e.text[stop] not in "+-−)":
-            continue
-        try:
-            if parse(e.text[start:stop]).parsed == want:
-                return stop
-        except AdcliError:
-            continue
-    return None
-
-
-def _grouped(text: str) -> str:
-    """A part as one factor: as it is when it is a name, a number or in parentheses."""
-    import re
-
-    if re.fullmatch(r"[\w.]+", text) or (text.startswith("(") and text.endswith(")")
-                                          and text.count("(") == 1):
-        return text
-    return f"({text})"

@@ -171,12 +171,15 @@ def test_constant_factors_are_short_fractions_alike():
 
 @pytest.mark.parametrize("f, expected, diagnosis", [
     # (sqrt x)' = (1/2) x^(-1/2); 1/2 x^(-1/2) reads as 1/(2 x^(-1/2)) = sqrt(x)/2
-    ("sqrt x", "1/2 x^(-1/2)", "read as written, 1/2 x^(-1/2) is 1/(2·x^(-1/2)); as "
-                               "(1/2)·x^(-1/2) it matches"),
+    ("sqrt x", "1/2 x^(-1/2)", "1/2 x^((-1)/2) is read otherwise than it was likely meant "
+                               "(see the warning); as (1/2)*x^((-1)/2), the expectation "
+                               "matches"),
     # (2/3 x^(3/2))' = x^(1/2); x^1/2 reads as x/2
-    ("2 x^(3/2)/3", "x^1/2", "read as written, x^1/2 is (x^1)/2; as x^(1/2) it matches"),
+    ("2 x^(3/2)/3", "x^1/2", "x^1/2 is read otherwise than it was likely meant (see the "
+                             "warning); as x^(1/2), the expectation matches"),
     # (e^(2x))' = 2e^(2x); 2e^2x reads as 2 (e^2) x
-    ("e^(2x)", "2e^2x", "read as written, e^2x is (e^2)·x; as e^(2x) it matches"),
+    ("e^(2x)", "2e^2x", "e^2x is read otherwise than it was likely meant (see the warning); "
+                        "as e^(2x), the expectation matches"),
 ])
 def test_the_reading_the_caution_offers_is_said_first(f, expected, diagnosis):
     code, out, err = plain(f, expected, "--domain", "x=1:10")
