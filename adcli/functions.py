@@ -924,11 +924,13 @@ class Unit(_Inside, Primitive):
     def forward(self, a, b):
         h = np.hypot(a, b)
         y = a / h
-        over = np.isinf(h) & np.isfinite(a) & np.isfinite(b)  # both near 1e308
-        if not over.any():
+        # Scaled where h overflows (both near 1e308) or is subnormal, and so rounded to
+        # few digits: unit(5e-324, 5e-324) is 1 from h = 5e-324, not 1/sqrt(2).
+        off = (np.isinf(h) & np.isfinite(a) & np.isfinite(b)) | ((h < _TINY) & (h > 0))
+        if not off.any():
             return y
         a_, b_, _ = _scaled(a, b)
-        return np.where(over, a_ / np.hypot(a_, b_), y)
+        return np.where(off, a_ / np.hypot(a_, b_), y)
 
     def spelled(self, a, b): return a / op.hypot(a, b)
 
@@ -1221,6 +1223,25 @@ def _dot(a, b):
     return (a * b).sum(axis=0)
 
 
+def _moving_rows(w):
+    """The rows j >= 1 of the weights w of an argument that are not 0 at every point: x + t
+    has one. The terms of the others are left out: no work, and no 0 * inf."""
+    if len(w) < 2:
+        return []
+    moving = np.any(w[1:].reshape(len(w) - 1, -1), axis=1)  # one pass, not one per row
+    return [j + 1 for j in np.flatnonzero(moving).tolist()]
+
+
+def _terms(w, rows, s, k: int):
+    """sum_j w_j s_(k-j) over the ``rows`` j <= k of w (see _moving_rows)."""
+    total = 0.0
+    for j in rows:
+        if j > k:
+            break
+        total = total + w[j] * s[k - j]
+    return total
+
+
 def _weights(u):
     """Rows j * u_j: the series of t u'(t). If y' = g u', then k y_k = sum_j j u_j g_(k-j).
     Row 0 is 0 itself, not 0·u_0: an infinite u_0 (coth(y + csc(x)) at x = 0) would make
@@ -1232,8 +1253,12 @@ def _weights(u):
 
 def _exp_series(function, u):
     y, (u,) = _start(function, (u,))
-    w = _weights(u)
-    for k in range(1, len(y)):          # y' = y u'
+    return _exp_rows(_weights(u), y)
+
+
+def _exp_rows(w, y):
+    """Rows 1.. of e^z into y (row 0 is its value), from w = t z', the rows k z_k."""
+    for k in range(1, len(y)):          # y' = y z'
         y[k] = _dot(w[1:k + 1], y[k - 1::-1]) / k
     return y
 
@@ -1277,14 +1302,21 @@ def _pair_rows(u, y, z0, alpha: float, beta: float):
 
 def _riccati_series(function, u, p0, c1: float, c2: float):
     """y' = p u' with p = c0 + c1 y + c2 y^2 (tan, tanh, cot, sigmoid, expm1). p's row 0 is
-    ``p0(y_0)``, computed as backward computes it, so that row 1 is backward's gradient."""
+    ``p0(y_0)``, computed as backward computes it, so that row 1 is backward's gradient.
+    A coefficient of 0 is left out, not multiplied: expm1's y_0^2 overflows from x = 355,
+    where its derivatives are finite up to 709.78, and 0 * inf would make them nan. (Where
+    c2 is not 0, p is the function's own derivative, so y^2's rows are p's and overflow
+    only where its derivatives do, as backward's 1 + y*y does.)"""
     y, (u,) = _start(function, (u,))
     p = np.zeros_like(y)
     p[0] = p0(y[0])
     w = _weights(u)
     for k in range(1, len(y)):
         y[k] = _dot(w[1:k + 1], p[k - 1::-1]) / k
-        p[k] = c1 * y[k] + c2 * _dot(y[:k + 1], y[k::-1])
+        if c1:
+            p[k] += c1 * y[k]
+        if c2:
+            p[k] += c2 * _dot(y[:k + 1], y[k::-1])
     return y
 
 
@@ -1305,10 +1337,26 @@ def _cbrt_series(function, u):
 
 
 def _hypot_series(function, a, b):
+    """y = hypot(a, b) in polar form: the direction (u, v) = (a, b)/y turns by an angle
+    th with y th' = u b' - v a', and y' = u a' + v b', u' = -v th', v' = u th'. Not from
+    y y = a a + b b, whose squares overflow and underflow and whose rows cancel: y_2 is
+    (a_1^2 + b_1^2 - y_1^2)/(2 y_0), all digits lost where one argument dominates
+    (hypot(x, 1) at 1e8) or where y is linear (hypot(x, x)). Here the difference is
+    (u b' - v a')^2 from the start, every row a sum of products, and |u|, |v| <= 1."""
     y, (a, b) = _start(function, (a, b))
-    s = _product(a, a, len(y)) + _product(b, b, len(y))
-    for k in range(1, len(y)):          # y y = a a + b b
-        y[k] = (s[k] - _dot(y[1:k], y[k - 1:0:-1])) / (2.0 * y[0])
+    u, v, turn = np.zeros_like(y), np.zeros_like(y), np.zeros_like(y)  # turn: rows k th_k
+    u[0], v[0] = Unit().forward(a[0], b[0]), Unit().forward(b[0], a[0])  # as backward's
+    # An argument that does not move is left out: its 0 rows by a nan v_0 (b = inf) are 0.
+    wa, wb = _weights(a), _weights(b)
+    ra, rb = _moving_rows(wa), _moving_rows(wb)
+    for k in range(1, len(y)):
+        y[k] = (_terms(wa, ra, u, k) + _terms(wb, rb, v, k)) / k
+        if k == len(y) - 1:
+            break
+        across = _terms(wb, rb, u, k) - _terms(wa, ra, v, k)  # row k of y th' t
+        turn[k] = (across - _dot(y[1:k], turn[k - 1:0:-1])) / y[0]
+        u[k] = -_dot(turn[1:k + 1], v[k - 1::-1]) / k
+        v[k] = _dot(turn[1:k + 1], u[k - 1::-1]) / k
     return y
 
 
@@ -1321,9 +1369,10 @@ def _div_series(function, a, b):
 
 # Powers. A constant exponent r (a number, or a variable not being differentiated) takes
 # a y' = r y a' from a (a^r)' = r a^r a': no log, so negative bases with whole exponents
-# work. A varying exponent takes y' = y (b log a)'. Both recurrences divide by a_0 and
-# scale by y_0, so where a_0 = 0 or a^r under- or overflows, x^r is expanded about a_0
-# instead; there, as in backward, 0^0 is flat in the base and 0^b (b > 0) in the exponent.
+# work. A varying exponent takes y' = y (b log a)' (and a^n a^(b-n) near a whole b = n:
+# _near_whole_exponents). The recurrences divide by a_0 and scale by y_0, so where a_0 = 0
+# or a^r under- or overflows, x^r is expanded about a_0 instead; there, as in backward,
+# 0^0 is flat in the base and 0^b (b > 0) in the exponent.
 
 def _pow_series(function, a, b):
     y, (a_rows, b_rows) = _start(function, (a, b))
@@ -1339,11 +1388,16 @@ def _pow_constant(a, r, y):
         # Repeated squaring: exact at a = 0, no division, no special points.
         y[1:] = _aligned(_whole_power(a, int(r), len(y)), y.ndim - 1)[1:]
         return y
+    return _pow_special_points(a, r, None, _power_rows(a, r, y))
+
+
+def _power_rows(a, r, y):
+    """Rows 1.. of a^r into y (row 0 is its value) for an exponent r that does not move."""
     j = np.arange(len(y), dtype=np.float64).reshape((-1,) + (1,) * (y.ndim - 1))
     for k in range(1, len(y)):          # k a_0 y_k = sum_(j<k) (r (k-j) - j) a_(k-j) y_j
         terms = (r * (k - j[:k]) - j[:k]) * a[k:0:-1] * y[:k]
         y[k] = terms.sum(axis=0) / (k * a[0])
-    return _pow_special_points(a, r, None, y)
+    return y
 
 
 def _whole_power(a, n: int, length: int):
@@ -1359,15 +1413,73 @@ def _whole_power(a, n: int, length: int):
 
 
 def _pow_varying(a, b, y):
-    constant_here = ~np.any(b[1:] != 0, axis=0)
-    log_a = _log_rows(a, np.zeros_like(y))  # y's shape: a may be one number (2^x)
+    y = _exp_rows(_b_log_a_rows(a, b, len(y)), y)  # y' = y z', z = b log a
+    _near_whole_exponents(a, b, y)
+    return _pow_special_points(a, b[0], b, y)
+
+
+def _near_whole_exponents(a, b, y) -> None:
+    """Rows 1.. of y = a^b again where b_0 is within 1/4 of a whole n in 1..K-1 (K the
+    order), as a^n times a^(b-n). There a^b's rows from n + 1 on are small by the factor
+    b (b-1) ... (b-n) of their terms, which e^z's recurrence leaves to cancel (x^(x+1) at
+    1e-20: y'' = -90.1 from terms 1e20 - 1e20, given as 0.0): a^n's rows come from the
+    recurrence of a constant power, with that cancellation in its whole coefficients, and
+    a^(b-n) from e^z with b - n near 0. Not where a_0^n or a_0^(b_0-n) is not normal."""
+    length, shape = len(y), y.shape[1:]
+    if length < 3 or not np.any(a[1:]):  # order 1, or a base that does not move (2^x)
+        return
+    a0, b0 = np.broadcast_to(a[0], shape), np.broadcast_to(b[0], shape)
+    n = np.rint(b0)
+    near = (np.abs(b0 - n) <= 0.25) & (n >= 1) & (n <= length - 2)
+    if not near.any():
+        return
+    p0, q0 = np.power(a0, n), np.power(a0, b0 - n)  # b0 - n is exact (Sterbenz)
+    for power in (p0, q0):
+        near &= (np.abs(power) >= _TINY) & (np.abs(power) <= _HUGE)
+    if not near.any():
+        return
+
+    def columns(s):
+        return np.broadcast_to(s, (length,) + shape)[:, near]
+
+    a_, rest, n = columns(a), columns(b), n[near]  # (copies)
+    rest[0] -= n
+    p, q = np.zeros_like(a_), np.zeros_like(a_)  # a^n, a^(b-n)
+    p[0], q[0] = p0[near], q0[near]
+    q = _exp_rows(_b_log_a_rows(a_, rest, length), q)
+    p = _power_rows(a_, n, p)
+    rows = p[0] * q
+    for i in _moving_rows(p):           # a^n of x + t is a polynomial: rows past n are 0
+        rows[i:] += p[i] * q[:length - i]
+    y[1:, near] = rows[1:]
+
+
+def _b_log_a_rows(a, b, length: int):
+    """The rows k z_k of z = b log a, from z' = b' log a + (b/a) a': not from the product
+    of b's and log a's series, whose terms b_0 (log a)_k grow like 1/a_0^k where b_0 does
+    not make up for it (x^x at 1e-300: 1e-300 * -5e599 overflows, where z'' = 1/x), nor
+    with (log a)_1 = a_1/a_0 alone (inf at 5e-324, where z' = log x + 1 is not): b/a is
+    1 there."""
+    shape = np.broadcast_shapes(a.shape[1:], b.shape[1:])  # a may be one number (2^x)
+    wa, wb = _weights(a), _weights(b)
+    ra, rb = _moving_rows(wa), _moving_rows(wb)
+    # log a and b/a from a log' = a' and a (b/a) = b, rows 0..K-1, over a's moving rows
+    # only: x + t's zero rows by an infinite row (1/x^2 at 1e-160) are not nan but 0.
+    log_a, slope, ratio = np.zeros((3, length - 1) + shape)  # slope: rows k (log a)_k
+    log_a[0], ratio[0] = np.log(a[0]), b[0] / a[0]
+    for k in range(1, length - 1):
+        slope[k] = (wa[k] - _terms(a, ra, slope, k)) / a[0]
+        log_a[k] = slope[k] / k
+        ratio[k] = (b[k] - _terms(a, ra, ratio, k)) / a[0]
     # Where b is constant at a point, log a is multiplied only by b's zero rows: leaving
     # it out keeps a^r of a negative a finite, as backward does for the base.
-    log_a[0] = np.where(constant_here, 0.0, np.log(a[0]))
-    w = _weights(_product(b, log_a, len(y)))
-    for k in range(1, len(y)):          # y' = y (b log a)'
-        y[k] = _dot(w[1:k + 1], y[k - 1::-1]) / k
-    return _pow_special_points(a, b[0], b, y)
+    constant_here = ~np.any(b[1:] != 0, axis=0)
+    if constant_here.any():
+        log_a = np.where(constant_here, 0.0, log_a)
+    w = np.zeros((length,) + shape)
+    for k in range(1, length):
+        w[k] = _terms(wb, rb, log_a, k) + _terms(wa, ra, ratio, k)
+    return w
 
 
 def _pow_special_points(a, r, b, y):
