@@ -306,6 +306,19 @@ def slope_of(f, df):
     (np.tan, lambda x: 1 / np.cos(x) ** 2, 0, 2 * np.pi, 400, []),
     # a constant: f' is 0 everywhere, no turning point to mark
     (lambda x: 0 * x + 5, lambda x: 0 * x, -1, 1, 401, []),
+    # sin on [0, pi]: a sample sits 1e-16 from pi/2, where cos changes sign
+    (np.sin, np.cos, 0, np.pi, 401, [np.pi / 2]),
+    # sin(x)^2 on [-pi, pi]: 2 sin(x) cos(x) is 0 at -pi, -pi/2, 0, pi/2, pi, each a
+    # sample to rounding (the ends are -2.4e-16 and 2.4e-16, not 0)
+    (lambda x: np.sin(x) ** 2, lambda x: 2 * np.sin(x) * np.cos(x), -np.pi, np.pi, 401,
+     [-np.pi, -np.pi / 2, 0.0, np.pi / 2, np.pi]),
+    # f = -log|cos x| on [0, 2pi]: f' = tan x is 0 at 0, pi, 2pi and changes sign through
+    # its poles at pi/2 and 3pi/2, each 1e-16 from a sample (tan there is 1.6e16): no zero
+    (lambda x: -np.log(np.abs(np.cos(x))), np.tan, 0, 2 * np.pi, 401,
+     [0.0, np.pi, 2 * np.pi]),
+    # f = tan(x)^2 on [0, pi]: f' = 2 tan(x) / cos(x)^2, 0 at 0 and pi, a pole at pi/2
+    (lambda x: np.tan(x) ** 2, lambda x: 2 * np.tan(x) / np.cos(x) ** 2, 0, np.pi, 401,
+     [0.0, np.pi]),
 ])
 def test_zeros_of_the_slope(f, df, start, stop, count, expected):
     x = np.linspace(start, stop, count)

@@ -13,7 +13,6 @@ import re
 import numpy as np
 import pytest
 
-from adcli.commands.plot import slope_zeros
 from test_plot import frame_bottom, in_terminal, plain, tick_columns
 
 WIDTHS = [40, 60, 80, 160]
@@ -65,36 +64,6 @@ def legend(lines):
 
 
 # ----- 1. a turning point next to a sample ----------------------------------------------
-
-def slope_of(f, df):
-    return lambda x: (f(x), df(x))
-
-
-@pytest.mark.parametrize("f, df, start, stop, expected", [
-    # sin on [0, pi]: a sample sits 1e-16 from pi/2, where cos changes sign
-    (np.sin, np.cos, 0, np.pi, [np.pi / 2]),
-    # sin(x)^2 on [-pi, pi]: 2 sin(x) cos(x) is 0 at -pi, -pi/2, 0, pi/2, pi, each a
-    # sample to rounding (the ends are -2.4e-16 and 2.4e-16, not 0)
-    (lambda x: np.sin(x) ** 2, lambda x: 2 * np.sin(x) * np.cos(x), -np.pi, np.pi,
-     [-np.pi, -np.pi / 2, 0.0, np.pi / 2, np.pi]),
-    # f = -log|cos x| on [0, 2pi]: f' = tan x is 0 at 0, pi, 2pi and changes sign through
-    # its poles at pi/2 and 3pi/2, each 1e-16 from a sample (tan there is 1.6e16): no zero
-    (lambda x: -np.log(np.abs(np.cos(x))), np.tan, 0, 2 * np.pi, [0.0, np.pi, 2 * np.pi]),
-    # f = tan(x)^2 on [0, pi]: f' = 2 tan(x) / cos(x)^2, 0 at 0 and pi, a pole at pi/2
-    (lambda x: np.tan(x) ** 2, lambda x: 2 * np.tan(x) / np.cos(x) ** 2, 0, np.pi,
-     [0.0, np.pi]),
-])
-def test_a_zero_next_to_a_sample_is_marked_and_a_pole_next_to_one_is_not(f, df, start, stop,
-                                                                          expected):
-    x = np.linspace(start, stop, 401)
-    with np.errstate(all="ignore"):
-        marks_x, marks_y = slope_zeros(slope_of(f, df), x, f(x), df(x))
-        n = len(expected)
-        assert len(marks_x) == 2 * n
-        np.testing.assert_allclose(marks_x[:n], expected, rtol=1e-9, atol=1e-12)
-        np.testing.assert_array_equal(marks_y[:n], np.zeros(n))          # on the f' curve
-        np.testing.assert_allclose(marks_y[n:], f(np.array(expected)), atol=1e-12)   # on f
-
 
 def marked_x(lines):
     """x of each column holding a '●', and the width of a column in x."""
