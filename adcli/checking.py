@@ -1763,6 +1763,19 @@ def _worst(targets, points, status) -> list[Row]:
     return [_row(t, points, index) for _, t, index in pairs[:WORST]]
 
 
+def differentiable_at_kinks(result: CheckResult) -> np.ndarray:
+    """Per point: True where f is differentiable although a function in it is not (x|x|,
+    |x|^3 and x^2 sign(x) at 0): every derivative checked has left and right derivatives
+    that agree, and AD gave that value, so the kink's convention decided nothing. (At
+    |x| sign(x) = x, AD's 0 at 0 is sign's convention, not f's derivative, 1: not here.)"""
+    n = len(result.value)
+    smooth = np.full(n, result.order > 0)
+    for t in result.targets:
+        smooth &= _exists(t.left, t.right) & (t.kink_step == -1) \
+            & _exists(t.ad, t.left) & _exists(t.ad, t.right)
+    return smooth
+
+
 def _kink_rows(targets, points) -> list[Row]:
     return [_row(t, points, int(index)) for t in targets
             for index in np.flatnonzero(t.status == "no derivative")]

@@ -80,7 +80,7 @@ def _run(command_class, texts, wrt, *, at=(), grid=(), points_file=None, points_
         try:
             command.write(source, out, err, fmt, digits, strict)
         finally:
-            _warn_skipped(source, err)
+            warn_skipped(source, err)
         return
     command.check_source(source)
     command.name_outputs([*command.names, *source.extra_names])
@@ -98,7 +98,7 @@ def _run(command_class, texts, wrt, *, at=(), grid=(), points_file=None, points_
             output.close()
         raise
     finally:
-        _warn_skipped(source, err)
+        warn_skipped(source, err)
     output.close()
     for message in [*output.notes(), *report.messages()]:
         warn(err, message)
@@ -170,7 +170,7 @@ def _is_tty(stream) -> bool:
         return False
 
 
-def _warn_skipped(source: PointSource, err) -> None:
+def warn_skipped(source: PointSource, err) -> None:
     """What the points file held that was not read as written."""
     if source.beyond:
         warn(err, source.beyond)

@@ -228,8 +228,19 @@ def _with_constant(c: float) -> str | None:
     return None
 
 
+def _constant(v, v_scale, tolerance) -> float | None:
+    """The one value of v, up to the rounding its formula can make (cosh(x)^2 - sinh(x)^2
+    is 1, though at x = 20 its float is 0): its value where it rounds least; else None."""
+    best = int(np.argmin(v_scale))
+    one = np.full_like(v, v[best])
+    if np.all(_close(v, one, v_scale, np.full_like(v, v_scale[best]), *tolerance)):
+        return float(v[best])
+    return None
+
+
 def _offset(e, e_scale, a, a_scale, tolerance, label: str | None = None) -> list[str]:
-    """e = a + c for a constant c != 0: at order 0 (no label), antiderivatives that agree;
+    """e = a + c for a constant c != 0: at order 0 (no label), antiderivatives that agree,
+    or, both constants, the two values (an identity that holds with another constant);
     above, a constant term too many (d/dx of 5x^2 + 3 written 10x + 3)."""
     c = float(np.median(e - a))
     if c == 0 or not np.isfinite(c):
@@ -237,18 +248,25 @@ def _offset(e, e_scale, a, a_scale, tolerance, label: str | None = None) -> list
     shifted = a + c
     if not np.all(_close(e, shifted, e_scale, a_scale + abs(c), *tolerance)):
         return []
+    constant = _constant(a, a_scale, tolerance)
     if label is not None:
-        if np.ptp(a) == 0:  # any two constants differ by one: no clue
+        if constant is not None:  # any two constants differ by one: no clue
             return []
         sign = "-" if c < 0 else "+"
         return [f"the expectation is {label} {sign} {_nice(abs(c))} at every point"]
+    if constant is not None:    # no antiderivatives (of 0?): an identity's constant wrong
+        other = _constant(e, e_scale, tolerance)
+        if other is None or _nice(other) == _nice(constant):
+            return []
+        return [f"f is {_nice(constant)} at every point, the expectation {_nice(other)}"]
     return [f"the two differ by the constant {_nice(c)} everywhere: as antiderivatives "
             "they agree (an antiderivative is only defined up to a constant)"]
 
 
 def _multiple(t, e, e_scale, a, a_scale, tolerance) -> list[str]:
     nonzero = a != 0
-    if nonzero.sum() < MIN_FOR_DIAGNOSIS or np.ptp(a) == 0:  # two constants: no clue
+    # two constants: no clue (cosh(x)^2 - sinh(x)^2 is one, its floats not all 1)
+    if nonzero.sum() < MIN_FOR_DIAGNOSIS or _constant(a, a_scale, tolerance) is not None:
         return []
     c = float(np.median(e[nonzero] / a[nonzero]))
     if not np.isfinite(c) or c == 0 or abs(c - 1) <= 1e-9:

@@ -182,7 +182,7 @@ def test_a_field_over_csvs_limit_is_a_bad_row_that_can_be_skipped():
 
 def test_a_json_key_missing_from_the_first_object_is_said_with_its_line():
     """The first object's keys are the columns: 'id', first on line 2, was dropped without
-    a word. (Needs pipeline._warn_skipped to warn source.left_out.)"""
+    a word. (Needs pipeline.warn_skipped to warn source.left_out.)"""
     stdin = ('{"x": 1}\n{"x": 2, "id": "b"}\n{"x": 3}\n{"x": 4, "id": "d", "z": 0}\n'
              '{"x": 5, "z": 1}\n')
     code, out, err = run_cli("eval", "x", "--points", "-", *CSV, stdin=stdin)

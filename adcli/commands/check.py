@@ -191,6 +191,7 @@ def _points(f, at, grid, points_file, skip_bad_rows, strict, err, points_format=
     """The values the user gave: whole points (--grid, --points, or --at for every
     variable), or fixed values with the rest sampled by adcli.check. Columns of a points
     file that are not variables are ignored (other commands pass them through)."""
+    from ..pipeline import warn_skipped
     from ..points import PointSource, only_with_points, parse_values
 
     only_with_points(points_file, points_format, columns, skip_bad_rows)
@@ -212,10 +213,10 @@ def _points(f, at, grid, points_file, skip_bad_rows, strict, err, points_format=
                                               "points"])
     source.use(f.variables)
     names = [*source.fixed, *source.grid, *source.variables]
-    chunks = [c.values for c in source.chunks()]
-    if source.skipped:
-        warn(err, f"skipped {len(source.skipped)} bad row(s) of the points file; "
-                   f"first: {source.skipped[0]}")
+    try:
+        chunks = [c.values for c in source.chunks()]
+    finally:    # what the file held that was not read as written, as other commands say
+        warn_skipped(source, err)
     columns = {n: np.concatenate([c[n] for c in chunks]) if chunks else np.zeros(0)
                for n in names}
     if not chunks or not len(next(iter(columns.values()), [])):
@@ -227,9 +228,54 @@ def _warnings(result, err) -> None:
     from ..report import Report
 
     report = Report()
-    report.add(result.diagnostics, len(result.value), [])
-    for message in [*result.cautions, *report.messages()]:
+    diagnostics, passed = _kinks_split(result)
+    report.add(diagnostics, len(result.value), [])
+    for message in [*result.cautions, *report.messages(), *passed]:
         warn(err, message)
+
+
+def _kinks_split(result):
+    """The diagnostics without the kinks f is differentiable at (x|x| at 0: abs's
+    convention decided nothing there, so "its derivative there is a convention" would be
+    false of f), and those kinks in words, per function."""
+    from ..checking import differentiable_at_kinks
+    from ..diagnostics import Diagnostics
+    from ..report import merged, reason
+
+    n, smooth = len(result.value), differentiable_at_kinks(result)
+    kept, passed = {}, []
+    for (name, what), mask in merged(result.diagnostics).items():
+        mask = np.broadcast_to(np.ravel(mask), (n,))
+        if what == "kink" and (mask & smooth).any():
+            count = int(np.count_nonzero(mask & smooth))
+            passed.append(f"{_label(name)} is not differentiable at {count} of {n} "
+                          f"point{'s' * (n != 1)} ({reason(name, what)}), "
+                          f"{_differentiable_words(result, mask & smooth)}")
+            mask = mask & ~smooth
+        if mask.any():
+            kept[(name, what)] = mask
+    return Diagnostics((n,), kept), passed
+
+
+def _label(name: str) -> str:
+    from ..functions import PRIMITIVES
+
+    return PRIMITIVES[name].label()
+
+
+def _differentiable_words(result, where) -> str:
+    """"but f is differentiable there: its left and right derivatives agree (0)"; for a
+    partial or higher derivative, that it exists (f may have ∂/∂x and not ∂/∂y)."""
+    targets = result.targets
+    if len(result.expression.variables) == 1 and result.order == 1:
+        head = "but f is differentiable there"
+    else:
+        labels = listing([t.label for t in targets])
+        head = f"but f's {labels} exist{'s' * (len(targets) == 1)} there"
+    values = {float(f"{v:.6g}") + 0.0 for t in targets for v in t.ad[where]}
+    value = f" ({next(iter(values)):.6g})" if len(values) == 1 else ""
+    whose = "their" if len(targets) > 1 else "its"
+    return f"{head}: {whose} left and right derivatives agree{value}"
 
 
 # ----- laying out the result -------------------------------------------------------------
@@ -392,7 +438,21 @@ def _point_json(result, i: int, digits) -> dict:
             "derivatives": derivatives}
 
 
+_CONVENTION = ": its derivative there is a convention, not a fact"   # report._WHY's kink
+
+
+def _point_why(result, smooth, i: int, kind: str, why: str) -> str:
+    """A point's warning in JSON, as stderr says it: at a kink f is differentiable at
+    (``smooth``), that it is (not that the derivative there is a convention)."""
+    if kind != "kink" or not why.endswith(_CONVENTION) or not smooth[i]:
+        return why
+    one = np.zeros(len(result.value), bool)
+    one[i] = True
+    return f"{why[:-len(_CONVENTION)]}, {_differentiable_words(result, one)}"
+
+
 def _render_json(result, out, digits) -> None:
+    from ..checking import differentiable_at_kinks
     from ..report import point_warnings
 
     f = result.expression
@@ -419,8 +479,9 @@ def _render_json(result, out, digits) -> None:
                   for r in result.kinks],
         "points": [_point_json(result, i, digits) for i in range(len(result.value))],
     }
-    at = document["points"]
-    found = [{"at": at[i]["at"], "function": function, "kind": kind, "why": why}
+    at, smooth = document["points"], differentiable_at_kinks(result)
+    found = [{"at": at[i]["at"], "function": function, "kind": kind,
+              "why": _point_why(result, smooth, i, kind, why)}
              for i, function, kind, why in point_warnings(result.diagnostics)]
     if found:
         document["warnings"] = found
