@@ -140,3 +140,15 @@ def test_a_thread_evaluating_values_does_not_switch_off_another_threads_graph():
         stop.set()
         other.join()
     assert not wrong, f"{len(wrong)} of 2000 gradients were wrong"
+
+
+def test_sqrt_at_minus_zero_has_the_derivative_minus_inf_as_documented():
+    """The README's conventions: sqrt at 0 has derivative inf, at -0.0 -inf (IEEE's
+    sqrt(-0.0) is -0.0, so 1/(2 sqrt(x)) is 1/(-0.0)), with the warning of an edge."""
+    code, out, err = run_cli("grad", "sqrt(x)", "--at", "x=-0.0", "--format", "json")
+    point = strict_json(out)["points"][0]
+    assert (code, point["value"], point["gradient"]) == (0, -0.0, {"x": "-inf"})
+    assert math.copysign(1.0, point["value"]) == -1.0
+    code, out, _ = run_cli("grad", "sqrt(x)", "--at", "x=0", "--format", "json")
+    assert strict_json(out)["points"][0]["gradient"] == {"x": "inf"}
+    assert "sqrt is not differentiable at 1 of 1 point" in err
