@@ -84,6 +84,10 @@ class Target:
     # At a point where the derivative does not exist: the step of path(t) whose left and
     # right derivatives are ``left`` and ``right`` (0: the first, in path[0]); -1, the last.
     kink_step: np.ndarray | None = None
+    # Per point: where f is differentiable at a kink but AD gave the kink's convention
+    # (|x| sign(x) = x at 0: AD 0, f' = 1), so the expectation was judged against the left
+    # and right derivatives, which agree, instead of AD.
+    by_sides: np.ndarray | None = None
 
     @property
     def derivative(self) -> str:
@@ -1249,8 +1253,9 @@ def _evaluate(f: Expression, targets, order, points) -> _Found:
     n = _shape(points)[0]
     arrays = [points[v] for v in f.variables]
     run = _Run(f, arrays, (n,), watching=False)
-    if order:
-        run.kinked = list(dict.fromkeys(n for t in targets for n in path(t, order)))
+    # (at order 0, an identity, no derivative is taken: no kink's convention can matter)
+    run.kinked = list(dict.fromkeys(n for t in targets for n in path(t, order))) \
+        if order else ()
     nodes = run.forward_nodes()
     y = nodes[-1]
     found = _Found(np.broadcast_to(y.data, (n,)).copy(), np.zeros(n, bool), run.diagnostics)
@@ -1385,6 +1390,7 @@ def _rounding_scale(y, n: int, overflow: bool = False) -> np.ndarray:
     if not isinstance(y, Variable) or y.creator is None:
         return np.abs(_data(y, n))
     variables = _graph(y)
+    exact = _exact_zeros(variables)
     for v in variables:
         v.grad = None
     y.backward(retain_grad=True)
@@ -1394,12 +1400,36 @@ def _rounding_scale(y, n: int, overflow: bool = False) -> np.ndarray:
             total = total + np.where(np.isfinite(v.data), 0.0, np.inf)
         if v.creator is not None and v.grad is not None:
             g = v.grad.data
-            # Below the normal range, rounding is absolute: one subnormal ulp.
-            size = np.maximum(np.abs(v.data), TINY)
-            total = total + np.where(g == 0, 0.0, np.abs(g) * size)
+            # Below the normal range, rounding is absolute: one subnormal ulp; an exact 0
+            # has none (so sqrt's infinite slope at it, sqrt(x^2) at 0, multiplies nothing).
+            size, nothing = np.maximum(np.abs(v.data), TINY), g == 0
+            if exact[id(v)] is not False:
+                size, nothing = np.where(exact[id(v)], 0.0, size), nothing | exact[id(v)]
+            total = total + np.where(nothing, 0.0, np.abs(g) * size)
     for v in variables:
         v.grad = None
     return total
+
+
+def _exact_zeros(variables) -> dict:
+    """Per Variable (by id), where it is a 0 with no rounding in it: leaves and constants
+    are exact, and so is a 0 computed from exact arguments, unless it is an underflow (0
+    from arguments finite and not 0, for a primitive without exact zeros: exp(-800)).
+    (x^2 at 0 is; 1 - cos(x)^2 at 1e-9, whose cos rounded to 1, is not.)"""
+    exact = {id(v): v.creator is None for v in variables}
+    zeros = [v for v in variables if v.creator is not None and np.any(v.data == 0)]
+    for v in sorted(zeros, key=lambda v: v.generation):   # arguments first
+        c = v.creator
+        zero = v.data == 0
+        for x in c.inputs:
+            zero = zero & exact.get(id(x), False)
+        if not getattr(type(c), "exact_zeros", True):
+            nonzero = np.ones(np.shape(v.data), bool)
+            for x in c.inputs:
+                nonzero = nonzero & (x.data != 0) & np.isfinite(x.data)
+            zero = zero & ~nonzero
+        exact[id(v)] = zero
+    return exact
 
 
 def _expectation(e: Expression, points, n: int, graph: bool = False):
@@ -1625,9 +1655,17 @@ def _judge_target(f, t: Target, i, order, points, found, rtol, atol, smooth_valu
     t.why = _why_skipped(t, i, found, smooth_value, nowhere)
     usable = (t.why == "") & ~nowhere
     t.status = np.full(len(t.ad), "skipped", dtype=object)
+    t.by_sides = np.zeros(len(t.ad), bool)
     if t.expectation is not None:
         same = _close(t.expected, t.ad, found.expected_scale[i], ad_scale, rtol, atol)
         t.difference = _relative(t.expected, t.ad)
+        if order:   # (without an expectation AD itself is on trial, convention and all)
+            t.by_sides = usable & _convention_only(t, found.kink & smooth_value)
+            sides, at = (t.left + t.right) / 2, t.by_sides
+            # (one-sided differences are good to about ONE_SIDED_RTOL, not to rtol)
+            same[at] = _close(t.expected, sides, found.expected_scale[i], 0.0,
+                              max(rtol, ONE_SIDED_RTOL), atol)[at]
+            t.difference[at] = _relative(t.expected, sides)[at]
         t.status[usable] = np.where(same[usable], "match", "differs")
         t.fd_disagrees = usable & ~found.kink & settled & ~agree
     else:
@@ -1722,6 +1760,15 @@ def _exists(left, right) -> np.ndarray:
                                                                         np.abs(right)))
 
 
+def _convention_only(t: Target, kinks) -> np.ndarray:
+    """At the points ``kinks`` (where left and right derivatives were taken), where f is
+    differentiable (they agree, in the derivative's last step) but AD is finite and gave
+    another value: the kink's convention, not f's derivative (|x| sign(x) = x at 0, where
+    AD gives sign's 0 and f' is 1)."""
+    return kinks & _exists(t.left, t.right) & (t.kink_step == -1) & np.isfinite(t.ad) \
+        & ~(_exists(t.ad, t.left) & _exists(t.ad, t.right))
+
+
 def _overall(statuses, n) -> np.ndarray:
     """Per point: differs if any derivative differs, then no derivative, then skipped."""
     overall = np.full(n, "match", dtype=object)
@@ -1766,14 +1813,33 @@ def _worst(targets, points, status) -> list[Row]:
 def differentiable_at_kinks(result: CheckResult) -> np.ndarray:
     """Per point: True where f is differentiable although a function in it is not (x|x|,
     |x|^3 and x^2 sign(x) at 0): every derivative checked has left and right derivatives
-    that agree, and AD gave that value, so the kink's convention decided nothing. (At
-    |x| sign(x) = x, AD's 0 at 0 is sign's convention, not f's derivative, 1: not here.)"""
+    that agree, and AD gave that value, so the kink's convention decided nothing; or AD
+    gave the convention and the expectation was judged against them (``judged_by_sides``:
+    |x| sign(x) = x at 0, where AD's 0 is sign's convention and f' is 1)."""
     n = len(result.value)
     smooth = np.full(n, result.order > 0)
     for t in result.targets:
         smooth &= _exists(t.left, t.right) & (t.kink_step == -1) \
-            & _exists(t.ad, t.left) & _exists(t.ad, t.right)
+            & (_exists(t.ad, t.left) & _exists(t.ad, t.right) | t.by_sides)
     return smooth
+
+
+def judged_by_sides(result: CheckResult) -> np.ndarray:
+    """Per point: True where an expectation was judged against f's left and right
+    derivatives, which agree, instead of against AD's convention at a kink."""
+    by_sides = np.zeros(len(result.value), bool)
+    for t in result.targets:
+        if t.by_sides is not None:
+            by_sides |= t.by_sides
+    return by_sides
+
+
+def derivative_at_kinks(t: Target) -> np.ndarray:
+    """t's derivative as judged per point: AD's, or where it was judged by its sides, the
+    left and right derivatives' (which agree)."""
+    if t.by_sides is None or not t.by_sides.any():
+        return t.ad
+    return np.where(t.by_sides, (t.left + t.right) / 2, t.ad)
 
 
 def _kink_rows(targets, points) -> list[Row]:

@@ -238,19 +238,24 @@ def _kinks_split(result):
     """The diagnostics without the kinks f is differentiable at (x|x| at 0: abs's
     convention decided nothing there, so "its derivative there is a convention" would be
     false of f), and those kinks in words, per function."""
-    from ..checking import differentiable_at_kinks
+    from ..checking import differentiable_at_kinks, judged_by_sides
     from ..diagnostics import Diagnostics
     from ..report import merged, reason
 
     n, smooth = len(result.value), differentiable_at_kinks(result)
+    by_sides = judged_by_sides(result)
     kept, passed = {}, []
     for (name, what), mask in merged(result.diagnostics).items():
         mask = np.broadcast_to(np.ravel(mask), (n,))
-        if what == "kink" and (mask & smooth).any():
-            count = int(np.count_nonzero(mask & smooth))
-            passed.append(f"{_label(name)} is not differentiable at {count} of {n} "
-                          f"point{'s' * (n != 1)} ({reason(name, what)}), "
-                          f"{_differentiable_words(result, mask & smooth)}")
+        # (where AD's convention decided nothing, and where the expectation was judged
+        # against the sides instead of it: each said as such)
+        for where in (mask & smooth & ~by_sides, mask & smooth & by_sides):
+            if what == "kink" and where.any():
+                count = int(np.count_nonzero(where))
+                passed.append(f"{_label(name)} is not differentiable at {count} of {n} "
+                              f"point{'s' * (n != 1)} ({reason(name, what)}), "
+                              f"{_differentiable_words(result, where)}")
+        if what == "kink":
             mask = mask & ~smooth
         if mask.any():
             kept[(name, what)] = mask
@@ -266,16 +271,28 @@ def _label(name: str) -> str:
 def _differentiable_words(result, where) -> str:
     """"but f is differentiable there: its left and right derivatives agree (0)"; for a
     partial or higher derivative, that it exists (f may have ∂/∂x and not ∂/∂y)."""
+    from ..checking import derivative_at_kinks, judged_by_sides
+
     targets = result.targets
     if len(result.expression.variables) == 1 and result.order == 1:
         head = "but f is differentiable there"
     else:
         labels = listing([t.label for t in targets])
         head = f"but f's {labels} exist{'s' * (len(targets) == 1)} there"
-    values = {float(f"{v:.6g}") + 0.0 for t in targets for v in t.ad[where]}
+    values = {float(f"{v:.6g}") + 0.0 for t in targets
+              for v in derivative_at_kinks(t)[where]}
     value = f" ({next(iter(values)):.6g})" if len(values) == 1 else ""
     whose = "their" if len(targets) > 1 else "its"
-    return f"{head}: {whose} left and right derivatives agree{value}"
+    said = f"{head}: {whose} left and right derivatives agree{value}"
+    if not judged_by_sides(result)[where].any():
+        return said
+    conventions = {float(f"{v:.6g}") + 0.0 for t in targets for v in t.ad[where & t.by_sides]}
+    convention = f", {next(iter(conventions)):.6g}" if len(conventions) == 1 else ""
+    judged = [t.label for t in targets if t.by_sides[where].any()]
+    whom = "the expectation was" if len(targets) == 1 else \
+        f"the expected {listing(judged)} {'was' if len(judged) == 1 else 'were'}"
+    return (f"{said}, and {whom} judged against {'that' if value else 'them'}, "
+            f"not against adcli's derivative{convention} (a convention)")
 
 
 # ----- laying out the result -------------------------------------------------------------
@@ -422,7 +439,7 @@ def _row_json(row, digits, result, extra) -> dict:
 def _point_json(result, i: int, digits) -> dict:
     derivatives = {}
     for t in result.targets:
-        kink = t.status[i] == "no derivative"
+        kink = t.status[i] == "no derivative" or bool(t.by_sides[i])   # (its sides judged)
         derivatives[t.derivative] = {
             "expected": None if t.expected is None else _num(t.expected[i], digits),
             "ad": _num(t.ad[i], digits),
