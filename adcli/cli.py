@@ -157,8 +157,9 @@ def points_options(command, formats=None):
                      help="Skip malformed rows of --points (counted on stderr) instead of stopping."),
         click.option("--format", "fmt", type=click.Choice(formats),
                      default=formats[0], show_default=True, help="Output format."),
-        *([click.option("--no-header", is_flag=True, help="No header line in csv or tsv "
-                        "output.")] if {"csv", "tsv"} & set(formats) else []),
+        *([click.option("--no-header", is_flag=True, help="No header line in "
+                        f"{' or '.join(f for f in ('csv', 'tsv') if f in formats)} output.")]
+          if {"csv", "tsv"} & set(formats) else []),
         click.option("--digits", type=click.IntRange(1, 17), metavar="N",
                      help="Round results to N significant digits (never the points)."),
         click.option("--strict", is_flag=True,

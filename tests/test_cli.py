@@ -817,3 +817,14 @@ def test_the_usage_line_names_the_expressions_a_command_takes(capsys, name, usag
     # "EXPRESSION..." read as "several expressions" for grad, which takes one.
     code, out, _ = run(capsys, name, "--help")
     assert (code, out.splitlines()[0]) == (0, f"Usage: adcli {name} [OPTIONS] {usage}")
+
+
+@pytest.mark.parametrize("command, said", [("grad", "csv or tsv"), ("check", "csv"),
+                                           ("plot", "csv")])
+def test_no_header_names_only_the_formats_the_command_has(command, said):
+    # check and plot write no tsv; their help said "in csv or tsv output"
+    code, out, _ = run_cli(command, "--help")
+    text = " ".join(out.split())
+    formats = text.split("--format [", 1)[1].split("]", 1)[0].split("|")
+    assert code == 0 and f"No header line in {said} output." in text
+    assert set(said.split(" or ")) <= set(formats) and ("tsv" in formats) == ("tsv" in said)
