@@ -1419,15 +1419,9 @@ def _exact_zeros(variables) -> dict:
     exact = {id(v): v.creator is None for v in variables}
     zeros = [v for v in variables if v.creator is not None and np.any(v.data == 0)]
     for v in sorted(zeros, key=lambda v: v.generation):   # arguments first
-        c = v.creator
-        zero = v.data == 0
-        for x in c.inputs:
+        zero = (v.data == 0) & ~np.asarray(_underflow(v))
+        for x in v.creator.inputs:
             zero = zero & exact.get(id(x), False)
-        if not getattr(type(c), "exact_zeros", True):
-            nonzero = np.ones(np.shape(v.data), bool)
-            for x in c.inputs:
-                nonzero = nonzero & (x.data != 0) & np.isfinite(x.data)
-            zero = zero & ~nonzero
         exact[id(v)] = zero
     return exact
 
@@ -1452,14 +1446,20 @@ def _underflowed(y, n: int) -> np.ndarray:
     if not isinstance(y, Variable):
         return under
     for v in _graph(y):
-        c = v.creator
-        if c is None or getattr(type(c), "exact_zeros", True) or not np.any(v.data == 0):
-            continue    # (a Flat rule, or diff's graph, may have exact zeros: no claim)
-        zero = v.data == 0
-        for x in c.inputs:
-            zero = zero & (x.data != 0) & np.isfinite(x.data)
-        under |= np.broadcast_to(zero, (n,))
+        under |= np.broadcast_to(_underflow(v), (n,))
     return under
+
+
+def _underflow(v):
+    """Where Variable v is 0 from arguments finite and not 0 (False where it cannot be):
+    an underflow, for a primitive without exact zeros."""
+    c = v.creator
+    if c is None or getattr(type(c), "exact_zeros", True) or not np.any(v.data == 0):
+        return False    # (a Flat rule, or diff's graph, may have exact zeros: no claim)
+    zero = v.data == 0
+    for x in c.inputs:
+        zero = zero & (x.data != 0) & np.isfinite(x.data)
+    return zero
 
 
 def _met_infinity(y, n: int) -> np.ndarray:
