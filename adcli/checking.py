@@ -35,6 +35,7 @@ from .expression import (LATEX_LETTERS, MAX_ORDER, Expression, _Run, _names as n
                          _whole, as_numbers, normal_keys, normal_name, parse as api_parse)
 from .functions import CALLABLE, CONSTANTS
 from .parser import parse
+from .reader import without_math
 
 DEFAULT_SAMPLES = 30
 DEFAULT_SEED = 0
@@ -472,6 +473,15 @@ def _spelled(name: str, variables) -> tuple[str, ...] | None:
 # f'(x), y'', f′, (x^2)', or Leibniz's dy/dx, d²y/dx², d^2f/dx^2, ∂f/∂x, d/dx (x^2),
 # d(x^2)/dx.
 _PRIMES = {"'": 1, "\u2019": 1, "\u2032": 1, "\u2033": 2, "\u2034": 3}
+# The primes as LaTeX writes them, read where f'' is: f^{\prime\prime}, f^\prime, f^{''},
+# and the order as a number or a Roman numeral (as textbooks number it), f^{(4)}, f^(4),
+# f^{(iv)}; without parentheses only iv to ix, f^{iv} (f^{x} is f to the power x).
+_ROMAN = ("i", "ii", "iii", "iv", "v", "vi", "vii", "viii", "ix", "x")
+_NUMERAL = r"(?:\d+|(?i:" + "|".join(sorted(_ROMAN, key=len, reverse=True)) + "))"
+_PRIME = r"(?:\\prime|['\u2019\u2032\u2033\u2034])"
+_PRIMED = (r"['\u2019\u2032\u2033\u2034]+|\^\s*(?:\\prime|\{(?:\s*" + _PRIME
+           + rf")+\s*\}}|\{{\s*\(\s*{_NUMERAL}\s*\)\s*\}}|\(\s*{_NUMERAL}\s*\)"
+           + r"|\{\s*(?i:viii|vii|iv|ix|vi|v)\s*\})")
 _ORDER = r"[d∂](?:\^?(?P<n>\d+)|(?P<sup>[²³⁴-⁹]))?"       # d, d², d^2, ∂
 _IN = r"[d∂]\s*(?P<var>[^\W\d⁰¹²³⁴-⁹][^\W⁰¹²³⁴-⁹]*?)(?:\^\d+|[²³⁴-⁹])?"   # dx, dx², ∂y
 # A mixed partial's denominator, ∂x∂y, ∂x ∂y, ∂x\,∂y, ∂x²∂y, dxdy: two or more parts of
@@ -483,8 +493,8 @@ _MANY = "(?P<vars>" + "|".join(f"{_PART}(?:(?:\\s|\\\\[,;:! ])*{_PART})+".replac
 # f named with its arguments after it, ∂f/∂x(x,y): names only (d/dx (x) is applied to x)
 _ARGUMENTS = r"(?:\s*\(\s*[^\W\d]\w*(?:\s*,\s*[^\W\d]\w*)*\s*\))?"
 _LEFT_SIDES = [   # f'(x), y''; (x^2)'; dy/dx, d²f/dx²; d/dx (x^2); d(x^2)/dx
-    re.compile(r"\s*[^\W\d]\w*\s*(?P<primes>['\u2019\u2032\u2033\u2034]+)\s*(\([^()=]*\))?\s*\Z"),
-    re.compile(r"\s*(?P<f>\(.+\))\s*(?P<primes>['\u2019\u2032\u2033\u2034]+)\s*\Z", re.DOTALL),
+    re.compile(rf"\s*[^\W\d]\w*\s*(?P<primes>{_PRIMED})\s*(\([^()=]*\))?\s*\Z"),
+    re.compile(rf"\s*(?P<f>\(.+\))\s*(?P<primes>{_PRIMED})\s*\Z", re.DOTALL),
     re.compile(rf"\s*{_ORDER}\s*(?P<named>[^\W\d]\w*)?\s*/\s*{_IN}(?(named){_ARGUMENTS})\s*\Z"),
     re.compile(rf"\s*{_ORDER}\s*/\s*{_IN}(?=[\s(\[{{\\])\s*(?P<f>.+?)\s*\Z", re.DOTALL),
     re.compile(rf"\s*{_ORDER}\s*(?P<f>\(.+\))\s*/\s*{_IN}\s*\Z", re.DOTALL),
@@ -523,14 +533,34 @@ def _left_side(left: str) -> tuple[int, str | tuple | None, str | None] | None:
             continue
         parts = found.groupdict()
         if parts.get("primes"):
-            order = sum(_PRIMES[c] for c in parts["primes"])
+            order = _prime_order(parts["primes"])
         else:
             power = parts["n"] or parts["sup"]
             order = int(power.translate(_SUPERSCRIPTS)) if power else 1
         variable = _denominator(parts["vars"], order, left) if parts.get("vars") else \
             parts.get("var")
-        return order, variable, parts.get("f")
+        return order, variable, _operand(parts.get("f"), [parts.get("var")])
     return None
+
+
+def _prime_order(primes: str) -> int:
+    """The order primes say: f'' 2, f^{\\prime} 1, f^{(4)} 4, f^{(iv)} and f^{iv} 4."""
+    written = primes.lstrip("^").strip(" {}()").lower()
+    if written.isdigit():
+        return int(written)
+    if written in _ROMAN:
+        return _ROMAN.index(written) + 1
+    return written.count("\\prime") + sum(_PRIMES.get(c, 0) for c in written)
+
+
+def _operand(operand: str | None, variables) -> str | None:
+    """What an operator in ``variables`` is applied to, or None where it names f: d/dx f,
+    d/dx y, d/dx f(x) are f', as ∂_x f is ∂f/∂x (a name that is no function, constant or
+    one of those variables: d/dx x is applied to x)."""
+    named = operand and _NAMED.match(operand.strip())
+    if named and named["name"] not in (*CALLABLE, *CONSTANTS, *variables):
+        return None
+    return operand
 
 
 def _operators(plain: str) -> tuple[int, str | tuple, str | None] | None:
@@ -548,9 +578,7 @@ def _operators(plain: str) -> tuple[int, str | tuple, str | None] | None:
     rest = text[at:]
     if not names or not rest:
         return None
-    named = _NAMED.match(rest)
-    operand = None if named and named["name"] not in CALLABLE else rest
-    return len(names), names[0] if len(set(names)) == 1 else tuple(names), operand
+    return len(names), names[0] if len(set(names)) == 1 else tuple(names), _operand(rest, names)
 
 
 def _subscript_names(name: str) -> list[str]:
@@ -714,8 +742,13 @@ def _same_function(operand: str, left: str, f: Expression) -> None:
 
 def _equation(text: str) -> tuple[str, str, tuple | None]:
     """An expectation as (left side, right side, what the left side says, _left_side's),
-    the last None where it is no equation naming a derivative."""
-    left, equals, right = text.partition("=")
+    the last None where it is no equation naming a derivative. TeX's math delimiters
+    around the whole of it ($f'(x) = 2x$) are no part of either side."""
+    try:
+        left, equals, right = without_math(text).partition("=")
+    except ExpressionError as error:
+        raise ExpressionError(f"the expectation: {error.message}", text,
+                              error.position) from None
     return left, right, _left_side(left) if equals and "=" not in right else None
 
 
@@ -737,13 +770,17 @@ def _left_variable(text: str, f: Expression) -> str | None:
 def applied_operand(left: str) -> str | None:
     """What a left side differentiates (d/dx (x^2), d(x^2)/dx, (x^2)': x^2, its
     parentheses dropped), if it is so written; "" for a derivative named alone (dy/dx,
-    f'(x)); None for no derivative."""
-    said = _left_side(left)
+    f'(x)); None for no derivative. ``left`` may follow TeX's math delimiter opening
+    the whole equation ($d/dx (x^2) = 2x$)."""
+    said = _left_side(_OPENING_MATH.sub("", left, count=1))
     if said is None:
         return None
     operand = said[2] or ""
     inner = operand[1:-1] if operand[:1] == "(" and operand[-1:] == ")" else ""
     return inner if inner and _balanced(inner) else operand
+
+
+_OPENING_MATH = re.compile(r"\A\s*(?:\$\$?|\\[(\[])")
 
 
 def _balanced(text: str) -> bool:

@@ -42,7 +42,8 @@ ROOTS = {"√": "sqrt", "∛": "cbrt", "\\sqrt": "sqrt", "\\sqrt[2]": "sqrt", "\
 # The textbook's f^-1: the inverse function (sin^-1 x is asin(x), not 1/sin(x)).
 INVERSES = {"sin": "asin", "cos": "acos", "tan": "atan", "sec": "asec", "csc": "acsc",
             "cot": "acot", "sinh": "asinh", "cosh": "acosh", "tanh": "atanh"}
-_LOG_BASE = re.compile(r"log_(\d+(?:\.\d+)?|e)\Z")  # log_2 x, log_10(x), log_e x
+# log_2 x, log_10(x), log_e x, log_b x: a number, e or a name as the base
+_LOG_BASE = re.compile(r"log_(\d+(?:\.\d+)?|[^\W\d]\w*)\Z")
 _SPECIAL = {"log": (1, 2), "diff": (2, None)}      # argument counts beyond the registry's
 _SHORT_NAME = re.compile(r"[^\W\d_][\d_]*")           # x, x1, x_2, θ: variables, not functions
 _INF = float("inf")
@@ -56,13 +57,67 @@ _SIGNED = re.compile(r"\s*([-+\u2212]\s*[\w.]+)")    # sin -x: suggest sin(-x)
 # A subscript the grammar reads into a name (x_{1}, x_{ij}): what its braces may hold.
 _SUBSCRIPT = r"[^\W⁰¹²³⁴-⁹π¼-¾⅐-⅞]+\Z"
 _BRACKETS = {"{": "}", "(": ")", "[": "]"}
+# TeX's math delimiters ($x^2$, \\(x^2\\)): read around the whole of a text only
+_MATH = r"\$\$?|\\[()\[\]]"
+_MATH_PAIRS = {"$": "$", "$$": "$$", "\\(": "\\)", "\\[": "\\]"}
 # Functions adcli lacks, often written as if it had them: what to write instead.
 _LACKING = {"sinc": "write sin(u)/u for sinc(u); numpy's sinc(u) is sin(pi u)/(pi u)"}
+
+
+def _is_name_base(base: str) -> bool:
+    """Whether log_b's base is a name (log_b, log_pi), not a number or e."""
+    return base != "e" and not base[0].isdigit()
 
 
 def lacking(name: str) -> str | None:
     """What to write for a function adcli lacks (sinc), or None."""
     return _LACKING.get(name)
+
+
+def math_delimiters(text: str) -> tuple[int, int] | None:
+    """Where the text between TeX's math delimiters around the whole of ``text`` starts
+    and ends ($x^2$, $$x^2$$, \\(x^2\\), \\[x^2\\], spaces around them, and prose's full
+    stop or comma after them: $x^2$.), or None for a text without them. A delimiter
+    anywhere else, or without its pair, is an ExpressionError with the caret on it."""
+    marks = re.finditer(_MATH, text)
+    opening = next(marks, None)
+    if opening is None:
+        return None
+    begin, end = len(text) - len(text.lstrip()), len(text.rstrip())
+    if opening.start() != begin or opening.group() not in _MATH_PAIRS:
+        _stray_delimiter(text, opening)
+    closing, pair = next(marks, None), _MATH_PAIRS[opening.group()]
+    if closing is None:
+        raise ExpressionError(f"'{opening.group()}' opens TeX's math and nothing closes it: "
+                              f"end the expression with '{pair}', or leave the "
+                              f"'{opening.group()}' out", text, opening.start())
+    if text[closing.end():end].strip() not in ("", ".", ","):
+        _stray_delimiter(text, closing)
+    if closing.group() != pair:
+        raise ExpressionError(f"'{closing.group()}' does not close the '{opening.group()}' "
+                              f"that opens the expression: end it with '{pair}'", text,
+                              closing.start())
+    if not text[opening.end():closing.start()].strip():
+        raise ExpressionError(f"the expression between '{opening.group()}' and "
+                              f"'{closing.group()}' is empty", text, opening.start())
+    return opening.end(), closing.start()
+
+
+def _stray_delimiter(text: str, mark: re.Match):
+    """A TeX math delimiter that is not around the whole text (x$^2$, x^2$)."""
+    what = "character " if len(mark.group()) == 1 else ""
+    raise ExpressionError(f"unexpected {what}'{mark.group()}': TeX's math delimiters go "
+                          "around the whole expression only, as in $x^2$", text, mark.start())
+
+
+def without_math(text: str) -> str:
+    """``text`` with the TeX math delimiters around the whole of it (math_delimiters)
+    blanked out, so that each character keeps its column: $f'(x) = 2x$ as f'(x) = 2x."""
+    span = math_delimiters(text)
+    if span is None:
+        return text
+    start, end = span
+    return " " * start + text[start:end] + " " * (len(text) - end)
 
 
 def is_function_name(name: str) -> bool:
@@ -143,6 +198,8 @@ class Builder:
         self._looked = 0
         self._starts = None  # the first two letters of functions' names: _glued_function
         self._tex = "\\" in text  # LaTeX's \\, may end a function's argument (_gap)
+        if self._tex or "$" in text:  # (a stray $ or \\( is refused before parsing)
+            math_delimiters(text)
         # What each name read so far is, as _leaf_of says: a variable is met again and
         # again in a big expression (functions may be registered between two parses).
         self._leaves: dict = {}
@@ -399,11 +456,24 @@ class Builder:
 
     def _log_in_base(self, x: int, base: str, start: int) -> int:
         """log_2 x is log2(x), log_10 x is log10(x), log_e x is log(x), ln; any other base
-        is log(x)/log(base)."""
+        is log(x)/log(base), a name's too (log_b x), so it is differentiable in b."""
+        if _is_name_base(base):
+            return self._log(x, self._base(base, start), start)
         name = "log" if base == "e" else {2.0: "log2", 10.0: "log10"}.get(float(base))
         if name is not None:
             return self._add(Node("call", start, name=name, function=CALLABLE[name], args=(x,)))
         return self._log(x, self._add(Node("number", start, value=float(base))), start)
+
+    def _base(self, base: str, start: int) -> int:
+        """The node of log_b's base b: a variable, a constant (log_pi) or a definition."""
+        position = self.text.find(base, start + 3)
+        if base in self.definitions:
+            return self._add(Node("ref", position, name=base))
+        if is_function_name(base):
+            self._error(f"the base of log_{base} is the function {base}: a logarithm's base "
+                        f"is a number, e or a variable; for the logarithm of {base}(...), "
+                        f"write log {base}(...)", position)
+        return self._leaf(base, position)
 
     def _diff(self, args: list[int], start: int) -> int:
         """diff(f, x, y, ...): the derivative of f in x, then y, ...; a value computed by
@@ -579,10 +649,24 @@ class Builder:
         if isinstance(item, Factor):
             return item.index
         if isinstance(item, Func):
-            self._no_argument(item, power)
+            return self._unapplied(item, power)
         if isinstance(item, Pieces):
             return self._mul(item.head.index, item.paren.index)
         return self._read_run(item)
+
+    def _unapplied(self, func: Func, power: bool = False) -> int:
+        """A function's name without an argument is an error (sin + 1), except log_b with
+        a name as its base: alone, it is the subscripted name it is written as (a
+        variable, as x_b is), while log_b x is the logarithm to base b."""
+        base = _LOG_BASE.match(func.name)
+        if func.written[0] == "\\" or base is None or not _is_name_base(base.group(1)):
+            self._no_argument(func, power)
+        self._late = True   # (made after what was written after it: log_b + x)
+        index = self._leaf(func.name, func.start)
+        if func.power is not None:  # log_b^2: the name's power, as x_b^2
+            exponent = self._add(Node("number", func.start, value=func.power))
+            index = self._infix("pow", index, exponent, func.start)
+        return index
 
     def _no_argument(self, func: Func, power: bool = False):
         name = func.written
@@ -616,8 +700,12 @@ class Builder:
         while i < len(items) and isinstance(items[i], Func):
             chain.append(items[i])
             i += 1
-        if i == len(items):
-            self._no_argument(chain[-1])
+        if i == len(items):  # 2 log_b, sin log_b: the name log_b (_unapplied)
+            last = chain.pop()
+            i -= 1
+            items[i] = Factor(self._unapplied(last), last.start)
+            if not chain:
+                return items[i].index, i + 1
         products = [items[i].index]  # the argument after each of its factors
         paren, first, i = items[i].kind == "paren", i, i + 1
         while not paren and i < len(items) and not isinstance(items[i], Func) \

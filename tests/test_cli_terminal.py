@@ -193,8 +193,8 @@ def test_a_pipe_gets_the_excerpt_of_60_characters_as_before():
 MESSAGES = {
     "name": (["grad", "sinn(x)", "--at", "x=1"],
              "adcli: error: unknown function 'sinn'; did you mean 'sin'? (column 1)"),
-    "syntax": (["grad", "x$", "--at", "x=1"],
-               "adcli: error: unexpected character '$'; expected a number, a name, '(', '|', "
+    "syntax": (["grad", "x#", "--at", "x=1"],
+               "adcli: error: unexpected character '#'; expected a number, a name, '(', '|', "
                "an operator or the end (column 2)"),
     "usage": (["grad", "x", "--att", "x=1"],
               "adcli: error: No such option '--att'. (Did you mean one of: '--at', "
