@@ -5,7 +5,8 @@ Each claim compares the expectation with the true derivative rebuilt with one th
 changed: another order, a constant factor, another variable's partial, an inner node's
 derivative (reverse mode has every df/du from its one pass), a rule's term left out or
 altered (a forward-mode sweep gives each node's tangent, so each input's term), a
-function's derivative taken at the variable or from another row of the table.
+function's derivative taken at the variable or from another row of the table; or f'
+turned over whole: 1/f', f'/f, and (f')^2 for f''.
 """
 from __future__ import annotations
 
@@ -139,7 +140,12 @@ def _claims(f, targets, order, points, found, status) -> list[str]:
             # one term off (x e^x's
             # derivative written e^x is that, before it is u'v'), the derivatives
             # multiplied, which of the terms written are right, a constant too many.
-            for finer in (lambda: _sum_chain(f, t, points, where, sweep, tolerance),
+            # f' turned over only where no rule above explains the expectation (e^(x^2)'s
+            # written 2x is f'/f, but the slip is exp' left out) and no other order does.
+            for finer in (lambda: [] if orders else _upside_down(f, t, e, e_scale, a, a_scale,
+                                                                 found, sweep, points, where,
+                                                                 tolerance),
+                          lambda: _sum_chain(f, t, points, where, sweep, tolerance),
                           lambda: _one_term(f, t, e, e_scale, a, a_scale, found, where,
                                             sweep, tolerance),
                           lambda: _combined(f, t, e, e_scale, a, sweep, found, where,
@@ -149,7 +155,11 @@ def _claims(f, targets, order, points, found, status) -> list[str]:
                 if not multiple:
                     claims = claims or finer()
         elif order == 2 and not multiple and not f.has_diff and not t.names:
-            claims += _second_terms(f, t, e, e_scale, a, a_scale, points, where, tolerance)
+            # ((f')^2 first: it has no factor to fit, as a term off by one has; and not where
+            # another order is f' squared too: x^2/4's is f itself)
+            claims += ([] if orders else _squared(f, t, e, e_scale, a, a_scale, points, where,
+                                                  tolerance)) or \
+                _second_terms(f, t, e, e_scale, a, a_scale, points, where, tolerance)
         found_any += claims + multiple + orders + cautions
     return found_any
 
@@ -279,6 +289,88 @@ def _multiple(t, e, e_scale, a, a_scale, tolerance) -> list[str]:
         return [f"×-1 everywhere: a sign error (the expectation is -{t.label} at every point)"]
     return [f"×{_nice(c)} everywhere: the expectation is {_nice(c)} times {t.label} at "
             "every point"]
+
+
+def _stands_for(e, e_scale, w, w_scale, a, a_scale, tolerance) -> bool:
+    """Whether the expectation e is w at every point: w a function of f' (= a) that is
+    finite, no constant (two constants are no clue) and not f' itself (1/f' where f' = 1)."""
+    return bool(np.all(np.isfinite(w)) and np.all(np.isfinite(w_scale))
+                and _constant(w, w_scale, tolerance) is None
+                and not np.all(_close(w, a, w_scale, a_scale, *tolerance))
+                and np.all(_close(e, w, e_scale, w_scale, *tolerance)))
+
+
+def _upside_down(f, t, e, e_scale, a, a_scale, found, sweep, points, where,
+                 tolerance) -> list[str]:
+    """f' turned over: 1/f' (asin's derivative written sqrt(1 - x^2), ln's written x), or
+    f'/f, logarithmic differentiation not multiplied back by f (x^x's written ln(x) + 1).
+    Said only where just one holds: for x·(x/4), 2/x is both."""
+    d, x = _d(t), t.name
+    claims = []
+    with np.errstate(all="ignore"):
+        inverse, inverse_scale = 1 / a, a_scale / a ** 2 + np.abs(1 / a)
+    if _stands_for(e, e_scale, inverse, inverse_scale, a, a_scale, tolerance):
+        claims.append(f"the expectation is 1/({d}f/{d}{x}) at every point: the reciprocal "
+                      "of the derivative, as if the inverse-function rule were turned "
+                      "upside down")
+    ln = _log_derivative(f, e, e_scale, a, a_scale, found, sweep, points, where, tolerance)
+    if ln:
+        claims.append(f"the expectation is {d}/{d}{x} {ln} = ({d}f/{d}{x})/f at every "
+                      "point: logarithmic differentiation, not yet multiplied by f "
+                      f"({_part(f, len(f.nodes) - 1)})")
+    return claims if len(claims) == 1 else []
+
+
+def _log_derivative(f, e, e_scale, a, a_scale, found, sweep, points, where,
+                    tolerance) -> str | None:
+    """"ln f" (or "ln|f|", where f < 0 somewhere) where the expectation is f'/f, for f
+    whose logarithm one takes to differentiate it; else None."""
+    if not _logarithmic(f, sweep):
+        return None
+    # (f's own rounding, which f'/f carries, is worked out only once f'/f is near: it
+    # costs a pass over f)
+    with np.errstate(all="ignore"):
+        value = found.value[where]
+        ratio = a / value
+        rough = a_scale / np.abs(value) + np.abs(ratio)
+    if not np.all(np.isfinite(ratio)) or not np.all(_close(e, ratio, e_scale, rough, 1e-6,
+                                                           0.0)):
+        return None
+    n = int(np.count_nonzero(where))
+    with np.errstate(all="ignore"):
+        value, scale = _expectation(f, {v: points[v][where] for v in f.variables}, n)
+        ratio = a / value
+        ratio_scale = (a_scale + np.abs(ratio) * scale) / np.abs(value) + np.abs(ratio)
+    if not _stands_for(e, e_scale, ratio, ratio_scale, a, a_scale, tolerance):
+        return None
+    return "ln f" if np.all(value > 0) else "ln|f|"
+
+
+def _logarithmic(f, sweep) -> bool:
+    """Whether f is u·v, u/v or u^v with u and v both varying: where logarithmic
+    differentiation is the method (x^3's 3/x, or (x+1)'s 1/(x+1), is d/dx ln f by
+    chance: no one takes logarithms there)."""
+    root = f.nodes[-1]
+    return sweep is not None and root.name in ("mul", "div", "pow") and \
+        len(root.args) == 2 and all(np.any(sweep.tangents[j] != 0) for j in root.args)
+
+
+def _squared(f, t, e, e_scale, a, a_scale, points, where, tolerance) -> list[str]:
+    """At order 2, (f')^2 for f'' (x^3's second derivative written 9x^4)."""
+    if t.name is None or np.any(e < 0):     # (no square: no pass over f to find f')
+        return []
+    try:
+        with np.errstate(all="ignore"):
+            first = derivative_values(f, (t.name,), {v: points[v][where] for v in f.variables})
+    except AdcliError:  # past the growth budget: no claim, the verdict stands
+        return []
+    with np.errstate(all="ignore"):
+        square = np.broadcast_to(first ** 2, e.shape)
+    if not _stands_for(e, e_scale, square, 3 * square, a, a_scale, tolerance):
+        return []
+    d, x = _d(t), t.name
+    return [f"the expectation is ({d}f/{d}{x})² at every point, not {d}²f/{d}{x}²: the "
+            "second derivative is the derivative of the first, not its square"]
 
 
 def _numerator_swapped(f, t, multiple, sweep) -> list[str]:
