@@ -7,13 +7,16 @@ table is measured before it is drawn, and when it would not fit it changes layou
   quantity (coordinates, then results), as many points side by side as fit;
 - matrices: whole if they fit; otherwise their columns in several tables, each repeating
   the row labels;
+- tables stacked so (a column per point, a matrix's columns) share their column widths,
+  place by place: their edges line up;
 - and when not even one value fits beside its label, ``label = value`` lines: for every
   point or every entry of the matrix (a table among such lines reads as part of them), an
   entry named whole (``∂²f/∂x∂y = ...``), since no header is left to say which it is.
 
-Headings ("read as: ...") wrap instead of being cut, and a very long one is shortened
-visibly in the middle, between tokens; a point ("Hessian at x=..., y=...") folds between
-its pairs only.
+Headings ("read as: ...") fold instead of being cut, between words (a word too wide for
+a line, between its tokens), their lines hanging under the text after the label; a very
+long one is shortened visibly in the middle, between tokens; a point ("Hessian at x=...,
+y=...") folds between its pairs only.
 Only imported to print a table. rich draws on terminals; for a pipe or a file, the usual
 tables are written here byte for byte as rich would write them (tests/test_tables.py
 compares the two), which saves importing rich (~20 ms of start-up).
@@ -117,15 +120,18 @@ class _RichConsole:
         else:
             self.rich.print(Text(text), soft_wrap=True)
 
-    def table(self, columns: list[Column], show_header: bool = True, section: int = 0) -> None:
+    def table(self, columns: list[Column], show_header: bool = True, section: int = 0,
+              widths: list[int] | None = None) -> None:
         """A table (rich's default box, one space of padding each side) whose rows are the
-        columns' cells; a line under the first ``section`` rows."""
+        columns' cells; a line under the first ``section`` rows. ``widths``: the columns'
+        widths at least (a column is as wide as its widest cell or header, else)."""
         from rich.table import Table
         from rich.text import Text
 
         table = Table(show_header=show_header)
-        for column in columns:
-            table.add_column(Text(column.header), justify=column.justify, no_wrap=True)
+        for k, column in enumerate(columns):
+            table.add_column(Text(column.header), justify=column.justify, no_wrap=True,
+                             min_width=widths[k] if widths else None)
         for i, row in enumerate(zip(*(c.cells for c in columns))):
             table.add_row(*map(Text, row), end_section=i + 1 == section)
         self.rich.print(table)
@@ -155,11 +161,12 @@ class _PlainConsole:
             return self._fallback().line(text, fold)
         self._write(text + "\n")
 
-    def table(self, columns: list[Column], show_header: bool = True, section: int = 0) -> None:
+    def table(self, columns: list[Column], show_header: bool = True, section: int = 0,
+              widths: list[int] | None = None) -> None:
         texts = [t for c in columns for t in (c.header, *c.cells)]
-        widths = [c.width for c in columns]
+        widths = [max(c.width, w) for c, w in zip(columns, widths or [0] * len(columns))]
         if not all(map(_simple, texts)) or table_width(widths) > self.width:
-            return self._fallback().table(columns, show_header, section)
+            return self._fallback().table(columns, show_header, section, widths)
         box = self._HEADED if show_header else self._PLAIN
         rows = [list(row) for row in zip(*(c.cells for c in columns))]
         lines = [_rule(box[0], widths)]
@@ -215,14 +222,22 @@ def shorten(text: str, limit: int = LONG_HEADING) -> str:
             "--format json gives them whole)")
 
 
+def tokens(text: str) -> list[str]:
+    """``text`` in the pieces a reader takes whole: a number (its minus sign with it: "-2"
+    cut after its "-" reads as 2), a name, a run of spaces, any other character."""
+    import re
+
+    return re.findall(r"-?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?|\w+|\s+|.", text,
+                      re.DOTALL)
+
+
 def ends(text: str, size: int) -> tuple[str, str]:
     """The head and the tail of ``text``, each at most ``size`` characters, cut between
     tokens: a name or a number is shown whole or not at all (cut inside, sin(x*31.5)
     read as "in(x*31.5)", or as "1.5"), unless a token takes more than half of it."""
-    import re
+    import itertools
 
-    bounds = [0] + [m.end() for m in re.finditer(
-        r"(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?|\w+|\s+|.", text, re.DOTALL)]
+    bounds = list(itertools.accumulate(map(len, tokens(text)), initial=0))
     head = max(b for b in bounds if b <= size)
     tail = min(b for b in bounds if b >= len(text) - size)
     head = head if head >= size // 2 else size
@@ -231,15 +246,35 @@ def ends(text: str, size: int) -> tuple[str, str]:
 
 
 def print_heading(console, lines: list[str], indent: int | None = None) -> None:
-    """Lines over a table, folded at the width; with ``indent``, between words only and
-    each line's continuation ``indent`` columns in (under the expression it goes on)."""
+    """Lines over or under a table; one wider than the terminal folded as ``hanging``
+    folds it (a pipe's is never wider: one line per item, as scripts read it)."""
     for line in lines:
         line = shorten(escape(line))
-        if indent is None:
+        if cell_len(line) <= console.width:
             console.line(line)
         else:
-            console.line("\n".join(fold(line.split(" "), console.width, indent=" " * indent)),
-                         fold=False)
+            console.line("\n".join(hanging(line, console.width, indent)), fold=False)
+
+
+def hanging(text: str, width: int, indent: int | None = None) -> list[str]:
+    """``text`` in lines of at most ``width``, broken between words, and a word too wide
+    for a line between its tokens (no name or number is cut), the lines after the first
+    under the text after its label ("read as: ", "diagnosis: ": up to the first ": "),
+    or ``indent`` columns in, so that the label stands out; two columns in, as a
+    warning's, for a line without a label or with one wider than two fifths of the line
+    (the text beside it would be a narrow column)."""
+    import re
+
+    if indent is None:
+        label = text.find(": ")
+        indent = cell_len(text[:label + 2]) if label >= 0 else 2
+    if indent > width * 2 // 5:
+        indent = 2
+    pieces: list[str] = []
+    for word in re.split(r"(?<= )(?=\S)", text):    # each word with the spaces after it
+        pieces += tokens(word) if cell_len(word.rstrip()) > width - indent else [word]
+    lines = fold(pieces, width, lambda line: cell_len(line.rstrip()), " " * indent, "")
+    return [line.rstrip() for line in lines]
 
 
 def fold(words: list[str], width: float, measure=cell_len, indent: str = "  ",
@@ -339,22 +374,22 @@ def _print_across(console, labels: list[str], columns: list[Column],
         for column in columns:
             _print_lines(console, label, column)
         return
-    group: list[Column] = []
-    for column in columns:
-        if table_width([label.width, *(c.width for c in group), column.width]) \
-                > console.width:
-            _flush(console, label, group, sections)
-            group = [column]
-        else:
-            group.append(column)
-    _flush(console, label, group, sections)
+    widths = _shared_widths(console.width, label.width, [c.width for c in columns])
+    for start in range(0, len(columns), len(widths)):
+        group = [label, *columns[start:start + len(widths)]]
+        console.table(group, show_header=any(c.header for c in group), section=sections,
+                      widths=[label.width, *widths])
 
 
-def _flush(console, label: Column, group: list[Column], sections: int) -> None:
-    if not group:
-        return
-    console.table([label, *group], show_header=any(c.header for c in [label, *group]),
-                  section=sections)
+def _shared_widths(width: int, label: int, widths: list[int]) -> list[int]:
+    """The widths of the columns of tables stacked under each other, as many columns to
+    a table as fit when each is as wide as the widest at its place in any of the tables:
+    stacked, they line up (ragged right edges read as misaligned numbers)."""
+    for per in range(len(widths), 1, -1):
+        shared = [max(widths[k::per]) for k in range(per)]
+        if table_width([label, *shared]) <= width:
+            return shared
+    return [max(widths, default=0)]     # one to a table (each fits beside the labels: _fits)
 
 
 def _escaped(columns: list[Column]) -> list[Column]:

@@ -220,12 +220,20 @@ class TextTrace:
             text += f"  {note}"
         self.out.write(text + "\n")
 
+    def heading(self, text: str) -> None:
+        """A heading, its lines hanging under the text after its label, as grad's (read as:)."""
+        if self.width and cells(text) > self.width:
+            from ..tables import hanging
+
+            text = "\n".join(hanging(text, self.width))
+        self.out.write(text + "\n")
+
     def close(self) -> None:
         self.out.flush()
 
     def write(self, trace: tracing.Trace, extra: dict | None = None) -> None:
         if not self.started:
-            self.line(f"read as: {shortened(trace.expression.parsed)}")
+            self.heading(f"read as: {shortened(trace.expression.parsed)}")
             self.started = True
         self.line()
         self.at(trace.point, extra or {})
