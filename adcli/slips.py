@@ -130,8 +130,10 @@ def _claims(f, targets, order, points, found, status) -> list[str]:
             claims += _misremembered(f, t, e, e_scale, a, sweep, found, where, tolerance)
             claims += [] if claims else _outer_missing(f, t, e, e_scale, a, sweep, found,
                                                        where, tolerance)
-            claims += [] if claims else _other_function(f, e, e_scale, a, sweep, found,
-                                                        where, tolerance)
+            # (another order too: sin's written -sin(x) is cos' and sin'' alike, and the
+            # README ranks the order first)
+            claims += [] if claims or orders else _other_function(f, e, e_scale, a, sweep,
+                                                                  found, where, tolerance)
             claims += _power_rule(f, t, e, e_scale, a, sweep, found, where, tolerance)
             claims += _exponent_kept(f, t, e, e_scale, a, sweep, found, where, tolerance)
             claims += _inside_only(f, t, e, e_scale, a, sweep, found, where, tolerance)
