@@ -522,6 +522,10 @@ class Log(Primitive):
     def taylor(self, x): return _log_series(self, x)
 
 
+_INV_LN10 = 0.4342944819032518    # 1/ln 10 correctly rounded (1/math.log(10) is 1 ulp low)
+_INV_LN2 = 1.4426950408889634     # 1/ln 2 correctly rounded
+
+
 class Log10(Primitive):
     name = "log10"
     exact_zeros = True
@@ -531,7 +535,10 @@ class Log10(Primitive):
     kink_reason = "a negative argument, where the value is nan"
     def kinks(self, x): return x < 0
     def forward(self, x): return np.log10(x)
-    def backward(self, gy): return gy / (self.inputs[0] * math.log(10.0))
+    # (1/ln 10 over x, not 1 over x·ln 10: x·ln 10 overflows past 7.8e307, where the
+    # derivative is ~2.4e-309, not 0; and with 1/ln 10 correctly rounded the result is
+    # correctly rounded at ~84% of x and at most 1 ulp off, against ~43% and 2 ulps.)
+    def backward(self, gy): return gy * (_INV_LN10 / self.inputs[0])
 
 
 class Log2(Primitive):
@@ -543,7 +550,7 @@ class Log2(Primitive):
     kink_reason = "a negative argument, where the value is nan"
     def kinks(self, x): return x < 0
     def forward(self, x): return np.log2(x)
-    def backward(self, gy): return gy / (self.inputs[0] * math.log(2.0))
+    def backward(self, gy): return gy * (_INV_LN2 / self.inputs[0])   # (as log10's: fewer ulps)
 
 
 class Log1p(Primitive):
