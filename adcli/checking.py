@@ -89,6 +89,9 @@ class Target:
     # (|x| sign(x) = x at 0: AD 0, f' = 1), so the expectation was judged against the left
     # and right derivatives, which agree, instead of AD.
     by_sides: np.ndarray | None = None
+    # Per point: what the match needed beyond --rtol (see _allowance): 0 nothing, 1 the
+    # rounding error of the formulas, 2 --atol too (a match is worded by what it took).
+    allowance: np.ndarray | None = None
 
     @property
     def derivative(self) -> str:
@@ -1039,15 +1042,18 @@ def _too_few(f, targets, order, points, usable: int, missing, fixed) -> str:
         for what, ok in parts.items():
             failing[what] += int(np.sum(~ok))
         somewhere |= [bool(np.any(ok)) for ok in expected]
-    for t in (t for t, finite in zip(targets, somewhere) if not finite):
+    expected = [t for t in targets if t.expectation is not None]
+    for t in (t for t, finite in zip(targets, somewhere) if not finite and t in expected):
         constant = _constant_infinity(t)
         if constant:
             return f"the expected {t.label} is not finite at any of the " \
                    f"{_s(_shape(points)[0], 'random point')}: {constant}"
     what = max(failing, key=failing.get)
     which = f": {what} is not at {failing[what]} of them" if failing[what] else ""
-    head = (f"only {usable} of {_shape(points)[0]} random points have f, its derivative and "
-            f"the expectation all finite (and not 0 by underflow){which}")
+    parts = "f, its derivative and the expectation all" if expected else \
+        "f and its derivative both"
+    head = (f"only {usable} of {_shape(points)[0]} random points have {parts} finite (and "
+            f"not 0 by underflow){which}")
     advice = _domain_advice(f, targets, order, fixed, missing)
     if advice is None:
         return f"{head}; give a domain where they are with --domain NAME=LO:HI (or points " \
@@ -1649,9 +1655,36 @@ def _relative(a, b) -> np.ndarray:
 
 def _close(e, a, e_scale, a_scale, rtol, atol) -> np.ndarray:
     """Equal up to rtol/atol and the rounding each formula can make."""
-    allowed = atol + rtol * np.maximum(np.abs(e), np.abs(a)) \
-        + ROUNDING * EPS * (e_scale + a_scale)
-    return np.abs(e - a) <= allowed
+    return _allowance(e, a, e_scale, a_scale, rtol, atol) <= 2
+
+
+def _allowance(e, a, e_scale, a_scale, rtol, atol) -> np.ndarray:
+    """Per point, what e and a are equal within: 0 --rtol, 1 that and the rounding each
+    formula can make, 2 those and --atol; 3 none (they differ)."""
+    difference = np.abs(e - a)
+    relative = rtol * np.maximum(np.abs(e), np.abs(a))
+    rounding = relative + ROUNDING * EPS * (e_scale + a_scale)
+    return np.select([difference <= relative, difference <= rounding,
+                      difference <= rounding + atol], [0, 1, 2], 3)
+
+
+LOST = ("no digit of {what} or the expectation is left there: the rounding error they can "
+        "make is as large as both values (cancellation), so a wrong expectation would match "
+        "as well as a right one")
+
+
+def _lost(e, a, e_scale, a_scale) -> np.ndarray:
+    """Per point, the rounding bound where rounding may have made all of both values, 0
+    elsewhere (cosh(x)^2 - sinh(x)^2 at x = 76 is 0, with a bound of 1e50): a match
+    there says nothing, so nothing is decided, unless --atol, the size the user takes
+    as nothing, is at least that bound.
+    Where the expectation is 0 (or f's value an exact 0, x - x), the claim is that the
+    other vanishes, and within its rounding error is all a float can say of that: f - g
+    = 0 for an identity, the derivative 0 of sin(x)^2 + cos(x)^2, 2|x| - 1 at x = 1/2."""
+    rounding = ROUNDING * EPS * (e_scale + a_scale)
+    vanishes = (e == 0) | (a == 0) & (a_scale == 0)
+    lost = (rounding > 0) & (rounding >= np.maximum(np.abs(e), np.abs(a))) & ~vanishes
+    return np.where(lost, rounding, 0.0)
 
 
 def _judge(f, targets, order, points, found, rtol, atol, sampled, seed) -> CheckResult:
@@ -1666,7 +1699,7 @@ def _judge(f, targets, order, points, found, rtol, atol, sampled, seed) -> Check
     no_derivative = int(np.sum(status == "no derivative"))
     skipped = int(np.sum(status == "skipped"))
     largest = _largest(targets, status)
-    if counted == 0 and no_derivative == 0:
+    if counted == 0 and no_derivative == 0 and not _lost_points(targets).any():
         raise ValuesError(_nothing_counted(f, n, expected_mode, targets, order, points))
     verdict = ("cannot tell" if counted == 0 else "differs" if differing else "matches")
     result = CheckResult(
@@ -1694,15 +1727,23 @@ def _judge_target(f, t: Target, i, order, points, found, rtol, atol, smooth_valu
     t.status = np.full(len(t.ad), "skipped", dtype=object)
     t.by_sides = np.zeros(len(t.ad), bool)
     if t.expectation is not None:
-        same = _close(t.expected, t.ad, found.expected_scale[i], ad_scale, rtol, atol)
+        e_scale = found.expected_scale[i]
+        t.allowance = _allowance(t.expected, t.ad, e_scale, ad_scale, rtol, atol)
         t.difference = _relative(t.expected, t.ad)
+        lost = _lost(t.expected, t.ad, e_scale, ad_scale)
         if order:   # (without an expectation AD itself is on trial, convention and all)
             t.by_sides = usable & _convention_only(t, found.kink & smooth_value)
             sides, at = (t.left + t.right) / 2, t.by_sides
             # (one-sided differences are good to about ONE_SIDED_RTOL, not to rtol)
-            same[at] = _close(t.expected, sides, found.expected_scale[i], 0.0,
-                              max(rtol, ONE_SIDED_RTOL), atol)[at]
+            t.allowance[at] = _allowance(t.expected, sides, e_scale, 0.0,
+                                         max(rtol, ONE_SIDED_RTOL), atol)[at]
             t.difference[at] = _relative(t.expected, sides)[at]
+            lost[at] = _lost(t.expected, sides, e_scale, 0.0)[at]
+        same = t.allowance <= 2
+        t.allowance[same & (lost > 0)] = 2      # (decided only because --atol >= the bound)
+        lost = usable & same & (lost > atol)
+        t.why[lost] = LOST.format(what="f" if order == 0 else "adcli's derivative")
+        usable &= ~lost
         t.status[usable] = np.where(same[usable], "match", "differs")
         t.fd_disagrees = usable & ~found.kink & settled & ~agree
     else:
@@ -1815,6 +1856,12 @@ def _overall(statuses, n) -> np.ndarray:
     return overall
 
 
+def _lost_points(targets) -> np.ndarray:
+    """Per point: where some derivative was not counted for rounding alone (``_lost``)."""
+    return np.logical_or.reduce([np.char.startswith(t.why.astype(str), LOST.partition("{")[0])
+                                 for t in targets])
+
+
 def _judged(t: Target) -> np.ndarray:
     return (t.status == "match") | (t.status == "differs")
 
@@ -1920,8 +1967,11 @@ def _labels(targets) -> str:
 
 
 def _summary(r: CheckResult) -> str:
-    if r.verdict == "cannot tell":
+    if r.verdict == "cannot tell" and r.no_derivative:
         return f"cannot tell: the derivative does not exist at the {_s(r.no_derivative)} checked"
+    if r.verdict == "cannot tell":
+        return (f"cannot tell: rounding leaves no digit of {'f' if r.order == 0 else 'it'} "
+                f"or the expectation at the {_s(len(r.value))} checked")
     what = _labels(r.targets)
     largest = f"largest relative difference {r.largest_difference:.2g}"
     if not r.expected_mode:
@@ -1930,9 +1980,7 @@ def _summary(r: CheckResult) -> str:
                 f"adcli's derivative and finite differences disagree for {what} at "
                 f"{r.differing} of {_s(r.counted)}")
     elif r.verdict == "matches":
-        head = f"matches {what} at {r.counted}/{r.counted} points, {largest}"
-        if r.largest_difference > r.rtol:
-            head += " (within the rounding error of the formulas)"
+        head = f"matches {what} at {r.counted}/{r.counted} points, {largest}{_within(r)}"
     else:
         head = f"differs from {what} at {r.differing} of {_s(r.counted)}"
         if len(r.targets) > 1:
@@ -1945,6 +1993,16 @@ def _summary(r: CheckResult) -> str:
         head += (f", except at {_s(r.no_derivative)} {where}" if r.verdict == "matches"
                  else f", and {_s(r.no_derivative)} {where}")
     return head
+
+
+def _within(r: CheckResult) -> str:
+    """What beyond --rtol the matches needed, as the verdict says it: a match that holds
+    only thanks to --atol is the user's allowance, not rounding."""
+    needed = {int(a) for t in r.targets if t.allowance is not None
+              for a in t.allowance[t.status == "match"]}
+    said = [words for level, words in ((1, "the rounding error of the formulas"),
+                                       (2, f"--atol {r.atol:g}")) if level in needed]
+    return f" (within {' and '.join(said)})" if said else ""
 
 
 def _notes(r: CheckResult) -> list[str]:

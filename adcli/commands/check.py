@@ -1,6 +1,7 @@
 """adcli check: verify a hand derivation. A verdict, the worst points with three
 witnesses (the expectation, AD, finite differences), a diagnosis, and exit status 1 when
-it differs or cannot tell (the derivative exists at none of the points: no pass). The
+it differs or cannot tell (the derivative exists at none of the points, or rounding leaves
+no digit at any: no pass); 3 under --strict when a value at a point is nan or inf. The
 work is ``adcli.check``; this module reads the options and lays out its result (a verdict
 and tables do not fit the points-table columns of other commands)."""
 from __future__ import annotations
@@ -66,8 +67,8 @@ class Check(Command):
         if len(texts) not in (1, 2):
             raise ValuesError(f"check takes EXPRESSION and optionally EXPECTED, got "
                               f"{len(texts)} arguments (quote each expression)")
-        if no_header:
-            raise ValuesError("--no-header: check's csv output always has its header")
+        if no_header and fmt != "csv":
+            raise ValuesError(f"--no-header is for --format csv, not {fmt}")
         definitions = define(from_pairs(let)) if let else None
         texts = _split_equation(texts, checking.applied_operand)
         f = _function(texts[0], definitions, checking.applied_operand)
@@ -83,8 +84,8 @@ class Check(Command):
         # a constant F with d/dx written or --wrt x is a function of x (--at x=1 is its)
         f = checking.constant_in(f, expected, expectations, 1 if order is None else order,
                                  wrt)
-        given = _points(f, at, grid, points_file, skip_bad_rows, strict, err,
-                        points_format, columns)
+        given, extra = _points(f, at, grid, points_file, skip_bad_rows, strict, err,
+                               points_format, columns)
         spans = _known(f, _domains(domain), "--domain", strict, err)
         with np.errstate(all="ignore"), warnings.catch_warnings():
             warnings.simplefilter("ignore", RuntimeWarning)
@@ -96,13 +97,49 @@ class Check(Command):
                 for message in getattr(error, "cautions", ()):
                     warn(err, message)
                 raise
-        _FORMATS[fmt](result, out, digits)
+        _FORMATS[fmt](result, out, digits, extra=extra, header=not no_header)
         if fmt == "csv":  # rows of numbers only: the verdict and its words go to people
             for line in [result.summary, *(f"diagnosis: {d}" for d in result.diagnosis),
                          *(f"note: {n}" for n in result.notes)]:
                 say(err, line)
         _warnings(result, err)
+        if strict:
+            _strict(result, extra)
         return result.exit_code
+
+
+def _strict(result, extra) -> None:
+    """--strict: exit 3 when f's value, adcli's derivative or the expectation is nan or
+    inf at a point checked, as every command's results (the report is written whole
+    first: a verdict is not a stream of points to stop in)."""
+    from ..errors import NonFiniteError
+
+    found = [(result.value, "f")]
+    for t in result.targets:
+        if result.order:
+            found.append((t.ad, f"adcli's {t.label}"))
+        if t.expected is not None:
+            found.append((t.expected, f"the expected {t.label}"))
+    bad = np.logical_or.reduce([~np.isfinite(values) for values, _ in found])
+    if not bad.any():
+        return
+    i, n = int(np.argmax(bad)), len(bad)
+    said = [f"{what} is {_text(values[i], None)}" for values, what in found
+            if not np.isfinite(values[i])]
+    more = int(bad.sum()) - 1
+    others = f", and a value is nan or inf at {more} more point{'s' * (more != 1)}" \
+        if more else ""
+    raise NonFiniteError(f"{listing(said)} at {_point_words(result, extra, i)} (point "
+                         f"{i + 1} of {n}){others} (--strict)")
+
+
+def _point_words(result, extra, i: int) -> str:
+    """Point i as name=value pairs: its passed-through columns, then its coordinates."""
+    from ..render import pair_text
+
+    pairs = [(n, pair_text(values[i])) for n, values in extra.items()] + \
+        [(n, _text(p[i], None)) for n, p in result.points.items()]
+    return ", ".join(f"{n}={v}" for n, v in pairs) or "the point"
 
 
 # ----- reading the options ------------------------------------------------------------------
@@ -189,8 +226,9 @@ def _domains(options) -> dict:
 def _points(f, at, grid, points_file, skip_bad_rows, strict, err, points_format=None,
             columns=None):
     """The values the user gave: whole points (--grid, --points, or --at for every
-    variable), or fixed values with the rest sampled by adcli.check. Columns of a points
-    file that are not variables are ignored (other commands pass them through)."""
+    variable), or fixed values with the rest sampled by adcli.check; and the columns of
+    a points file that are not variables, passed through as read (ids: rows stay
+    identifiable), by name."""
     from ..pipeline import warn_skipped
     from ..points import PointSource, only_with_points, parse_values
 
@@ -204,7 +242,7 @@ def _points(f, at, grid, points_file, skip_bad_rows, strict, err, points_format=
     source.check()
     names = source.names()
     if not source.grid and source.stream is None:
-        return _known(f, dict(source.fixed), "--at", strict, err)
+        return _known(f, dict(source.fixed), "--at", strict, err), {}
     missing = [v for v in f.variables if v not in names]
     if missing:
         typos = [f"'{n}' was given: did you mean '{m}'?" for n in names
@@ -214,14 +252,15 @@ def _points(f, at, grid, points_file, skip_bad_rows, strict, err, points_format=
     source.use(f.variables)
     names = [*source.fixed, *source.grid, *source.variables]
     try:
-        chunks = [c.values for c in source.chunks()]
+        chunks = list(source.chunks())
     finally:    # what the file held that was not read as written, as other commands say
         warn_skipped(source, err)
-    columns = {n: np.concatenate([c[n] for c in chunks]) if chunks else np.zeros(0)
+    columns = {n: np.concatenate([c.values[n] for c in chunks]) if chunks else np.zeros(0)
                for n in names}
     if not chunks or not len(next(iter(columns.values()), [])):
         raise ValuesError("no points to check: the points file has no rows")
-    return _known(f, columns, "--at/--grid/--points", strict, err)
+    extra = {n: [v for c in chunks for v in c.extra[n]] for n in source.extra_names}
+    return _known(f, columns, "--at/--grid/--points", strict, err), extra
 
 
 def _warnings(result, err) -> None:
@@ -341,13 +380,17 @@ def _names(rows) -> list[str]:
     return [f"point {row.index + 1}" for row in rows]
 
 
-def _columns(result, rows, headers, fields, digits):
-    """The identifying columns (the point, which derivative) and the value columns, laid
-    out by adcli.tables so that no digit is cut on a narrow terminal."""
+def _columns(result, rows, headers, fields, digits, extra):
+    """The identifying columns (a points file's passed through, the point's coordinates,
+    never rounded: they name it; which derivative) and the value columns, laid out by
+    adcli.tables so that no digit is cut on a narrow terminal."""
+    from ..render import extra_text
     from ..tables import Column
 
-    keys = [Column(name, [_text(row.at[name], digits) for row in rows])
-            for name in result.points]
+    keys = [Column(name, [extra_text(values[row.index]) for row in rows], "left")
+            for name, values in extra.items()]
+    keys += [Column(name, [_text(row.at[name], None) for row in rows])
+             for name in result.points]
     if len(result.targets) > 1:
         keys.append(Column("derivative", [row.label for row in rows]))
     values = [Column(header, [_text(getattr(row, field), digits) for row in rows])
@@ -355,7 +398,7 @@ def _columns(result, rows, headers, fields, digits):
     return keys, values
 
 
-def _worst_columns(result, digits):
+def _worst_columns(result, digits, extra):
     if result.order == 0:  # an identity: f's value against the expected, no differences
         headers, fields = ["expected", "f"], ["expected", "ad"]
     elif result.expected_mode:
@@ -363,7 +406,7 @@ def _worst_columns(result, digits):
         fields = ["expected", "ad", "fd"]
     else:
         headers, fields = ["AD", "finite differences"], ["ad", "fd"]
-    keys, values = _columns(result, result.worst, headers, fields, digits)
+    keys, values = _columns(result, result.worst, headers, fields, digits, extra)
     from ..tables import Column
 
     values.append(Column("relative difference",
@@ -371,14 +414,14 @@ def _worst_columns(result, digits):
     return keys, values
 
 
-def _kink_columns(result, digits):
+def _kink_columns(result, digits, extra):
     headers = [*(["expected"] if result.expected_mode else []), "AD", "left derivative",
                "right derivative"]
     fields = [*(["expected"] if result.expected_mode else []), "ad", "left", "right"]
-    return _columns(result, result.kinks[:KINKS_SHOWN], headers, fields, digits)
+    return _columns(result, result.kinks[:KINKS_SHOWN], headers, fields, digits, extra)
 
 
-def _render_table(result, out, digits) -> None:
+def _render_table(result, out, digits, extra, header=True) -> None:
     from ..tables import console as make_console, print_heading, print_points
 
     console = make_console(out)
@@ -387,16 +430,17 @@ def _render_table(result, out, digits) -> None:
         shown = len(result.worst)
         print_heading(console, [f"the {shown} worst of {_checked(result)}" if shown > 1
                                 else f"the worst of {_checked(result)}"])
-        print_points(console, *_worst_columns(result, digits), names=_names(result.worst))
+        print_points(console, *_worst_columns(result, digits, extra),
+                     names=_names(result.worst))
     if result.kinks:
         print_heading(console, ["where the derivative does not exist"])
-        print_points(console, *_kink_columns(result, digits),
+        print_points(console, *_kink_columns(result, digits, extra),
                      names=_names(result.kinks[:KINKS_SHOWN]))
     print_heading(console, [*(f"diagnosis: {line}" for line in result.diagnosis),
                             *(f"note: {line}" for line in result.notes)])
 
 
-def _render_plain(result, out, digits) -> None:
+def _render_plain(result, out, digits, extra, header=True) -> None:
     lines = [result.summary, *(f"diagnosis: {d}" for d in result.diagnosis),
              *(f"note: {n}" for n in result.notes)]
     out.write("\n".join(lines) + "\n")
@@ -414,29 +458,45 @@ def _free(column: str, taken) -> str:
     return column
 
 
-def _render_csv(result, out, digits) -> None:
+def _render_csv(result, out, digits, extra, header=True) -> None:
+    """A row per point and derivative: a points file's other columns as read, the
+    coordinates whole, then the results (rounded to --digits)."""
     import csv
+
+    from ..render import extra_text
 
     names = list(result.points)
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow([*names, *(_free(c, names) for c in _CSV_COLUMNS)])
+    if header:
+        taken = [*extra, *names]
+        writer.writerow([*taken, *(_free(c, taken) for c in _CSV_COLUMNS)])
     for i in range(len(result.value)):
+        point = [*(extra_text(values[i]) for values in extra.values()),
+                 *(_text(result.points[n][i], None) for n in names)]
         for t in result.targets:
             expected = None if t.expected is None else t.expected[i]
-            writer.writerow([*(_text(result.points[n][i], digits) for n in names), t.label,
+            writer.writerow([*point, t.label,
                              *(_text(v, digits) for v in (expected, t.ad[i], t.fd[i],
                                                           t.difference[i])), t.status[i]])
 
 
-def _row_json(row, digits, result, extra) -> dict:
-    entry = {"at": {n: _num(v, digits) for n, v in row.at.items()},
-             "derivative": row.derivative}
-    for key, field in extra:
+def _passed_json(extra, i: int) -> dict:
+    """Point i's passed-through columns, as grad's "extra" (none: no key)."""
+    from ..render import finite_json
+
+    return {"extra": {n: finite_json(values[i]) for n, values in extra.items()}} \
+        if extra else {}
+
+
+def _row_json(row, digits, result, fields, extra) -> dict:
+    entry = {"at": {n: _num(v, None) for n, v in row.at.items()},
+             **_passed_json(extra, row.index), "derivative": row.derivative}
+    for key, field in fields:
         entry[key] = _num(getattr(row, field), digits)
     return entry
 
 
-def _point_json(result, i: int, digits) -> dict:
+def _point_json(result, i: int, digits, extra) -> dict:
     derivatives = {}
     for t in result.targets:
         kink = t.status[i] == "no derivative" or bool(t.by_sides[i])   # (its sides judged)
@@ -450,7 +510,8 @@ def _point_json(result, i: int, digits) -> dict:
             "left": _num(t.left[i], digits) if kink else None,
             "right": _num(t.right[i], digits) if kink else None,
         }
-    return {"at": {n: _num(p[i], digits) for n, p in result.points.items()},
+    return {"at": {n: _num(p[i], None) for n, p in result.points.items()},
+            **_passed_json(extra, i),
             "value": _num(result.value[i], digits), "status": result.status[i],
             "derivatives": derivatives}
 
@@ -468,7 +529,7 @@ def _point_why(result, smooth, i: int, kind: str, why: str) -> str:
     return f"{why[:-len(_CONVENTION)]}, {_differentiable_words(result, one)}"
 
 
-def _render_json(result, out, digits) -> None:
+def _render_json(result, out, digits, extra, header=True) -> None:
     from ..checking import differentiable_at_kinks
     from ..report import point_warnings
 
@@ -489,12 +550,14 @@ def _render_json(result, out, digits) -> None:
         "diagnosis": result.diagnosis, "notes": result.notes, "cautions": result.cautions,
         "worst": [_row_json(r, digits, result, [("expected", "expected"), ("ad", "ad"),
                                                 ("finite_difference", "fd"),
-                                                ("relative_difference", "difference")])
+                                                ("relative_difference", "difference")],
+                            extra)
                   for r in result.worst],
         "kinks": [_row_json(r, digits, result, [("expected", "expected"), ("ad", "ad"),
-                                                ("left", "left"), ("right", "right")])
+                                                ("left", "left"), ("right", "right")],
+                            extra)
                   for r in result.kinks],
-        "points": [_point_json(result, i, digits) for i in range(len(result.value))],
+        "points": [_point_json(result, i, digits, extra) for i in range(len(result.value))],
     }
     at, smooth = document["points"], differentiable_at_kinks(result)
     found = [{"at": at[i]["at"], "function": function, "kind": kind,
