@@ -30,6 +30,44 @@ class _HelpFormatter(click.HelpFormatter):
             col_max = min(col_max, max(self.width // 3, 8))
         super().write_dl(rows, col_max, col_spacing)
 
+    def write_text(self, text):
+        # Examples (a \b paragraph of "adcli ..." lines, which click keeps as written)
+        # wider than the terminal would be broken by it inside a word: they are folded
+        # here between shell words, ending each line but the last with " \", so that a
+        # folded example still reads, and pastes into a shell, as one command.
+        room = self.width - self.current_indent
+        paragraphs = text.split("\n\n")
+        for k, paragraph in enumerate(paragraphs):
+            lines = paragraph.split("\n")
+            if lines[0] == "\b" and all(line.lstrip().startswith("adcli ")
+                                         for line in lines[1:]):
+                paragraphs[k] = "\n".join(["\b", *(folded for line in lines[1:]
+                                                     for folded in _example(line, room))])
+        super().write_text("\n\n".join(paragraphs))
+
+
+def _example(line: str, width: int) -> list[str]:
+    """A command line in lines of at most ``width``, each but the last ending in " \\"
+    (the shell's line continuation), broken before options (an option stays on a line
+    with its value), else between shell words; a quoted argument is never broken, nor a
+    line that fits."""
+    if len(line) <= width:
+        return [line]
+    from .tables import fold
+
+    lead = line[:len(line) - len(line.lstrip())]
+    units: list[list[str]] = []     # the command and its arguments, then each option
+    for word in re.findall(r"""(?:"[^"]*"|'[^']*'|[^\s"'])+""", line):
+        if units and not word.startswith("-"):
+            units[-1].append(word)
+        else:
+            units.append([word])
+    room = width - len(lead) - 4    # after a continuation line's indent, before " \\"
+    pieces = [piece for unit in units
+              for piece in ([" ".join(unit)] if len(" ".join(unit)) <= room else unit)]
+    lines = fold([lead + pieces[0], *pieces[1:]], width - 2, len, lead + "  ")
+    return [f"{text} \\" for text in lines[:-1]] + lines[-1:]
+
 
 class _Context(click.Context):
     formatter_class = _HelpFormatter
@@ -49,6 +87,7 @@ class ExpressionCommand(click.Command):
     the h of "-h^2" as one too; write the expression -h as "(-h)" or after "--"."""
 
     context_class = _Context
+    refused: dict[str, str] = {}    # shared options the command does not take: why not
 
     def __init__(self, *args, **kwargs):
         kwargs.setdefault("context_settings", {}).update(ignore_unknown_options=True,
@@ -71,6 +110,8 @@ class ExpressionCommand(click.Command):
                 continue
             name = arg.split("=", 1)[0]
             if _OPTION_LIKE.match(arg) and name not in options:
+                if name in self.refused:
+                    raise click.UsageError(f"{name}: {self.refused[name]}", ctx=ctx)
                 raise click.NoSuchOption(name, possibilities=list(options), ctx=ctx)
             if arg[:1] == "-" and arg[:2] != "--" and len(arg) > 1 and arg not in options \
                     and (arg[:2] not in options or _whole_expression(arg)):
@@ -138,38 +179,46 @@ class _InputFile(click.File):
         return super().convert(value, param, ctx)
 
 
-def points_options(command, formats=None):
-    """The options every evaluating command shares: where points come from, how to print."""
-    formats = list(formats or FORMATS)
-    options = [
-        click.option("--at", "at", multiple=True, metavar="NAME=VALUE[,...]",
-                     help="Values of variables, e.g. --at x=1,y=pi/4 (repeatable)."),
-        click.option("--grid", multiple=True, metavar="NAME=START:STOP:N",
-                     help="N evenly spaced values, ends included; several --grid make a product."),
-        click.option("--points", "points_file", type=_InputFile("r", encoding="utf-8-sig"),
-                     metavar="FILE", help="Points, one per row: CSV, TSV, whitespace-separated "
-                     "or JSON Lines, with a header of names ('-' for stdin)."),
-        click.option("--points-format", type=click.Choice(STREAM_FORMATS), help="The format "
-                     "of --points (default: detected from its first line)."),
-        click.option("--columns", metavar="X,Y", help="Names of the columns of --points "
-                     "input that has no header row."),
-        click.option("--skip-bad-rows", is_flag=True,
-                     help="Skip malformed rows of --points (counted on stderr) instead of stopping."),
-        click.option("--format", "fmt", type=click.Choice(formats),
-                     default=formats[0], show_default=True, help="Output format."),
-        *([click.option("--no-header", is_flag=True, help="No header line in "
-                        f"{' or '.join(f for f in ('csv', 'tsv') if f in formats)} output.")]
-          if {"csv", "tsv"} & set(formats) else []),
-        click.option("--digits", type=click.IntRange(1, 17), metavar="N",
-                     help="Round results to N significant digits (never the points)."),
-        click.option("--strict", is_flag=True,
-                     help="Exit 3 on any nan/inf result; make unused --at names errors."),
-        click.option("--let", "let", multiple=True, metavar="NAME=EXPRESSION",
-                     help="Define a name for a sub-expression, e.g. --let F=\"x^2+y^2-1\" "
-                          "(repeatable)."),
-    ]
-    for option in reversed(options):
-        command = option(command)
+def points_options(command, formats=None, own=None):
+    """The options every evaluating command shares: where points come from, how to print.
+    ``own``: a command's ``shared_options``, by option name: a dict of click.option
+    arguments that replace the shared ones (its own help), or a string, the reason it
+    does not take the option (left out of its --help; ExpressionCommand says why)."""
+    formats, own = list(formats or FORMATS), own or {}
+    options = {
+        "--at": (("--at", "at"), dict(multiple=True, metavar="NAME=VALUE[,...]",
+                 help="Values of variables, e.g. --at x=1,y=pi/4 (repeatable).")),
+        "--grid": (("--grid",), dict(multiple=True, metavar="NAME=START:STOP:N",
+                   help="N evenly spaced values, ends included; several --grid make a "
+                        "product.")),
+        "--points": (("--points", "points_file"), dict(
+            type=_InputFile("r", encoding="utf-8-sig"), metavar="FILE",
+            help="Points, one per row: CSV, TSV, whitespace-separated or JSON Lines, with a "
+                 "header of names ('-' for stdin).")),
+        "--points-format": (("--points-format",), dict(type=click.Choice(STREAM_FORMATS),
+                            help="The format of --points (default: detected from its "
+                                 "first line).")),
+        "--columns": (("--columns",), dict(metavar="X,Y", help="Names of the columns of "
+                      "--points input that has no header row.")),
+        "--skip-bad-rows": (("--skip-bad-rows",), dict(is_flag=True, help="Skip malformed "
+                            "rows of --points (counted on stderr) instead of stopping.")),
+        "--format": (("--format", "fmt"), dict(type=click.Choice(formats),
+                     default=formats[0], show_default=True, help="Output format.")),
+        **({"--no-header": (("--no-header",), dict(is_flag=True, help="No header line in "
+            f"{' or '.join(f for f in ('csv', 'tsv') if f in formats)} output."))}
+           if {"csv", "tsv"} & set(formats) else {}),
+        "--digits": (("--digits",), dict(type=click.IntRange(1, 17), metavar="N",
+                     help="Round results to N significant digits (never the points).")),
+        "--strict": (("--strict",), dict(is_flag=True, help="Exit 3 on any nan/inf result; "
+                     "make unused --at names errors.")),
+        "--let": (("--let", "let"), dict(multiple=True, metavar="NAME=EXPRESSION",
+                  help="Define a name for a sub-expression, e.g. --let F=\"x^2+y^2-1\" "
+                       "(repeatable).")),
+    }
+    for name, (declarations, attributes) in reversed(options.items()):
+        if not isinstance(own.get(name), str):
+            command = click.option(*declarations, **{**attributes,
+                                                     **own.get(name, {})})(command)
     return command
 
 
@@ -200,7 +249,8 @@ def _click_command(command_class) -> click.Command:
     callback.__doc__ = command_class.help + "".join(
         ["\n\n\b\n", *(f"  {e}\n" for e in command_class.examples)] if command_class.examples
         else [])  # \b: click keeps these lines as they are
-    callback = points_options(callback, command_class.formats)
+    own = command_class.shared_options
+    callback = points_options(callback, command_class.formats, own)
     for option in reversed(command_class.options):
         callback = option(callback)
     if command_class.differentiates:
@@ -209,7 +259,9 @@ def _click_command(command_class) -> click.Command:
     # one EXPRESSION, not "EXPRESSION...", unless the command takes several.
     metavar = command_class.metavar or ("EXPRESSIONS..." if command_class.many else "EXPRESSION")
     callback = click.argument(argument, nargs=-1, required=True, metavar=metavar)(callback)
-    return click.command(command_class.name, cls=ExpressionCommand)(callback)
+    command = click.command(command_class.name, cls=ExpressionCommand)(callback)
+    command.refused = {name: why for name, why in own.items() if isinstance(why, str)}
+    return command
 
 
 class _ReaderGone(Exception):

@@ -110,6 +110,12 @@ def terminal_width(stream) -> int | None:
         return None
 
 
+def colour_allowed() -> bool:
+    """Whether colour may be used: not if NO_COLOR is set to anything but the empty string
+    (https://no-color.org/: an empty NO_COLOR counts as unset), nor on a dumb terminal."""
+    return not os.environ.get("NO_COLOR") and os.environ.get("TERM") != "dumb"
+
+
 def escape(text: str) -> str:
     """Text as it may be shown on a terminal: control and invisible characters escaped,
     and so is a combining mark with no letter or digit before it (at the start, it would

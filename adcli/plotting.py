@@ -10,12 +10,11 @@ from __future__ import annotations
 import contextlib
 import io
 import math
-import os
 from dataclasses import dataclass, field
 
 import numpy as np
 
-from .errors import AdcliError
+from .errors import AdcliError, colour_allowed
 
 IMAGE_SUFFIXES = (".png", ".svg", ".pdf")
 IMAGE_SIZE = (800, 500)          # pixels of a PNG: 8 x 5 inches at 100 dpi
@@ -347,7 +346,7 @@ def terminal_size() -> tuple[int, int]:
 
 
 def wants_colour() -> bool:
-    return "NO_COLOR" not in os.environ and os.environ.get("TERM") != "dumb"
+    return colour_allowed()
 
 
 # ----- image files -----------------------------------------------------------------------

@@ -195,7 +195,13 @@ class _LineWriter(_Writer):
 
     def prefix(self, extra) -> str:
         """A line's passed-through fields, each followed by the separator."""
-        return "".join(self.field(extra_text(v)) + self.separator for v in extra)
+        return self.guarded("".join(self.field(extra_text(v)) + self.separator
+                                    for v in extra))
+
+    @staticmethod
+    def guarded(line: str) -> str:
+        """A line (or its start) that cannot read back as a comment (see TsvWriter)."""
+        return line
 
     def close(self) -> None:
         self._start()  # a points file with no rows still gets its CSV header
@@ -204,14 +210,16 @@ class _LineWriter(_Writer):
         if not getattr(self, "_started", False):
             self._started = True
             if self.header and self.has_header:
-                self.out.write(self.separator.join(map(self.field, self.headers())) + "\n")
+                self.out.write(self.guarded(self.separator.join(
+                    map(self.field, self.headers()))) + "\n")
 
     def headers(self) -> list[str]:
         return [*self.extra, *self.command.names, *(c.csv for c in self.columns)]
 
     def line(self, extra: list, at: list[float], results: list[float]) -> str:
-        return self.separator.join([*(self.field(extra_text(v)) for v in extra),
-                                    *map(number_text, at), *map(self.text, results)])
+        return self.guarded(self.separator.join([*(self.field(extra_text(v)) for v in extra),
+                                                 *map(number_text, at),
+                                                 *map(self.text, results)]))
 
 
 class PlainWriter(_LineWriter):
@@ -277,10 +285,18 @@ class CsvWriter(_LineWriter):
 
 class TsvWriter(_LineWriter):
     """Tab-separated, no quoting: a tab or line break inside a field is written \\t, \\n,
-    and so a backslash \\\\ (a field's own backslash-t is then told from a tab); the
+    and so a backslash \\\\ (a field's own backslash-t is then told from a tab); a line
+    that starts with '#' (after any blanks, as the reader strips them: an empty first
+    field's tab too) has it written \\#, so that it cannot read back as a comment, as CSV
+    quotes such a field ('#3' is an id, not a comment). The
     points reader undoes exactly these (streams._tab_split)."""
 
     has_header, separator = True, "\t"
+
+    @staticmethod
+    def guarded(line: str) -> str:
+        start = len(line) - len(line.lstrip())
+        return f"{line[:start]}\\{line[start:]}" if line.startswith("#", start) else line
 
     @staticmethod
     def field(text: str) -> str:

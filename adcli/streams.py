@@ -641,14 +641,17 @@ def _detect(first: str) -> str:
 
 
 def _tab_split(text: str) -> list[str]:
-    """A TSV line's fields, with TsvWriter's escapes (\\\\, \\t, \\n, \\r) undone, so that
-    adcli's TSV output reads back as written; any other backslash is kept."""
-    fields = text.rstrip("\r\n").split("\t")
-    if "\\" in text:
-        import re
+    """A TSV line's fields, with TsvWriter's escapes (\\\\, \\t, \\n, \\r, and \\# where the
+    line would otherwise start with '#', a comment) undone, so that adcli's TSV output
+    reads back as written; any other backslash is kept."""
+    text = text.rstrip("\r\n")
+    if "\\" not in text:
+        return text.split("\t")
+    import re
 
-        fields = [re.sub(r"\\[\\tnr]", lambda m: _TSV_ESCAPES[m.group()], f) for f in fields]
-    return fields
+    text = re.sub(r"\A(\s*)\\#", r"\1#", text)
+    return [re.sub(r"\\[\\tnr]", lambda m: _TSV_ESCAPES[m.group()], f)
+            for f in text.split("\t")]
 
 
 class _Written(float):

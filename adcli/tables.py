@@ -25,11 +25,12 @@ from __future__ import annotations
 
 import os
 
-from .errors import escape, terminal_width
+from .errors import colour_allowed, escape, terminal_width
 from .records import Record
 
 PIPE_WIDTH = 10_000     # a pipe or a file has no width: one row per point, always
 LONG_HEADING = 500      # characters; a longer heading shows its head and tail
+LABEL = 30              # characters; a heading's label ("read as: ") is no longer
 
 # Characters that take one cell each for rich whatever the Unicode version (printable
 # ASCII, and ranges rich itself counts as one cell without its tables), and the few more
@@ -95,17 +96,7 @@ class _RichConsole:
     """Draws with rich: terminals (styles, colours, their own width) and anything unusual."""
 
     def __init__(self, out, width: int | None):
-        from rich.console import Console
-
-        class _Console(Console):
-            def on_broken_pipe(self) -> None:
-                # rich would exit with status 1; a reader that has seen enough is no
-                # error, and the CLI says so (exit 0, nothing on stderr).
-                self.quiet = True
-                raise BrokenPipeError
-
-        self.rich = _Console(file=out, width=width, highlight=False, markup=False,
-                             emoji=False, soft_wrap=False)
+        self.rich = rich_console(out, width, soft_wrap=False)
 
     @property
     def width(self) -> int:
@@ -135,6 +126,35 @@ class _RichConsole:
         for i, row in enumerate(zip(*(c.cells for c in columns))):
             table.add_row(*map(Text, row), end_section=i + 1 == section)
         self.rich.print(table)
+
+
+def rich_console(out, width: int | None, **options):
+    """A rich Console drawing on ``out`` ``width`` columns wide (None: rich's own guess),
+    text as given (no markup, highlighting or emoji), in colour only where allowed."""
+    from rich.console import Console
+
+    class _Console(Console):
+        def on_broken_pipe(self) -> None:
+            # rich would exit with status 1; a reader that has seen enough is no
+            # error, and the CLI says so (exit 0, nothing on stderr).
+            self.quiet = True
+            raise BrokenPipeError
+
+    return _Console(file=out, **rich_size(out, width), highlight=False, markup=False,
+                    emoji=False, no_color=not colour_allowed(), **options)
+
+
+def rich_size(out, width: int | None) -> dict:
+    """rich's Console arguments for drawing ``width`` columns wide (None: rich's own
+    guess). rich takes a width only with a height: given alone, under TERM=dumb (Emacs's
+    shell, some CI logs) it draws 80 wide whatever the terminal."""
+    if width is None:
+        return {}
+    try:
+        height = os.get_terminal_size(out.fileno()).lines
+    except (AttributeError, OSError, ValueError):     # a pipe, a file, a StringIO
+        height = 25
+    return {"width": width, "height": height or 25}
 
 
 class _PlainConsole:
@@ -249,11 +269,23 @@ def print_heading(console, lines: list[str], indent: int | None = None) -> None:
     """Lines over or under a table; one wider than the terminal folded as ``hanging``
     folds it (a pipe's is never wider: one line per item, as scripts read it)."""
     for line in lines:
-        line = shorten(escape(line))
+        line = escape(line)
+        start = _text_start(line, indent)
+        line = line[:start] + shorten(line[start:])
         if cell_len(line) <= console.width:
             console.line(line)
         else:
             console.line("\n".join(hanging(line, console.width, indent)), fold=False)
+
+
+def _text_start(line: str, indent: int | None) -> int:
+    """Where the text after a heading's label starts ("read as: ", "diagnosis: ": up to
+    the first ": " among its first LABEL characters; ``indent``, the place print_heading's
+    caller gave): a long text is shortened, and its length said, without the label."""
+    if indent is not None:
+        return min(indent, len(line))
+    label = line.find(": ", 0, LABEL)
+    return label + 2 if label >= 0 else 0
 
 
 def hanging(text: str, width: int, indent: int | None = None) -> list[str]:

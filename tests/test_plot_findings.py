@@ -2,7 +2,7 @@
 
 1. a turning point was missed when a sample lands next to it, where df/dx is ~1e-16;
 2. the legend cut your own derivative's expression, shown nowhere else, even at 160 columns;
-3. without colour (NO_COLOR, TERM=dumb) f, df/dx and d2f/dx^2 were the same braille line.
+3. without colour (NO_COLOR, TERM=dumb) f, df/dx and d2f/dx2 were the same braille line.
 
 Read as a user sees them: the real executable in a pseudo-terminal, the screen mapped back
 to numbers by its own tick labels. Expected values are closed forms worked out by hand.
@@ -137,17 +137,17 @@ def test_your_derivative_is_whole_in_an_image_legend(capsys, tmp_path):
 @pytest.mark.parametrize("columns", [40, 80, 160])
 def test_without_colour_each_curve_has_its_own_marker_on_it_and_in_the_legend(env, columns):
     # f = x^3 - 3x, f' = 3x^2 - 3, f'' = 6x: all three were the same braille, and the legend
-    # "── f   ── df/dx   ── d2f/dx^2".
+    # "── f   ── df/dx   ── d2f/dx2".
     screen, lines = screen_lines("x^3 - 3x", "--grid", "x=-2:2", "--order", "2",
                                  columns=columns, **env)
     assert "\x1b" not in screen
     entries = re.split(r"\s{3,}", "   ".join(legend(lines)).strip())
     symbols = dict(reversed(entry.split(" ", 1)) for entry in entries)
-    assert len({symbols["f"], symbols["df/dx"], symbols["d2f/dx^2"]}) == 3
+    assert len({symbols["f"], symbols["df/dx"], symbols["d2f/dx2"]}) == 3
     to_x, dx = column_to_x(lines)
     to_y, dy = row_to_y(lines)
     for name, curve, slope in [("df/dx", lambda x: 3 * x**2 - 3, lambda x: 6 * x),
-                               ("d2f/dx^2", lambda x: 6 * x, lambda x: 6 + 0 * x)]:
+                               ("d2f/dx2", lambda x: 6 * x, lambda x: 6 + 0 * x)]:
         marker = symbols[name][0]
         found = cells(lines, marker)
         assert len(found) >= columns // 4, name      # drawn across the plot ...

@@ -51,6 +51,9 @@ class Command:
     many = False              # several expressions (one row of output each)
     differentiates = True     # takes --wrt
     options: tuple = ()       # extra click options, e.g. --order
+    # How this command's shared options read (cli.points_options): click.option
+    # arguments that replace the shared ones, or a str: not taken, and why.
+    shared_options: dict = {}
     formats: tuple[str, ...] | None = None  # --format's choices, default first; None: render's
     # A command whose output is not columns of numbers per point (trace, graph) lays it
     # out itself in ``write``; ``values_optional``: it may run with no point at all.

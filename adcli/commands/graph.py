@@ -42,6 +42,15 @@ class Graph(Command):
     formats = ("dot", "tree")
     own_output = True
     values_optional = True
+    # How the shared options (cli.points_options) read here: one point is drawn.
+    shared_options = {
+        "--grid": dict(help="A grid of one point: graph draws one, so NAME=START:STOP:1 "
+                            "(which is NAME=START) is taken, and a grid of more points is "
+                            "an error."),
+        "--points": dict(help="A point in a file, one row with a header of names ('-' for "
+                              "stdin): CSV, TSV, whitespace-separated or JSON Lines. graph "
+                              "draws one point: a file of more rows is an error."),
+    }
     options = (click.option("-o", "--output", "output_file", metavar="FILE",
                             help="Write FILE instead of stdout: .dot or .gv as DOT text; "
                             ".svg, .png or .pdf drawn by Graphviz's dot program."),)
@@ -243,15 +252,14 @@ def draw_tree(trace: tracing.Trace, out, digits=None, has_values=True) -> None:
     On a terminal a label is folded between words, never inside a number: levels take 2
     columns where 4 would not leave each part of a label whole, and a level whose
     indentation leaves no room even for its words is left out."""
-    from rich.console import Console
+    from ..tables import rich_console
 
     width = terminal_width(out)
     labels = TreeLabels(trace, digits, has_values)
     rows = [(lasts, labels.label(operand, edge)) for operand, edge, lasts in tree_rows(trace)]
     unit = 4 if width is None or all(room(width, 4, lasts) >= widest(label)
                                      for lasts, label in rows) else 2
-    console = Console(file=out, highlight=False, soft_wrap=True,
-                      width=None if out.isatty() else 10_000)
+    console = rich_console(out, width if out.isatty() else 10_000, soft_wrap=True)
     for line in tree_lines(rows, unit, width):
         console.print(line)
     for line in labels.sums(width):

@@ -34,7 +34,7 @@ class Plot(Command):
     formats = ("plot", "csv", "json", "plain")     # the data instead of the drawing
     options = (
         click.option("--order", type=click.IntRange(1, 2), default=1, show_default=True,
-                     help="Highest derivative drawn: 1 (f, df/dx) or 2 (and d2f/dx^2)."),
+                     help="Highest derivative drawn: 1 (f, df/dx) or 2 (and d2f/dx2)."),
         click.option("--samples", type=click.IntRange(2, MAX_SAMPLES),
                      default=DEFAULT_SAMPLES, show_default=True,
                      help="Points of a --grid given without a count."),
@@ -42,6 +42,17 @@ class Plot(Command):
                      help="Write an image instead: .png, .svg or .pdf (needs the 'plot' "
                           "extra: pip install 'adcli[plot]')."),
     )
+
+    # How the shared options (cli.points_options) read here; a string: not taken, and why.
+    shared_options = {
+        "--grid": dict(metavar="X=START:STOP[:N]",
+                       help="The range drawn: N evenly spaced values (default: --samples), "
+                            "ends included. One --grid only: --at fixes the other variables."),
+        "--points": "plot takes its points from one --grid, not --points",
+        **dict.fromkeys(("--points-format", "--columns", "--skip-bad-rows"),
+                        "it goes with --points, which plot does not take: its points come "
+                        "from one --grid"),
+    }
 
     def __init__(self, expressions, wrt=None, order=1, samples=DEFAULT_SAMPLES, output=None,
                  **options):
@@ -91,8 +102,8 @@ class Plot(Command):
         return self.expressions[1] if len(self.expressions) > 1 else None
 
     def derivative_names(self) -> list[str]:
-        x, f = self.variable, self.symbol      # as grad's and grad --order 2's columns
-        return [f"d{f}/d{x}", f"d2{f}/d{x}^2"][:self.order]
+        return [derivative_name(self.symbol, self.variable, k)
+                for k in range(1, self.order + 1)]
 
     def head(self) -> dict:
         head = {**super().head(), "variables": [self.variable], "order": self.order}
@@ -180,6 +191,15 @@ class Plot(Command):
         """The --at values drawn at, every digit: they are the point, as in every command."""
         return [(name, number_text(value)) for name, value in self.fixed.items()
                 if name in self.names]
+
+
+def derivative_name(f: str, x: str, k: int) -> str:
+    """The k-th derivative's name in the legend and the data: df/dx, d2f/dx2, d3f/dx3, as
+    the figure in README shows it; for a name that ends in a digit, d2f/dx1^2 (d2f/dx12
+    would read as a derivative in x12)."""
+    if k == 1:
+        return f"d{f}/d{x}"
+    return f"d{k}{f}/d{x}^{k}" if x[-1:].isdigit() else f"d{k}{f}/d{x}{k}"
 
 
 def _kinks_of(result, n: int) -> np.ndarray:
