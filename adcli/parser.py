@@ -16,7 +16,7 @@ from .definitions import Definitions
 from .errors import ExpressionError
 from .expression import Expression, normal_name
 from .printer import as_operand as _operand, render
-from .reader import CAUTIONS, LOOKED_AT, Builder as _Builder, ForLark as _ForLark
+from .reader import CAUTIONS, LOOKED_AT, Builder as _Builder, ForLark as _ForLark, marks_in
 
 _EXPECTED = {"NUMBER": "a number", "NAME": "a name", "CALL": "a name", "ROOT": "a name",
              "PI": "a name", "LPAR": "'('", "BAR": "'|'",
@@ -80,9 +80,18 @@ def parse(text: str, definitions: Mapping[str, str] | Definitions | None = None)
 # a 1 MB expression is not walked node by node for them. (Compiled only when a text may
 # hold one: ~1 ms, a start-up's 1%.)
 _POWER_OVER = r"(\^|\*\*)\s*([-−+]?)\s*1\s*/\s*(\d+\.?\d*|\.\d+)"
-_GLUED = r"(\^|\*\*)\s*([-−+]?\s*(?:\d+\.?\d*|\.\d+))(?![eE][-+]?\d)([^\W\d⁰¹²³⁴-⁹π¼-¾⅐-⅞]\w*)"
+_GLUED = r"(\^|\*\*)\s*([-−+]?\s*(?:\d+\.?\d*|\.\d+))(?![eE][-+]?\d)([^\W\d⁰¹²³⁴-⁹π¼-¾⅐-⅞][\w]*)"
 # (CAUTIONS: warnings of readings, at most; LOOKED_AT: places of each reading looked at, at
 # most, x^1/2 10^4 times: the first. Both from adcli.reader, which says some itself.)
+# A name's letters after its first are [\w] in these patterns: _with_marks adds the
+# combining marks of the text at hand (the grammar's _MARK), so θ̂ is read whole.
+
+
+def _with_marks(pattern: str, text: str) -> str:
+    """``pattern`` with each \\w in it (always in a class) taking the combining marks
+    ``text`` holds too: x́ and θ̂ are one letter each, as the grammar reads them."""
+    marks = marks_in(text)
+    return pattern.replace("\\w", "\\w" + marks) if marks else pattern
 
 
 def _may_hold_one(text: str) -> bool:
@@ -137,7 +146,7 @@ def _readings(expression: Expression) -> dict[str, OtherReading]:
 # A factor after '/', then a space and another factor: 1/2 x, 3/4 sin x, 1/(x+1) (x-1),
 # sin(x)/x cos(x). (A quick look for one; the text is read properly by _factor_end.)
 _SPACED = r"/\s*[^\s/]+\s+(?:[^\W\d_]|\\|\()"
-_NAME = r"[^\W\d]\w*"
+_NAME = r"[^\W\d][\w]*"
 _ATOM = r"\d+\.?\d*|\.\d+|" + _NAME
 _SUPERSCRIPTS = "⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺"
 
@@ -175,7 +184,7 @@ def _factor_end(text: str, i: int) -> int | None:
     """Where the factor written from text[i] on (after spaces) ends: a number, a name, a
     call f(...) or a group (...), with its powers; None where it is not one of those
     (the divisor in parentheses as a whole ends where they close, before no space)."""
-    match = re.compile(r"\s*(" + _ATOM + ")?").match(text, i)
+    match = re.compile(r"\s*(" + _with_marks(_ATOM, text) + ")?").match(text, i)
     i = match.end()
     if i < len(text) and text[i] == "(":  # a group, or a call's arguments
         i = _closing(text, i)
@@ -205,7 +214,8 @@ def _powers(expression: Expression) -> list[str]:
     text = expression.text
     # (the first few of each: a base is rendered from the node list for each one met)
     over = {m.start(): m for m in itertools.islice(re.finditer(_POWER_OVER, text), LOOKED_AT)}
-    glued = {m.start(): m for m in itertools.islice(re.finditer(_GLUED, text), LOOKED_AT)}
+    glued = {m.start(): m for m in itertools.islice(re.finditer(_with_marks(_GLUED, text),
+                                                                text), LOOKED_AT)}
     if not over and not glued:
         return []
     from .reader import is_function_name
@@ -274,7 +284,7 @@ def _nodes(text: str, definitions=frozenset(), hint: bool = True, said=None) -> 
     raise next((h for h in hints if h is not None), syntax)
 
 
-_FACTOR_END = re.compile(r"[\w.)|\u00b2\u00b3\u00b9\u2070-\u2079]\s*\Z")
+_FACTOR_END = r"[\w.)|\u00b2\u00b3\u00b9\u2070-\u2079]\s*\Z"
 _FACTOR_START = re.compile(r"\s*[\w.(|\u221a\u221b]")
 
 
@@ -284,7 +294,8 @@ def _bars_hint(text: str, definitions) -> ExpressionError | None:
     if "|" not in text or len(text) > 2000:
         return None
     for position in [p for p, c in enumerate(text) if c == "|"][:50]:
-        if not (_FACTOR_END.search(text, 0, position) and _FACTOR_START.match(text, position + 1)):
+        if not (re.search(_with_marks(_FACTOR_END, text), text[:position])
+                and _FACTOR_START.match(text, position + 1)):
             continue
         fixed = text[:position] + "*" + text[position:]
         try:
@@ -297,14 +308,15 @@ def _bars_hint(text: str, definitions) -> ExpressionError | None:
     return None
 
 
-_LEFT_SIDE = re.compile(r"\s*[^\W\d]\w*(\s*\([\w\s,]*\))?\s*\Z")  # y, f(x), g(x, y)
+_LEFT_SIDE = r"\s*[^\W\d][\w]*(\s*\([\w\s,]*\))?\s*\Z"  # y, f(x), g(x, y)
 
 
 def _equation_hint(text: str, definitions, syntax: ExpressionError) -> ExpressionError | None:
     """``y = x^2`` or ``f(x) = x^2``, copied from paper: say to give the right-hand side
     alone (when it parses), with the caret on the "="."""
     position = syntax.position
-    if text[position:position + 1] != "=" or not _LEFT_SIDE.match(text[:position]):
+    if text[position:position + 1] != "=" or not re.match(_with_marks(_LEFT_SIDE, text),
+                                                          text[:position]):
         return None
     right = text[position + 1:].strip()
     try:

@@ -23,6 +23,7 @@ levels deep). The methods are named after the grammar's rules and aliases.
 """
 from __future__ import annotations
 
+import functools
 import math
 import re
 import unicodedata
@@ -46,6 +47,7 @@ INVERSES = {"sin": "asin", "cos": "acos", "tan": "atan", "sec": "asec", "csc": "
 _LOG_BASE = re.compile(r"log_(\d+(?:\.\d+)?|[^\W\d]\w*)\Z")
 _SPECIAL = {"log": (1, 2), "diff": (2, None)}      # argument counts beyond the registry's
 _SHORT_NAME = re.compile(r"[^\W\d_][\d_]*")           # x, x1, x_2, θ: variables, not functions
+_MARKS = ("Mn", "Mc")    # combining marks, as names take them after a letter (x́, θ̂)
 _INF = float("inf")
 CAUTIONS = 3     # warnings of readings, at most (adcli.parser's too)
 LOOKED_AT = 20   # places of each reading looked at, at most (each renders its nodes)
@@ -122,7 +124,30 @@ def without_math(text: str) -> str:
 
 def is_function_name(name: str) -> bool:
     """Whether ``name`` (as written) names a function: sin, arcsin, diff, log_2, ..."""
-    return name in CALLABLE or name in _SPECIAL or _LOG_BASE.match(name) is not None
+    return name in CALLABLE or name in _SPECIAL or log_base(name) is not None
+
+
+def log_base(name: str) -> str | None:
+    """The base of log_b (2 in log_2, b in log_b, θ̂ in log_θ̂), or None if ``name`` is not
+    a logarithm's name with one."""
+    return name[4:] if name.startswith("log_") and _LOG_BASE.match(unmarked(name)) else None
+
+
+def unmarked(name: str) -> str:
+    """``name`` without its combining marks: θ̂ is one letter θ with its hat, as x1 is one
+    letter and a digit (so θ̂ and x́ are variables, never functions, as θ and x are)."""
+    if name.isascii():
+        return name
+    return "".join(c for c in name if unicodedata.category(c) not in _MARKS)
+
+
+@functools.lru_cache(maxsize=2)  # (asked once per '/' of a text: a 1 MB text is looked at once)
+def marks_in(text: str) -> str:
+    """The combining marks ``text`` holds (those a name takes: the grammar's _MARK), for
+    a regular expression's class: a name's letters are \\w and these."""
+    if text.isascii():
+        return ""
+    return "".join(sorted(c for c in set(text) if unicodedata.category(c) in _MARKS))
 
 
 # ----- what the rules hand up before a run is read -----------------------------------
@@ -308,7 +333,7 @@ class Builder:
         if inner[:1] == "\\" and inner[1:] in LATEX_LETTERS:  # x_{\alpha}
             inner = LATEX_LETTERS[inner[1:]]
         short = shown if len(shown) <= 40 else shown[:30] + "…" + shown[-6:]
-        if re.match(_SUBSCRIPT, inner):
+        if re.match(_SUBSCRIPT, unmarked(inner)):
             self._error(f"a subscript is written in braces right after '_': for "
                         f"'{escape(short)}', write {written.rstrip()}{{{inner}}}", opening)
         self._error(f"a subscript must be a name or a number, as in x_{{1}} or x_{{ij}}: "
@@ -332,7 +357,7 @@ class Builder:
             variable = name[k:].lstrip("0123456789")
             # (digits alone too: cos2 in cos2πt, a constant after it; log3 may be log_3)
             if function is not None and function.arity == 1 and variable not in CONSTANTS \
-                    and (_SHORT_NAME.fullmatch(variable) or not variable
+                    and (_SHORT_NAME.fullmatch(unmarked(variable)) or not variable
                          and name[:k] != "log"):
                 head, rest = name[:k], name[k:]
                 self._say(f"{one_name(name)}; for {head}({rest}), "
@@ -384,7 +409,7 @@ class Builder:
                         "differentiate an expression given alone)", start)
         if name in _LACKING:
             self._error(f"unknown function '{name}': adcli has none; {_LACKING[name]}", start)
-        if name not in CONSTANTS and not _SHORT_NAME.fullmatch(name):
+        if name not in CONSTANTS and not _SHORT_NAME.fullmatch(unmarked(name)):
             # tand(x), cosd(x), log3(x): most likely functions adcli lacks or misspelt.
             match = slip(name, CALLABLE)
             self._error(f"unknown function '{name}'; did you mean '{match}'?" if match else
@@ -426,9 +451,9 @@ class Builder:
         """The node of function ``name`` applied to the nodes ``args``."""
         if name == "diff":
             return self._diff(args, start)
-        if name.startswith("log_") and (base := _LOG_BASE.match(name)) is not None:
+        if name.startswith("log_") and (base := log_base(name)) is not None:
             self._arity(written, args, (1, 1), start)
-            return self._log_in_base(args[0], base.group(1), start)
+            return self._log_in_base(args[0], base, start)
         if name == "log" and len(args) == 2:
             return self._log(args[0], args[1], start)
         function = CALLABLE[name]
@@ -467,6 +492,8 @@ class Builder:
     def _base(self, base: str, start: int) -> int:
         """The node of log_b's base b: a variable, a constant (log_pi) or a definition."""
         position = self.text.find(base, start + 3)
+        if position < 0:  # written in another form NFKC reads the same (é as e and U+0301)
+            position = self.text.find("_", start) + 1
         if base in self.definitions:
             return self._add(Node("ref", position, name=base))
         if is_function_name(base):
@@ -658,8 +685,8 @@ class Builder:
         """A function's name without an argument is an error (sin + 1), except log_b with
         a name as its base: alone, it is the subscripted name it is written as (a
         variable, as x_b is), while log_b x is the logarithm to base b."""
-        base = _LOG_BASE.match(func.name)
-        if func.written[0] == "\\" or base is None or not _is_name_base(base.group(1)):
+        base = log_base(func.name)
+        if func.written[0] == "\\" or base is None or not _is_name_base(base):
             self._no_argument(func, power)
         self._late = True   # (made after what was written after it: log_b + x)
         index = self._leaf(func.name, func.start)

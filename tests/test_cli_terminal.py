@@ -237,13 +237,16 @@ def test_stdout_in_a_pipe_folds_an_error_for_stderrs_terminal():
 
 # ----- 4. combining marks -----------------------------------------------------------------
 
-# (the expression, what the caret must point at: the letter with its mark)
-MARKS = [("x\u0301y + 1 + )", "x\u0301y"), ("θ\u0302 + )", "θ\u0302"),
-         ("α\u0302 + )", "α\u0302")]
+# (the expression, what the caret must point at: the character with its mark). A mark on
+# a name's letter is part of the name (θ̂); these are marks no name takes: on a number, and
+# an enclosing one (Me), which no identifier takes.
+MARKS = [("2\u0301x + 1 + )", "2\u0301x"), ("3\u0302 + )", "3\u0302"),
+         ("x\u20dd + )", "x\u20dd")]
+MARK_IDS = ["acute-on-2", "hat-on-3", "circle-on-x"]
 
 
 @pytest.mark.parametrize("columns", WIDTHS)
-@pytest.mark.parametrize("text, culprit", MARKS, ids=["x-acute", "theta-hat", "alpha-hat"])
+@pytest.mark.parametrize("text, culprit", MARKS, ids=MARK_IDS)
 def test_a_combining_mark_is_escaped_in_the_message_and_the_caret_is_under_its_letter(
         text, culprit, columns):
     code, rows = on_terminal(columns, "grad", text, "--at", "x=1")
@@ -252,7 +255,7 @@ def test_a_combining_mark_is_escaped_in_the_message_and_the_caret_is_under_its_l
     assert under_caret(rows).startswith(culprit), "\n".join(rows)
 
 
-@pytest.mark.parametrize("text, culprit", MARKS, ids=["x-acute", "theta-hat", "alpha-hat"])
+@pytest.mark.parametrize("text, culprit", MARKS, ids=MARK_IDS)
 def test_a_pipe_gets_the_combining_mark_escaped_and_the_caret_under_its_letter(text, culprit):
     code, err = stderr_in_a_pipe("grad", text, "--at", "x=1")
     mark = f"\\u{ord(text[1]):04x}"
