@@ -486,11 +486,15 @@ _PRIMED = (r"['\u2019\u2032\u2033\u2034]+|\^\s*(?:\\prime|\{(?:\s*" + _PRIME
            + rf")+\s*\}}|\{{\s*\(\s*{_NUMERAL}\s*\)\s*\}}|\(\s*{_NUMERAL}\s*\)"
            + r"|\{\s*(?i:viii|vii|iv|ix|vi|v)\s*\})")
 _ORDER = r"[d∂](?:\^?(?P<n>\d+)|(?P<sup>[²³⁴-⁹]))?"       # d, d², d^2, ∂
-_IN = r"[d∂]\s*(?P<var>[^\W\d⁰¹²³⁴-⁹][^\W⁰¹²³⁴-⁹]*?)(?:\^\d+|[²³⁴-⁹])?"   # dx, dx², ∂y
+# A name's letters after its first: \w, and the combining marks names take (θ̂, x́: the
+# grammar's _MARK, the common ones of them here: diacritics, and symbols' marks as v⃗'s).
+_COMBINING = r"[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20dc\u20e1\u20e5-\u20f0]"
+_LETTERS = rf"(?:[^\W⁰¹²³⁴-⁹]|{_COMBINING})"
+_IN = rf"[d∂]\s*(?P<var>[^\W\d⁰¹²³⁴-⁹]{_LETTERS}*?)(?:\^\d+|[²³⁴-⁹])?"   # dx, dx², ∂y
 # A mixed partial's denominator, ∂x∂y, ∂x ∂y, ∂x\,∂y, ∂x²∂y, dxdy: two or more parts of
 # one sign. A name never holds ∂; after d, it may not hold d either, or dxdy would be
 # one part (in xdy).
-_PART = r"{d}\s*[^\W\d⁰¹²³⁴-⁹{d}][^\W⁰¹²³⁴-⁹{d}]*(?:\^\d+|[²³⁴-⁹])?"
+_PART = r"{d}\s*[^\W\d⁰¹²³⁴-⁹{d}](?:[^\W⁰¹²³⁴-⁹{d}]|" + _COMBINING + r")*(?:\^\d+|[²³⁴-⁹])?"
 _MANY = "(?P<vars>" + "|".join(f"{_PART}(?:(?:\\s|\\\\[,;:! ])*{_PART})+".replace("{d}", d)
                                for d in "∂d") + ")"
 # f named with its arguments after it, ∂f/∂x(x,y): names only (d/dx (x) is applied to x)
@@ -508,7 +512,7 @@ _MIXED_SIDES = [re.compile(p.pattern.replace(_IN, _MANY), p.flags) for p in _LEF
 # right to left, so its names read as Leibniz's: ∂/∂x of ∂f/∂y), ∂_x^2 f, ∂^2_x f and ∂_{xx} f
 # are ∂²f/∂x²; applied to F, ∂_x (x^2 y). \partial_{x} is made plain as ∂_x first.
 _POWER = r"(?:\^(\d+)|([²³⁴-⁹]))?"
-_OPERATOR = re.compile(rf"∂{_POWER}_([^\W\d⁰¹²³⁴-⁹][^\W⁰¹²³⁴-⁹]*){_POWER}(?:\s|\\[,;:! ])*")
+_OPERATOR = re.compile(rf"∂{_POWER}_([^\W\d⁰¹²³⁴-⁹]{_LETTERS}*){_POWER}(?:\s|\\[,;:! ])*")
 _NAMED = re.compile(rf"(?P<name>[^\W\d]\w*){_ARGUMENTS}\s*\Z")   # f, f(x,y): named only
 # LaTeX's forms of both, made plain first: \frac{d}{dx}, \frac{\partial f}{\partial x},
 # \frac{\mathrm{d}^2 y}{\mathrm{d}x^2} (a \frac without braces inside it).
@@ -594,7 +598,7 @@ def _subscript_names(name: str) -> list[str]:
     return [normal_name(name)]
 
 
-_DENOMINATOR_PART = re.compile(r"[d∂]\s*([^\W\d⁰¹²³⁴-⁹][^\W⁰¹²³⁴-⁹]*)(?:\^(\d+)|([²³⁴-⁹]))?"
+_DENOMINATOR_PART = re.compile(rf"[d∂]\s*([^\W\d⁰¹²³⁴-⁹]{_LETTERS}*)(?:\^(\d+)|([²³⁴-⁹]))?"
                                r"(?:\s|\\[,;:! ])*")
 
 
