@@ -89,12 +89,15 @@ def extra_text(value) -> str:
 
 def pair_text(value) -> str:
     """A passed-through value in a point's ``name=value, name=value`` (trace's "at" line,
-    a matrix's title): quoted as adcli quotes user text (errors.quote) where it would not
-    read as one value: empty, spaced at an end, holding a comma, "=" or quote."""
+    a matrix's title): as read where it reads as one value, else (empty, spaced at an end,
+    holding a comma, "=", a quote or an unprintable character) quoted as Python quotes a
+    string, a quote or backslash inside escaped, so that it ends where its quotes close:
+    id="it's", id="a', x=1" (not id='a', x=1')."""
     text = extra_text(value)
-    if text and text == text.strip() and not any(c in text for c in ",='\""):
+    if text and text == text.strip() and text.isprintable() \
+            and not any(c in text for c in ",='\""):
         return text
-    return quote(text, None)
+    return repr(text)
 
 
 def finite_json(value):
