@@ -239,3 +239,19 @@ def test_the_caret_after_a_marked_name_is_under_the_culprit_in_a_pipe():
     code, out, err = run_cli("grad", f"{THETA_HAT}^2 + )", "--at", f"{THETA_HAT}=1")
     assert code == 2 and out == ""
     assert err.split("\n")[1:] == [f"  {THETA_HAT}^2 + )", "  " + " " * 6 + "^", ""]
+
+
+# ----- check's left sides name a marked variable ---------------------------------------------
+
+@pytest.mark.parametrize("f, expected, said", [
+    # d/dθ̂ θ̂^3 = 3θ̂^2; ∂/∂θ̂ θ̂^2 y = 2θ̂y; ∂²/∂θ̂∂y θ̂^2 y^2 = 4θ̂y (by hand)
+    ("θ\u0302^3", "df/dθ\u0302 = 3θ\u0302^2", "d/dθ̂"),
+    ("θ\u0302^2 y", "∂_θ\u0302 f = 2θ\u0302 y", "∂/∂θ̂"),
+    ("θ\u0302^2 y^2", "∂²f/∂θ\u0302∂y = 4θ\u0302 y", "∂²/∂θ̂∂y"),
+])
+def test_check_reads_a_left_side_in_a_marked_variable(f, expected, said):
+    from conftest import run_cli
+
+    code, out, err = run_cli("check", f, expected, "--format", "plain")
+    assert code == 0, err
+    assert out.startswith(f"matches {said} at 30/30 points"), out
