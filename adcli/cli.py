@@ -73,7 +73,28 @@ class _Context(click.Context):
     formatter_class = _HelpFormatter
 
 
-class ExpressionCommand(click.Command):
+class _PlainHelpOption:
+    """-h/--help as click's, its text given: click's own is built through gettext, whose
+    lookup imports locale (~1 ms of every start-up, for a translation adcli never has)."""
+
+    def get_help_option(self, ctx):
+        names = self.get_help_option_names(ctx)
+        if not names or not self.add_help_option:
+            return None
+        if getattr(self, "_plain_help", None) is None:
+            self._plain_help = click.Option(names, is_flag=True, is_eager=True,
+                                            expose_value=False, callback=_show_help,
+                                            help="Show this message and exit.")
+        return self._plain_help
+
+
+def _show_help(ctx, param, value) -> None:
+    if value and not ctx.resilient_parsing:
+        click.echo(ctx.get_help(), color=ctx.color)
+        ctx.exit()
+
+
+class ExpressionCommand(_PlainHelpOption, click.Command):
     """A command whose expression may start with "-" (as in "-x^2" or "-cos(x)"): a
     single-dash word that is not one of its options is an argument, while a misspelt long
     option (``--att``) is still an error.
@@ -126,7 +147,7 @@ class ExpressionCommand(click.Command):
         return rest
 
 
-class _Commands(click.Group):
+class _Commands(_PlainHelpOption, click.Group):
     """The commands of adcli.commands.COMMANDS, each built when it is first asked for."""
 
     context_class = _Context
@@ -146,11 +167,21 @@ class _Commands(click.Group):
         return super().resolve_command(ctx, args)
 
 
+def _show_version(ctx, value: bool) -> None:
+    # (not click.version_option: its defaults go through gettext, whose lookup imports
+    # locale, ~1 ms of every start-up)
+    if value and not ctx.resilient_parsing:
+        click.echo(f"adcli, version {__version__}")
+        ctx.exit()
+
+
 @click.group(cls=_Commands,
              context_settings={"max_content_width": _HELP_WIDTH,
                                "help_option_names": ["-h", "--help"]},
              invoke_without_command=True)
-@click.version_option(__version__, prog_name="adcli")
+@click.option("--version", is_flag=True, expose_value=False, is_eager=True,
+              callback=lambda ctx, _, value: _show_version(ctx, value),
+              help="Show the version and exit.")
 @click.option("--debug", is_flag=True, help="Show the Python traceback of an internal error.")
 @click.pass_context
 def cli(ctx, debug):

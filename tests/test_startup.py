@@ -414,8 +414,10 @@ def _imports(*args):
     return int(code), set(modules.split())
 
 
-# What only some runs need (lark: explaining a syntax error; rich: tables; the rest: graph -o).
-RARELY_NEEDED = {"lark", "interegular", "hashlib", "subprocess", "shutil", "secrets", "tempfile"}
+# What only some runs need (lark: explaining a syntax error; rich: tables; the rest: graph -o;
+# locale: gettext's lookup of a translation, which click's default help texts go through).
+RARELY_NEEDED = {"lark", "interegular", "hashlib", "subprocess", "shutil", "secrets", "tempfile",
+                 "locale"}
 
 
 @pytest.mark.parametrize("fmt, unwanted", [
