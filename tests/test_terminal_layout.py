@@ -16,7 +16,6 @@ is the layout, never the values.
 from __future__ import annotations
 
 import collections
-import io
 import json
 import re
 import subprocess
@@ -27,6 +26,7 @@ from rich.cells import cell_len
 from conftest import run_in_pty
 from adcli import tables
 from test_output import ANSI, adcli_executable, child_env
+from test_tables import both_ways
 
 WIDTHS = [60, 70, 80, 120]
 BOX = "┏┃┡│├└┌"
@@ -214,14 +214,6 @@ def test_no_digit_of_the_worst_points_is_cut_down_to_40_columns(argv):
 
 
 # ----- the rich-free console draws shared widths as rich does ------------------------------
-
-def both_ways(draw, width):
-    plain_out, rich_out = io.StringIO(), io.StringIO()
-    plain = tables._PlainConsole(plain_out, width)
-    draw(plain)
-    draw(tables._RichConsole(rich_out, width))
-    return plain_out.getvalue(), rich_out.getvalue(), plain._rich is not None
-
 
 @pytest.mark.parametrize("width", [50, 56, 60])
 def test_stacked_tables_are_rich_s_bytes(width, monkeypatch):
