@@ -267,3 +267,22 @@ def test_without_an_expectation_too_few_finite_points_is_an_error_naming_f_and_i
     assert code == 2 and out == "", (code, err)
     assert err.startswith("adcli: error: only 0 of ") and err.count("\n") == 1, err
     assert "have f and its derivative both finite" in err and advice in err, err
+
+
+def test_check_s_csv_quotes_what_would_not_read_back_as_written(tmp_path):
+    # a lone CR inside an id, and ids (and a header) starting with '#': quoted as grad's
+    # CSV quotes them, so that every row reads back whole through adcli's own reader
+    points = tmp_path / "points.csv"
+    points.write_text('"#id",x\n"a\rb",1\n"#1",2\n"  #2",3\np4,4\n', encoding="utf-8",
+                      newline="")
+    code, out, err = run_cli("check", "x^2", "2x", "--points", str(points), "--format", "csv")
+    assert code == 0, err
+    rows = list(csv.reader(io.StringIO(out, newline="")))
+    assert [r[0] for r in rows] == ["#id", "a\rb", "#1", "  #2", "p4"], rows
+    written = tmp_path / "out.csv"
+    written.write_text(out, encoding="utf-8", newline="")
+    code, again, err = run_cli("eval", "expected", "--points", str(written), "--format", "csv")
+    assert code == 0 and err == "", err
+    # 2x at x = 1, 2, 3, 4, each row read back (none dropped as a comment or split)
+    assert [r[-1] for r in list(csv.reader(io.StringIO(again)))[1:]] == ["2.0", "4.0", "6.0",
+                                                                      "8.0"], again

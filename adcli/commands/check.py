@@ -460,24 +460,25 @@ def _free(column: str, taken) -> str:
 
 def _render_csv(result, out, digits, extra, header=True) -> None:
     """A row per point and derivative: a points file's other columns as read, the
-    coordinates whole, then the results (rounded to --digits)."""
-    import csv
+    coordinates whole, then the results (rounded to --digits); each field quoted as
+    grad's CSV quotes it (a lone CR, a '#' first: every row reads back as written)."""
+    from ..render import CsvWriter, extra_text
 
-    from ..render import extra_text
+    def row(fields) -> None:
+        out.write(",".join(map(CsvWriter.field, fields)) + "\n")
 
     names = list(result.points)
-    writer = csv.writer(out, lineterminator="\n")
     if header:
         taken = [*extra, *names]
-        writer.writerow([*taken, *(_free(c, taken) for c in _CSV_COLUMNS)])
+        row([*taken, *(_free(c, taken) for c in _CSV_COLUMNS)])
     for i in range(len(result.value)):
         point = [*(extra_text(values[i]) for values in extra.values()),
                  *(_text(result.points[n][i], None) for n in names)]
         for t in result.targets:
             expected = None if t.expected is None else t.expected[i]
-            writer.writerow([*point, t.label,
-                             *(_text(v, digits) for v in (expected, t.ad[i], t.fd[i],
-                                                          t.difference[i])), t.status[i]])
+            row([*point, t.label, *(_text(v, digits) for v in (expected, t.ad[i], t.fd[i],
+                                                                t.difference[i])),
+                 t.status[i]])
 
 
 def _passed_json(extra, i: int) -> dict:
