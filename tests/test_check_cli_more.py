@@ -286,3 +286,12 @@ def test_check_s_csv_quotes_what_would_not_read_back_as_written(tmp_path):
     # 2x at x = 1, 2, 3, 4, each row read back (none dropped as a comment or split)
     assert [r[-1] for r in list(csv.reader(io.StringIO(again)))[1:]] == ["2.0", "4.0", "6.0",
                                                                       "8.0"], again
+
+
+@pytest.mark.parametrize("option", ["--rtol", "--atol"])
+@pytest.mark.parametrize("value, shown", [("nan", "nan"), ("inf", "inf"), ("1e400", "inf")])
+def test_a_tolerance_that_is_not_finite_is_refused_naming_the_option(option, value, shown):
+    code, out, err = run_cli("check", "x^2", "2x", option, value)
+    assert (code, out) == (2, ""), (code, out, err)
+    assert err == (f"adcli: error: Invalid value for '{option}': {shown} is not a finite number "
+                   "(see 'adcli check --help')\n"), err

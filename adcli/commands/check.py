@@ -48,9 +48,11 @@ class Check(Command):
         click.option("--domain", multiple=True, metavar="NAME=LO:HI",
                      help=f"Draw NAME uniformly from [LO, HI] (default: {_DEFAULT_SPREAD})."),
         click.option("--rtol", type=click.FloatRange(0, None), default=1e-9,
+                     callback=lambda ctx, param, value: _finite(value),
                      show_default=True, help="Relative tolerance, on top of the rounding "
                      "error each formula can make."),
         click.option("--atol", type=click.FloatRange(0, None), default=0.0,
+                     callback=lambda ctx, param, value: _finite(value),
                      show_default=True, help="Absolute tolerance."),
     )
 
@@ -143,6 +145,13 @@ def _point_words(result, extra, i: int) -> str:
 
 
 # ----- reading the options ------------------------------------------------------------------
+
+def _finite(value: float) -> float:
+    """--rtol, --atol: a tolerance of nan or inf decides nothing (FloatRange lets both by)."""
+    if not np.isfinite(value):
+        raise click.BadParameter(f"{value} is not a finite number")
+    return value
+
 
 def _quoted(text: str) -> str:
     """User text in quotes as typed (repr doubles LaTeX's backslashes)."""
