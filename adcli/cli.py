@@ -233,8 +233,11 @@ def points_options(command, formats=None, own=None):
                       "--points input that has no header row.")),
         "--skip-bad-rows": (("--skip-bad-rows",), dict(is_flag=True, help="Skip malformed "
                             "rows of --points (counted on stderr) instead of stopping.")),
-        "--format": (("--format", "fmt"), dict(type=click.Choice(formats),
-                     default=formats[0], show_default=True, help="Output format.")),
+        # (the choices in the help text, not in the option's column: "[table|json|jsonl|
+        # csv|tsv|plain]" there is wider than a 40-column terminal)
+        "--format": (("--format", "fmt"), dict(type=click.Choice(formats), metavar="FORMAT",
+                     default=formats[0], show_default=True,
+                     help=f"Output format: {', '.join(formats[:-1])} or {formats[-1]}.")),
         **({"--no-header": (("--no-header",), dict(is_flag=True, help="No header line in "
             f"{' or '.join(f for f in ('csv', 'tsv') if f in formats)} output."))}
            if {"csv", "tsv"} & set(formats) else {}),

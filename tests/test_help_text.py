@@ -140,3 +140,11 @@ def test_graph_help_says_its_grid_and_points_give_one_point(tmp_path):
     assert code == 0 and "v2 = y = 3.0" in out, err
     code, out, err = run_cli("graph", "x*y", "--points", str(two))
     assert code == 2 and "one point" in err
+
+
+@pytest.mark.parametrize("name", sorted(COMMANDS))
+def test_no_line_of_help_is_wider_than_a_40_column_terminal(name):
+    # (--format's choices were listed in the option's column, 43 wide: the terminal broke
+    # "[table|json|jsonl|csv|tsv|plain]" inside a word)
+    lines = help_on_terminal([name], 40)
+    assert [line for line in lines if cell_len(line) > 40] == [], name
