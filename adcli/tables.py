@@ -338,9 +338,19 @@ def fold_pairs(head: str, pairs, width: float, measure=cell_len,
         pair = f"{name}{equals}{value}{comma}"
         if measure(f"  {pair}") <= width:
             words.append(pair)
+        elif (spaced := _words(f"{value}{comma}", width - 2)) is not None:
+            words += [f"{name}{equals}{spaced[0]}", *spaced[1:]]     # folded in its spaces
         else:   # (the two never share a line: together they are wider than one)
             words += [f"{name}{equals}".rstrip(), f"  {value}{comma}"]
     return fold(words, width, measure)
+
+
+def _words(text: str, width: float) -> list[str] | None:
+    """The words of ``text`` wider than ``width`` with spaces in it (a passed-through
+    label), to be folded between them rather than cut by the terminal; else None."""
+    if cell_len(text) <= width or " " not in text.strip():
+        return None
+    return text.split(" ")
 
 
 def print_points(console, keys: list[Column], values: list[Column],
@@ -438,5 +448,6 @@ def _print_lines(console, label: Column, column: Column) -> None:
         console.line(column.header, fold=False)
     for name, cell in zip(label.cells, column.cells):
         lead = "  " if cell_len(name) + 2 <= console.width else ""
-        lines = fold([lead + name, "=", cell], console.width, indent="    ")
+        lines = fold([lead + name, "=", *(_words(cell, console.width - 4) or [cell])],
+                     console.width, indent="    ")
         console.line("\n".join(lines), fold=False)

@@ -234,3 +234,20 @@ def test_trace_s_read_as_hangs_as_grad_s(columns):
     shown = screen(argv, columns)
     taken = assert_folded([heading], shown, columns)
     assert taken > 1 and shown[taken] == "", shown      # it was folded, then the blank line
+
+
+LABEL = 'a rather long description, with commas, and "quotes"'
+
+
+@pytest.mark.parametrize("command", ["grad", "hessian"])
+@pytest.mark.parametrize("columns", [40, 50])
+def test_a_passed_through_label_wider_than_the_terminal_folds_between_its_words(
+        tmp_path, command, columns):
+    points = tmp_path / "points.csv"
+    points.write_text('description,x,y\n"' + LABEL.replace('"', '""') + '",1,2\n',
+                      encoding="utf-8")
+    shown = screen([command, "x^2*y", "--points", str(points)], columns)
+    assert all(cell_len(line) <= columns for line in shown), shown
+    # every word of it shown whole, in order, on lines that start indented
+    text = " ".join(line.strip() for line in shown)
+    assert LABEL.split(" ")[0] in text and " ".join(LABEL.split(" ")[1:]) in text, shown
