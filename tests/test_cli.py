@@ -825,6 +825,7 @@ def test_no_header_names_only_the_formats_the_command_has(command, said):
     # check and plot write no tsv; their help said "in csv or tsv output"
     code, out, _ = run_cli(command, "--help")
     text = " ".join(out.split())
-    formats = text.split("--format [", 1)[1].split("]", 1)[0].split("|")
+    listed = text.split("Output format: ", 1)[1].split(".", 1)[0]    # "a, b or c"
+    formats = listed.replace(" or ", ", ").split(", ")
     assert code == 0 and f"No header line in {said} output." in text
     assert set(said.split(" or ")) <= set(formats) and ("tsv" in formats) == ("tsv" in said)
