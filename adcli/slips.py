@@ -101,9 +101,12 @@ def _claims(f, targets, order, points, found, status) -> list[str]:
             continue
         # A constant factor is said after the rule that explains it (e^(3x)'s derivative
         # written e^(3x) is 1/3 of it because the chain rule's 3 is missing).
-        multiple = _multiple(t, e, e_scale, a, a_scale, tolerance)
-        # Another order is said beside the others (x*x^(x-1) is f itself, and x^x's
-        # power rule alone): it is a coincidence as often as the slip. Two or three too
+        multiple = _multiple(t, e, e_scale, a, a_scale, tolerance,
+                             _parameter_logs(f, points, where, differentiated))
+        # Another order is said beside the claims of a rule (e^(3x)'s written e^(3x) is f
+        # itself, and the chain rule's 3 left out): it is a coincidence as often as the
+        # slip; but above the finer ones, as the README ranks them (x*x^(x-1) is f itself,
+        # and x^x's power rule alone: said as f itself). Two or three too
         # many only where no factor explains it (cos's derivative written sin is -1 times
         # it, and its third derivative) and the expectation is no constant (x^3's 6).
         far = not multiple and np.ptp(e) > 0
@@ -134,9 +137,10 @@ def _claims(f, targets, order, points, found, status) -> list[str]:
             # README ranks the order first)
             claims += [] if claims or orders else _other_function(f, e, e_scale, a, sweep,
                                                                   found, where, tolerance)
-            claims += _power_rule(f, t, e, e_scale, a, sweep, found, where, tolerance)
-            claims += _exponent_kept(f, t, e, e_scale, a, sweep, found, where, tolerance)
-            claims += _inside_only(f, t, e, e_scale, a, sweep, found, where, tolerance)
+            # (the README ranks a power's exponent kept or raised, and its like, below the
+            # quotient rule: 1/x^2's derivative written -2/x is over v, not x^2's 2x^3)
+            for lower in (_power_rule, _exponent_kept, _inside_only):
+                claims = claims or lower(f, t, e, e_scale, a, sweep, found, where, tolerance)
             # The finer claims, each only when nothing above holds: terms of a sum each
             # right or without its chain factor (sin(2x) + cos(3x) as cos(2x) - sin(3x)),
             # one term off (x e^x's
@@ -144,9 +148,8 @@ def _claims(f, targets, order, points, found, status) -> list[str]:
             # multiplied, which of the terms written are right, a constant too many.
             # f' turned over only where no rule above explains the expectation (e^(x^2)'s
             # written 2x is f'/f, but the slip is exp' left out) and no other order does.
-            for finer in (lambda: [] if orders else _upside_down(f, t, e, e_scale, a, a_scale,
-                                                                 found, sweep, points, where,
-                                                                 tolerance),
+            for finer in (lambda: _upside_down(f, t, e, e_scale, a, a_scale, found, sweep,
+                                               points, where, tolerance),
                           lambda: _sum_chain(f, t, points, where, sweep, tolerance),
                           lambda: _one_term(f, t, e, e_scale, a, a_scale, found, where,
                                             sweep, tolerance),
@@ -154,7 +157,7 @@ def _claims(f, targets, order, points, found, status) -> list[str]:
                                             tolerance),
                           lambda: _terms(f, t, points, where, sweep, tolerance),
                           lambda: _offset(e, e_scale, a, a_scale, tolerance, t.label)):
-                if not multiple:
+                if not multiple and not orders:
                     claims = claims or finer()
         elif order == 2 and not multiple and not f.has_diff and not t.names:
             # ((f')^2 first: it has no factor to fit, as a term off by one has; and not where
@@ -202,9 +205,10 @@ def _part(f, index: int) -> str:
     return f"{text[:half]} … {text[-half:]}"
 
 
-def _nice(c: float) -> str:
+def _nice(c: float, extra=()) -> str:
     """A factor as people write it: 2, -1, 1/2, 1/3 (rounding error dropped): a fraction
-    (denominator up to DENOMINATOR) that close, else a decimal of up to six digits."""
+    (denominator up to DENOMINATOR) that close, else a decimal of up to six digits, or a
+    constant's multiple (extra's, a parameter's ln(b), before _CONSTANTS)."""
     from fractions import Fraction  # ~3 ms: only once a claim is worded
 
     # (a short fraction first, as the README promises: 1/2 and 1/7 alike, not 0.5 and 1/7)
@@ -214,7 +218,7 @@ def _nice(c: float) -> str:
     short = float(f"{c:.6g}")
     if abs(short - c) <= 1e-10 * abs(c):
         return f"{short:.6g}"
-    return _with_constant(c) or f"{c:.12g}"
+    return _with_constant(c, extra) or f"{c:.12g}"
 
 
 # Constants a factor is likely made of: 2^x's derivative without its ln(2) is 1/ln(2)
@@ -222,12 +226,12 @@ def _nice(c: float) -> str:
 _CONSTANTS = (("π", math.pi), ("ln(2)", math.log(2)), ("ln(10)", math.log(10)), ("e", math.e))
 
 
-def _with_constant(c: float) -> str | None:
+def _with_constant(c: float, extra=()) -> str | None:
     """c as a short fraction times or over one of _CONSTANTS or its square (1/ln(2),
     3π/2, 1/(6π), 1/ln(2)^2), if it is one."""
     from fractions import Fraction
 
-    for (name, k), power in itertools.product(_CONSTANTS, (1, 2)):
+    for (name, k), power in itertools.product((*extra, *_CONSTANTS), (1, 2)):
         written = name if power == 1 else f"{name}^2"
         sep = "" if len(name) == 1 else "·"      # 3π, 3·ln(2)
         for times, r in ((True, c / k ** power), (False, c * k ** power)):
@@ -277,7 +281,18 @@ def _offset(e, e_scale, a, a_scale, tolerance, label: str | None = None) -> list
             "they agree (an antiderivative is only defined up to a constant)"]
 
 
-def _multiple(t, e, e_scale, a, a_scale, tolerance) -> list[str]:
+def _parameter_logs(f, points, where, differentiated) -> list[tuple[str, float, str]]:
+    """ln(b) for each variable b of f held at one positive value and not differentiated in,
+    with its value: log_b(x)'s derivative written 1/x is ln(b) times it, for b = 3 too."""
+    logs = []
+    for name in (n for n in f.variables if n not in differentiated):
+        values = np.ravel(points[name][where])
+        if values.size and np.ptp(values) == 0 and values[0] > 0 and values[0] != 1:
+            logs.append((f"ln({name})", math.log(values[0]), f"{name} = {values[0]:.12g}"))
+    return logs
+
+
+def _multiple(t, e, e_scale, a, a_scale, tolerance, logs=()) -> list[str]:
     nonzero = a != 0
     # two constants: no clue (cosh(x)^2 - sinh(x)^2 is one, its floats not all 1)
     if nonzero.sum() < MIN_FOR_DIAGNOSIS or _constant(a, a_scale, tolerance) is not None:
@@ -287,10 +302,12 @@ def _multiple(t, e, e_scale, a, a_scale, tolerance) -> list[str]:
         return []
     if not np.all(_close(e, c * a, e_scale, abs(c) * a_scale, *tolerance)):
         return []
-    if _nice(c) == "-1":
+    text = _nice(c, [(name, k) for name, k, _ in logs])
+    if text == "-1":
         return [f"×-1 everywhere: a sign error (the expectation is -{t.label} at every point)"]
-    return [f"×{_nice(c)} everywhere: the expectation is {_nice(c)} times {t.label} at "
-            "every point"]
+    held = [value for name, _, value in logs if name in text]
+    return [f"×{text} everywhere: the expectation is {text} times {t.label} at every point"
+            + (f" ({', '.join(held)})" if held else "")]
 
 
 def _stands_for(e, e_scale, w, w_scale, a, a_scale, tolerance) -> bool:
@@ -600,7 +617,8 @@ def _inner_words(f, index: int, parent: int, t: Target) -> str:
 def _quotient(f, t, e, e_scale, a, a_scale, sweep, tolerance) -> list[str]:
     """f = u/v by the quotient rule with v^2 written v (e = f'·v) or left out (e = f'·v^2)."""
     root = f.nodes[-1]
-    if root.name != "div" or sweep is None:
+    # (for v that varies with the variable: ln(x)/ln(b)'s ln(b) is a constant factor's)
+    if root.name != "div" or sweep is None or not np.any(sweep.tangents[root.args[1]] != 0):
         return []
     v = sweep.values[root.args[1]]
     for power in (1, 2):

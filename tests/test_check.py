@@ -292,8 +292,8 @@ DIAGNOSES = [
      "this takes sin's derivative at x, not at its argument u = 3*x"),
     ("x^2 + tan(x)", "2*x + sec(x)*tan(x)", {},
      "this is the derivative of sec(x), not of tan(x): the two rules mixed up"),
-    ("x^x", "x*x^(x-1)", {},                        # x^x (ln x + 1): the power rule alone
-     "the power's term u^v·ln(u)·(dv/dx) is missing: for u = x and v = x"),
+    ("x^sin(x)", "sin(x)*x^(sin(x)-1)", {},         # the power rule alone, not f itself
+     "the power's term u^v·ln(u)·(dv/dx) is missing: for u = x and v = sin(x)"),
     ("x^2+sin(x)", "2*x", {},
      "the term dv/dx is missing: for u = x^2 and v = sin(x), d(u + v)/dx = du/dx + dv/dx"),
     ("x^3+sin(x)", "x^2+cos(x)", {},                # 3x^2 + cos(x): the 3 forgotten
