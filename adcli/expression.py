@@ -414,6 +414,11 @@ def normal_name(text: str) -> str:
             text = text[text.index("{") + 1:]   # \operatorname{sech} is sech
         text = text.removeprefix("\\").replace("_{", "_").replace("}", "")
         head, underscore, tail = text.partition("_")   # \alpha_{1} is α_1
+        if "\\" in tail:  # x_\alpha and x_{\alpha} are x_α, as the reader reads them
+            import re
+
+            tail = re.sub(r"\\([A-Za-z]+)",
+                          lambda m: LATEX_LETTERS.get(m.group(1), m.group()), tail)
         text = LATEX_LETTERS.get(head, head) + underscore + tail
     return text
 

@@ -287,11 +287,15 @@ class Builder:
             written = name  # (the cache is by the text written)
             if written[-1] == "_":  # x_{i+1}: not cached, as x_ alone is not refused
                 self._subscript(written, start, start + len(written))
-            if written[0] in "\\{":
-                name = normal_name(_tex_font(written))
+            if "_\\" in written or "_{\\" in written:  # x_\alpha, \log_{\pi}
+                name = self._greek_subscripts(written, start)
+            if name[0] in "\\{":
+                name = normal_name(_tex_font(name))
                 self._latex_name(written, name, start)
             else:
-                name = normal_name(written)
+                name = normal_name(name)
+            if name != written and name in self.definitions:  # x_\alpha, --let x_α=...
+                return self._add(Node("ref", start, name=name))
             if is_function_name(name):
                 return Func(written, name, start, len(self.nodes))
             leaf = _leaf_of(name)
@@ -312,6 +316,21 @@ class Builder:
                         "(\\frac{a}{b}, \\sqrt{x}, \\cdot, \\sin and the Greek letters are "
                         "read)", start)
 
+    def _greek_subscripts(self, written: str, start: int) -> str:
+        """``written`` with each LaTeX command in a subscript (the grammar reads one into
+        the name, as TeX takes it whole: x_\\alpha, x_{\\alpha}) as its Greek letter,
+        x_α; a command that is none is refused, the caret on it (never x_ times it)."""
+        pieces, done = [], 0
+        for command in re.compile(r"_\{?\\([A-Za-z]+)").finditer(written):
+            letter = LATEX_LETTERS.get(command.group(1))
+            if letter is None:
+                self._error(f"LaTeX's \\{command.group(1)} is not read in a subscript: a "
+                            "subscript is a name, a number or a Greek letter, as in x_1, "
+                            "x_{ij} or x_\\alpha", start + command.start(1) - 1)
+            pieces += [written[done:command.start(1) - 1], letter]
+            done = command.end()
+        return "".join(pieces) + written[done:]
+
     def _subscript(self, written: str, start: int, end: int) -> None:
         """A name ending in "_" (``written``, from ``start`` to ``end``) followed by a
         bracket is a subscript the grammar did not read into the name: more than a name or
@@ -321,6 +340,7 @@ class Builder:
         while opening < len(text) and text[opening].isspace():
             opening += 1
         if opening == len(text) or text[opening] not in _BRACKETS:
+            self._spaced_command(written, start, opening)
             return  # x_ alone, x_ y: a name ending in "_", as before
         close, depth = opening, 0
         while close < len(text):
@@ -330,14 +350,22 @@ class Builder:
             close += 1
         shown = text[start:close + 1]  # (to the end if never closed)
         inner = text[opening + 1:close].strip()
-        if inner[:1] == "\\" and inner[1:] in LATEX_LETTERS:  # x_{\alpha}
-            inner = LATEX_LETTERS[inner[1:]]
         short = shown if len(shown) <= 40 else shown[:30] + "…" + shown[-6:]
-        if re.match(_SUBSCRIPT, unmarked(inner)):
+        if re.match(_SUBSCRIPT, unmarked(inner)) or inner[:1] == "\\" and \
+                inner[1:] in LATEX_LETTERS:  # x_{ \alpha }
             self._error(f"a subscript is written in braces right after '_': for "
                         f"'{escape(short)}', write {written.rstrip()}{{{inner}}}", opening)
         self._error(f"a subscript must be a name or a number, as in x_{{1}} or x_{{ij}}: "
                     f"'{escape(short)}' cannot name a variable", opening)
+
+    def _spaced_command(self, written: str, start: int, after: int) -> None:
+        """x_ \\alpha: to TeX, the subscript α (it skips the space), so never x_ times α;
+        refused, the caret on the command, as x_ {1} is."""
+        command = re.compile(r"\\([A-Za-z]+)").match(self.text, after)
+        if after > start + len(written) and command and command.group(1) in LATEX_LETTERS:
+            self._error(f"a subscript is written right after '_': for "
+                        f"'{escape(self.text[start:command.end()])}', write "
+                        f"{written}{command.group()}", after)
 
     def _glued_function(self, name: str) -> None:
         """sinx, cos2t, lnx, cos2 (in cos2πt): a function's name run together with a
@@ -491,9 +519,10 @@ class Builder:
 
     def _base(self, base: str, start: int) -> int:
         """The node of log_b's base b: a variable, a constant (log_pi) or a definition."""
-        position = self.text.find(base, start + 3)
-        if position < 0:  # written in another form NFKC reads the same (é as e and U+0301)
-            position = self.text.find("_", start) + 1
+        # Right after "_" (or its "{"): the base may be written in another form NFKC
+        # reads the same (é as e and U+0301) or as LaTeX's \theta, and a later θ is not it.
+        position = self.text.find("_", start) + 1
+        position += self.text[position:position + 1] == "{"
         if base in self.definitions:
             return self._add(Node("ref", position, name=base))
         if is_function_name(base):

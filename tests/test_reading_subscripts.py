@@ -131,8 +131,6 @@ REFUSED = [
                 "x_{1}", 2),
     ("x_(1)", "a subscript is written in braces right after '_': for 'x_(1)', write x_{1}",
      2),
-    ("x_{\\alpha}", "a subscript is written in braces right after '_': for 'x_{\\alpha}', "
-                    "write x_{α}", 2),
     # after a subscript's brace the name has ended: a number there is a number
     ("x_{1}2", "a number must come first in a product written without '*': insert one, "
                "as in x_{1}*2", 5),
