@@ -500,7 +500,7 @@ _MANY = "(?P<vars>" + "|".join(f"{_PART}(?:(?:\\s|\\\\[,;:! ])*{_PART})+".replac
 # f named with its arguments after it, ∂f/∂x(x,y): names only (d/dx (x) is applied to x)
 _ARGUMENTS = r"(?:\s*\(\s*[^\W\d]\w*(?:\s*,\s*[^\W\d]\w*)*\s*\))?"
 _LEFT_SIDES = [   # f'(x), y''; (x^2)'; dy/dx, d²f/dx²; d/dx (x^2); d(x^2)/dx
-    re.compile(rf"\s*[^\W\d]\w*\s*(?P<primes>{_PRIMED})\s*(\([^()=]*\))?\s*\Z"),
+    re.compile(rf"\s*[^\W\d]\w*\s*(?P<primes>{_PRIMED})\s*(?P<arguments>\([^()=]*\))?\s*\Z"),
     re.compile(rf"\s*(?P<f>\(.+\))\s*(?P<primes>{_PRIMED})\s*\Z", re.DOTALL),
     re.compile(rf"\s*{_ORDER}\s*(?P<named>[^\W\d]\w*)?\s*/\s*{_IN}(?(named){_ARGUMENTS})\s*\Z"),
     re.compile(rf"\s*{_ORDER}\s*/\s*{_IN}(?=[\s(\[{{\\])\s*(?P<f>.+?)\s*\Z", re.DOTALL),
@@ -516,7 +516,10 @@ _OPERATOR = re.compile(rf"∂{_POWER}_([^\W\d⁰¹²³⁴-⁹]{_LETTERS}*){_POWE
 _NAMED = re.compile(rf"(?P<name>[^\W\d]\w*){_ARGUMENTS}\s*\Z")   # f, f(x,y): named only
 # LaTeX's forms of both, made plain first: \frac{d}{dx}, \frac{\partial f}{\partial x},
 # \frac{\mathrm{d}^2 y}{\mathrm{d}x^2} (a \frac without braces inside it).
-_TEX_D = [(re.compile(r"\\(?:mathrm|operatorname)\{d\}"), "d"),
+# \mathrm d is \mathrm{d} (a command without braces takes one token), and so is {\rm d}:
+# d, then {d} as d where a name or power follows ({d}y, {d}^2), not \frac's {d}{dx}.
+_TEX_D = [(re.compile(r"\\(?:mathrm|operatorname|rm)\s*(?:\{d\}|d)"), "d"),
+          (re.compile(r"\{d\}(?=\s*[^\W\d]|\^|\})"), "d"),
           (re.compile(r"\\partial(?![A-Za-z])"), "∂"), (re.compile(r"\^\{(\d+)\}"), r"^\1"),
           (re.compile(r"\\[dt]?frac\{([^{}]*)\}\{([^{}]*)\}"), r"\1/\2")]
 # \frac{d}{dx} or \frac{\mathrm{d}}{\mathrm{d}x} at the start: only it is made plain, not
@@ -674,8 +677,16 @@ def _not_f_variable(left: str, name: str, f: Expression) -> str:
 def _left_side_read(text: str, f: Expression) -> None:
     """An equation whose left side names no derivative (f_{xy} = ..., y = ...) is an error
     that says so, before any other (the --wrt advice for f of several variables would
-    lead into the parser's error at '='); one naming a variable f lacks, too."""
+    lead into the parser's error at '='); one naming a variable f lacks, too; so is a
+    chain of equalities and a derivative named at a point, f'(2) (see _at_point)."""
     left, right, said = _equation(text)
+    if "=" in right:    # f'(x) = 2x sin x + ... = x(...): which side is the expectation?
+        raise ExpressionError("the expectation has more than one '=': give one equation, "
+                              "f'(x) = ..., or the right-hand side alone", text,
+                              len(left) + 1 + right.index("="))
+    point = _at_point(left) if "=" in text else None
+    if point is not None:
+        raise ExpressionError(_at_point_words(left, *point, f), text, point[1])
     if not said and "=" in text and "=" not in right:
         raise ValuesError(_unread_words(left.strip(), right.strip(), f))
     if said and isinstance(said[1], str) and normal_name(said[1]) not in f.variables \
@@ -683,11 +694,64 @@ def _left_side_read(text: str, f: Expression) -> None:
         raise ValuesError(_not_f_variable(left, normal_name(said[1]), f))
 
 
+# A derivative named at a point, d/dx of f at 2: df/dx(2), ∂f/∂x(1,2), ∂²f/∂x∂y(0,0), as
+# its left side is made plain (the primes' form is _LEFT_SIDES[0]'s "arguments")
+_LEIBNIZ_AT = re.compile(rf"\s*{_ORDER}\s*[^\W\d⁰¹²³⁴-⁹]\w*\s*/\s*(?:{_IN}|{_MANY})"
+                         r"\s*\([^()=]*\)\s*\Z")
+
+
+def _at_point(left: str) -> tuple[list, int] | None:
+    """The arguments of a left side that names a derivative at a point, f'(2), f''(0),
+    f'(pi/4), f'(1,2), \\frac{df}{dx}(2) (any argument that is no name), each parsed, and
+    the column of the first; None where there are none, or only names (f'(x), f'(x,y)).
+    The right side is then a number, not the derivative: compared with f' at random
+    points, it would be judged wrong, and a formula beside it would be judged right."""
+    primes = _LEFT_SIDES[0].match(left)
+    if not (primes and primes["arguments"]) and not _LEIBNIZ_AT.match(_plain_operator(left)):
+        return None
+    opening = left.rstrip().rfind("(")
+    inner = left[opening + 1:left.rstrip().rfind(")")]
+    try:
+        parts = [parse(part) for part in inner.split(",")]
+    except ExpressionError:     # (not a point either: the parser's error says what it is)
+        return None
+    if all(len(p.variables) == 1 and p.parsed == p.variables[0] for p in parts):
+        return None
+    return parts, opening + 1 + len(inner) - len(inner.lstrip())
+
+
+def _at_point_words(left: str, parts: list, column: int, f: Expression) -> str:
+    """What to write instead of f'(2) = 12: the derivative as a formula, and --at."""
+    written, head = left.strip(), left[:left.rstrip().rfind("(")].strip()
+    primed = _LEFT_SIDES[0].match(left) is not None
+    if len(f.variables) != 1:
+        formula = head if not primed else f"∂f/∂{f.variables[0]}" if f.variables else \
+            f"{head}(x)"
+        return (f"{written} is a derivative at a point: write the derivative as a formula, "
+                f"{formula} = ..., and give the point with --at NAME=VALUE for each "
+                "variable")
+    v = f.variables[0]
+    formula = f"{head}({v})" if primed else head
+    at = parts[0].text.strip()
+    if len(parts) == 1 and not parts[0].variables:
+        at = f"{v}={at}" if re.fullmatch(r"[\w.+-]+", at) else f'"{v}={at}"'
+        return (f"{written} is the derivative at {v} = {parts[0].text.strip()}: write the "
+                f"derivative as a formula, {formula} = ..., and give the point with --at {at}")
+    return (f"{written} names the derivative at {', '.join(p.text.strip() for p in parts)}, "
+            f"not as a formula in {v}: write {formula} = ... (a derivative at a point is "
+            f"checked with --at {v}=VALUE)")
+
+
 # f_{xy}, f_xy, f_x: a subscript, which conventions read either way round
 _SUBSCRIPTED = re.compile(r"[^\W\d_]\w*?_\{?([^\W\d_]+)\}?(?:\s*\([^()=]*\))?")
 
 
 def _unread_words(left: str, right: str, f: Expression) -> str:
+    if not left:
+        named = f"f'({f.variables[0]})" if len(f.variables) == 1 else \
+            f"∂f/∂{f.variables[0]}" if f.variables else "f'(x)"
+        return (f"the expectation's left side is empty (nothing before '='): give the right "
+                f"side alone, {right}, or name the derivative before '=', {named} = {right}")
     what = f"the expectation's left side, {left}, is not read as a derivative"
     several = len(f.variables) > 1
     sub = _SUBSCRIPTED.fullmatch(left)
@@ -736,15 +800,35 @@ def _same_mixed(left: str, variable, names: tuple, f: Expression) -> None:
 
 def _same_function(operand: str, left: str, f: Expression) -> None:
     """d/dx (x^2) = 2x: the left side must differentiate f as it was read (else the
-    right side would be checked against the derivative of another function)."""
+    right side would be checked against the derivative of another function). F rewritten
+    first (d/dx x^{-1} for 1/x) is F: they are compared as functions."""
     try:
         written = parse(operand).parsed
     except ExpressionError:
         written = None
-    if written != f.parsed:
+    if written != f.parsed and (written is None or not _same_values(operand, f)):
         raise ValuesError(f"the expectation's left side, {left.strip()}, differentiates "
                           f"{operand.strip()}, not {f.text}: give the right side alone, or "
                           "check that function")
+
+
+SAME_SAMPLES = 8    # random points at which a rewritten F must equal F (check draws them)
+
+
+def _same_values(operand: str, f: Expression) -> bool:
+    """Whether ``operand`` equals f as a function: checked as order 0 checks an identity,
+    at SAME_SAMPLES points drawn (seed fixed) where both are finite, within check's
+    tolerance and the rounding either can make, and equal at every one counted."""
+    try:
+        with np.errstate(all="ignore"):
+            t = _target(f, (), 0, False, operand)
+            points = _points(f, [t], 0, None, SAME_SAMPLES, DEFAULT_SEED, None)[0]
+            found = _found(f, [t], 0, points)
+            _judge_target(f, t, 0, 0, points, found, DEFAULT_RTOL, DEFAULT_ATOL,
+                          np.isfinite(found.value))
+    except (ValuesError, ExpressionError):  # (another variable, nowhere finite: not F)
+        return False
+    return bool(np.any(t.status == "match")) and not np.any(t.status == "differs")
 
 
 def _equation(text: str) -> tuple[str, str, tuple | None]:
@@ -766,12 +850,20 @@ def written_order(text: str) -> int:
 
 
 def _left_variable(text: str, f: Expression) -> str | None:
-    """The variable of f an equation's left side differentiates in (∂f/∂x = ...: x)."""
-    said = _equation(text)[2]
+    """The variable of f an equation's left side differentiates in (∂f/∂x = ...: x; f'(x)
+    = ...: x, where f has x, as --wrt x would say)."""
+    left, _, said = _equation(text)
     if said and isinstance(said[1], tuple):     # ∂²f/∂x∂y: checked as written
         return said[1]
-    name = said and said[1] and normal_name(said[1])
+    name = said and (normal_name(said[1]) if said[1] else _primes_name(left))
     return name if name in f.variables else None
+
+
+def _primes_name(left: str) -> str | None:
+    """The one name primes carry, f'(x), y''(t): x, t (f'(x,y) does not say which)."""
+    primes = _LEFT_SIDES[0].match(left)
+    inner = primes and primes["arguments"] and primes["arguments"].strip()[1:-1].strip()
+    return normal_name(inner) if inner and "," not in inner else None
 
 
 def applied_operand(left: str) -> str | None:
