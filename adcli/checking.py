@@ -172,7 +172,8 @@ class CheckResult:
 def check(f, expected=None, *, expect: Mapping | None = None, order: int | None = None,
           wrt=None, at: Mapping | None = None, samples: int = DEFAULT_SAMPLES,
           seed: int | None = DEFAULT_SEED, domain: Mapping | None = None,
-          rtol: float = DEFAULT_RTOL, atol: float = DEFAULT_ATOL) -> CheckResult:
+          rtol: float = DEFAULT_RTOL, atol: float = DEFAULT_ATOL,
+          definitions=None) -> CheckResult:
     """Check a derivation: is the ``order``-th derivative of ``f`` equal to ``expected``?
 
     ``f`` and the expectations are texts or Expressions. ``expected`` is the derivative in
@@ -183,8 +184,12 @@ def check(f, expected=None, *, expect: Mapping | None = None, order: int | None 
     ``order=0`` checks an identity (f equals ``expected``). Points: ``at`` maps names to
     numbers or arrays; variables without a value get ``samples`` random points (``seed``),
     drawn from ``domain={"x": (lo, hi)}`` or else 10^-3..10^3 in magnitude, either sign.
+    ``definitions={"u": "sin(x)"}`` (names for sub-expressions, as --let's) are read in f
+    given as text, and in the expectations: their right sides, and F where d/dx (F) = ...
+    is written; a left side only names the derivative (in dy/dx = -x/y, y is f, and the
+    right side's y the definition).
     """
-    f = f if isinstance(f, Expression) else api_parse(f)   # (which says what is no str)
+    f = f if isinstance(f, Expression) else api_parse(f, definitions)   # (says what is no str)
     samples = _whole(samples, "samples", 1, MAX_SAMPLES)
     rtol, atol = _tolerance(rtol, "rtol"), _tolerance(atol, "atol")
     if seed is not None and (not isinstance(seed, (int, np.integer)) or seed < 0
@@ -202,7 +207,7 @@ def check(f, expected=None, *, expect: Mapping | None = None, order: int | None 
     domain = domain and {n: _span(n, s) for n, s in domain.items()}
     wrt = wrt if wrt is None else list(names_of(wrt))
     f = constant_in(f, expected, expect, order, wrt)
-    targets = _targets(f, expected, expect, order, wrt, at)
+    targets = _targets(f, expected, expect, order, wrt, at, definitions)
     cautions = [c for e in [f, *(t.expectation for t in targets)] if e is not None
                 for c in e.cautions]
     try:
@@ -216,7 +221,8 @@ def check(f, expected=None, *, expect: Mapping | None = None, order: int | None 
         raise
     with np.errstate(all="ignore"):
         if _few_own_points(result):
-            _look_wider(result, _targets(f, expected, expect, order, wrt, at), seed, domain)
+            _look_wider(result, _targets(f, expected, expect, order, wrt, at, definitions),
+                        seed, domain)
     result.cautions = cautions
     return result
 
@@ -381,21 +387,23 @@ def _superscript(order: int) -> str:
                                                                     "⁰¹²³⁴⁵⁶⁷⁸⁹"))
 
 
-def _targets(f: Expression, expected, expect, order: int, wrt, at=None) -> list[Target]:
+def _targets(f: Expression, expected, expect, order: int, wrt, at=None,
+             definitions=None) -> list[Target]:
     partial = len(f.variables) > 1
     if expect:
         if wrt is not None:
             _wrt_beside_expect(f, wrt, expect)
-        return [_target(f, names, order, partial, text) for names, text in expect.items()]
+        return [_target(f, names, order, partial, text, definitions)
+                for names, text in expect.items()]
     if expected is not None:
         if isinstance(expected, str):   # (said first: --wrt would not mend it)
             _left_side_read(expected, f)
         if wrt is None and isinstance(expected, str):   # ∂f/∂x = ... names the variable
             wrt = _left_variable(expected, f)
         if isinstance(wrt, tuple):                      # ∂²f/∂x∂y = ...: a mixed partial
-            return [_target(f, wrt, order, partial, expected)]
+            return [_target(f, wrt, order, partial, expected, definitions)]
         name = None if order == 0 else _one_name(f, wrt, at)
-        return [_target(f, (name,) if name else (), order, partial, expected)]
+        return [_target(f, (name,) if name else (), order, partial, expected, definitions)]
     if order == 0:
         raise ValuesError("order 0 compares f with an expected expression: give one")
     names = _names(f, wrt)
@@ -415,19 +423,19 @@ def _wrt_beside_expect(f: Expression, wrt, expect) -> None:
                           f"already names the variables, {listing(named)}: leave out --wrt")
 
 
-def _target(f: Expression, names: tuple, order, partial, text) -> Target:
+def _target(f: Expression, names: tuple, order, partial, text, definitions=None) -> Target:
     """The target of one expectation: in names[0] alone (order times), or the mixed
     partial the names spell (∂²f/∂x∂y for x, y)."""
     mixed = names if len(set(names)) > 1 else ()
     name = names[0] if names else None
     label = mixed_label(mixed) if mixed else label_for(name, order, partial)
     if isinstance(text, str):   # (first: a name its left side gave is said to be its)
-        text = _right_side(text, order, names, f)
+        text = _right_side(text, order, names, f, definitions)
     for given in dict.fromkeys(names):
         if given not in f.variables:
             raise ValuesError(_not_in(given, f, mixed=bool(mixed)))
     try:
-        expectation = parse(text) if isinstance(text, str) else text
+        expectation = parse(text, definitions) if isinstance(text, str) else text
     except ExpressionError as error:
         raise ExpressionError(f"the expected {label}: {error.message}", error.text,
                               error.position) from None
@@ -622,7 +630,7 @@ def _denominator(text: str, order: int, left: str) -> tuple[str, ...] | str:
     return names[0] if len(set(names)) == 1 else tuple(names)
 
 
-def _right_side(text: str, order: int, names: tuple, f: Expression) -> str:
+def _right_side(text: str, order: int, names: tuple, f: Expression, definitions=None) -> str:
     """``f'(x) = 2x`` as ``2x``: an expectation written as an equation whose left side
     names a derivative of the order checked, in the variable checked (another order or
     variable is an error that says which option it asks for). d/dx (x^2) = 2x is read so
@@ -633,7 +641,7 @@ def _right_side(text: str, order: int, names: tuple, f: Expression) -> str:
         return text
     written, variable, operand = said
     if operand is not None:
-        _same_function(operand, left, f)
+        _same_function(operand, left, f, definitions)
     name = names[0] if names else None
     if isinstance(variable, tuple) or len(set(names)) > 1:
         if names:   # (at order 0, the order is what is wrong)
@@ -798,15 +806,16 @@ def _same_mixed(left: str, variable, names: tuple, f: Expression) -> None:
                       f"{checked}: {fix}")
 
 
-def _same_function(operand: str, left: str, f: Expression) -> None:
+def _same_function(operand: str, left: str, f: Expression, definitions=None) -> None:
     """d/dx (x^2) = 2x: the left side must differentiate f as it was read (else the
     right side would be checked against the derivative of another function). F rewritten
     first (d/dx x^{-1} for 1/x) is F: they are compared as functions."""
     try:
-        written = parse(operand).parsed
+        written = parse(operand, definitions).parsed
     except ExpressionError:
         written = None
-    if written != f.parsed and (written is None or not _same_values(operand, f)):
+    if written != f.parsed and (written is None or not _same_values(operand, f,
+                                                                      definitions)):
         raise ValuesError(f"the expectation's left side, {left.strip()}, differentiates "
                           f"{operand.strip()}, not {f.text}: give the right side alone, or "
                           "check that function")
@@ -815,13 +824,13 @@ def _same_function(operand: str, left: str, f: Expression) -> None:
 SAME_SAMPLES = 8    # random points at which a rewritten F must equal F (check draws them)
 
 
-def _same_values(operand: str, f: Expression) -> bool:
+def _same_values(operand: str, f: Expression, definitions=None) -> bool:
     """Whether ``operand`` equals f as a function: checked as order 0 checks an identity,
     at SAME_SAMPLES points drawn (seed fixed) where both are finite, within check's
     tolerance and the rounding either can make, and equal at every one counted."""
     try:
         with np.errstate(all="ignore"):
-            t = _target(f, (), 0, False, operand)
+            t = _target(f, (), 0, False, operand, definitions)
             points = _points(f, [t], 0, None, SAME_SAMPLES, DEFAULT_SEED, None)[0]
             found = _found(f, [t], 0, points)
             _judge_target(f, t, 0, 0, points, found, DEFAULT_RTOL, DEFAULT_ATOL,

@@ -63,7 +63,7 @@ class Check(Command):
              domain=(), rtol=1e-9, atol=0.0, let=(), out=None, err=None) -> int:
         from .. import checking
         from ..definitions import from_pairs, unused
-        from ..parser import define, parse
+        from ..parser import define
 
         out, err = out or sys.stdout, err or sys.stderr
         if len(texts) not in (1, 2):
@@ -78,11 +78,6 @@ class Check(Command):
             order = checking.written_order(texts[1])
         expected = texts[1] if len(texts) == 2 else None
         expectations = _expectations(expect)
-        if definitions is not None:  # --let: the expectations may use the definitions too
-            expected = None if expected is None else parse(expected, definitions)
-            expectations = {n: parse(t, definitions) for n, t in expectations.items()}
-            for message in unused(definitions):
-                warn(err, message)
         # a constant F with d/dx written or --wrt x is a function of x (--at x=1 is its)
         f = checking.constant_in(f, expected, expectations, 1 if order is None else order,
                                  wrt)
@@ -94,11 +89,14 @@ class Check(Command):
             try:
                 result = checking.check(f, expected, expect=expectations, order=order,
                                         wrt=wrt, at=given, samples=samples, seed=seed,
-                                        domain=spans, rtol=rtol, atol=atol)
+                                        domain=spans, rtol=rtol, atol=atol,
+                                        definitions=definitions)
             except ValuesError as error:    # (1e400 read as inf may be why it failed)
                 for message in getattr(error, "cautions", ()):
                     warn(err, message)
                 raise
+        for message in unused(definitions) if definitions is not None else ():
+            warn(err, message)
         _FORMATS[fmt](result, out, digits, extra=extra, header=not no_header)
         if fmt == "csv":  # rows of numbers only: the verdict and its words go to people
             for line in [result.summary, *(f"diagnosis: {d}" for d in result.diagnosis),
@@ -217,14 +215,20 @@ def _function(text: str, definitions, operand):
 
 
 def _domains(options) -> dict:
+    """--domain's spans by name as the expression reads it (x_{1} is x_1, \\alpha is α),
+    as --at's are."""
+    from ..parser import is_name, normal_name
     from ..points import constant_value, split_top_level
 
     spans = {}
     for text in options:
         name, equals, span = text.partition("=")
         name, parts = name.strip(), split_top_level(span, ":")
-        if not equals or not name or len(parts) != 2:
+        if not equals or not is_name(name) or len(parts) != 2:
             raise ValuesError(f"--domain {_quoted(text)} is not of the form NAME=LO:HI")
+        name = normal_name(name)
+        if name in spans:   # (x_{1} and x_1 are one name: one span would go unseen)
+            raise ValuesError(f"--domain {_quoted(text)}: {name} is given more than once")
         lo, hi = (constant_value(p, f"--domain {name}") for p in parts)
         if not (np.isfinite(lo) and np.isfinite(hi) and lo <= hi):
             raise ValuesError(f"--domain {_quoted(text)}: LO and HI must be finite with LO <= HI")
