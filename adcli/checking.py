@@ -2120,8 +2120,10 @@ def _notes(r: CheckResult) -> list[str]:
             notes.append(
                 f"adcli's {t.label} and finite differences disagree at "
                 f"{int(t.fd_disagrees.sum())} of {_s(r.counted)} where f is smooth (at {at}: "
-                f"AD {float(t.ad[index])!r}, finite differences {float(t.fd[index])!r}): a "
-                "bug in adcli or a kink it does not know about; please report it")
+                f"AD {float(t.ad[index])!r}, finite differences {float(t.fd[index])!r}): "
+                "a pole or a feature narrower than the differences' steps (tan(x) at pi/2 "
+                "rounded, 6e-17 from its pole), or else a bug in adcli or a kink it does "
+                "not know about: please report that")
     notes += _earlier_kinks(r)
     reasons: dict[str, int] = {}
     for index in np.flatnonzero(r.status == "skipped"):

@@ -295,3 +295,14 @@ def test_a_tolerance_that_is_not_finite_is_refused_naming_the_option(option, val
     assert (code, out) == (2, ""), (code, out, err)
     assert err == (f"adcli: error: Invalid value for '{option}': {shown} is not a finite number "
                    "(see 'adcli check --help')\n"), err
+
+
+def test_finite_differences_straddling_a_pole_are_not_blamed_on_adcli_alone():
+    # pi/2 as a float is 6e-17 from tan's pole: sec^2 there is 2.667e32 (mpmath), which AD
+    # gives; no finite-difference step is that fine, so the two disagree
+    code, out, err = run_cli("check", "tan(x)", "sec(x)^2", "--at", "x=pi/2", "--format",
+                             "plain")
+    assert code == 0, err
+    note = out.splitlines()[1]
+    assert note.startswith("note: adcli's d/dx and finite differences disagree") and \
+        "a pole or a feature narrower than the differences' steps" in note, out
