@@ -1972,10 +1972,11 @@ def _judged(t: Target) -> np.ndarray:
 
 
 def _largest(targets, status) -> float:
-    """The largest relative difference over the counted points."""
+    """The largest relative difference over the counted points; nan where none was
+    counted ("cannot tell": a 0 would read as a perfect match)."""
     counted = (status == "match") | (status == "differs")
     values = np.concatenate([t.difference[counted & _judged(t)] for t in targets])
-    return float(values.max()) if values.size else 0.0
+    return float(values.max()) if values.size else float("nan")
 
 
 def _at(points, index: int) -> dict:

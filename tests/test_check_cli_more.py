@@ -306,3 +306,13 @@ def test_finite_differences_straddling_a_pole_are_not_blamed_on_adcli_alone():
     note = out.splitlines()[1]
     assert note.startswith("note: adcli's d/dx and finite differences disagree") and \
         "a pole or a feature narrower than the differences' steps" in note, out
+
+
+def test_cannot_tell_reports_no_largest_difference():
+    # cosh^2 - sinh^2 at x = 20..30 keeps no digit (see the rounding tests above): nothing
+    # is counted, so there is no largest difference to report, not a perfect 0
+    code, out, err = run_cli("check", "cosh(x)^2 - sinh(x)^2", "1", "--order", "0",
+                             "--domain", "x=20:30", "--format", "json")
+    document = strict_json(out)
+    assert (code, document["verdict"], document["counted"]) == (1, "cannot tell", 0), err
+    assert document["largest_relative_difference"] == "nan"
