@@ -185,3 +185,12 @@ def test_f_rewritten_is_compared_as_a_function(f, same, other, operand):
     assert adcli.check(f, same).verdict == "matches"
     with pytest.raises(adcli.AdcliError, match=re.escape(f"differentiates {operand}, not {f}")):
         adcli.check(f, other)
+
+
+def test_an_equation_given_alone_with_a_chain_of_equalities_is_one_error_at_the_second():
+    code, out, err = run_cli("check", "d/dx (x^2) = 2x = 2x")
+    assert (code, out) == (2, ""), err
+    lines = err.splitlines()
+    assert lines[0] == ("adcli: error: the equation has more than one '=': give one, d/dx (F) "
+                        "= ..., or F and the right-hand side apart (column 17)"), err
+    assert lines[2].index("^") - 2 == 16     # under the second '=' (the text is indented 2)

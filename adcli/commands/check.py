@@ -188,9 +188,18 @@ def _expectations(pairs) -> dict:
 def _split_equation(texts: list[str], operand) -> list[str]:
     """check "d/dx (x^2) = 2x", one equation whose left side applies d/dx to f, as check
     "x^2" "d/dx (x^2) = 2x"."""
-    if len(texts) != 1 or texts[0].count("=") != 1:
+    if len(texts) != 1 or "=" not in texts[0]:
         return texts
-    f = operand(texts[0].partition("=")[0])
+    left, _, right = texts[0].partition("=")
+    f = operand(left)
+    if f and "=" in right:     # d/dx (x^2) = 2x = 2*x: which side is the expectation?
+        from ..errors import ExpressionError
+
+        raise ExpressionError("the equation has more than one '=': give one, d/dx (F) = "
+                              "..., or F and the right-hand side apart", texts[0],
+                              len(left) + 1 + right.index("="))
+    if texts[0].count("=") != 1:
+        return texts
     if f == "":
         raise ValuesError(f"{texts[0].partition('=')[0].strip()} does not say of what: give "
                           f"the function first, check F {_quoted(texts[0])}, or write d/dx "
