@@ -1240,7 +1240,23 @@ def _undefined(t, points, where, gone, ad) -> list[str]:
     which = f"the {int(gone.sum())} of {total} points with {side}" if side else \
         f"{int(gone.sum())} of {total} point{'s' * (total != 1)}"
     return [f"{UNDEFINED_CLAIM}{which}, where {t.label} is finite (at {at}: "
-            f"{t.label} = {ad[where][k]:.6g}): it is undefined there, so it is not {t.label}"]
+            f"{t.label} = {ad[where][k]:.6g}): it is undefined there, so it is not {t.label}"
+            + _real_root(t.expectation, points, where & gone)]
+
+
+def _real_root(e, points, gone) -> str:
+    """Where a fractional power of a negative base is what made the expectation nan, as
+    f's own note says it for f: the real root to write instead (x^{-2/3} for cbrt's
+    derivative is nan where x < 0 in numpy's power, as a student rarely means)."""
+    from .checking import _data, _negative_power
+    from .expression import _Run
+
+    n = int(gone.sum())
+    with np.errstate(all="ignore"):
+        nodes = _Run(e, [points[v][gone] for v in e.variables], (n,),
+                     watching=False).forward_nodes()
+        hint = _negative_power(e, nodes, np.isnan(_data(nodes[-1], n)))
+    return f" ({hint})" if hint else ""
 
 
 def _side(points, where, chosen) -> str | None:

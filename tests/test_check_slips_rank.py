@@ -98,3 +98,16 @@ def test_a_factor_that_is_a_parameters_log_is_named(f, g, b):
     assert [line for line in out.splitlines() if line.startswith("diagnosis:")] == [
         f"diagnosis: ×ln(b) everywhere: the expectation is ln(b) times ∂/∂x at every point "
         f"(b = {b})"]
+
+
+def test_an_expectation_nan_for_a_fractional_power_says_what_to_write():
+    # d/dx cbrt(x) = (1/3) x^(-2/3), real for x < 0 too; numpy's power gives nan there, so
+    # the textbook form "differs" at x < 0: the diagnosis says how to write the real root
+    code, out, err = run_cli("check", "cbrt(x)", "1/3 x^(-2/3)", "--format", "plain")
+    assert code == 1, err
+    assert out.splitlines()[1].endswith(
+        "so it is not d/dx (x^((-2)/3) is nan where x < 0, as in numpy; for the real root, "
+        "write 1/cbrt(x^2))"), out
+    # and what it says to write is right: (1/3)/cbrt(x^2) matches at every point
+    code, out, err = run_cli("check", "cbrt(x)", "1/3 * 1/cbrt(x^2)", "--format", "plain")
+    assert code == 0 and out.startswith("matches d/dx at 30/30 points"), (out, err)
