@@ -1367,24 +1367,47 @@ READING_CHARS = 400  # an expectation up to which its other readings are looked 
 def _read_otherwise(t, points, where, a, a_scale, tolerance) -> str | None:
     """Where the expectation has a reading the parser cautions of (1/2 x, x^1/2, e^2x) and
     read as the caution says it was likely meant, it matches f' at every counted point:
-    the words for that."""
-    from .errors import AdcliError
-    from .parser import other_readings, parse
-
+    the words for that. Two such readings are tried together too (1/2 x^-1/2, both a
+    divisor written side by side and a power without parentheses, is (1/2)*x^(-1/2))."""
     e = t.expectation
     if not e.cautions or len(e.text) > READING_CHARS:
         return None
     n = int(np.count_nonzero(where))
-    for reading in other_readings(e):
-        try:
-            other = parse(reading.text)
-        except AdcliError:
-            continue
+
+    def matches(other) -> bool:
         if not set(other.variables) <= set(points):
-            continue
+            return False
         with np.errstate(all="ignore"):
             value, scale = _expectation(other, {v: points[v][where] for v in points}, n)
-        if np.all(_close(value, a, scale, a_scale, *tolerance)):
-            return (f"{reading.written} is read otherwise than it was likely meant (see the "
-                    f"warning); as {reading.meant}, the expectation matches")
+        return bool(np.all(_close(value, a, scale, a_scale, *tolerance)))
+
+    for readings, other in _other_readings(e):
+        if matches(other):
+            written = " and ".join(r.written for r in readings)
+            meant = " and ".join(r.meant for r in readings)
+            one = len(readings) == 1
+            return (f"{written} {'is' if one else 'are'} read otherwise than "
+                    f"{'it was' if one else 'they were'} likely meant (see the "
+                    f"warning{'' if one else 's'}); as {meant}, the expectation matches")
     return None
+
+
+def _other_readings(e):
+    """(the readings taken, the expectation so read) for each reading a caution offers,
+    then for each two of them taken together (the second as the first's text offers it)."""
+    from .errors import AdcliError
+    from .parser import other_readings, parse
+
+    singles = []
+    for reading in other_readings(e):
+        try:
+            singles.append(([reading], parse(reading.text)))
+        except AdcliError:
+            continue
+    yield from singles
+    for (first,), once in singles:
+        for second in other_readings(once):
+            try:
+                yield [first, second], parse(second.text)
+            except AdcliError:
+                continue

@@ -111,3 +111,13 @@ def test_an_expectation_nan_for_a_fractional_power_says_what_to_write():
     # and what it says to write is right: (1/3)/cbrt(x^2) matches at every point
     code, out, err = run_cli("check", "cbrt(x)", "1/3 * 1/cbrt(x^2)", "--format", "plain")
     assert code == 0 and out.startswith("matches d/dx at 30/30 points"), (out, err)
+
+
+def test_two_cautions_readings_are_tried_together():
+    # sqrt(x)' = (1/2) x^(-1/2) (by hand); written 1/2 x^-1/2 it is read 1/(2x)/2 = x^-1/4
+    # (two cautions), and only both other readings together give the derivative
+    code, out, err = run_cli("check", "sqrt x", "1/2 x^-1/2", "--format", "plain")
+    assert code == 1 and err.count("warning") == 2, err
+    assert out.splitlines()[1] == (
+        "diagnosis: 1/2 x^(-1) and x^-1/2 are read otherwise than they were likely meant "
+        "(see the warnings); as (1/2)*x^(-1) and x^(-1/2), the expectation matches"), out
