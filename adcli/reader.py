@@ -79,7 +79,8 @@ def lacking(name: str) -> str | None:
 def math_delimiters(text: str) -> tuple[int, int] | None:
     """Where the text between TeX's math delimiters around the whole of ``text`` starts
     and ends ($x^2$, $$x^2$$, \\(x^2\\), \\[x^2\\], spaces around them, and prose's full
-    stop or comma after them: $x^2$.), or None for a text without them. A delimiter
+    stop or comma after them, $x^2$., or inside them, $$x^2.$$), or None for a text
+    without them. A delimiter
     anywhere else, or without its pair, is an ExpressionError with the caret on it."""
     marks = re.finditer(_MATH, text)
     opening = next(marks, None)
@@ -99,10 +100,13 @@ def math_delimiters(text: str) -> tuple[int, int] | None:
         raise ExpressionError(f"'{closing.group()}' does not close the '{opening.group()}' "
                               f"that opens the expression: end it with '{pair}'", text,
                               closing.start())
-    if not text[opening.end():closing.start()].strip():
+    inside = text[opening.end():closing.start()].rstrip()
+    if inside[-1:] in (".", ",") and not text[closing.end():end].strip():
+        inside = inside[:-1]    # $$f'(x) = 2x.$$: display maths ending a sentence
+    if not inside.strip():
         raise ExpressionError(f"the expression between '{opening.group()}' and "
                               f"'{closing.group()}' is empty", text, opening.start())
-    return opening.end(), closing.start()
+    return opening.end(), opening.end() + len(inside)
 
 
 def _stray_delimiter(text: str, mark: re.Match):

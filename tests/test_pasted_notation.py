@@ -337,3 +337,20 @@ def test_log_b_on_a_terminal(columns):
     numbers = [float(n) for n in re.findall(r"-?\d+\.\d+(?:e-?\d+)?", "\n".join(rows[1:]))]
     assert numbers == pytest.approx([8.0, 2.0, 3.0, 1 / (8 * math.log(2)),
                                      -3 / (2 * math.log(2))], rel=1e-15)
+
+
+# display maths ending a sentence: the full stop (or comma) just inside the delimiters
+@pytest.mark.parametrize("text", ["$$x^2 \\sin x.$$", "$x^2 \\sin x,$", "\\[ x^2 \\sin x . \\]",
+                                  "\\(x^2 \\sin x,\\)"])
+def test_a_full_stop_inside_the_delimiters_is_prose(text):
+    f = adcli.parse(text)
+    assert f.parsed == "(x^2)*sin(x)"
+    assert float(f.value(x=0.7)) == pytest.approx(0.49 * math.sin(0.7), rel=1e-15)
+
+
+def test_check_reads_an_equation_ending_a_sentence_in_display_maths():
+    # (x^2 sin x)' = 2x sin x + x^2 cos x, by the product rule
+    code, out, err = run_cli("check", "x^2 \\sin x",
+                             "$$f'(x) = 2x\\sin x + x^2\\cos x.$$", "--format", "json")
+    assert code == 0, err
+    assert strict_json(out)["verdict"] == "matches"
