@@ -92,6 +92,8 @@ class Target:
     # Per point: what the match needed beyond --rtol (see _allowance): 0 nothing, 1 the
     # rounding error of the formulas, 2 --atol too (a match is worded by what it took).
     allowance: np.ndarray | None = None
+    # Per point: not counted because rounding may have made all of both values (_lost).
+    lost: np.ndarray | None = None
 
     @property
     def derivative(self) -> str:
@@ -1804,7 +1806,8 @@ def _judge(f, targets, order, points, found, rtol, atol, sampled, seed) -> Check
     no_derivative = int(np.sum(status == "no derivative"))
     skipped = int(np.sum(status == "skipped"))
     largest = _largest(targets, status)
-    if counted == 0 and no_derivative == 0 and not _lost_points(targets).any():
+    if counted == 0 and no_derivative == 0 and not any(t.lost is not None and t.lost.any()
+                                                       for t in targets):
         raise ValuesError(_nothing_counted(f, n, expected_mode, targets, order, points))
     verdict = ("cannot tell" if counted == 0 else "differs" if differing else "matches")
     result = CheckResult(
@@ -1846,9 +1849,9 @@ def _judge_target(f, t: Target, i, order, points, found, rtol, atol, smooth_valu
             lost[at] = _lost(t.expected, sides, e_scale, 0.0)[at]
         same = t.allowance <= 2
         t.allowance[same & (lost > 0)] = 2      # (decided only because --atol >= the bound)
-        lost = usable & same & (lost > atol)
-        t.why[lost] = LOST.format(what="f" if order == 0 else "adcli's derivative")
-        usable &= ~lost
+        t.lost = usable & same & (lost > atol)
+        t.why[t.lost] = LOST.format(what="f" if order == 0 else "adcli's derivative")
+        usable &= ~t.lost
         t.status[usable] = np.where(same[usable], "match", "differs")
         t.fd_disagrees = usable & ~found.kink & settled & ~agree
     else:
@@ -1959,12 +1962,6 @@ def _overall(statuses, n) -> np.ndarray:
         for s in statuses:
             overall[s == what] = what
     return overall
-
-
-def _lost_points(targets) -> np.ndarray:
-    """Per point: where some derivative was not counted for rounding alone (``_lost``)."""
-    return np.logical_or.reduce([np.char.startswith(t.why.astype(str), LOST.partition("{")[0])
-                                 for t in targets])
 
 
 def _judged(t: Target) -> np.ndarray:

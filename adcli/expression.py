@@ -11,6 +11,7 @@ import contextlib
 import functools
 import math
 import os
+import re
 from collections.abc import Iterable, Mapping
 
 import numpy as np
@@ -399,6 +400,22 @@ def _as_point(result: Result) -> Result:
                   scalar(result.hessian), scalar(result.derivative))
 
 
+_SUBSCRIPT_COMMAND = re.compile(r"(_\{?)\\([A-Za-z]+)")
+
+
+def subscript_letters(text: str, unknown=None) -> str:
+    """``text`` with each LaTeX command right after a subscript's "_" (x_\\alpha,
+    x_{\\alpha}: TeX takes it whole) as its Greek letter, x_α; another command is kept,
+    after ``unknown(match)`` is called on it (the reader refuses it there)."""
+    def letter(command: re.Match) -> str:
+        found = LATEX_LETTERS.get(command.group(2))
+        if found is None and unknown is not None:
+            unknown(command)
+        return command.group(1) + (found or "\\" + command.group(2))
+
+    return _SUBSCRIPT_COMMAND.sub(letter, text) if "\\" in text else text
+
+
 def normal_name(text: str) -> str:
     """A name as Python reads an identifier, in NFKC form: 𝑥 (pasted from a typeset
     formula) is x, x₁ is x1, ｘ is x; and as LaTeX writes one: \\alpha is alpha, x_{1}
@@ -414,12 +431,7 @@ def normal_name(text: str) -> str:
             text = text[text.index("{") + 1:]   # \operatorname{sech} is sech
         text = text.removeprefix("\\").replace("_{", "_").replace("}", "")
         head, underscore, tail = text.partition("_")   # \alpha_{1} is α_1
-        if "\\" in tail:  # x_\alpha and x_{\alpha} are x_α, as the reader reads them
-            import re
-
-            tail = re.sub(r"\\([A-Za-z]+)",
-                          lambda m: LATEX_LETTERS.get(m.group(1), m.group()), tail)
-        text = LATEX_LETTERS.get(head, head) + underscore + tail
+        text = LATEX_LETTERS.get(head, head) + subscript_letters(underscore + tail)
     return text
 
 

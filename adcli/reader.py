@@ -29,7 +29,7 @@ import re
 import unicodedata
 
 from .errors import ExpressionError, escape, slip
-from .expression import LATEX_LETTERS, MAX_ORDER, Node, normal_name
+from .expression import LATEX_LETTERS, MAX_ORDER, Node, normal_name, subscript_letters
 from .functions import CALLABLE, CONSTANTS, OPERATORS, PRIMITIVES
 from .printer import as_operand, format_number, render
 from .records import Record
@@ -324,16 +324,12 @@ class Builder:
         """``written`` with each LaTeX command in a subscript (the grammar reads one into
         the name, as TeX takes it whole: x_\\alpha, x_{\\alpha}) as its Greek letter,
         x_α; a command that is none is refused, the caret on it (never x_ times it)."""
-        pieces, done = [], 0
-        for command in re.compile(r"_\{?\\([A-Za-z]+)").finditer(written):
-            letter = LATEX_LETTERS.get(command.group(1))
-            if letter is None:
-                self._error(f"LaTeX's \\{command.group(1)} is not read in a subscript: a "
-                            "subscript is a name, a number or a Greek letter, as in x_1, "
-                            "x_{ij} or x_\\alpha", start + command.start(1) - 1)
-            pieces += [written[done:command.start(1) - 1], letter]
-            done = command.end()
-        return "".join(pieces) + written[done:]
+        def refused(command: re.Match):
+            self._error(f"LaTeX's \\{command.group(2)} is not read in a subscript: a "
+                        "subscript is a name, a number or a Greek letter, as in x_1, "
+                        "x_{ij} or x_\\alpha", start + command.start(2) - 1)
+
+        return subscript_letters(written, refused)
 
     def _subscript(self, written: str, start: int, end: int) -> None:
         """A name ending in "_" (``written``, from ``start`` to ``end``) followed by a
