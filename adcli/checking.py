@@ -14,6 +14,8 @@ still fails.
 Where the expression sits on a kink (the functions' ``kinks``), the derivative may not
 exist: one-sided differences say whether it does; where it does not, the point is shown
 with its left and right derivatives and counted neither for nor against the expectation.
+Where every finite-difference step spans a pole (tan(x) at pi/2 rounded, 6e-17 from its
+pole), they witness nothing: without an expectation the point is not counted.
 When it differs, slips.py names what is certain at every counted point.
 """
 from __future__ import annotations
@@ -94,6 +96,10 @@ class Target:
     allowance: np.ndarray | None = None
     # Per point: not counted because rounding may have made all of both values (_lost).
     lost: np.ndarray | None = None
+    # Per point: why finite differences witness nothing there, every step of theirs spanning
+    # a pole (_poles; "" elsewhere): not counted without an expectation, and with one, why
+    # they disagree with AD.
+    pole: np.ndarray | None = None
 
     @property
     def derivative(self) -> str:
@@ -1633,6 +1639,8 @@ def undefined(expected, scale) -> np.ndarray:
 
 ROWS, RATIO = 14, 2.0
 LADDERS = (0.25, 0.25 * 2.0 ** -8)   # first steps (times the point's scale) of two ladders
+FINER = (1.0, 2.0 ** -10, 2.0 ** -20, 2.0 ** -30)   # the ladders' steps again, times these
+TOWERS = 4.0           # |f| at x this many times its size at x +- h: f is not smooth there
 
 
 def step_scale(x: np.ndarray) -> np.ndarray:
@@ -1677,12 +1685,12 @@ def _extrapolate(table, h, power):
     return best, error, step
 
 
-def _differenced(f: Expression, names, points):
+def _differenced(f: Expression, names, points, rows: int = ROWS):
     """The function finite differences work on, along the last of ``names`` (``path``'s):
     f itself for a first derivative, else adcli's derivative along the others (so each
     witness differs in its last step): ∂f/∂y for ∂²f/∂x∂y, differenced in x."""
     name = names[-1]
-    fixed = {v: np.tile(points[v], ROWS) for v in f.variables if v != name}
+    fixed = {v: np.tile(points[v], rows) for v in f.variables if v != name}
 
     def func(xs):
         values = derivative_values(f, names[:-1], {**fixed, name: np.ravel(xs)})
@@ -1806,8 +1814,8 @@ def _judge(f, targets, order, points, found, rtol, atol, sampled, seed) -> Check
     no_derivative = int(np.sum(status == "no derivative"))
     skipped = int(np.sum(status == "skipped"))
     largest = _largest(targets, status)
-    if counted == 0 and no_derivative == 0 and not any(t.lost is not None and t.lost.any()
-                                                       for t in targets):
+    if counted == 0 and no_derivative == 0 and not _straddled(targets, status) and \
+            not any(t.lost is not None and t.lost.any() for t in targets):
         raise ValuesError(_nothing_counted(f, n, expected_mode, targets, order, points))
     verdict = ("cannot tell" if counted == 0 else "differs" if differing else "matches")
     result = CheckResult(
@@ -1853,8 +1861,13 @@ def _judge_target(f, t: Target, i, order, points, found, rtol, atol, smooth_valu
         t.why[t.lost] = LOST.format(what="f" if order == 0 else "adcli's derivative")
         usable &= ~t.lost
         t.status[usable] = np.where(same[usable], "match", "differs")
-        t.fd_disagrees = usable & ~found.kink & settled & ~agree
+        disagree = usable & ~found.kink & settled & ~agree
+        t.pole[~disagree] = ""      # (AD decides; a pole says why the differences disagree)
+        t.fd_disagrees = disagree & (t.pole == "")
     else:
+        t.pole[~usable] = ""
+        t.why[usable] = t.pole[usable]
+        usable &= t.pole == ""
         # (agreeing within the error of estimates that did not settle says nothing: at x
         # = 1e-20, exp's differences are 0 +- 1.4e6)
         judged = usable & settled
@@ -1866,19 +1879,25 @@ def _judge_target(f, t: Target, i, order, points, found, rtol, atol, smooth_valu
 
 
 def _witnesses(f, t: Target, i, order, points, found, smooth_value):
-    """Finite differences against AD: (agree, settled), per point; and at kinks, the left
-    and right derivatives, and where they differ (no derivative: ``nowhere``)."""
+    """Finite differences against AD: (agree, settled), per point, and where they do not
+    agree, whether their steps straddle a pole (``t.pole``); and at kinks, the left and
+    right derivatives, and where they differ (no derivative: ``nowhere``)."""
     n = len(t.ad)
+    t.pole = np.full(n, "", dtype=object)
     if order == 0:
         t.fd = t.fd_error = t.left = t.right = np.full(n, np.nan)
         return np.ones(n, bool), np.ones(n, bool), np.zeros(n, bool)
     t.fd, t.fd_error = found.fd[i]
     agree, settled = _fd_agrees(t.ad, t.fd, t.fd_error, found.ad_scale[i])
     doubt = np.flatnonzero(~(settled & agree) & np.isfinite(t.fd))
+    finer = np.ones(n)
     if doubt.size:  # before AD is blamed, or a wide error is taken: what do finer steps say?
         t.fd, t.fd_error = t.fd.copy(), t.fd_error.copy()
-        t.fd[doubt], t.fd_error[doubt] = _finer(f, t, order, points, doubt, found.fd_scale[i])
+        t.fd[doubt], t.fd_error[doubt], finer[doubt] = _finer(f, t, order, points, doubt,
+                                                             found.fd_scale[i])
         agree, settled = _fd_agrees(t.ad, t.fd, t.fd_error, found.ad_scale[i])
+    t.pole = _poles(f, path(t, order), points, ~(settled & agree) & smooth_value & ~found.kink,
+                    finer)
     kinks = found.kink & smooth_value
     t.left, t.right, t.kink_step = _one_sided_steps(f, path(t, order), points, kinks,
                                                     found.fd_scale[i])
@@ -1921,12 +1940,13 @@ def _finer(f, t: Target, order, points, index, scale_before) -> tuple:
     and extrapolation cannot tell; a step short enough can. An estimate is refuted by a
     finer one outside both errors. The first that settled and is not refuted is taken;
     if there is none and the first is refuted, the error is inf (the point is not
-    counted); else the first stays as it was."""
+    counted); else the first stays as it was. Also per point, the FINER factor of the
+    steps the estimate kept was made with."""
     sub = {v: p[index] for v, p in points.items()}
     runs = [(t.fd[index], t.fd_error[index])]
-    for finer in (2.0 ** -10, 2.0 ** -20, 2.0 ** -30):
+    for finer in FINER[1:]:
         runs.append(_differences(f, path(t, order), sub, scale_before[index], finer=finer))
-    fd, error = runs[0][0].copy(), runs[0][1].copy()
+    fd, error, factor = runs[0][0].copy(), runs[0][1].copy(), np.ones(index.size)
     taken, refuted = np.zeros(index.size, bool), []
     for k, (estimate, err) in enumerate(runs[:-1]):
         refuted.append(np.zeros(index.size, bool))
@@ -1934,10 +1954,41 @@ def _finer(f, t: Target, order, points, index, scale_before) -> tuple:
             same, _ = _fd_agrees(estimate, deeper, err + deeper_error, 0.0)
             refuted[k] |= np.isfinite(deeper) & ~same
         take = ~taken & ~refuted[k] & np.isfinite(estimate) & (err <= SETTLED * np.abs(estimate))
-        fd[take], error[take] = estimate[take], err[take]
+        fd[take], error[take], factor[take] = estimate[take], err[take], FINER[k]
         taken |= take
     error[~taken & refuted[0]] = np.inf
-    return fd, error
+    return fd, error, factor
+
+
+def _poles(f, names, points, where, finer) -> np.ndarray:
+    """Per point of ``where`` (where finite differences did not settle on AD's value), why
+    they witness nothing ("" elsewhere): every step of the estimate kept spans a pole of
+    the function differenced (``names``, as _differenced's). Its values on the stencil of
+    the finest of those steps, h (and 2h, 4h, 8h), say so: |f| rises towards x from both
+    sides, as 1/(x - p)'s does, and at x it is TOWERS times its size at x +- h, as no f
+    smooth at the scale of h can be. A point near a pole whose finer steps are clear of
+    it (where a wrong derivative rule is caught) shows neither."""
+    why = np.full(len(where), "", dtype=object)
+    index = np.flatnonzero(where)
+    if not index.size:
+        return why
+    name, sub = names[-1], {v: p[index] for v, p in points.items()}
+    x = sub[name]
+    h = LADDERS[1] * RATIO ** -(ROWS - 1) * finer[index] * step_scale(x)
+    k = np.array([0.0, -1, 1, -2, 2, -4, 4, -8, 8])[:, None]
+    y = _differenced(f, names, sub, len(k))(x + k * h)
+    size = np.abs(y)
+    rises = np.all(size[1:-2] > size[3:], axis=0)    # |f(x -+ h)| > |f(x -+ 2h)| > ...
+    pole = np.all(np.isfinite(y), axis=0) & rises & \
+        (size[0] > TOWERS * np.maximum(size[1], size[2]))
+    of, it = ("f", "f") if len(names) == 1 else (f"adcli's {_path_label(names[:-1], f)}",
+                                                 "it")
+    head, between = f"finite differences straddle a pole of {of}", f"{name}-h and {name}+h"
+    why[index[pole]] = np.where(
+        np.sign(y[1]) != np.sign(y[2]),
+        f"{head} ({it} changes sign through infinity between {between})",
+        f"{head} ({it} goes to infinity between {between}, without changing sign)")[pole]
+    return why
 
 
 def _exists(left, right) -> np.ndarray:
@@ -1953,6 +2004,12 @@ def _convention_only(t: Target, kinks) -> np.ndarray:
     AD gives sign's 0 and f' is 1)."""
     return kinks & _exists(t.left, t.right) & (t.kink_step == -1) & np.isfinite(t.ad) \
         & ~(_exists(t.ad, t.left) & _exists(t.ad, t.right))
+
+
+def _straddled(targets, status) -> int:
+    """The points not counted because finite differences straddle a pole there."""
+    return int(np.sum((status == "skipped") & np.any(
+        [(t.status == "skipped") & (t.pole != "") for t in targets], axis=0)))
 
 
 def _overall(statuses, n) -> np.ndarray:
@@ -2072,6 +2129,11 @@ def _labels(targets) -> str:
 def _summary(r: CheckResult) -> str:
     if r.verdict == "cannot tell" and r.no_derivative:
         return f"cannot tell: the derivative does not exist at the {_s(r.no_derivative)} checked"
+    poles = _straddled(r.targets, r.status)
+    if r.verdict == "cannot tell" and poles:
+        where = f"the {_s(poles)}" if poles == len(r.value) else \
+            f"{poles} of the {_s(len(r.value))}"
+        return f"cannot tell: finite differences straddle a pole at {where} checked"
     if r.verdict == "cannot tell":
         return (f"cannot tell: rounding leaves no digit of {'f' if r.order == 0 else 'it'} "
                 f"or the expectation at the {_s(len(r.value))} checked")
@@ -2113,15 +2175,17 @@ def _notes(r: CheckResult) -> list[str]:
     if r.expected_mode:
         bad = [t for t in r.targets if t.fd_disagrees is not None and t.fd_disagrees.any()]
         for t in bad:
-            index = int(np.flatnonzero(t.fd_disagrees)[0])
-            at = ", ".join(f"{v}={float(p[index])!r}" for v, p in r.points.items())
             notes.append(
-                f"adcli's {t.label} and finite differences disagree at "
-                f"{int(t.fd_disagrees.sum())} of {_s(r.counted)} where f is smooth (at {at}: "
-                f"AD {float(t.ad[index])!r}, finite differences {float(t.fd[index])!r}): "
-                "a pole or a feature narrower than the differences' steps (tan(x) at pi/2 "
-                "rounded, 6e-17 from its pole), or else a bug in adcli or a kink it does "
-                "not know about: please report that")
+                f"{_disagree(r, t, t.fd_disagrees, ' where f is smooth')}: a pole or a "
+                "feature narrower than the differences' steps, or else a bug in adcli or a "
+                "kink it does not know about: please report that")
+        for t in r.targets:
+            at_pole = t.pole != ""
+            if at_pole.any():
+                notes.append(
+                    f"{_disagree(r, t, at_pole)}: {t.pole[np.flatnonzero(at_pole)[0]]}; "
+                    "across a pole or a feature narrower than the differences' steps they "
+                    "witness nothing, and the expectation was judged by AD alone")
     notes += _earlier_kinks(r)
     reasons: dict[str, int] = {}
     for index in np.flatnonzero(r.status == "skipped"):
@@ -2132,28 +2196,37 @@ def _notes(r: CheckResult) -> list[str]:
     return notes
 
 
+def _disagree(r: CheckResult, t: Target, where, smooth: str = "") -> str:
+    """AD and finite differences disagreeing at the points ``where``, shown at the first."""
+    index = int(np.flatnonzero(where)[0])
+    at = ", ".join(f"{v}={float(p[index])!r}" for v, p in r.points.items())
+    return (f"adcli's {t.label} and finite differences disagree at {int(where.sum())} of "
+            f"{_s(r.counted)}{smooth} (at {at}: AD {float(t.ad[index])!r}, finite "
+            f"differences {float(t.fd[index])!r})")
+
+
 def _earlier_kinks(r: CheckResult) -> list[str]:
     """Where a derivative does not exist because a lower one does not (∂f/∂y at a kink in
     y, for ∂²f/∂x∂y): which, since the left and right derivatives shown are that one's."""
     notes = []
     for t in r.targets:
-        steps = path(t, r.order)
+        steps, f = path(t, r.order), r.expression
         for j in range(len(steps) - 1):
             count = int(np.sum((t.status == "no derivative") & (t.kink_step == j)))
             if count:
-                below = _path_label(steps[:j], r) if j else "f"
+                below = _path_label(steps[:j], f) if j else "f"
                 notes.append(f"{t.label} does not exist at {_s(count)} because "
-                             f"{_path_label(steps[:j + 1], r)} does not (a kink in "
+                             f"{_path_label(steps[:j + 1], f)} does not (a kink in "
                              f"{steps[j]}): the left and right derivatives shown there are "
                              f"{below}'s in {steps[j]}")
     return notes
 
 
-def _path_label(steps, r: CheckResult) -> str:
+def _path_label(steps, f: Expression) -> str:
     """The label of the derivative along ``steps`` (path's order: y, x is ∂²/∂x∂y)."""
     if len(set(steps)) > 1:
         return mixed_label(steps[::-1])
-    return label_for(steps[0], len(steps), partial=len(r.expression.variables) > 1)
+    return label_for(steps[0], len(steps), partial=len(f.variables) > 1)
 
 
 # ----- diagnosis -------------------------------------------------------------------------
