@@ -35,6 +35,7 @@ import math
 import operator
 import os
 import threading
+import time
 import weakref
 from array import array
 
@@ -46,6 +47,7 @@ from .records import Record
 
 BLOCK = None              # points per block; None: sized per program (Program.block)
 CACHE = 8 << 20           # bytes of a block's live arrays at most: they stay in cache
+TUNE_ROUNDS = 3           # big calls per block size tried before a Program keeps one
 COMPILE_LIMIT = 20_000    # nodes; beyond, a Program costs more to make than it saves
 FEW = 64                  # points; at so few, a Schedule is as fast and cheaper to make
 
@@ -297,6 +299,7 @@ class _Layout:
         self.rescale = rescale                # (c*a)*a as c*(a*a): see _rescaled
         self.scaled: dict = {}                # slot of c*a: (slot of c, slot of a)
         self.rescaled = False
+        self.guards: list[int] = []           # steps kept for their flags (see _rescaled)
         self.known: list = []                 # per slot: its 0-d value, or None
         self.uniform: set[int] = set()
         self.steps: list = []                 # (callable, argument slots, output slot)
@@ -362,18 +365,40 @@ class _Layout:
         return slot
 
     def _rescaled(self, args):
-        """(c*a)*a as c*(a*a), where a*a is a step already (x^2's value beside the rule
-        2x*y of exp(x^2)^2) and c = +-2^k, 1 <= k <= 512: one step less. The same numbers
-        unless a*a rounds below the normal range (c*a is exact or overflows, and then so
-        does a*a): a Program that rescales runs such a block again without (Program.exact)."""
-        for p, q in (args, args[::-1]):
-            c, a = self.scaled.get(p, (None, None))
-            if a is not None and a == q:
-                for square in (_MUL(), _ufunc_step(np.multiply)):
-                    slot = self.shared.get(_share_key(square, (a, a)))
-                    if slot is not None:
-                        self.rescaled = True
-                        return self.call(_ufunc_step(np.multiply), [c, slot])
+        """Products of exact scales c = +-2^k, 1 <= k <= 512 (c*a is exact unless it
+        overflows, subnormal a included) with one step fewer, each a step of the square of
+        a factor already made:
+        - (c*a)*a as c*(a*a) (x^2's value beside the rule 2x*y of exp(x^2)^2): the same
+          unless a*a rounds below the normal range (if c*a overflows, so does a*a);
+        - (c*a)*(d*b) as ((c*d)*a)*b, b*b made ((2f)*(2x) in exp(x^2)^2's gradient): one
+          rounding of c*d*a*b either way, unless c*a overflows (and so (c*d)*a) or d*b does
+          (and so b*b, as |d| <= 2^512).
+        A Program that rescales runs a block where a step underflowed or overflowed again
+        without (Program.exact)."""
+        scaled = [self.scaled.get(p, (None, None)) for p in args]
+        for (c, a), q in zip(scaled, args[::-1]):
+            square = self._square(a) if a is not None and a == q else None
+            if square is not None:
+                self.rescaled = True
+                return self.call(_ufunc_step(np.multiply), [c, square])
+        if None in (scaled[0][0], scaled[1][0]):
+            return None
+        for (c, a), (d, b) in (scaled, scaled[::-1]):
+            cd = self.known[c] * self.known[d]
+            square = self._square(b)
+            if _exact_scale(cd) and square is not None:
+                self.rescaled = True
+                self.guards.append(square)
+                multiply = _ufunc_step(np.multiply)
+                return self.call(multiply, [self.call(multiply, [self.constant(cd), a]), b])
+        return None
+
+    def _square(self, a):
+        """The slot of a*a if it is a step already, else None."""
+        for square in (_MUL(), _ufunc_step(np.multiply)):
+            slot = self.shared.get(_share_key(square, (a, a)))
+            if slot is not None:
+                return slot
         return None
 
     def _identity(self, function, args, known):
@@ -705,13 +730,16 @@ class Program:
         self.names = list(grads)
         self.kinks = layout.kinks                     # (function, slot of its mask)
         outputs = [value, *grads.values()]            # one per result, None: zero
-        roots = [o for o in outputs if o is not None] + [slot for _, slot in self.kinks]
+        roots = [o for o in outputs if o is not None] + [slot for _, slot in self.kinks] + \
+            layout.guards
         steps = _needed(_fold_signs(layout, set(roots)), roots, layout.known)
         self.initial = list(layout.known)
         self.inputs = layout.inputs
         self.outputs = outputs
         self.ops, self.buffers, self.direct = _registers(steps, outputs)
-        self.block = _block_for(self.buffers + len(self.inputs) + len(outputs))
+        self.arrays = self.buffers + len(self.inputs) + len(outputs)
+        self.block = _block_for(self.arrays)
+        self._tuners: dict[int, _Tuner] = {}          # per number of workers
         # What _run loops over, a few times per block: each op's arguments unpacked (a
         # list made per call, for *args, cost as much as a ufunc call on a block).
         self._steps = [_unpacked(*op) for op in self.ops]
@@ -730,7 +758,7 @@ class Program:
         results = list(np.empty((len(self.outputs), n)))
         masks = [np.zeros(n, dtype=bool) for _ in self.kinks]
         found = [False] * len(self.kinks)
-        size = BLOCK or _shared_block(self.block, n, _workers())
+        size, tuner = (BLOCK, None) if BLOCK else self._size(n, _workers())
         starts = range(0, n, size)
         spare = threading.local()  # each thread's buffers, made once per run
 
@@ -738,12 +766,25 @@ class Program:
             return self._block(columns, results, masks, found, start, min(n, start + size),
                                spare, min(n, size))
 
+        began = time.perf_counter()
         finite = _share_out(block, starts)
+        if tuner is not None:
+            tuner.took(size, (time.perf_counter() - began) / n)
         if not finite:
             finite = all(np.isfinite(r).all() for r in results)
         kinks = [(function, mask) for (function, _), mask, any_ in
                  zip(self.kinks, masks, found) if any_]
         return results[0], dict(zip(self.names, results[1:])), finite, kinks
+
+    def _size(self, n: int, workers: int):
+        """Points per block for n points, and the _Tuner to tell how long they took (None:
+        this call teaches nothing, too small for the sizes tried, or they are settled)."""
+        tuner = self._tuners.get(workers)
+        if tuner is None:
+            tuner = self._tuners[workers] = _Tuner(_block_sizes(self.block, self.arrays))
+        if tuner.best is not None or n < 2 * workers * tuner.sizes[-1]:
+            return _shared_block(tuner.best or self.block, n, workers), None
+        return tuner.next(), tuner
 
     def _block(self, columns, results, masks, found, start, stop, spare, size) -> bool:
         """The results' points start:stop; True if they are finite (False: perhaps not)."""
@@ -755,9 +796,10 @@ class Program:
         places = buffers + [r[start:stop] for r in results]
         flags, under = _flags.count, _flags.under
         self._run(columns, places, masks, found, start, stop)
-        if self.exact is not None and _flags.under != under:
-            # Some a*a may have rounded below the normal range, where c*(a*a) is not
-            # the tape's (c*a)*a: the block again, as the tape computes it.
+        if self.exact is not None and (_flags.under != under or _flags.count != flags):
+            # A rescaled product may differ from the tape's where a step rounded below
+            # the normal range or overflowed (see _Layout._rescaled): the block again, as
+            # the tape computes it.
             return self.exact._block(columns, results, masks, found, start, stop, spare,
                                      size)
         if not self.flagged or _flags.count != flags:
@@ -838,7 +880,8 @@ def _block_for(arrays: int) -> int:
     threads one thread at a time (the GIL). Measured on one core of a 2 MB-L2 Xeon:
     E1 (five arrays) 1.05x naive numpy in blocks of 32,768, 1.33x in 131,072; E3 (29
     arrays) 0.31x in 32,768, 0.32x in 8,192; on two cores E3 0.17x in 32,768, 0.22x in
-    8,192. Blocks of 131,072 were best on an AMD EPYC with 32 MB of L3 per 8 cores."""
+    8,192. The size a Program starts from: where bigger ones fit within CACHE, it times
+    them too on its first big calls and keeps the fastest (_Tuner)."""
     per_point = 8 * max(arrays, 1)
     points = min(max(_own_cache() // per_point, 32768), CACHE // per_point)
     return 1 << min(max(points.bit_length() - 1, 12), 17)
@@ -867,6 +910,38 @@ def _read_l2() -> int | None:
     except (OSError, ValueError):
         pass
     return None
+
+
+def _block_sizes(block: int, arrays: int) -> list[int]:
+    """block, then each doubling up to 131,072 points whose arrays stay within CACHE."""
+    sizes = [block]
+    while sizes[-1] < 131072 and 16 * arrays * sizes[-1] <= CACHE:
+        sizes.append(2 * sizes[-1])
+    return sizes
+
+
+class _Tuner:
+    """A Program's points per block, chosen by timing its first big calls. Which size is
+    fastest depends on the caches more than on anything Linux says of them: on one core of
+    a Xeon with 2 MB of L2, E1 (five arrays) was 1.05x naive numpy in blocks of 32,768 and
+    1.33x in 131,072; on an AMD EPYC with 1 MB of L2 and 32 MB of L3, 1.21x and 1.07x (on
+    two cores 1.10x and 0.86x). Each size in turn for TUNE_ROUNDS calls, then the one whose
+    best call took least per point (the slower calls met more load from elsewhere). Every
+    size gives the same numbers: each step is elementwise."""
+
+    def __init__(self, sizes: list[int]):
+        self.sizes = sizes
+        self.times: dict[int, list[float]] = {size: [] for size in sizes}
+        self.best = sizes[0] if len(sizes) == 1 else None
+        self._turn = itertools.count()  # next() on it is atomic: threads may share a tuner
+
+    def next(self) -> int:
+        return self.sizes[next(self._turn) % len(self.sizes)]
+
+    def took(self, size: int, seconds_per_point: float) -> None:
+        self.times[size].append(seconds_per_point)
+        if all(len(times) >= TUNE_ROUNDS for times in self.times.values()):
+            self.best = min(self.sizes, key=lambda s: min(self.times[s]))
 
 
 def _shared_block(block: int, n: int, workers: int) -> int:

@@ -512,9 +512,51 @@ def test_c_times_a_times_a_is_rescaled_and_still_the_tapes(text, tape, monkeypat
                                       (1.0, False), (0.5, False), (3.0, False),
                                       (2.0**513, False), (np.inf, False), (np.nan, False)])
 def test_only_an_exact_doubling_rescales(c, exact):
-    """c = 0.5 would not do: with a = 2^512, a*a overflows while (0.5a)*a is 2^1023, and
-    overflow is not a reason to run a block again."""
+    """c = 0.5 would not do: half a subnormal number is not exact."""
     assert kernel._exact_scale(np.asarray(c)) is exact
+
+
+def test_a_product_of_two_doublings_is_one_step_fewer():
+    """exp(x^2)^2's gradient, (2f)*(2x) on the tape, is (4f)*x: five steps in all (x*x,
+    exp, f = e*e, 4f, 4f*x), as many array passes as the naive numpy 4*x*f."""
+    program = kernel.program(adcli.parse("exp(x^2)^2"), ("x",), 1)
+    assert [op[0] for op in program.ops] == [np.multiply, np.exp] + [np.multiply] * 3
+    assert len(program.exact.ops) == 7
+
+
+# y = 1.5 * 2^1022: (x^2 + y)^2's rule (2M)*(2x) is finite for small x while 4M overflows;
+# y = 1.5 * 2^1023: 2M overflows on the tape too; x = 2^512: d*b = 2x is finite but b*b is not.
+@pytest.mark.parametrize("x, y", [(0.01, 1.5 * 2.0**1022), (-1e-300, 1.5 * 2.0**1022),
+                                  (0.0, 1.5 * 2.0**1022), (0.01, 1.5 * 2.0**1023),
+                                  (2.0**512, 1.0), (-(2.0**511), -3.0), (3.0, 5e-324),
+                                  (1e-160, 1e-310), (np.inf, 1.0), (0.5, np.nan)])
+def test_two_doublings_rescaled_keep_the_tapes_numbers_where_a_factor_overflows(x, y, tape):
+    """((c*d)*a)*b is the tape's (c*a)*(d*b) to the bit: where (c*d)*a overflows and the
+    tape's c*a does not, the block runs again as the tape computes it."""
+    expression = adcli.parse("(x^2 + y)^2")
+    program = kernel.program(expression, ("x", "y"), 1)
+    assert program.rescaled  # no step fewer: 2M is y's gradient too
+    at = {"x": np.array([x, 0.25]), "y": np.array([y, 1.0])}
+    want = tape(expression, at)
+    with np.errstate(all="ignore"):
+        value, grads, _, _ = program.run(at, 2)
+    assert kernel.identical(value, want.value)
+    for name in ("x", "y"):
+        assert kernel.identical(grads[name], want.gradient[name]), name
+
+
+def test_without_running_the_block_again_two_doublings_would_overflow(monkeypatch):
+    """What the test above guards against: 4M overflows where the tape's 2M does not."""
+    expression = adcli.parse("(x^2 + y)^2")
+    program = kernel.program(expression, ("x", "y"), 1)
+    m = 1.5 * 2.0**1022 + 1e-4
+    assert np.isfinite(4 * (m * 0.01))  # the true derivative 4Mx, and the tape's (2M)(2x)
+    at = {"x": np.array([0.01]), "y": np.array([1.5 * 2.0**1022])}
+    with np.errstate(all="ignore"):
+        right = program.run(at, 1)[1]["x"]
+        monkeypatch.setattr(program, "exact", None)
+        wrong = program.run(at, 1)[1]["x"]
+    assert right[0] == (2 * m) * (2 * 0.01) and np.isinf(wrong[0])
 
 
 def test_without_running_the_block_again_rescaling_would_change_digits(monkeypatch):
@@ -627,3 +669,74 @@ def test_an_expression_with_diff_stays_on_the_tape():
     expression = adcli.parse("diff(x^3, x) + x")
     assert kernel.evaluate(expression, {"x": np.array([2.0])}, 1, ("x",), 1) is None
     assert expression.grad(x=2.0)["x"] == 13.0   # 6x + 1
+
+
+@pytest.mark.parametrize("block, arrays, sizes", [
+    (32768, 5, [32768, 65536, 131072]),   # E1: 5.2 MB at 131,072 points
+    (32768, 7, [32768, 65536, 131072]),   # 7.3 MB
+    (32768, 9, [32768, 65536]),           # 131,072 would be 9.4 MB, past CACHE
+    (32768, 28, [32768]),                 # E3
+    (131072, 2, [131072])])
+def test_the_block_sizes_tried_are_doublings_that_stay_within_the_cache(block, arrays, sizes):
+    assert kernel._block_sizes(block, arrays) == sizes
+
+
+def test_a_tuner_tries_each_size_in_turn_then_keeps_the_fastest():
+    tuner = kernel._Tuner([32768, 65536, 131072])
+    per_point = {32768: [5.0, 4.0, 6.0], 65536: [3.0, 9.0, 9.0], 131072: [3.5, 3.2, 3.1]}
+    tried = []
+    for _ in range(kernel.TUNE_ROUNDS):
+        for _ in range(3):
+            assert tuner.best is None
+            size = tuner.next()
+            tried.append(size)
+            tuner.took(size, per_point[size].pop(0))
+    assert tried == [32768, 65536, 131072] * 3
+    assert tuner.best == 65536  # its best call: one quiet moment shows what a size can do
+
+
+def test_one_size_is_kept_without_timing():
+    assert kernel._Tuner([32768]).best == 32768
+
+
+def test_a_program_learns_its_block_size_from_its_big_calls(monkeypatch):
+    """Big calls run each size in turn and report their time; the size whose calls were
+    fastest is kept. The numbers are the same whatever the size."""
+    monkeypatch.setattr(kernel, "_workers", lambda: 1)
+    expression = adcli.parse("exp(x^2)^2")
+    program = kernel.program(expression, ("x",), 1)
+    used, run_block = [], kernel.Program._block
+
+    def spy(self, columns, results, masks, found, start, stop, spare, size):
+        if start == 0:
+            used.append(size)
+        return run_block(self, columns, results, masks, found, start, stop, spare, size)
+    monkeypatch.setattr(kernel.Program, "_block", spy)
+    seconds = {32768: 3.0, 65536: 1.0, 131072: 2.0}  # per call, whatever the points
+    clock = iter(range(1000))
+
+    class Clock:
+        @staticmethod
+        def perf_counter():  # called as a call begins and as it ends
+            tick = next(clock)
+            return 10.0 * tick + (seconds[used[-1]] if tick % 2 else 0.0)
+    monkeypatch.setattr(kernel, "time", Clock)
+    n = 2 * 131072
+    x = np.random.default_rng(5).uniform(-2, 2, n)
+    results = [program.run({"x": x}, n) for _ in range(3 * kernel.TUNE_ROUNDS + 2)]
+    assert used == [32768, 65536, 131072] * kernel.TUNE_ROUNDS + [65536, 65536]
+    for value, grads, _, _ in results[1:]:
+        assert value.tobytes() == results[0][0].tobytes()
+        assert grads["x"].tobytes() == results[0][1]["x"].tobytes()
+    f = np.exp(x * x) ** 2
+    np.testing.assert_allclose(results[0][1]["x"], 4 * x * f, rtol=1e-14)
+
+
+def test_small_calls_teach_the_tuner_nothing(monkeypatch):
+    monkeypatch.setattr(kernel, "_workers", lambda: 2)
+    program = kernel.program(adcli.parse("sin(x)*x"), ("x",), 1)
+    x = np.linspace(-3, 3, 100_000)
+    for _ in range(12):
+        program.run({"x": x}, x.size)
+    tuner = program._tuners[2]
+    assert tuner.best is None and not any(tuner.times.values())
