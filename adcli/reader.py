@@ -59,9 +59,14 @@ _SIGNED = re.compile(r"\s*([-+\u2212]\s*[\w.]+)")    # sin -x: suggest sin(-x)
 # A subscript the grammar reads into a name (x_{1}, x_{ij}): what its braces may hold.
 _SUBSCRIPT = r"[^\W⁰¹²³⁴-⁹π¼-¾⅐-⅞]+\Z"
 _BRACKETS = {"{": "}", "(": ")", "[": "]"}
-# TeX's math delimiters ($x^2$, \\(x^2\\)): read around the whole of a text only
-_MATH = r"\$\$?|\\[()\[\]]"
+# TeX's math delimiters ($x^2$, \\(x^2\\)), and the display environments pasted from notes
+# (\\begin{align} ... \\end{align}), which delimit as \\[ \\] do: read around the whole of a
+# text only
+_ENVIRONMENT = r"\\(begin|end)\s*\{((?:equation|align|gather)\*?|aligned)\}"
+_MATH = r"\$\$?|\\[()\[\]]|" + _ENVIRONMENT
 _MATH_PAIRS = {"$": "$", "$$": "$$", "\\(": "\\)", "\\[": "\\]"}
+# A line of such a display: its alignment mark (&= or & first) and the line break ending it
+_LINE_MARK = r"&|\\\\"
 # Functions adcli lacks, often written as if it had them: what to write instead.
 _LACKING = {"sinc": "write sin(u)/u for sinc(u); numpy's sinc(u) is sin(pi u)/(pi u)"}
 
@@ -80,23 +85,25 @@ def math_delimiters(text: str) -> tuple[int, int] | None:
     """Where the text between TeX's math delimiters around the whole of ``text`` starts
     and ends ($x^2$, $$x^2$$, \\(x^2\\), \\[x^2\\], spaces around them, and prose's full
     stop or comma after them, $x^2$., or inside them, $$x^2.$$), or None for a text
-    without them. A delimiter
-    anywhere else, or without its pair, is an ExpressionError with the caret on it."""
+    without them. \\begin{equation} and \\end{equation} (align, aligned, gather, and the
+    starred forms) delimit as \\[ and \\] do. A delimiter anywhere else, or without its
+    pair, is an ExpressionError with the caret on it."""
     marks = re.finditer(_MATH, text)
     opening = next(marks, None)
     if opening is None:
         return None
     begin, end = len(text) - len(text.lstrip()), len(text.rstrip())
-    if opening.start() != begin or opening.group() not in _MATH_PAIRS:
+    pair = _closing(opening)
+    if opening.start() != begin or pair is None:
         _stray_delimiter(text, opening)
-    closing, pair = next(marks, None), _MATH_PAIRS[opening.group()]
+    closing = next(marks, None)
     if closing is None:
         raise ExpressionError(f"'{opening.group()}' opens TeX's math and nothing closes it: "
                               f"end the expression with '{pair}', or leave the "
                               f"'{opening.group()}' out", text, opening.start())
     if text[closing.end():end].strip() not in ("", ".", ","):
         _stray_delimiter(text, closing)
-    if closing.group() != pair:
+    if _closing(closing, opening=False) != pair:
         raise ExpressionError(f"'{closing.group()}' does not close the '{opening.group()}' "
                               f"that opens the expression: end it with '{pair}'", text,
                               closing.start())
@@ -109,6 +116,17 @@ def math_delimiters(text: str) -> tuple[int, int] | None:
     return opening.end(), opening.end() + len(inside)
 
 
+def _closing(mark: re.Match, opening: bool = True) -> str | None:
+    """The delimiter that closes an opening one (\\) for \\(, \\end{align} for \\begin{align}),
+    or None for one that opens nothing; with ``opening`` False, a closing one as written
+    (\\end {align} as \\end{align})."""
+    if mark[1] is None:     # $, \\(, ...
+        return _MATH_PAIRS.get(mark.group()) if opening else mark.group()
+    if (mark[1] == "begin") != opening:
+        return None if opening else mark.group()
+    return f"\\end{{{mark[2]}}}"
+
+
 def _stray_delimiter(text: str, mark: re.Match):
     """A TeX math delimiter that is not around the whole text (x$^2$, x^2$)."""
     what = "character " if len(mark.group()) == 1 else ""
@@ -117,13 +135,53 @@ def _stray_delimiter(text: str, mark: re.Match):
 
 
 def without_math(text: str) -> str:
-    """``text`` with the TeX math delimiters around the whole of it (math_delimiters)
-    blanked out, so that each character keeps its column: $f'(x) = 2x$ as f'(x) = 2x."""
+    """``text`` with the TeX math delimiters around the whole of it (math_delimiters) and
+    the marks of a line of a display in an equation (line_marks: f'(x) &= 2x \\\\) blanked
+    out, so that each character keeps its column: $f'(x) = 2x$ as f'(x) = 2x. Other marks
+    are left for the parser to refuse."""
     span = math_delimiters(text)
-    if span is None:
-        return text
-    start, end = span
-    return " " * start + text[start:end] + " " * (len(text) - end)
+    start, end = span or (0, len(text))
+    kept = [" " * start]
+    for position, mark, read in line_marks(text, start, end, equation=True):
+        if read:
+            kept += [text[start:position], " " * len(mark)]
+            start = position + len(mark)
+    kept += [text[start:end], " " * (len(text) - end)]
+    return "".join(kept)
+
+
+def line_marks(text: str, start: int, end: int, equation: bool = False):
+    """TeX's marks of a line pasted from a display (align's alignment mark '&', the line
+    break '\\\\') in text[start:end], each as (position, mark, whether it is read there).
+    Read (as nothing): an '&' first in the text, a '\\\\' last; in an equation (check's
+    expectation, ``equation``), an '&' at an '=' (f'(x) &= 2x) or first after one."""
+    for found in re.compile(_LINE_MARK).finditer(text, start, end):
+        position, mark = found.start(), found.group()
+        before = text[start:position].rstrip()
+        after = text[found.end():end].lstrip()
+        if mark != "&":
+            yield position, mark, not after
+        else:
+            yield position, mark, not before or equation and "=" in (after[:1], before[-1:])
+
+
+def refuse_stray_marks(text: str) -> None:
+    """The math delimiters of an expression, and the marks of a line of a display in it
+    (line_marks), where it may have them; an ExpressionError with the caret on one it
+    may not (x^2$, x & y, x \\\\ y)."""
+    span = math_delimiters(text) if "$" in text or "\\" in text else None
+    start, end = span or (0, len(text))
+    if "&" not in text and "\\\\" not in text:
+        return
+    for position, mark, read in line_marks(text, start, end):
+        if read:
+            continue
+        if mark == "&":
+            raise ExpressionError("unexpected character '&': TeX's alignment mark is read "
+                                  "only first on a line (& 2x), or at the '=' of check's "
+                                  "expected derivative (f'(x) &= 2x)", text, position)
+        raise ExpressionError("unexpected '\\\\': TeX's line break is read at the end of the "
+                              "expression only (f'(x) = 2x \\\\)", text, position)
 
 
 def is_function_name(name: str) -> bool:
@@ -227,8 +285,8 @@ class Builder:
         self._looked = 0
         self._starts = None  # the first two letters of functions' names: _glued_function
         self._tex = "\\" in text  # LaTeX's \\, may end a function's argument (_gap)
-        if self._tex or "$" in text:  # (a stray $ or \\( is refused before parsing)
-            math_delimiters(text)
+        if self._tex or "$" in text or "&" in text:  # (a stray $, \\( or & is refused
+            refuse_stray_marks(text)                   # before parsing)
         # What each name read so far is, as _leaf_of says: a variable is met again and
         # again in a big expression (functions may be registered between two parses).
         self._leaves: dict = {}

@@ -212,5 +212,6 @@ def test_cannot_tell_exits_1_and_the_help_says_so():
         (1, "cannot tell: the derivative does not exist at the 1 point checked\n")
     code, out, _ = run_cli("check", "--help")
     assert code == 0
-    assert "exit 1 when they differ, or when the derivative exists at none of the points " \
-           "(cannot tell)." in re.sub(r"\s+", " ", out)
+    assert "exit 1 when they differ, or when no point can be judged (cannot tell: the " \
+           "derivative exists at none, finite differences straddle a pole at each, or " \
+           "rounding leaves no digit)." in re.sub(r"\s+", " ", out)

@@ -1,7 +1,7 @@
 """adcli check: verify a hand derivation. A verdict, the worst points with three
 witnesses (the expectation, AD, finite differences), a diagnosis, and exit status 1 when
-it differs or cannot tell (the derivative exists at none of the points, or rounding leaves
-no digit at any: no pass); 3 under --strict when a value at a point is nan or inf. The
+it differs or cannot tell (the derivative exists at none of the points, finite differences
+straddle a pole at each, or rounding leaves no digit at any: no pass); 3 under --strict when a value at a point is nan or inf. The
 work is ``adcli.check``; this module reads the options and lays out its result (a verdict
 and tables do not fit the points-table columns of other commands)."""
 from __future__ import annotations
@@ -25,7 +25,8 @@ class Check(Command):
     name = "check"
     help = ("Is EXPECTED the derivative of EXPRESSION? Compares them (and finite "
             "differences) at random or given points; exit 1 when they differ, or when "
-            "the derivative exists at none of the points (cannot tell).")
+            "no point can be judged (cannot tell: the derivative exists at none, finite "
+            "differences straddle a pole at each, or rounding leaves no digit).")
     examples = ('adcli check "x^2 sin x" "2x sin x + x^2 cos x"',
                 'adcli check "x^2 y" --expect x="2x y" --expect y="x^2"',
                 'adcli check "sin(x)^2 + cos(x)^2" "1" --order 0')
@@ -190,7 +191,10 @@ def _split_equation(texts: list[str], operand) -> list[str]:
     "x^2" "d/dx (x^2) = 2x"."""
     if len(texts) != 1 or "=" not in texts[0]:
         return texts
-    left, _, right = texts[0].partition("=")
+    from ..reader import without_math
+
+    # (split as written inside $...$ or an align's line: d/dx (x^2) &= 2x \\)
+    left, _, right = without_math(texts[0]).partition("=")
     f = operand(left)
     if f and "=" in right:     # d/dx (x^2) = 2x = 2*x: which side is the expectation?
         from ..errors import ExpressionError
