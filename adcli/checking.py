@@ -1655,7 +1655,7 @@ def richardson(func, x: np.ndarray, side: str = "central", first: float = LADDER
     """Ridders' method: differences over steps h, h/2, h/4, ... extrapolated to h = 0;
     returns (estimate, error estimate, the smallest step used) per point. ``side`` is
     "central" (error series in h^2) or "left"/"right" (one-sided, series in h)."""
-    h = first * step_scale(x) * RATIO ** -np.arange(ROWS)[:, None]
+    h = _taken(x, first * step_scale(x) * RATIO ** -np.arange(ROWS)[:, None])
     ladder = np.broadcast_to(x, h.shape)
     if side == "central":
         up, down, power = ladder + h, ladder - h, 2
@@ -1667,11 +1667,24 @@ def richardson(func, x: np.ndarray, side: str = "central", first: float = LADDER
     return _extrapolate(table, h, power)
 
 
+def _taken(x, h):
+    """The steps h as floats take them at x: (|x| + h) - |x| (exact), so that x + h and
+    x - h are exact and centred on x. Within a few ulps of x the ladder's steps round:
+    2.98 ulps to 3 and 1.49 to 1 (a ratio of 3, not RATIO), 1.49 and 0.745 both to 1 (one
+    step twice, whose rows agree exactly and fake convergence), below half an ulp to 0;
+    the extrapolation takes the ratios of the steps taken, and no ratio of 1."""
+    size = np.abs(x)
+    return (size + h) - size
+
+
 def _extrapolate(table, h, power):
+    """Neville's scheme in h^power over the steps h taken (a ratio RATIO where they are
+    exact); an entry from two rows of one step, or of none, is nan, its error inf."""
     best, error, step = table[0].copy(), np.full(table.shape[1:], np.inf), h[0].copy()
     previous = table
     for j in range(1, table.shape[0]):
-        factor = RATIO ** (power * j)
+        factor = (h[:-j] / h[j:]) ** power
+        factor = np.where(factor > 1.0, factor, np.nan)     # (1: one step twice; 0/0)
         current = (factor * previous[1:] - previous[:-1]) / (factor - 1.0)
         err = np.maximum(np.abs(current - previous[1:]), np.abs(current - previous[:-1]))
         err = np.where(np.isnan(err), np.inf, err)
@@ -1952,7 +1965,8 @@ def _finer(f, t: Target, order, points, index, scale_before) -> tuple:
         refuted.append(np.zeros(index.size, bool))
         for deeper, deeper_error in runs[k + 1:]:
             same, _ = _fd_agrees(estimate, deeper, err + deeper_error, 0.0)
-            refuted[k] |= np.isfinite(deeper) & ~same
+            # (a deeper estimate without an error, from one step alone, refutes nothing)
+            refuted[k] |= np.isfinite(deeper) & np.isfinite(deeper_error) & ~same
         take = ~taken & ~refuted[k] & np.isfinite(estimate) & (err <= SETTLED * np.abs(estimate))
         fd[take], error[take], factor[take] = estimate[take], err[take], FINER[k]
         taken |= take
