@@ -1724,19 +1724,62 @@ def differences(func, x: np.ndarray, rounding: np.ndarray, side: str = "central"
     ladders disagree (one ladder alone can settle on a wrong value when its steps are too
     coarse for an oscillation, as sin(x^2) has at x = 400). ``func`` maps an array of
     shape (ROWS, n) elementwise. ``finer`` scales both ladders' steps."""
+    return _ridders(func, x, _known(func, x, rounding), side, finer)[:2]
+
+
+def _known(func, x, rounding):
+    """``rounding`` (func's rounding scale at x), where it is inf (at a kink: cbrt(x^3)
+    at 0) the size of func's value instead."""
     rounding = np.broadcast_to(rounding, x.shape)
     unknown = ~np.isfinite(rounding)
-    if unknown.any():  # at a kink it can be inf (cbrt(x^3) at 0): take the value's size
+    if unknown.any():
         here = func(np.broadcast_to(x, (ROWS, *x.shape)))[0]
         rounding = np.where(unknown, np.abs(np.nan_to_num(here)), rounding)
+    return rounding
+
+
+def _ridders(func, x, rounding, side, finer):
+    """differences' (estimate, error), and the step of the ladder picked that the
+    estimate settled at."""
     runs = []
     for first in LADDERS:
         estimate, error, step = richardson(func, x, side, first * finer)
-        runs.append((estimate, error + ROUNDING * EPS * rounding / step))
-    (e1, r1), (e2, r2) = runs
+        runs.append((estimate, error + ROUNDING * EPS * rounding / step, step))
+    (e1, r1, s1), (e2, r2, s2) = runs
     pick = np.nan_to_num(r2, nan=np.inf) < np.nan_to_num(r1, nan=np.inf)
     estimate, error = np.where(pick, e2, e1), np.where(pick, r2, r1)
-    return estimate, np.fmax(error, np.abs(e1 - e2))
+    return estimate, np.fmax(error, np.abs(e1 - e2)), np.where(pick, s2, s1)
+
+
+# steps of 1, 2, 4, ... 512 ulps of x (with the steps of FINER's runs: ROWS, as func takes)
+ULPS = RATIO ** np.arange(ROWS - len(FINER))
+
+
+def _refuted_by_ulps(func, x, rounding, runs) -> np.ndarray:
+    """Per central estimate of ``runs`` ((estimate, error, the step H it settled at)),
+    where the differences over ULPS up to 2H refute it. Were f smooth at the scale of H,
+    as the error model the estimate was extrapolated with has it, a difference over a step
+    s would be off f' by (s/H)^2 of the one over H: within the estimate's error, its own
+    rounding and |D(H) - estimate| (s/H)^2 of the estimate. (Beyond 2H, the ladder's step
+    above H, the model need not hold: near tan's poles a longer step reaches one.) Where
+    f turns within a few ulps of x, steps of many ulps alias the turns: at 3.7e15 (an ulp
+    of 0.5) sin turns once per 12.6 ulps, the ladders settle on 1.4e-9 +- 5.5e-9 where
+    cos(x) is -0.048, and over one ulp the difference is cos(x) sin(0.5)/0.5 = -0.046.
+    Where rounding in f is larger than its change over an ulp (sin(x*y), whose product
+    rounds), the longer of ULPS may witness instead; where it is larger at all of them,
+    they refute nothing."""
+    h = np.concatenate([ULPS[:, None] * _taken(x, np.spacing(np.abs(x))),
+                        [step for _, _, step in runs]])
+    quotient = (func(x + h) - func(x - h)) / (2 * h)    # (x +- h exact: steps taken)
+    s, at_ulps, refuted = h[:len(ULPS)], quotient[:len(ULPS)], []
+    for (estimate, error, step), at_step in zip(runs, quotient[len(ULPS):]):
+        model = error + ROUNDING * EPS * rounding / s + \
+            np.abs(at_step - estimate) * (s / step) ** 2
+        off = np.where(s <= RATIO * step, np.abs(at_ulps - estimate), 0.0)
+        allowed = np.maximum(FD_RTOL * np.maximum(np.abs(at_ulps), np.abs(estimate)),
+                             10 * model)
+        refuted.append(np.any(off > allowed, axis=0))   # (nan: refutes nothing)
+    return np.array(refuted)
 
 
 def _one_sided_steps(f, names, points, where, scale_before):
@@ -1799,6 +1842,9 @@ def _allowance(e, a, e_scale, a_scale, rtol, atol) -> np.ndarray:
 LOST = ("no digit of {what} or the expectation is left there: the rounding error they can "
         "make is as large as both values (cancellation), so a wrong expectation would match "
         "as well as a right one")
+LOST_AD = ("no digit of adcli's {what} may be left there: the rounding error it can make is "
+           "as large as it and finite differences are (a rounded argument of a function "
+           "that turns fast), so they would agree with anything")
 
 
 def _lost(e, a, e_scale, a_scale) -> np.ndarray:
@@ -1882,9 +1928,13 @@ def _judge_target(f, t: Target, i, order, points, found, rtol, atol, smooth_valu
         t.why[usable] = t.pole[usable]
         usable &= t.pole == ""
         # (agreeing within the error of estimates that did not settle says nothing: at x
-        # = 1e-20, exp's differences are 0 +- 1.4e6)
+        # = 1e-20, exp's differences are 0 +- 1.4e6; nor does agreeing within AD's own
+        # rounding bound where it is as large as both: sin(1e15 x) at 1.7)
         judged = usable & settled
         t.why[usable & ~judged] = "finite differences do not settle there"
+        t.lost = judged & (_lost(t.fd, t.ad, 0.0, ad_scale) > 0)
+        t.why[t.lost] = LOST_AD.format(what="derivative" if order == 1 else t.label)
+        judged &= ~t.lost
         t.difference = _relative(t.ad, t.fd)
         t.status[judged] = np.where(agree[judged], "match", "differs")
         t.fd_disagrees = judged & ~agree
@@ -1951,18 +2001,24 @@ def _finer(f, t: Target, order, points, index, scale_before) -> tuple:
     than the steps can make both ladders settle on one wrong value (sin(x^3) at x = -962
     turns once per 2e-6), or on nothing (cos(x^2) at 407: -3.9 +- 274 where it is -278),
     and extrapolation cannot tell; a step short enough can. An estimate is refuted by a
-    finer one outside both errors. The first that settled and is not refuted is taken;
-    if there is none and the first is refuted, the error is inf (the point is not
-    counted); else the first stays as it was. Also per point, the FINER factor of the
-    steps the estimate kept was made with."""
+    finer one outside both errors, or by the differences over 1, 2, 4, ... ulps of x
+    (_refuted_by_ulps: where f turns within a few ulps, no step resolves it). The first
+    that settled and is not refuted is taken; if there is none and the first is refuted,
+    the error is inf (the point is not counted); else the first stays as it was. Also per
+    point, the FINER factor of the steps the estimate kept was made with."""
     sub = {v: p[index] for v, p in points.items()}
-    runs = [(t.fd[index], t.fd_error[index])]
-    for finer in FINER[1:]:
-        runs.append(_differences(f, path(t, order), sub, scale_before[index], finer=finer))
+    func, x = _differenced(f, path(t, order), sub), sub[path(t, order)[-1]]
+    rounding = _known(func, x, scale_before[index])
+    runs = [_ridders(func, x, rounding, "central", finer) for finer in FINER]
+    by_ulps = _refuted_by_ulps(func, x, rounding, runs)
+    # (across a pole the differences witness nothing, and _poles says so: the ulps, most
+    # likely straddling it too, are not asked)
+    by_ulps &= _poles(f, path(t, order), sub, by_ulps.any(axis=0), np.ones(index.size)) == ""
+    runs = [(t.fd[index], t.fd_error[index])] + [run[:2] for run in runs[1:]]
     fd, error, factor = runs[0][0].copy(), runs[0][1].copy(), np.ones(index.size)
     taken, refuted = np.zeros(index.size, bool), []
     for k, (estimate, err) in enumerate(runs[:-1]):
-        refuted.append(np.zeros(index.size, bool))
+        refuted.append(by_ulps[k].copy())
         for deeper, deeper_error in runs[k + 1:]:
             same, _ = _fd_agrees(estimate, deeper, err + deeper_error, 0.0)
             # (a deeper estimate without an error, from one step alone, refutes nothing)
@@ -2148,6 +2204,9 @@ def _summary(r: CheckResult) -> str:
         where = f"the {_s(poles)}" if poles == len(r.value) else \
             f"{poles} of the {_s(len(r.value))}"
         return f"cannot tell: finite differences straddle a pole at {where} checked"
+    if r.verdict == "cannot tell" and not r.expected_mode:
+        return f"cannot tell: rounding may leave no digit of adcli's {_labels(r.targets)} " \
+               f"at the {_s(len(r.value))} checked"
     if r.verdict == "cannot tell":
         return (f"cannot tell: rounding leaves no digit of {'f' if r.order == 0 else 'it'} "
                 f"or the expectation at the {_s(len(r.value))} checked")
