@@ -366,8 +366,8 @@ class _Layout:
 
     def _rescaled(self, args):
         """Products of exact scales c = +-2^k, 1 <= k <= 512 (c*a is exact unless it
-        overflows, subnormal a included) with one step fewer, each a step of the square of
-        a factor already made:
+        overflows, subnormal a included) laid out so that a step can go (c*a, where
+        nothing else uses it), each where a factor's square is a step already:
         - (c*a)*a as c*(a*a) (x^2's value beside the rule 2x*y of exp(x^2)^2): the same
           unless a*a rounds below the normal range (if c*a overflows, so does a*a);
         - (c*a)*(d*b) as ((c*d)*a)*b, b*b made ((2f)*(2x) in exp(x^2)^2's gradient): one

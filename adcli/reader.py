@@ -65,8 +65,25 @@ _BRACKETS = {"{": "}", "(": ")", "[": "]"}
 _ENVIRONMENT = r"\\(begin|end)\s*\{((?:equation|align|gather)\*?|aligned)\}"
 _MATH = r"\$\$?|\\[()\[\]]|" + _ENVIRONMENT
 _MATH_PAIRS = {"$": "$", "$$": "$$", "\\(": "\\)", "\\[": "\\]"}
-# A line of such a display: its alignment mark (&= or & first) and the line break ending it
-_LINE_MARK = r"&|\\\\"
+# A line of such a display: its alignment mark (&= or & first) and the line break ending it,
+# alone or with its spacing (\\\\[2pt], \\\\[-1ex], \\\\[2\\jot]: the grammar's _BREAK)
+_NUMBER = r"(?:\d+\.?\d*|\.\d+)"
+_LENGTH = r"[-+]?(?:" + _NUMBER + r"\s*(?:pt|ex|em|mm|cm|in|bp)|" + _NUMBER + \
+    r"?\s*\\(?:jot|baselineskip|(?:small|med|big)skipamount))"
+_LINE_MARK = r"&|\\\\(?:\[\s*" + _LENGTH + r"\s*\])?"
+# The line's annotations (\\label{eq:1}, \\tag{3}, \\tag*{a}, \\nonumber, \\notag), no part of
+# the maths (the grammar's LATEX_NOTE), and the spaces \\quad, \\qquad; found as TeX reads
+# commands: \\\\ is one, so \\\\quad holds no \\quad. One glued to letters is another
+# command (\\quadx), which the grammar would read as the space and x.
+_PASSED = re.compile(r"\\\\|(?P<glued>\\(?:nonumber|notag|q?quad)[A-Za-z]+)"
+                     r"|(?P<note>\\(?:(?:label|tag\*?)\s*\{[^{}\\$&=]*\}|nonumber|notag))"
+                     r"|(?P<space>\\q?quad)")
+# What the braces of \\label{...} and \\tag{...} may not hold
+_NOT_IN_NOTE = re.compile(r"[{}\\$&=]")
+_TEX_READ = ("write the expression itself (\\frac{a}{b}, \\sqrt{x}, \\cdot, \\sin and the "
+             "Greek letters are read)")
+# The annotations of a line that take text, and how they are written
+_NOTE_EXAMPLES = {"\\label": "\\label{eq:1}", "\\tag": "\\tag{3}"}
 # Functions adcli lacks, often written as if it had them: what to write instead.
 _LACKING = {"sinc": "write sin(u)/u for sinc(u); numpy's sinc(u) is sin(pi u)/(pi u)"}
 
@@ -88,7 +105,8 @@ def math_delimiters(text: str) -> tuple[int, int] | None:
     without them. \\begin{equation} and \\end{equation} (align, aligned, gather, and the
     starred forms) delimit as \\[ and \\] do. A delimiter anywhere else, or without its
     pair, is an ExpressionError with the caret on it."""
-    marks = re.finditer(_MATH, text)
+    # (TeX's line break is one token: \\\\[2pt] holds no \\[)
+    marks = (mark for mark in re.finditer(_MATH + r"|\\\\", text) if mark.group() != "\\\\")
     opening = next(marks, None)
     if opening is None:
         return None
@@ -135,12 +153,14 @@ def _stray_delimiter(text: str, mark: re.Match):
 
 
 def without_math(text: str) -> str:
-    """``text`` with the TeX math delimiters around the whole of it (math_delimiters) and
-    the marks of a line of a display in an equation (line_marks: f'(x) &= 2x \\\\) blanked
-    out, so that each character keeps its column: $f'(x) = 2x$ as f'(x) = 2x. Other marks
-    are left for the parser to refuse."""
+    """``text`` with the TeX math delimiters around the whole of it (math_delimiters), the
+    marks of a line of a display in an equation (line_marks: f'(x) &= 2x \\\\) and the
+    line's annotations inside (unnoted: \\label{eq:1}) blanked out, so that each character
+    keeps its column: $f'(x) = 2x$ as f'(x) = 2x. Other marks are left for the parser to
+    refuse."""
     span = math_delimiters(text)
     start, end = span or (0, len(text))
+    text = unnoted(text)
     kept = [" " * start]
     for position, mark, read in line_marks(text, start, end, equation=True):
         if read:
@@ -152,9 +172,11 @@ def without_math(text: str) -> str:
 
 def line_marks(text: str, start: int, end: int, equation: bool = False):
     """TeX's marks of a line pasted from a display (align's alignment mark '&', the line
-    break '\\\\') in text[start:end], each as (position, mark, whether it is read there).
+    break '\\\\' or '\\\\[2pt]') in text[start:end], each as (position, mark, whether it
+    is read there).
     Read (as nothing): an '&' first in the text, a '\\\\' last; in an equation (check's
-    expectation, ``equation``), an '&' at an '=' (f'(x) &= 2x) or first after one."""
+    expectation, ``equation``), an '&' at an '=' (f'(x) &= 2x) or first after one. The
+    line's annotations are no part of it: give ``text`` unnoted."""
     for found in re.compile(_LINE_MARK).finditer(text, start, end):
         position, mark = found.start(), found.group()
         before = text[start:position].rstrip()
@@ -173,15 +195,38 @@ def refuse_stray_marks(text: str) -> None:
     start, end = span or (0, len(text))
     if "&" not in text and "\\\\" not in text:
         return
-    for position, mark, read in line_marks(text, start, end):
+    for position, mark, read in line_marks(unnoted(text), start, end):
         if read:
             continue
         if mark == "&":
             raise ExpressionError("unexpected character '&': TeX's alignment mark is read "
                                   "only first on a line (& 2x), or at the '=' of check's "
                                   "expected derivative (f'(x) &= 2x)", text, position)
-        raise ExpressionError("unexpected '\\\\': TeX's line break is read at the end of the "
-                              "expression only (f'(x) = 2x \\\\)", text, position)
+        raise ExpressionError(f"unexpected '{mark}': TeX's line break is read at the end of "
+                              "the expression only (f'(x) = 2x \\\\)", text, position)
+
+
+def unnoted(text: str) -> str:
+    """``text`` with the annotations of its line (\\label{eq:1}, \\tag{3}, \\nonumber, as
+    the grammar reads them) blanked out, so that each character keeps its column."""
+    if "\\" not in text:
+        return text
+    return _PASSED.sub(lambda found: " " * len(found.group()) if found.lastgroup == "note"
+                       else found.group(), text)
+
+
+def passed_over(text: str) -> dict[int, tuple[int, bool]]:
+    """Where the annotations of the line (\\label{eq:1}) and the spaces \\quad, \\qquad
+    are, each as end: (start, whether it is a space); an ExpressionError with the caret on
+    one of those commands glued to letters (\\quadx: another command to TeX)."""
+    passed = {}
+    for found in _PASSED.finditer(text):
+        if found.lastgroup == "glued":
+            raise ExpressionError(f"LaTeX's {found.group()} is not read here: " + _TEX_READ,
+                                  text, found.start())
+        if found.lastgroup:
+            passed[found.end()] = found.start(), found.lastgroup == "space"
+    return passed
 
 
 def is_function_name(name: str) -> bool:
@@ -287,6 +332,8 @@ class Builder:
         self._tex = "\\" in text  # LaTeX's \\, may end a function's argument (_gap)
         if self._tex or "$" in text or "&" in text:  # (a stray $, \\( or & is refused
             refuse_stray_marks(text)                   # before parsing)
+        # (end: start of) the notes and \\quads the grammar reads as nothing: _gap looks past
+        self._passed = passed_over(text) if self._tex else {}
         # What each name read so far is, as _leaf_of says: a variable is met again and
         # again in a big expression (functions may be registered between two parses).
         self._leaves: dict = {}
@@ -374,9 +421,25 @@ class Builder:
         or a Greek letter (\\alpha): \\mathrm{e} must not become a variable 'mathrm'."""
         if not (is_function_name(name) or name in CONSTANTS or name in CONSTANT_SPELLINGS
                 or name.partition("_")[0] in LATEX_LETTERS.values()):
-            self._error(f"LaTeX's {written} is not read here: write the expression itself "
-                        "(\\frac{a}{b}, \\sqrt{x}, \\cdot, \\sin and the Greek letters are "
-                        "read)", start)
+            if written in _NOTE_EXAMPLES:
+                self._note(written, start)
+            self._error(f"LaTeX's {written} is not read here: " + _TEX_READ, start)
+
+    def _note(self, written: str, start: int) -> None:
+        """\\label or \\tag that the grammar did not read as the line's annotation: say
+        what keeps it from being one, the caret there."""
+        text, example = self.text, _NOTE_EXAMPLES[written]
+        opening = re.compile(r"\*?\s*\{").match(text, start + len(written))
+        if opening is None:
+            self._error(f"LaTeX's {written} takes its text in braces, as in {example}", start)
+        wrong = _NOT_IN_NOTE.search(text, opening.end())
+        if wrong is not None and wrong.group() == "}":
+            return
+        if wrong is None:
+            self._error(f"the '{{' of LaTeX's {written} is not closed: end it with '}}', as "
+                        f"in {example}", opening.end() - 1)
+        self._error(f"LaTeX's {written}{{...}} holds plain text only, as in {example}: no "
+                    f"'{wrong.group()}' in it", wrong.start())
 
     def _greek_subscripts(self, written: str, start: int) -> str:
         """``written`` with each LaTeX command in a subscript (the grammar reads one into
@@ -920,15 +983,19 @@ class Builder:
         return self._tex and self._gap(start)[1]
 
     def _gap(self, start: int) -> tuple[int, bool]:
-        """Where the text before ``start`` ends, spaces and LaTeX's spacing commands aside
-        (the index of its last character), and whether \\, \\; \\: or "\\ " was among
-        them (not \\!, a negative space, which draws factors together)."""
+        """Where the text before ``start`` ends, spaces, LaTeX's spacing commands and the
+        line's annotations aside (the index of its last character), and whether \\, \\;
+        \\: "\\ " \\quad or \\qquad was among them (not \\!, a negative space, which draws
+        factors together)."""
         text, k, spaced = self.text, start - 1, False
         while k >= 0:
             if k > 0 and text[k - 1] == "\\" and (text[k] in ",;:!" or text[k].isspace()):
                 spaced, k = spaced or text[k] != "!", k - 2
             elif text[k].isspace():
                 k -= 1
+            elif k + 1 in self._passed:     # \\quad is a space; \\label{a} is nothing
+                k, space = self._passed[k + 1]
+                spaced, k = spaced or space, k - 1
             else:
                 break
         return k, spaced
