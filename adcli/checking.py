@@ -1843,8 +1843,7 @@ LOST = ("no digit of {what} or the expectation is left there: the rounding error
         "make is as large as both values (cancellation), so a wrong expectation would match "
         "as well as a right one")
 LOST_AD = ("no digit of adcli's {what} may be left there: the rounding error it can make is "
-           "as large as it and finite differences are (a rounded argument of a function "
-           "that turns fast), so they would agree with anything")
+           "as large as it and the finite differences are, so they would agree with anything")
 
 
 def _lost(e, a, e_scale, a_scale) -> np.ndarray:
@@ -1921,7 +1920,8 @@ def _judge_target(f, t: Target, i, order, points, found, rtol, atol, smooth_valu
         usable &= ~t.lost
         t.status[usable] = np.where(same[usable], "match", "differs")
         disagree = usable & ~found.kink & settled & ~agree
-        t.pole[~disagree] = ""      # (AD decides; a pole says why the differences disagree)
+        # (AD decides; a pole says why the differences disagree, or did not settle)
+        t.pole[~(usable & ~found.kink & ~(settled & agree))] = ""
         t.fd_disagrees = disagree & (t.pole == "")
     else:
         t.pole[~usable] = ""

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 
 from . import lalr
 from .definitions import Definitions
-from .errors import ExpressionError
+from .errors import ExpressionError, quote
 from .expression import Expression, normal_name
 from .printer import as_operand as _operand, render
 from .reader import CAUTIONS, LOOKED_AT, Builder as _Builder, ForLark as _ForLark, marks_in
@@ -325,7 +325,8 @@ def _equation_hint(text: str, definitions, syntax: ExpressionError) -> Expressio
         return None
     left = text[:position].strip()
     return ExpressionError(f"an expression is wanted, not an equation: give the right-hand "
-                           f"side alone, {right!r}, without '{left} ='", text, position)
+                           f"side alone, {quote(right, None)}, without {quote(left + ' =')}",
+                           text, position)
 
 
 def _prime_hint(text: str, syntax: ExpressionError) -> ExpressionError | None:

@@ -226,3 +226,21 @@ def test_on_a_terminal_the_reason_is_there_whole(columns):
     assert "cannot tell: finite differences straddle a pole at the 1 point checked" in words
     assert f"note: 1 point not counted: {ODD}" in words
     assert "disagree" not in words
+
+
+# ----- with an expectation, where the differences did not settle at all -------------------
+# tan at 3.1e-11 from pi/2 and 1/(x-1) at 1 + 1e-12: every step straddles the pole and the
+# differences refute each other (error inf); AD decides, and the note must still say why
+# the differences shown (-79.67, 80.0) are nothing like AD (1.03e21, -1.0e24).
+
+@pytest.mark.parametrize("f, expected, x", [
+    ("tan(x)", "sec(x)^2", "1.5707963267636962"),
+    ("1/(x-1)", "-1/(x-1)^2", "1.000000000001")])
+def test_with_an_expectation_an_unsettled_straddle_is_named(f, expected, x):
+    code, out, _ = plain(f, expected, "--at", f"x={x}")
+    assert code == 0 and out.startswith("matches d/dx at 1/1 points")
+    note = re.sub(r"\s+", " ", out)
+    assert "finite differences straddle a pole of f (f changes sign through infinity " \
+        "between x-h and x+h)" in note and "judged by AD alone" in note
+    result = adcli.check(f, expected, at={"x": float(x)})
+    assert result.targets[0].pole[0] != "" and not np.isfinite(result.targets[0].fd_error[0])

@@ -442,6 +442,7 @@ def test_error_messages_name_the_likely_mistake(capsys, args, words, absent):
     ("y = x^2", "x^2", "y", 3),
     ("f(x) = x^2 sin x", "x^2 sin x", "f(x)", 6),
     ("g(x, y)=x y", "x y", "g(x, y)", 8),
+    ("f(x) = x^2 \\sin x", "x^2 \\sin x", "f(x)", 6),  # as typed: to paste back
 ])
 def test_an_equation_copied_from_paper_asks_for_its_right_hand_side(capsys, text, right,
                                                                     left, column):
