@@ -61,7 +61,7 @@ _SUBSCRIPT = r"[^\W⁰¹²³⁴-⁹π¼-¾⅐-⅞]+\Z"
 _BRACKETS = {"{": "}", "(": ")", "[": "]"}
 # TeX's math delimiters ($x^2$, \\(x^2\\)), and the display environments pasted from notes
 # (\\begin{align} ... \\end{align}), which delimit as \\[ \\] do: read around the whole of a
-# text only
+# text only, with at most one \\begin{aligned} ... \\end{aligned} right inside them
 _ENVIRONMENT = r"\\(begin|end)\s*\{((?:equation|align|gather)\*?|aligned)\}"
 _MATH = r"\$\$?|\\[()\[\]]|" + _ENVIRONMENT
 _MATH_PAIRS = {"$": "$", "$$": "$$", "\\(": "\\)", "\\[": "\\]"}
@@ -103,30 +103,69 @@ def math_delimiters(text: str) -> tuple[int, int] | None:
     and ends ($x^2$, $$x^2$$, \\(x^2\\), \\[x^2\\], spaces around them, and prose's full
     stop or comma after them, $x^2$., or inside them, $$x^2.$$), or None for a text
     without them. \\begin{equation} and \\end{equation} (align, aligned, gather, and the
-    starred forms) delimit as \\[ and \\] do. A delimiter anywhere else, or without its
-    pair, is an ExpressionError with the caret on it."""
+    starred forms) delimit as \\[ and \\] do; one \\begin{aligned} ... \\end{aligned} may
+    sit inside them (_nested). A delimiter anywhere else, or without its pair, is an
+    ExpressionError with the caret on it."""
     # (TeX's line break is one token: \\\\[2pt] holds no \\[)
     marks = (mark for mark in re.finditer(_MATH + r"|\\\\", text) if mark.group() != "\\\\")
     opening = next(marks, None)
     if opening is None:
         return None
     begin, end = len(text) - len(text.lstrip()), len(text.rstrip())
-    pair = _closing(opening)
-    if opening.start() != begin or pair is None:
+    if opening.start() != begin or _closing(opening) is None:
         _stray_delimiter(text, opening)
     closing = next(marks, None)
+    if _opens_inner(text, opening, closing):
+        return _nested(text, opening, closing, marks, end)
+    _closes(text, opening, closing, text, end)
+    return _inside(text, opening, closing, text[closing.end():end].strip())
+
+
+def _opens_inner(text: str, opening: re.Match, mark: re.Match | None) -> bool:
+    """Whether ``mark`` is an aligned right after the opening delimiter (\\[
+    \\begin{aligned}): amsmath's environment meant to sit inside maths, pasted with it.
+    Only a line's annotations may come between (\\begin{equation}\\label{eq:1})."""
+    return mark is not None and mark[1] == "begin" and mark[2] == "aligned" and \
+        not unnoted(text[opening.end():mark.start()]).strip()
+
+
+def _nested(text: str, outer: re.Match, inner: re.Match, marks, end: int) -> tuple[int, int]:
+    """math_delimiters' span inside \\[ \\begin{aligned} ... \\end{aligned} \\]: its two
+    closings in the order of the openings, the first wrong one refused; between them, only
+    a line's annotations and prose's full stop or comma."""
+    inner_closing, outer_closing = next(marks, None), next(marks, None)
+    between = outer_closing.start() if outer_closing else end
+    if inner_closing is not None and inner_closing[1] == "begin":   # two levels deep
+        _stray_delimiter(text, inner_closing)
+    _closes(text, inner, inner_closing, unnoted(text), between, f" {_closing(outer)}")
+    _closes(text, outer, outer_closing, text, end)
+    stops = unnoted(text[inner_closing.end():between]).strip() + text[outer_closing.end():end]
+    return _inside(text, inner, inner_closing, stops.strip())
+
+
+def _closes(text: str, opening: re.Match, closing: re.Match | None, seen: str, end: int,
+            then: str = "") -> None:
+    """That ``closing`` closes ``opening``, with nothing after it to ``end`` in ``seen``
+    (``text`` as looked at) but prose's full stop or comma; else an ExpressionError with
+    the caret on it (``then``: the closings the expression ends with after this one)."""
+    pair = _closing(opening)
     if closing is None:
         raise ExpressionError(f"'{opening.group()}' opens TeX's math and nothing closes it: "
-                              f"end the expression with '{pair}', or leave the "
+                              f"end the expression with '{pair}{then}', or leave the "
                               f"'{opening.group()}' out", text, opening.start())
-    if text[closing.end():end].strip() not in ("", ".", ","):
+    if seen[closing.end():end].strip() not in ("", ".", ","):
         _stray_delimiter(text, closing)
     if _closing(closing, opening=False) != pair:
         raise ExpressionError(f"'{closing.group()}' does not close the '{opening.group()}' "
                               f"that opens the expression: end it with '{pair}'", text,
                               closing.start())
+
+
+def _inside(text: str, opening: re.Match, closing: re.Match, stop: str) -> tuple[int, int]:
+    """The span between a pair of delimiters, without prose's full stop or comma ending it
+    where none (``stop``) follows the closing; an ExpressionError if it is empty."""
     inside = text[opening.end():closing.start()].rstrip()
-    if inside[-1:] in (".", ",") and not text[closing.end():end].strip():
+    if inside[-1:] in (".", ",") and not stop:
         inside = inside[:-1]    # $$f'(x) = 2x.$$: display maths ending a sentence
     if not inside.strip():
         raise ExpressionError(f"the expression between '{opening.group()}' and "
