@@ -1767,18 +1767,30 @@ def _refuted_by_ulps(func, x, rounding, runs) -> np.ndarray:
     cos(x) is -0.048, and over one ulp the difference is cos(x) sin(0.5)/0.5 = -0.046.
     Where rounding in f is larger than its change over an ulp (sin(x*y), whose product
     rounds), the longer of ULPS may witness instead; where it is larger at all of them,
-    they refute nothing."""
+    they refute nothing.
+
+    f's rounding is a bound (ROUNDING ulps of its rounding scale per value), allowed once,
+    where the estimate's error and truncation, estimates, are allowed ten times: tenfold it
+    swallowed what f's values show where f's rounding is near the size of its turns. At
+    1.1e14 3x rounds by 0.03 and cos turns every 134 ulps: cos(3x) at x +- 32 ulps differs
+    by 1.98, where a smooth f of slope ~0 has 0 within twice its rounding (2 x 0.59). Where
+    that bound is larger than f's turns (cos(3x) beyond 4e14), the values show nothing
+    beyond it at any step: an estimate none of whose own differences beats f's rounding
+    (the one over H within it) and which the differences over ULPS stray from beyond its
+    model is refuted too; the differences cannot tell f's turns from its rounding there."""
     h = np.concatenate([ULPS[:, None] * _taken(x, np.spacing(np.abs(x))),
                         [step for _, _, step in runs]])
     quotient = (func(x + h) - func(x - h)) / (2 * h)    # (x +- h exact: steps taken)
     s, at_ulps, refuted = h[:len(ULPS)], quotient[:len(ULPS)], []
+    noise = ROUNDING * EPS * rounding
     for (estimate, error, step), at_step in zip(runs, quotient[len(ULPS):]):
-        model = error + ROUNDING * EPS * rounding / s + \
-            np.abs(at_step - estimate) * (s / step) ** 2
+        model = error + np.abs(at_step - estimate) * (s / step) ** 2
         off = np.where(s <= RATIO * step, np.abs(at_ulps - estimate), 0.0)
-        allowed = np.maximum(FD_RTOL * np.maximum(np.abs(at_ulps), np.abs(estimate)),
-                             10 * model)
-        refuted.append(np.any(off > allowed, axis=0))   # (nan: refutes nothing)
+        floor = FD_RTOL * np.maximum(np.abs(at_ulps), np.abs(estimate))
+        strays = off > np.maximum(floor, 10 * model)      # (nan: refutes nothing)
+        beyond_noise = strays & (off > 10 * model + noise / s)
+        unresolved = step * np.abs(at_step) <= noise
+        refuted.append(np.any(beyond_noise, axis=0) | np.any(strays, axis=0) & unresolved)
     return np.array(refuted)
 
 
