@@ -176,3 +176,20 @@ def run_in_pty(argv, env, columns: int, rows: int = 24, stdin=None, stderr_apart
     err = child.stderr.read().decode() if stderr_apart else ""
     code = child.wait(timeout=10)
     return code, data.decode("utf-8").replace("\r\n", "\n"), err
+
+
+def adcli_on_terminal(columns: int, *argv: str) -> tuple[int, str]:
+    """``adcli ARGV`` from this checkout on a pseudo-terminal ``columns`` wide, as a user's
+    shell runs it (no COLUMNS, LINES or colour settings inherited): (exit status, the
+    terminal's text without escape codes)."""
+    import os
+    import re
+    import subprocess
+
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("COLUMNS", "LINES", "PYTHONIOENCODING", "NO_COLOR", "FORCE_COLOR")}
+    env.update(PYTHONUTF8="1", TERM="xterm-256color",
+               PYTHONPATH=str(Path(__file__).resolve().parent.parent))
+    code, text, _ = run_in_pty([sys.executable, "-m", "adcli", *argv], env, columns,
+                               rows=200, stdin=subprocess.DEVNULL)
+    return code, re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", text)

@@ -8,18 +8,11 @@ CLI (exit 2, one line, a caret under the culprit), and on a pseudo-terminal 40, 
 columns wide for what a user sees."""
 from __future__ import annotations
 
-import os
-import re
-import subprocess
-import sys
-from pathlib import Path
-
 import pytest
 
 import adcli
-from conftest import run_cli, run_in_pty, strict_json
+from conftest import run_cli, strict_json, adcli_on_terminal
 
-ROOT = Path(__file__).resolve().parent.parent
 WIDTHS = [40, 60, 80]
 
 
@@ -191,22 +184,11 @@ def test_a_stray_environment_in_an_expectation_says_it_is_the_expectation():
 
 # ----- 5. what a user sees on a terminal --------------------------------------------------
 
-def _env() -> dict:
-    env = {k: v for k, v in os.environ.items()
-           if k not in ("COLUMNS", "LINES", "PYTHONIOENCODING", "NO_COLOR", "FORCE_COLOR")}
-    return {**env, "PYTHONUTF8": "1", "TERM": "xterm-256color", "PYTHONPATH": str(ROOT)}
-
-
-def _on_terminal(columns: int, *argv: str) -> tuple[int, str]:
-    code, text, _ = run_in_pty([sys.executable, "-m", "adcli", *argv], _env(), columns,
-                               rows=200, stdin=subprocess.DEVNULL)
-    return code, re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", text)
-
 
 @pytest.mark.parametrize("columns", WIDTHS)
 def test_a_mismatched_environment_on_a_terminal(columns):
     text = "\\begin{align} x^2 \\end{equation}"
-    code, shown = _on_terminal(columns, "eval", text, "--at", "x=1")
+    code, shown = adcli_on_terminal(columns, "eval", text, "--at", "x=1")
     rows = shown.rstrip("\n").split("\n")
     assert code == 2
     assert all(len(row) <= columns for row in rows), rows
@@ -219,7 +201,7 @@ def test_a_mismatched_environment_on_a_terminal(columns):
 
 @pytest.mark.parametrize("columns", WIDTHS)
 def test_an_aligned_expectation_on_a_terminal(columns):
-    code, shown = _on_terminal(columns, "check", "x^2", "\\begin{align} f'(x) &= 2x \\\\ "
+    code, shown = adcli_on_terminal(columns, "check", "x^2", "\\begin{align} f'(x) &= 2x \\\\ "
                                                         "\\end{align}")
     rows = shown.rstrip("\n").split("\n")
     assert code == 0, shown

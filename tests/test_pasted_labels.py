@@ -8,18 +8,11 @@ x^3 = 8, 3x^2 = 12). A wrong derivative (3x for x^2) must still differ. Errors g
 CLI: exit 2, one line, a caret under the culprit."""
 from __future__ import annotations
 
-import os
-import re
-import subprocess
-import sys
-from pathlib import Path
-
 import pytest
 
 import adcli
-from conftest import run_cli, run_in_pty, strict_json
+from conftest import run_cli, strict_json, adcli_on_terminal
 
-ROOT = Path(__file__).resolve().parent.parent
 
 NOTES = ["\\label{eq:deriv}", "\\label {eq:1}", "\\nonumber", "\\notag", "\\tag{3}",
          "\\tag*{a}", "\\tag{1.2 b}", "\\quad", "\\qquad"]
@@ -171,19 +164,11 @@ def test_a_glued_command_in_the_expectation_is_refused():
 
 # ----- 4. what a user sees on a terminal --------------------------------------------------
 
-def _on_terminal(columns: int, *argv: str) -> tuple[int, str]:
-    env = {k: v for k, v in os.environ.items()
-           if k not in ("COLUMNS", "LINES", "PYTHONIOENCODING", "NO_COLOR", "FORCE_COLOR")}
-    env.update(PYTHONUTF8="1", TERM="xterm-256color", PYTHONPATH=str(ROOT))
-    code, text, _ = run_in_pty([sys.executable, "-m", "adcli", *argv], env, columns,
-                               rows=200, stdin=subprocess.DEVNULL)
-    return code, re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", text)
-
 
 @pytest.mark.parametrize("columns", [40, 60, 80])
 def test_an_unclosed_label_on_a_terminal(columns):
     text = "x^2 \\label{eq:1"
-    code, shown = _on_terminal(columns, "eval", text, "--at", "x=1")
+    code, shown = adcli_on_terminal(columns, "eval", text, "--at", "x=1")
     rows = shown.rstrip("\n").split("\n")
     assert code == 2
     assert all(len(row) <= columns for row in rows), rows
@@ -196,7 +181,7 @@ def test_an_unclosed_label_on_a_terminal(columns):
 
 @pytest.mark.parametrize("columns", [40, 60, 80])
 def test_an_annotated_expectation_on_a_terminal(columns):
-    code, shown = _on_terminal(columns, "check", "x^2", "f'(x) &= 2x \\label{eq:1} "
+    code, shown = adcli_on_terminal(columns, "check", "x^2", "f'(x) &= 2x \\label{eq:1} "
                                                         "\\nonumber \\\\[2pt]")
     rows = shown.rstrip("\n").split("\n")
     assert code == 0, shown

@@ -10,20 +10,15 @@ a caret), and on a pseudo-terminal 40, 60 and 80 columns wide for what a user se
 from __future__ import annotations
 
 import math
-import os
 import re
-import subprocess
-import sys
-from pathlib import Path
 
 import mpmath
 import pytest
 
 import adcli
 from adcli.errors import ExpressionError
-from conftest import run_cli, run_in_pty, strict_json
+from conftest import run_cli, strict_json, adcli_on_terminal
 
-ROOT = Path(__file__).resolve().parent.parent
 WIDTHS = [40, 60, 80]
 
 
@@ -289,21 +284,10 @@ def test_a_definition_as_the_base():
 
 # ----- 4. what a user sees on a terminal --------------------------------------------------
 
-def _env() -> dict:
-    env = {k: v for k, v in os.environ.items()
-           if k not in ("COLUMNS", "LINES", "PYTHONIOENCODING", "NO_COLOR", "FORCE_COLOR")}
-    return {**env, "PYTHONUTF8": "1", "TERM": "xterm-256color", "PYTHONPATH": str(ROOT)}
-
-
-def _on_terminal(columns: int, *argv: str) -> tuple[int, str]:
-    code, text, _ = run_in_pty([sys.executable, "-m", "adcli", *argv], _env(), columns,
-                               rows=200, stdin=subprocess.DEVNULL)
-    return code, re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", text)
-
 
 @pytest.mark.parametrize("columns", WIDTHS)
 def test_a_stray_delimiter_on_a_terminal(columns):
-    code, text = _on_terminal(columns, "eval", "x$^2$", "--at", "x=1")
+    code, text = adcli_on_terminal(columns, "eval", "x$^2$", "--at", "x=1")
     rows = text.rstrip("\n").split("\n")
     assert code == 2
     assert all(len(row) <= columns for row in rows), rows
@@ -316,7 +300,7 @@ def test_a_stray_delimiter_on_a_terminal(columns):
 
 @pytest.mark.parametrize("columns", WIDTHS)
 def test_a_pasted_expectation_on_a_terminal(columns):
-    code, text = _on_terminal(columns, "check", "x^4", "$f^{(iv)}(x) = 24$.")
+    code, text = adcli_on_terminal(columns, "check", "x^4", "$f^{(iv)}(x) = 24$.")
     rows = text.rstrip("\n").split("\n")
     assert code == 0, text
     assert all(len(row) <= columns for row in rows), rows
@@ -328,7 +312,7 @@ def test_a_pasted_expectation_on_a_terminal(columns):
 
 @pytest.mark.parametrize("columns", WIDTHS)
 def test_log_b_on_a_terminal(columns):
-    code, text = _on_terminal(columns, "grad", "log_b x", "--at", "x=8,b=2")
+    code, text = adcli_on_terminal(columns, "grad", "log_b x", "--at", "x=8,b=2")
     rows = text.rstrip("\n").split("\n")
     assert code == 0, text
     assert rows[0] == "read as: log(x)/log(b)"
