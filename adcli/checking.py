@@ -437,6 +437,7 @@ def _target(f: Expression, names: tuple, order, partial, text, definitions=None)
     mixed = names if len(set(names)) > 1 else ()
     name = names[0] if names else None
     label = mixed_label(mixed) if mixed else label_for(name, order, partial)
+    typed = text
     if isinstance(text, str):   # (first: a name its left side gave is said to be its)
         text = _right_side(text, order, names, f, definitions)
     for given in dict.fromkeys(names):
@@ -445,6 +446,10 @@ def _target(f: Expression, names: tuple, order, partial, text, definitions=None)
     try:
         expectation = parse(text, definitions) if isinstance(text, str) else text
     except ExpressionError as error:
+        if error.text == text != typed:     # in an equation's right side: its column as
+            start = len(typed) - len(text)  # typed (the side keeps every column)
+            raise ExpressionError(f"the expected {label}: {error.message}", typed,
+                                  error.position + start) from None
         raise ExpressionError(f"the expected {label}: {error.message}", error.text,
                               error.position) from None
     extra = [v for v in expectation.variables if v not in f.variables]

@@ -240,3 +240,21 @@ def test_one_argument_align_lines_are_a_chain_with_the_caret_on_the_second_equal
     assert lines[0].startswith("adcli: error: the equation has more than one '='")
     assert lines[1].strip() == text
     assert lines[2].index("^") - lines[1].index("d") == text.index("= 2x", 16)
+
+
+# ----- an error in an equation's right side: its column in the text as typed --------------
+
+@pytest.mark.parametrize("expected, column, excerpt", [
+    ("f'(x) &= 2x \\foo", 13, "f'(x) &= 2x \\foo"),        # was column 5, of "2x \foo"
+    ("f'(x) = 2x +", 13, "f'(x) = 2x +"),
+    ("\\begin{align} f'(x) &= 2x\n  + \\foo x \\end{align}", None, "  + \\foo x \\end{align}"),
+])
+def test_an_error_in_the_right_side_points_into_the_text_as_typed(expected, column, excerpt):
+    code, out, err = run_cli("check", "x^2", expected)
+    message, shown, caret = err.split("\n")[:3]
+    assert (code, out) == (2, "")
+    where = "(line 2, column 5)" if column is None else f"(column {column})"
+    assert message.endswith(where), message
+    assert shown == "  " + excerpt
+    at = excerpt.index("\\foo") if "\\foo" in excerpt else len(excerpt)
+    assert caret == "  " + " " * at + "^"
