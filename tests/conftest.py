@@ -178,10 +178,10 @@ def run_in_pty(argv, env, columns: int, rows: int = 24, stdin=None, stderr_apart
     return code, data.decode("utf-8").replace("\r\n", "\n"), err
 
 
-def adcli_on_terminal(columns: int, *argv: str) -> tuple[int, str]:
+def adcli_on_terminal(columns: int, *argv: str) -> tuple[int, list[str]]:
     """``adcli ARGV`` from this checkout on a pseudo-terminal ``columns`` wide, as a user's
     shell runs it (no COLUMNS, LINES or colour settings inherited): (exit status, the
-    terminal's text without escape codes)."""
+    terminal's rows without escape codes), every row checked to fit the width."""
     import os
     import re
     import subprocess
@@ -192,4 +192,30 @@ def adcli_on_terminal(columns: int, *argv: str) -> tuple[int, str]:
                PYTHONPATH=str(Path(__file__).resolve().parent.parent))
     code, text, _ = run_in_pty([sys.executable, "-m", "adcli", *argv], env, columns,
                                rows=200, stdin=subprocess.DEVNULL)
-    return code, re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", text)
+    rows = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", text).rstrip("\n").split("\n")
+    assert all(len(row) <= columns for row in rows), rows
+    return code, rows
+
+
+def words(rows: list[str]) -> list[str]:
+    """The words of terminal rows, however they were folded."""
+    return " ".join(rows).split()
+
+
+def verdict_rows(rows: list[str]) -> tuple[list[str], list[str]]:
+    """A check's table output on a terminal: its first two rows (read as, expected) and
+    the words of its verdict, folded up to the table's heading."""
+    worst = next(i for i, row in enumerate(rows) if row.startswith("the 5 worst"))
+    return rows[:2], words(rows[2:worst])
+
+
+def assert_one_line_error(run: tuple[int, str, str], text: str, fragment: str,
+                          column: int) -> None:
+    """run_cli's result is exit 2 and one error: a message holding ``fragment`` that ends
+    with the 1-based column, the text, and the caret under the 0-based ``column``."""
+    code, out, err = run
+    message, excerpt, caret = err.split("\n")[:3]
+    assert (code, out, err.count("\n")) == (2, "", 3), err
+    assert message.startswith("adcli: error: ") and fragment in message, message
+    assert message.endswith(f"(column {column + 1})")
+    assert excerpt == "  " + text and caret == "  " + " " * column + "^"

@@ -11,7 +11,8 @@ from __future__ import annotations
 import pytest
 
 import adcli
-from conftest import run_cli, strict_json, adcli_on_terminal
+from conftest import (run_cli, strict_json,
+                      adcli_on_terminal, assert_one_line_error, words, verdict_rows)
 
 
 NOTES = ["\\label{eq:deriv}", "\\label {eq:1}", "\\nonumber", "\\notag", "\\tag{3}",
@@ -137,14 +138,9 @@ STRAY = [
 ]
 
 
-@pytest.mark.parametrize("text, words, column", STRAY, ids=[t for t, _, _ in STRAY])
-def test_what_is_no_annotation_is_one_line_with_a_caret(text, words, column):
-    code, out, err = run_cli("eval", text, "--at", "x=1,y=1")
-    message, excerpt, caret = err.split("\n")[:3]
-    assert (code, out, err.count("\n")) == (2, "", 3), err
-    assert message.startswith("adcli: error: ") and words in message, message
-    assert message.endswith(f"(column {column + 1})")
-    assert excerpt == "  " + text and caret == "  " + " " * column + "^"
+@pytest.mark.parametrize("text, fragment, column", STRAY, ids=[t for t, _, _ in STRAY])
+def test_what_is_no_annotation_is_one_line_with_a_caret(text, fragment, column):
+    assert_one_line_error(run_cli("eval", text, "--at", "x=1,y=1"), text, fragment, column)
 
 
 def test_an_unclosed_label_in_the_expectation_is_named():
@@ -168,12 +164,10 @@ def test_a_glued_command_in_the_expectation_is_refused():
 @pytest.mark.parametrize("columns", [40, 60, 80])
 def test_an_unclosed_label_on_a_terminal(columns):
     text = "x^2 \\label{eq:1"
-    code, shown = adcli_on_terminal(columns, "eval", text, "--at", "x=1")
-    rows = shown.rstrip("\n").split("\n")
+    code, rows = adcli_on_terminal(columns, "eval", text, "--at", "x=1")
     assert code == 2
-    assert all(len(row) <= columns for row in rows), rows
     # the message folded between words, then the expression and the caret under its '{'
-    assert " ".join(rows[:-2]).split() == (
+    assert words(rows[:-2]) == (
         "adcli: error: the '{' of LaTeX's \\label is not closed: end it with '}', as in "
         "\\label{eq:1} (column 11)").split()
     assert rows[-2:] == ["  " + text, "  " + " " * 10 + "^"]
@@ -181,12 +175,9 @@ def test_an_unclosed_label_on_a_terminal(columns):
 
 @pytest.mark.parametrize("columns", [40, 60, 80])
 def test_an_annotated_expectation_on_a_terminal(columns):
-    code, shown = adcli_on_terminal(columns, "check", "x^2", "f'(x) &= 2x \\label{eq:1} "
+    code, rows = adcli_on_terminal(columns, "check", "x^2", "f'(x) &= 2x \\label{eq:1} "
                                                         "\\nonumber \\\\[2pt]")
-    rows = shown.rstrip("\n").split("\n")
-    assert code == 0, shown
-    assert all(len(row) <= columns for row in rows), rows
-    worst = next(i for i, row in enumerate(rows) if row.startswith("the 5 worst"))
-    assert rows[:2] == ["read as: x^2", "expected d/dx: 2*x"]
-    assert " ".join(rows[2:worst]).split() == \
-        "matches d/dx at 30/30 points, largest relative difference 0".split()
+    assert code == 0, rows
+    assert verdict_rows(rows) == (
+        ["read as: x^2", "expected d/dx: 2*x"],
+        "matches d/dx at 30/30 points, largest relative difference 0".split())
