@@ -1401,7 +1401,7 @@ class _Found:
     ad_scale: dict = field(default_factory=dict)    # rounding scale of it
     expected: dict = field(default_factory=dict)
     expected_scale: dict = field(default_factory=dict)
-    fd: dict = field(default_factory=dict)          # (estimate, error)
+    fd: dict = field(default_factory=dict)          # (estimate, error, step settled at)
     fd_scale: dict = field(default_factory=dict)    # rounding scale of what FD works on
     under: dict = field(default_factory=dict)       # where AD or the expectation is a 0
                                                     # made by underflow (see _underflowed)
@@ -1717,8 +1717,9 @@ def _differenced(f: Expression, names, points, rows: int = ROWS):
 
 
 def _differences(f, names, points, scale_before, side="central", finer=1.0):
-    return differences(_differenced(f, names, points), points[names[-1]], scale_before,
-                       side, finer)
+    """differences' (estimate, error) of f along names, and the step it settled at."""
+    func, x = _differenced(f, names, points), points[names[-1]]
+    return _ridders(func, x, _known(func, x, scale_before), side, finer)
 
 
 def differences(func, x: np.ndarray, rounding: np.ndarray, side: str = "central",
@@ -1828,7 +1829,7 @@ def _one_sided(f, names, points, where, scale_before):
         return left, right
     sub = {v: p[index] for v, p in points.items()}
     for side, out in (("left", left), ("right", right)):
-        estimate, error = _differences(f, names, sub, scale_before[index], side)
+        estimate, error, _ = _differences(f, names, sub, scale_before[index], side)
         settled = error <= SETTLED * np.abs(estimate)
         out[index] = np.where(settled | (estimate == 0), estimate, np.nan)
     return left, right
@@ -1967,14 +1968,14 @@ def _witnesses(f, t: Target, i, order, points, found, smooth_value):
     if order == 0:
         t.fd = t.fd_error = t.left = t.right = np.full(n, np.nan)
         return np.ones(n, bool), np.ones(n, bool), np.zeros(n, bool)
-    t.fd, t.fd_error = found.fd[i]
+    t.fd, t.fd_error, step = found.fd[i]
     agree, settled = _fd_agrees(t.ad, t.fd, t.fd_error, found.ad_scale[i])
     doubt = np.flatnonzero(~(settled & agree) & np.isfinite(t.fd))
     finer = np.ones(n)
     if doubt.size:  # before AD is blamed, or a wide error is taken: what do finer steps say?
         t.fd, t.fd_error = t.fd.copy(), t.fd_error.copy()
         t.fd[doubt], t.fd_error[doubt], finer[doubt] = _finer(f, t, order, points, doubt,
-                                                             found.fd_scale[i])
+                                                             found.fd_scale[i], step)
         agree, settled = _fd_agrees(t.ad, t.fd, t.fd_error, found.ad_scale[i])
     t.pole = _poles(f, path(t, order), points, ~(settled & agree) & smooth_value & ~found.kink,
                     finer)
@@ -2012,7 +2013,7 @@ def _fd_agrees(ad, fd, fd_error, ad_scale):
     return agree, np.isfinite(fd) & (fd_error <= SETTLED * larger)
 
 
-def _finer(f, t: Target, order, points, index, scale_before) -> tuple:
+def _finer(f, t: Target, order, points, index, scale_before, step) -> tuple:
     """Finite differences at the points ``index``, where they did not settle or disagree
     with AD, taken again with steps 2^10, 2^20 and 2^30 times finer. An oscillation faster
     than the steps can make both ladders settle on one wrong value (sin(x^3) at x = -962
@@ -2021,17 +2022,19 @@ def _finer(f, t: Target, order, points, index, scale_before) -> tuple:
     finer one outside both errors, or by the differences over 1, 2, 4, ... ulps of x
     (_refuted_by_ulps: where f turns within a few ulps, no step resolves it). The first
     that settled and is not refuted is taken; if there is none and the first is refuted,
-    the error is inf (the point is not counted); else the first stays as it was. Also per
-    point, the FINER factor of the steps the estimate kept was made with."""
+    the error is inf (the point is not counted); else the first stays as it was (``step``:
+    where each point's first estimate, t.fd's, settled). Also per point, the FINER factor
+    of the steps the estimate kept was made with."""
     sub = {v: p[index] for v, p in points.items()}
     func, x = _differenced(f, path(t, order), sub), sub[path(t, order)[-1]]
     rounding = _known(func, x, scale_before[index])
-    runs = [_ridders(func, x, rounding, "central", finer) for finer in FINER]
+    runs = [(t.fd[index], t.fd_error[index], step[index])] + \
+        [_ridders(func, x, rounding, "central", finer) for finer in FINER[1:]]
     by_ulps = _refuted_by_ulps(func, x, rounding, runs)
     # (across a pole the differences witness nothing, and _poles says so: the ulps, most
     # likely straddling it too, are not asked)
     by_ulps &= _poles(f, path(t, order), sub, by_ulps.any(axis=0), np.ones(index.size)) == ""
-    runs = [(t.fd[index], t.fd_error[index])] + [run[:2] for run in runs[1:]]
+    runs = [run[:2] for run in runs]
     fd, error, factor = runs[0][0].copy(), runs[0][1].copy(), np.ones(index.size)
     taken, refuted = np.zeros(index.size, bool), []
     for k, (estimate, err) in enumerate(runs[:-1]):
