@@ -65,6 +65,7 @@ class Parser:
         self._scanners = [None] * len(self._actions)  # per state, compiled on first use
         self._chains: dict = {}
         self._gotos: dict = {}
+        self._tables = tables
         self._bulk = None  # made for the first long text: a _Bulk, or False if it cannot be
 
     def parse(self, text: str):
@@ -176,11 +177,10 @@ class Parser:
         if len(text) < BULK or self._bulk is False:
             return None
         if self._bulk is None:
-            try:
-                self._bulk = _Bulk.made(self._scanner_specs, self._scanner_of_state,
-                                        self._flags, self._ignore) or False
-            except (IndexError, ValueError, re.error):  # patterns it cannot take apart
-                self._bulk = False
+            made = self._tables.get("bulk")
+            self._bulk = made and _Bulk(self._compile(made["cut"]), self._compile(made["named"]),
+                                        [frozenset(made["accepts"][index])
+                                         for index in self._scanner_of_state]) or False
         return self._bulk or None
 
     def _rescan(self, state: int, text: str, start: int, end: int) -> str | None:
@@ -243,33 +243,14 @@ class _Bulk:
     scanner would match, finds the terminal that scanner finds, with the same extent,
     whenever the state scans for it; where it does not, the loop asks the state's scanner
     (Parser._rescan). A token's terminal depends on its text alone (no terminal looks
-    around), so it is found once per distinct text. Made only when all of that holds for
-    the tables: no keyword renames, the ignored terminals in every scanner, one order."""
+    around), so it is found once per distinct text. The union is worked out with the
+    tables (lalr_tables.bulk: ~30 ms, a process's every long parse paid it), and only
+    where all of that holds for them."""
 
-    def __init__(self, union: list, flags: int, accepts: list):
-        self._cut = re.compile("|".join(f"(?:{_non_capturing(body)})" for _, body in union),
-                               flags)
-        self._named = re.compile("|".join(f"(?P<{name}>{body})" for name, body in union),
-                                 flags).fullmatch
+    def __init__(self, cut, named, accepts: list):
+        self._cut, self._named = cut, named.fullmatch
         self.kinds: dict = {}
         self.accepts = accepts  # per state: the terminals its scanner scans for
-
-    @classmethod
-    def made(cls, specs, scanner_of_state, flags: int, ignore) -> _Bulk | None:
-        if any(renames for _, renames in specs):
-            return None
-        scanners = [[_named(alternative) for pattern in patterns
-                     for alternative in _alternatives(pattern)] for patterns, _ in specs]
-        if any(None in scanner or not ignore <= {name for name, _ in scanner}
-               for scanner in scanners):
-            return None
-        union = _one_order(scanners, scanner_of_state)
-        if union is None or not all(_plain(body, flags) for _, body in union):
-            return None
-        names = [frozenset(name for name, _ in scanner) for scanner in scanners]
-        bulk = cls(union, flags, [names[index] for index in scanner_of_state])
-        # A group left capturing would make findall hand back groups, not tokens.
-        return None if bulk._cut.groups else bulk
 
     def tokens(self, text: str) -> list | None:
         """The text's tokens, or None if they do not cover it end to end (a character no
@@ -281,125 +262,6 @@ class _Bulk:
         found = self._named(value)
         kind = self.kinds[value] = found.lastgroup if found else ""
         return kind
-
-
-def _pieces(pattern: str):
-    """A regular expression's text in pieces: an escape, a character class, or one other
-    character (so a "(" or "|" piece is one of the expression's own)."""
-    i = 0
-    while i < len(pattern):
-        j = i + 1
-        if pattern[i] == "\\":
-            j = i + 2
-        elif pattern[i] == "[":
-            j += pattern[j:j + 1] == "^"
-            j += pattern[j:j + 1] == "]"  # a "]" first in a class is one of its characters
-            while pattern[j] != "]":
-                j += 2 if pattern[j] == "\\" else 1
-            j += 1
-        yield pattern[i:j]
-        i = j
-
-
-def _alternatives(pattern: str) -> list:
-    """A regular expression's top-level alternatives (outside groups)."""
-    parts, current, depth = [], [], 0
-    for piece in _pieces(pattern):
-        if piece == "|" and depth == 0:
-            parts.append("".join(current))
-            current = []
-            continue
-        depth += (piece == "(") - (piece == ")")
-        current.append(piece)
-    parts.append("".join(current))
-    return parts
-
-
-def _named(alternative: str):
-    """(name, body) of one ``(?P<name>body)`` alternative, or None."""
-    found = re.fullmatch(r"\(\?P<(\w+)>(.*)\)", alternative, re.S)
-    return found and (found.group(1), found.group(2))
-
-
-def _non_capturing(body: str) -> str:
-    """body with every group non-capturing, so findall hands back whole matches."""
-    pieces = list(_pieces(body))
-    out, k = [], 0
-    while k < len(pieces):
-        piece = pieces[k]
-        if piece == "(" and pieces[k + 1:k + 2] != ["?"]:
-            piece = "(?:"
-        elif piece == "(" and pieces[k + 1:k + 3] == ["?", "P"] and pieces[k + 3] == "<":
-            k = pieces.index(">", k)
-            piece = "(?:"
-        out.append(piece)
-        k += 1
-    return "".join(out)
-
-
-def _one_order(scanners: list, scanner_of_state: list) -> list | None:
-    """Every terminal in one order that keeps each scanner's, or None if none does. Two
-    terminals no scanner orders (SIGN and ADD_OP never meet) go in the order of how many
-    states scan for each: the union reads their common text ("-") as the commoner."""
-    bodies, before = {}, {}
-    for scanner in scanners:
-        for k, (name, body) in enumerate(scanner):
-            if bodies.setdefault(name, body) != body:
-                return None
-            before.setdefault(name, set()).update(n for n, _ in scanner[:k])
-    states = {name: sum(name in {n for n, _ in scanners[s]} for s in scanner_of_state)
-              for name in bodies}
-
-    def earlier(a, b) -> bool:  # must a come before b?
-        seen, stack = set(), [b]
-        while stack:
-            for n in before[stack.pop()] - seen:
-                if n == a:
-                    return True
-                seen.add(n)
-                stack.append(n)
-        return False
-    names = sorted(bodies, key=lambda n: (-states[n], n))
-    for i, a in enumerate(names):
-        for b in names[i + 1:]:
-            if not earlier(a, b) and not earlier(b, a):
-                before[b].add(a)
-    order, left = [], set(bodies)
-    while left:
-        ready = sorted(name for name in left if not before[name] & left)
-        if not ready:
-            return None
-        order.append(ready[0])
-        left.remove(ready[0])
-    return [(name, bodies[name]) for name in order]
-
-
-def _plain(body: str, flags: int) -> bool:
-    """True if body never matches the empty string and looks at nothing around its match
-    (no anchors, lookarounds or back-references): then what it matches, and so which
-    terminal a token is, depends on the token's text alone."""
-    try:
-        from re import _parser
-    except ImportError:  # Python 3.10
-        import sre_parse as _parser
-    try:
-        parsed = _parser.parse(body, flags)
-    except Exception:
-        return False
-    if parsed.getwidth()[0] == 0:
-        return False
-    looks = {"AT", "ASSERT", "ASSERT_NOT", "GROUPREF", "GROUPREF_EXISTS", "GROUPREF_IGNORE",
-             "GROUPREF_LOC_IGNORE", "GROUPREF_UNI_IGNORE"}
-    stack = [parsed]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, (list, tuple)) or hasattr(item, "data"):
-            items = item.data if hasattr(item, "data") else item
-            for entry in items:
-                if isinstance(entry, tuple) and len(entry) == 2 and str(entry[0]) in looks:
-                    return False
-                stack.append(entry)
-    return True
 
 
 def _first_match(compiled: list):

@@ -10,10 +10,11 @@ library, and lark inside functions.
 """
 from __future__ import annotations
 
+import re
 import sys
 
 # Bump when the layout of the tables changes: it keys checkout caches (adcli.lalr).
-FORMAT = 3
+FORMAT = 4
 GENERATED_MODULE = "_expr_tables"   # adcli/_expr_tables.py in an installed package
 # How adcli's parser configures lark. The fallback that explains rejected input uses the same.
 LARK_OPTIONS = {"parser": "lalr", "lexer": "contextual", "propagate_positions": False,
@@ -48,7 +49,8 @@ def generate(grammar_text: str) -> dict:
     number = {state: index for index, state in enumerate(order)}
     lexers = lark.parser.lexer.lexers
     scanners: list = []
-    return {
+    flags = int(lark.lexer_conf.g_regex_flags)
+    tables = {
         "format": FORMAT,
         "grammar": fingerprint(grammar_text),
         "start": number[table.start_states[start]],
@@ -57,11 +59,161 @@ def generate(grammar_text: str) -> dict:
         "scanner": [_scanner_index(lexers[state], scanners) for state in order],
         "scanners": scanners,
         "ignore": tuple(sorted(str(name) for name in lark.ignore_tokens)),
-        "flags": int(lark.lexer_conf.g_regex_flags),
+        "flags": flags,
         "terminals": tuple(sorted(str(t.name) for t in lark.terminals)),
         "rules": [_rule(rule, wrappers) for rule, wrappers in _tree_builder(lark, rules)],
-        "sre": _precompiled(scanners, int(lark.lexer_conf.g_regex_flags)),
     }
+    tables["bulk"] = bulk(scanners, tables["scanner"], flags, tables["ignore"])
+    extra = (tables["bulk"]["cut"], tables["bulk"]["named"]) if tables["bulk"] else ()
+    tables["sre"] = _precompiled(scanners, flags, extra)
+    return tables
+
+
+def bulk(scanners: list, scanner_of_state: list, flags: int, ignore) -> dict | None:
+    """One regular expression for all terminals, for adcli.lalr._Bulk to cut a long text
+    into tokens in one pass: "cut" (non-capturing, for findall), "named" (to tell a token's
+    terminal) and, per scanner, the terminals it scans for. None where that would not read
+    as the state's own scanners do: keyword renames, a scanner without the ignored
+    terminals, no one order that keeps every scanner's, or a terminal that may look around
+    its match or match nothing."""
+    if any(renames for _, renames in scanners):
+        return None
+    try:
+        named = [[_named(alternative) for pattern in patterns
+                  for alternative in _alternatives(pattern)] for patterns, _ in scanners]
+        if any(None in scanner or not set(ignore) <= {name for name, _ in scanner}
+               for scanner in named):
+            return None
+        union = _one_order(named, scanner_of_state)
+        if union is None or not all(_plain(body, flags) for _, body in union):
+            return None
+        cut = "|".join(f"(?:{_non_capturing(body)})" for _, body in union)
+        # A group left capturing would make findall hand back groups, not tokens.
+        if re.compile(cut, flags).groups:
+            return None
+    except (IndexError, ValueError, re.error):  # patterns it cannot take apart
+        return None
+    return {"cut": cut, "named": "|".join(f"(?P<{name}>{body})" for name, body in union),
+            "accepts": [tuple(sorted(name for name, _ in scanner)) for scanner in named]}
+
+
+def _pieces(pattern: str):
+    """A regular expression's text in pieces: an escape, a character class, or one other
+    character (so a "(" or "|" piece is one of the expression's own)."""
+    i = 0
+    while i < len(pattern):
+        j = i + 1
+        if pattern[i] == "\\":
+            j = i + 2
+        elif pattern[i] == "[":
+            j += pattern[j:j + 1] == "^"
+            j += pattern[j:j + 1] == "]"  # a "]" first in a class is one of its characters
+            while pattern[j] != "]":
+                j += 2 if pattern[j] == "\\" else 1
+            j += 1
+        yield pattern[i:j]
+        i = j
+
+
+def _alternatives(pattern: str) -> list:
+    """A regular expression's top-level alternatives (outside groups)."""
+    parts, current, depth = [], [], 0
+    for piece in _pieces(pattern):
+        if piece == "|" and depth == 0:
+            parts.append("".join(current))
+            current = []
+            continue
+        depth += (piece == "(") - (piece == ")")
+        current.append(piece)
+    parts.append("".join(current))
+    return parts
+
+
+def _named(alternative: str):
+    """(name, body) of one ``(?P<name>body)`` alternative, or None."""
+    found = re.fullmatch(r"\(\?P<(\w+)>(.*)\)", alternative, re.S)
+    return found and (found.group(1), found.group(2))
+
+
+def _non_capturing(body: str) -> str:
+    """body with every group non-capturing, so findall hands back whole matches."""
+    pieces = list(_pieces(body))
+    out, k = [], 0
+    while k < len(pieces):
+        piece = pieces[k]
+        if piece == "(" and pieces[k + 1:k + 2] != ["?"]:
+            piece = "(?:"
+        elif piece == "(" and pieces[k + 1:k + 3] == ["?", "P"] and pieces[k + 3] == "<":
+            k = pieces.index(">", k)
+            piece = "(?:"
+        out.append(piece)
+        k += 1
+    return "".join(out)
+
+
+def _one_order(scanners: list, scanner_of_state: list) -> list | None:
+    """Every terminal in one order that keeps each scanner's, or None if none does. Two
+    terminals no scanner orders (SIGN and ADD_OP never meet) go in the order of how many
+    states scan for each: the union reads their common text ("-") as the commoner."""
+    bodies, before = {}, {}
+    for scanner in scanners:
+        for k, (name, body) in enumerate(scanner):
+            if bodies.setdefault(name, body) != body:
+                return None
+            before.setdefault(name, set()).update(n for n, _ in scanner[:k])
+    states = {name: sum(name in {n for n, _ in scanners[s]} for s in scanner_of_state)
+              for name in bodies}
+
+    def earlier(a, b) -> bool:  # must a come before b?
+        seen, stack = set(), [b]
+        while stack:
+            for n in before[stack.pop()] - seen:
+                if n == a:
+                    return True
+                seen.add(n)
+                stack.append(n)
+        return False
+    names = sorted(bodies, key=lambda n: (-states[n], n))
+    for i, a in enumerate(names):
+        for b in names[i + 1:]:
+            if not earlier(a, b) and not earlier(b, a):
+                before[b].add(a)
+    order, left = [], set(bodies)
+    while left:
+        ready = sorted(name for name in left if not before[name] & left)
+        if not ready:
+            return None
+        order.append(ready[0])
+        left.remove(ready[0])
+    return [(name, bodies[name]) for name in order]
+
+
+def _plain(body: str, flags: int) -> bool:
+    """True if body never matches the empty string and looks at nothing around its match
+    (no anchors, lookarounds or back-references): then what it matches, and so which
+    terminal a token is, depends on the token's text alone."""
+    try:
+        from re import _parser
+    except ImportError:  # Python 3.10
+        import sre_parse as _parser
+    try:
+        parsed = _parser.parse(body, flags)
+    except Exception:
+        return False
+    if parsed.getwidth()[0] == 0:
+        return False
+    looks = {"AT", "ASSERT", "ASSERT_NOT", "GROUPREF", "GROUPREF_EXISTS", "GROUPREF_IGNORE",
+             "GROUPREF_LOC_IGNORE", "GROUPREF_UNI_IGNORE"}
+    stack = [parsed]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, (list, tuple)) or hasattr(item, "data"):
+            items = item.data if hasattr(item, "data") else item
+            for entry in items:
+                if isinstance(entry, tuple) and len(entry) == 2 and str(entry[0]) in looks:
+                    return False
+                stack.append(entry)
+    return True
 
 
 def _canonical_order(states: dict, start: int) -> list:
@@ -115,14 +267,13 @@ def sre_tag() -> tuple:
             _sre.CODESIZE, sys.maxunicode)
 
 
-def _precompiled(scanners: list, flags: int) -> dict:
+def _precompiled(scanners: list, flags: int, extra=()) -> dict:
     """Each scanner pattern as compiled by this Python's re: compiling the scanners costs
     ~0.5 ms each (sets of non-Latin-1 characters), at start-up, when a run parses. Used only
     by the same interpreter (sre_tag), and only patterns that compile back to an equal
     Pattern (same flags and code) are kept; the others are compiled as usual."""
-    import re
-
     patterns = {p for main, renames in scanners for p in main + sum((k for _, k in renames), ())}
+    patterns.update(extra)
     code = {}
     for pattern in sorted(patterns):
         try:

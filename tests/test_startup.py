@@ -97,7 +97,9 @@ def test_precompiled_scanners_are_what_re_compiles(fresh_tables):
     precompiled = fresh_tables["sre"]
     assert precompiled["tag"] == lalr_tables.sre_tag()
     patterns = {pattern for main, _ in fresh_tables["scanners"] for pattern in main}
-    assert set(precompiled["code"]) == patterns   # on CPython every scanner is precompiled
+    patterns |= {fresh_tables["bulk"]["cut"], fresh_tables["bulk"]["named"]}
+    # On CPython every scanner is precompiled, and the one-pass cut of long texts (_Bulk)
+    assert set(precompiled["code"]) == patterns
     for pattern, arguments in precompiled["code"].items():
         # Patterns compare equal when their flags and compiled code are the same.
         assert _sre.compile(pattern, *arguments) == re.compile(pattern, fresh_tables["flags"])
@@ -279,9 +281,10 @@ def test_a_long_latex_text_is_cut_in_one_pass_with_the_same_nodes(monkeypatch):
 
 def test_the_one_pass_order_keeps_each_scanner_s_and_prefers_the_commoner_terminal():
     tables = lalr.load_tables()
-    scanners = [[lalr._named(a) for p in patterns for a in lalr._alternatives(p)]
+    scanners = [[lalr_tables._named(a) for p in patterns
+                 for a in lalr_tables._alternatives(p)]
                 for patterns, _ in tables["scanners"]]
-    order = [name for name, _ in lalr._one_order(scanners, tables["scanner"])]
+    order = [name for name, _ in lalr_tables._one_order(scanners, tables["scanner"])]
     for scanner in scanners:
         names = [name for name, _ in scanner]
         assert sorted(names, key=order.index) == names
@@ -289,9 +292,10 @@ def test_the_one_pass_order_keeps_each_scanner_s_and_prefers_the_commoner_termin
 
 
 def test_regular_expression_pieces():
-    assert lalr._alternatives(r"a|(b|c)|[|]|\|d|[]|]") == ["a", "(b|c)", "[|]", r"\|d", "[]|]"]
-    assert lalr._non_capturing(r"(\d+)(?:x)(?P<n>[(])\(") == r"(?:\d+)(?:x)(?:[(])\("
-    assert [lalr._plain(p, 0) for p in (r"\d+", r"x\b", r"(?=a)a", r"^a", r"a*", r"(a)\1")] \
+    pieces = lalr_tables
+    assert pieces._alternatives(r"a|(b|c)|[|]|\|d|[]|]") == ["a", "(b|c)", "[|]", r"\|d", "[]|]"]
+    assert pieces._non_capturing(r"(\d+)(?:x)(?P<n>[(])\(") == r"(?:\d+)(?:x)(?:[(])\("
+    assert [pieces._plain(p, 0) for p in (r"\d+", r"x\b", r"(?=a)a", r"^a", r"a*", r"(a)\1")] \
         == [True, False, False, False, False, False]
 
 
