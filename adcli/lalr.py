@@ -17,6 +17,7 @@ from .lalr_tables import FORMAT, fingerprint, sre_tag
 
 
 BULK = 4096  # characters: a text this long is cut into tokens in one pass first (_Bulk)
+_SEPARATORS = re.compile("[\x1c-\x1f]")  # spaces to Unicode's \s, not to ASCII's
 
 
 class Rejected(Exception):
@@ -178,9 +179,10 @@ class Parser:
             return None
         if self._bulk is None:
             made = self._tables.get("bulk")
-            self._bulk = made and _Bulk(self._compile(made["cut"]), self._compile(made["named"]),
-                                        [frozenset(made["accepts"][index])
-                                         for index in self._scanner_of_state]) or False
+            self._bulk = made and _Bulk(
+                self._compile(made["cut"]), self._compile(made["named"]),
+                [frozenset(made["accepts"][index]) for index in self._scanner_of_state],
+                made.get("ascii") and self._compile(made["ascii"], made["ascii_flags"])) or False
         return self._bulk or None
 
     def _rescan(self, state: int, text: str, start: int, end: int) -> str | None:
@@ -225,10 +227,10 @@ class Parser:
         self._scanners[state] = self._compiled[index]
         return self._scanners[state]
 
-    def _compile(self, pattern: str):
+    def _compile(self, pattern: str, flags: int | None = None):
         arguments = self._precompiled.get(pattern)
         if arguments is None:
-            return re.compile(pattern, self._flags)
+            return re.compile(pattern, self._flags if flags is None else flags)
         import _sre
 
         return _sre.compile(pattern, *arguments)
@@ -247,15 +249,17 @@ class _Bulk:
     tables (lalr_tables.bulk: ~30 ms, a process's every long parse paid it), and only
     where all of that holds for them."""
 
-    def __init__(self, cut, named, accepts: list):
-        self._cut, self._named = cut, named.fullmatch
+    def __init__(self, cut, named, accepts: list, ascii_cut=None):
+        self._cut, self._named, self._ascii = cut, named.fullmatch, ascii_cut
         self.kinds: dict = {}
         self.accepts = accepts  # per state: the terminals its scanner scans for
 
     def tokens(self, text: str) -> list | None:
         """The text's tokens, or None if they do not cover it end to end (a character no
         terminal matches: the loop's own scan finds where)."""
-        tokens = self._cut.findall(text)
+        ascii_alone = self._ascii is not None and text.isascii() and \
+            _SEPARATORS.search(text) is None
+        tokens = (self._ascii if ascii_alone else self._cut).findall(text)
         return tokens if sum(map(len, tokens)) == len(text) else None
 
     def classify(self, value: str) -> str:

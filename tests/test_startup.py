@@ -11,6 +11,7 @@ import importlib.util
 import math
 import os
 import random
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -97,7 +98,7 @@ def test_precompiled_scanners_are_what_re_compiles(fresh_tables):
     precompiled = fresh_tables["sre"]
     assert precompiled["tag"] == lalr_tables.sre_tag()
     patterns = {pattern for main, _ in fresh_tables["scanners"] for pattern in main}
-    patterns |= {fresh_tables["bulk"]["cut"], fresh_tables["bulk"]["named"]}
+    patterns |= {fresh_tables["bulk"][key] for key in ("cut", "named", "ascii")}
     # On CPython every scanner is precompiled, and the one-pass cut of long texts (_Bulk)
     assert set(precompiled["code"]) == patterns
     for pattern, arguments in precompiled["code"].items():
@@ -289,6 +290,36 @@ def test_the_one_pass_order_keeps_each_scanner_s_and_prefers_the_commoner_termin
         names = [name for name, _ in scanner]
         assert sorted(names, key=order.index) == names
     assert order.index("ADD_OP") < order.index("SIGN")  # "-" is binary more often
+
+
+def test_the_characters_a_terminal_may_begin_with():
+    first = lalr_tables._first_atoms
+    assert first(r"\\sqrt\[", 0) == [r"\\"]
+    assert first(r"(?:\*|/|×)", 0) == ["[\\*/×]"]
+    assert first(r"\\?[^\W\d]\w*", 0) == [r"\\", r"[^\W\d]"]   # an optional start
+    assert first(r"(?:\$\$?|\\[)\]])\s*[.,]", 0) == [r"\$", r"\\"]
+    assert first(r"[+-]?\d+", 0) == [r"[\+\-]", r"[\d]"]
+    assert first(r"a?b?", 0) is None and first(r"(a|)b", 0) is None   # may match nothing
+    assert first(r".x", 0) is None
+
+
+def test_runs_of_terminals_no_name_number_or_space_begins_with_are_behind_one_look():
+    cut = lalr_tables._guarded([r"\\frac", r"\\sqrt", r"[a-z]+", r"\s+", r"\*", r"\("], 0)
+    assert cut == r"(?:(?=\\)(?:\\frac|\\sqrt))|(?:[a-z]+)|(?:\s+)|(?:(?=\*|\()(?:\*|\())"
+    text = r"\frac\sqrt ab*(c"
+    assert re.findall(cut, text) == ["\\frac", "\\sqrt", " ", "ab", "*", "(", "c"]
+
+
+@pytest.mark.parametrize("space", ["\x1c", "\x1f", "\u2003", "\t"])
+def test_the_one_pass_reads_unicode_s_spaces_as_the_scanners_do(space, monkeypatch):
+    # \x1c-\x1f are spaces to Unicode's \s, not to ASCII's: an ASCII text holding one is
+    # cut with the Unicode expression; the others with the faster ASCII one
+    text = " + ".join(f"sin(x*{k}){space}*exp(y/{k})" for k in range(1, 301))
+    monkeypatch.setattr(lalr, "BULK", 10 ** 9)
+    nodes = adcli.parse(text).nodes
+    monkeypatch.setattr(lalr, "BULK", 0)
+    assert adcli.parse(text).nodes == nodes
+    assert parser._parser()._bulk.tokens(text) is not None   # cut in one pass, end to end
 
 
 def test_regular_expression_pieces():
