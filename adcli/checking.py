@@ -16,6 +16,10 @@ exist: one-sided differences say whether it does; where it does not, the point i
 with its left and right derivatives and counted neither for nor against the expectation.
 Where every finite-difference step spans a pole (tan(x) at pi/2 rounded, 6e-17 from its
 pole), they witness nothing: without an expectation the point is not counted.
+Where f is constant to within its own rounding over every step (sin(x)^2 + cos(x)^2), its
+differences are rounding alone and settle on nothing relative to a derivative of 0, but
+they bound it: by f's rounding over the longest step. AD agrees there if it is within that
+bound and its own rounding error, so a wrong rule on a flat f is still caught.
 When it differs, slips.py names what is certain at every counted point.
 """
 from __future__ import annotations
@@ -58,6 +62,7 @@ MIN_FOR_DIAGNOSIS = 3  # points a diagnosis must hold at, at least
 # exponent kept, a coincidence a claim must not rest on).
 FEW_POINTS = 10
 UNDEFINED_CLAIM = "the expectation is nan at "   # slips._undefined: a fact at the points
+UNSETTLED = "finite differences do not settle there"   # why a point is not counted
 
 
 # ----- the result ------------------------------------------------------------------------
@@ -100,6 +105,11 @@ class Target:
     # a pole (_poles; "" elsewhere): not counted without an expectation, and with one, why
     # they disagree with AD.
     pole: np.ndarray | None = None
+    # Per point: where finite differences found f (the function they difference) constant
+    # to within its rounding over every step, and were taken as a bound on the derivative
+    # (_flat), the longest of those steps; nan elsewhere. There ``fd`` is 0 and
+    # ``fd_error`` the bound: |f'| <= fd_error.
+    flat: np.ndarray | None = None
 
     @property
     def derivative(self) -> str:
@@ -1890,7 +1900,9 @@ def _judge(f, targets, order, points, found, rtol, atol, sampled, seed) -> Check
     no_derivative = int(np.sum(status == "no derivative"))
     skipped = int(np.sum(status == "skipped"))
     largest = _largest(targets, status)
+    # (differences that settle nowhere are no fault of the points: "cannot tell")
     if counted == 0 and no_derivative == 0 and not _straddled(targets, status) and \
+            not _unsettled(targets, status) and \
             not any(t.lost is not None and t.lost.any() for t in targets):
         raise ValuesError(_nothing_counted(f, n, expected_mode, targets, order, points))
     verdict = ("cannot tell" if counted == 0 else "differs" if differing else "matches")
@@ -1949,8 +1961,9 @@ def _judge_target(f, t: Target, i, order, points, found, rtol, atol, smooth_valu
         # = 1e-20, exp's differences are 0 +- 1.4e6; nor does agreeing within AD's own
         # rounding bound where it is as large as both: sin(1e15 x) at 1.7)
         judged = usable & settled
-        t.why[usable & ~judged] = "finite differences do not settle there"
-        t.lost = judged & (_lost(t.fd, t.ad, 0.0, ad_scale) > 0)
+        t.why[usable & ~judged] = UNSETTLED
+        # (where f is flat the claim is that f' vanishes, judged as an expectation of 0 is)
+        t.lost = judged & (_lost(t.fd, t.ad, 0.0, ad_scale) > 0) & np.isnan(t.flat)
         t.why[t.lost] = LOST_AD.format(what="derivative" if order == 1 else t.label)
         judged &= ~t.lost
         t.difference = _relative(t.ad, t.fd)
@@ -1964,7 +1977,7 @@ def _witnesses(f, t: Target, i, order, points, found, smooth_value):
     agree, whether their steps straddle a pole (``t.pole``); and at kinks, the left and
     right derivatives, and where they differ (no derivative: ``nowhere``)."""
     n = len(t.ad)
-    t.pole = np.full(n, "", dtype=object)
+    t.pole, t.flat = np.full(n, "", dtype=object), np.full(n, np.nan)
     if order == 0:
         t.fd = t.fd_error = t.left = t.right = np.full(n, np.nan)
         return np.ones(n, bool), np.ones(n, bool), np.zeros(n, bool)
@@ -1977,12 +1990,95 @@ def _witnesses(f, t: Target, i, order, points, found, smooth_value):
         t.fd[doubt], t.fd_error[doubt], finer[doubt] = _finer(f, t, order, points, doubt,
                                                              found.fd_scale[i], step)
         agree, settled = _fd_agrees(t.ad, t.fd, t.fd_error, found.ad_scale[i])
+    agree, settled = _flat_witness(f, t, i, order, points, found,
+                                   ~(settled & agree) & smooth_value, agree, settled)
     t.pole = _poles(f, path(t, order), points, ~(settled & agree) & smooth_value & ~found.kink,
                     finer)
     kinks = found.kink & smooth_value
     t.left, t.right, t.kink_step = _one_sided_steps(f, path(t, order), points, kinks,
                                                     found.fd_scale[i])
     return agree, settled, kinks & ~_exists(t.left, t.right)
+
+
+def _flat_witness(f, t: Target, i, order, points, found, where, agree, settled):
+    """At the points ``where`` (finite differences did not settle on AD's value), where f
+    is constant to within its rounding (_flat): the differences there bound |f'|, and are
+    a witness where that bound is within SETTLED of the size of the terms AD's derivative
+    is made of (its rounding scale: 2 sin x cos x - 2 cos x sin x for sin(x)^2 + cos(x)^2),
+    or of AD's value, as any estimate's error must be of the derivative. They agree with
+    AD where AD is within the bound and its own rounding error; they are shown as 0, the
+    bound their error (the difference over the longest step is rounding).
+    Where f keeps no digit (its rounding above SETTLED of its value), "constant to within
+    its rounding" may say nothing: cos(3x) at 2e15 (3x rounds by 0.25, and cos turns every
+    4 ulps of x) has values anywhere in [-1, 1] and a rounding bound of 1.05 (at 4e15, 21),
+    so it is "constant" within it over any step; so is log(exp(x)) - x, whose values are
+    rounding around 0. Rounding bounds cannot tell the two apart (one ulp of cos(3x)'s
+    rounding scale is larger than cos), but the derivative can: there the differences
+    witness only where AD agrees with them, and adcli's derivative is within (ten times)
+    their bound at x -+ h over the first ladder's steps too, as a vanishing f's is (a
+    wrong rule there is not caught: the point is not counted). (agree, settled) updated;
+    t.fd, t.fd_error and t.flat set where they witness."""
+    names, ad_scale = path(t, order), found.ad_scale[i]
+    bound, step, digits = _flat(f, names, points, where, found.fd_scale[i])
+    # (the terms' size, not AD's value alone: a right AD of 0 has none; nan: not flat)
+    witness = bound <= SETTLED * np.maximum(np.abs(t.ad), ad_scale)
+    within = np.abs(t.ad) <= bound + ROUNDING * EPS * ad_scale
+    vanishing = witness & ~digits
+    if vanishing.any():     # (ten times: x -+ h may round more than x, near tan's poles)
+        witness[vanishing] = within[vanishing] & \
+            _quiet(f, names, points, vanishing, 10 * bound)[vanishing]
+    if not witness.any():
+        return agree, settled
+    t.fd, t.fd_error = t.fd.copy(), t.fd_error.copy()
+    t.fd[witness], t.fd_error[witness] = 0.0, bound[witness]
+    t.flat[witness] = step[witness]
+    return np.where(witness, within, agree), settled | witness
+
+
+def _flat(f, names, points, where, scale_before):
+    """At the points ``where``, where the function differenced (along the last of
+    ``names``, as _differenced's) is constant to within its rounding: over every step h of
+    both ladders, |f(x+h) - f(x-h)| is within twice ROUNDING ulps of its rounding scale
+    (each value rounds by that much at most). A function that changes by more than its
+    rounding over any of the 28 steps is not flat (1e-13 x beside the 1 of sin(x)^2 +
+    cos(x)^2); one that is, over all, has |f'| within its difference over the longest step
+    H and its rounding over H. Returns that bound and H (nan where it is not flat), and
+    whether f keeps digits at x (its rounding within SETTLED of its value)."""
+    n = len(where)
+    bound, longest, digits = np.full(n, np.nan), np.full(n, np.nan), np.zeros(n, bool)
+    index = np.flatnonzero(where)
+    if not index.size:
+        return bound, longest, digits
+    sub = {v: p[index] for v, p in points.items()}
+    func, x = _differenced(f, names, sub), sub[names[-1]]
+    noise = ROUNDING * EPS * _known(func, x, scale_before[index])
+    flat = np.isfinite(noise)
+    for first in LADDERS:
+        h = _taken(x, first * step_scale(x) * RATIO ** -np.arange(ROWS)[:, None])
+        change = func(x + h) - func(x - h)      # (x +- h exact: steps taken)
+        flat &= np.all(np.abs(change) <= 2 * noise, axis=0)     # (nan: not flat)
+        if first == LADDERS[0]:
+            over, step = change[0] / (2 * h[0]), h[0]
+    flat &= step > 0
+    bound[index[flat]] = (np.abs(over) + noise / step)[flat]
+    longest[index[flat]] = step[flat]
+    digits[index] = noise <= SETTLED * np.abs(func(np.broadcast_to(x, (ROWS, x.size)))[0])
+    return bound, longest, digits
+
+
+def _quiet(f, names, points, where, bound) -> np.ndarray:
+    """Per point of ``where``: whether adcli's derivative (along ``names``) is within
+    ``bound`` at x -+ h for every step h of the first ladder, as the derivative of an f
+    constant there is (False elsewhere)."""
+    quiet = np.zeros(len(where), bool)
+    index = np.flatnonzero(where)
+    sub = {v: p[index] for v, p in points.items()}
+    x = sub[names[-1]]
+    h = _taken(x, LADDERS[0] * step_scale(x) * RATIO ** -np.arange(ROWS)[:, None])
+    derivative = _differenced(f, (*names, names[-1]), sub)     # (adcli's, not f's)
+    around = np.concatenate([derivative(x + h), derivative(x - h)])
+    quiet[index] = np.all(np.abs(around) <= bound[index], axis=0)   # (nan: not quiet)
+    return quiet
 
 
 def _why_skipped(t: Target, i, found, smooth_value, nowhere) -> np.ndarray:
@@ -2102,6 +2198,21 @@ def _straddled(targets, status) -> int:
         [(t.status == "skipped") & (t.pole != "") for t in targets], axis=0)))
 
 
+def _unsettled(targets, status) -> int:
+    """The points not counted because finite differences do not settle there."""
+    return int(np.sum((status == "skipped") & np.any(
+        [(t.status == "skipped") & (t.why == UNSETTLED) for t in targets], axis=0)))
+
+
+def _flat_points(targets, status) -> np.ndarray:
+    """Per point: counted, and judged where f is constant to within its rounding (_flat)
+    for every derivative checked there."""
+    flat = (status == "match") | (status == "differs")
+    for t in targets:
+        flat &= ~_judged(t) | np.isfinite(t.flat) if t.flat is not None else False
+    return flat
+
+
 def _overall(statuses, n) -> np.ndarray:
     """Per point: differs if any derivative differs, then no derivative, then skipped."""
     overall = np.full(n, "match", dtype=object)
@@ -2117,9 +2228,14 @@ def _judged(t: Target) -> np.ndarray:
 
 def _largest(targets, status) -> float:
     """The largest relative difference over the counted points; nan where none was
-    counted ("cannot tell": a 0 would read as a perfect match)."""
+    counted ("cannot tell": a 0 would read as a perfect match). Where f is flat (_flat),
+    AD and the differences are rounding of a derivative 0, relative to nothing: those
+    points are left out unless they are all there is."""
     counted = (status == "match") | (status == "differs")
-    values = np.concatenate([t.difference[counted & _judged(t)] for t in targets])
+    pairs = [(t, counted & _judged(t)) for t in targets]
+    values = np.concatenate([t.difference[at & np.isnan(t.flat)] for t, at in pairs])
+    if not values.size:
+        values = np.concatenate([t.difference[at] for t, at in pairs])
     return float(values.max()) if values.size else float("nan")
 
 
@@ -2224,6 +2340,12 @@ def _summary(r: CheckResult) -> str:
         where = f"the {_s(poles)}" if poles == len(r.value) else \
             f"{poles} of the {_s(len(r.value))}"
         return f"cannot tell: finite differences straddle a pole at {where} checked"
+    unsettled = _unsettled(r.targets, r.status)
+    if r.verdict == "cannot tell" and unsettled and \
+            not any(t.lost is not None and t.lost.any() for t in r.targets):
+        where = f"the {_s(unsettled)}" if unsettled == len(r.value) else \
+            f"{unsettled} of the {_s(len(r.value))}"
+        return f"cannot tell: finite differences do not settle at {where} checked"
     if r.verdict == "cannot tell" and not r.expected_mode:
         return f"cannot tell: rounding may leave no digit of adcli's {_labels(r.targets)} " \
                f"at the {_s(len(r.value))} checked"
@@ -2234,7 +2356,8 @@ def _summary(r: CheckResult) -> str:
     largest = f"largest relative difference {r.largest_difference:.2g}"
     if not r.expected_mode:
         head = (f"adcli's derivative agrees with finite differences for {what} at "
-                f"{r.counted}/{r.counted} points, {largest}" if r.verdict == "matches" else
+                f"{r.counted}/{r.counted} points, {_flat_words(r, largest)}"
+                if r.verdict == "matches" else
                 f"adcli's derivative and finite differences disagree for {what} at "
                 f"{r.differing} of {_s(r.counted)}")
     elif r.verdict == "matches":
@@ -2251,6 +2374,20 @@ def _summary(r: CheckResult) -> str:
         head += (f", except at {_s(r.no_derivative)} {where}" if r.verdict == "matches"
                  else f", and {_s(r.no_derivative)} {where}")
     return head
+
+
+def _flat_words(r: CheckResult, largest: str) -> str:
+    """The match's size: the largest relative difference, or where f is flat (_flat),
+    that its derivative is 0 to within rounding (a relative difference means nothing)."""
+    flat = int(np.sum(_flat_points(r.targets, r.status)))
+    if not flat:
+        return largest
+    # (at order 2 and above, what is differenced is adcli's derivative one order lower)
+    what = "f" if r.order == 1 else "the derivative one order lower"
+    if flat == r.counted:
+        return f"0 to within rounding, {what} being constant to within its rounding there"
+    return f"{largest}, and 0 to within rounding at {flat} more where {what} is constant " \
+           "to within its rounding"
 
 
 def _within(r: CheckResult) -> str:
@@ -2279,6 +2416,8 @@ def _notes(r: CheckResult) -> list[str]:
                     f"{_disagree(r, t, at_pole)}: {t.pole[np.flatnonzero(at_pole)[0]]}; "
                     "across a pole or a feature narrower than the differences' steps they "
                     "witness nothing, and the expectation was judged by AD alone")
+    else:
+        notes += [note for t in r.targets for note in _flat_notes(r, t)]
     notes += _earlier_kinks(r)
     reasons: dict[str, int] = {}
     for index in np.flatnonzero(r.status == "skipped"):
@@ -2287,6 +2426,38 @@ def _notes(r: CheckResult) -> list[str]:
     for why, count in reasons.items():
         notes.append(f"{_s(count)} not counted: {why}")
     return notes
+
+
+def _flat_notes(r: CheckResult, t: Target) -> list[str]:
+    """How t was judged where f is flat (_flat): the bound the differences give, and AD
+    within it and its rounding, or beyond (a wrong rule: AD is on trial)."""
+    flat = np.isfinite(t.flat) & _judged(t)
+    if not flat.any():
+        return []
+    names = path(t, r.order)
+    of = "f" if len(names) == 1 else f"adcli's {_path_label(names[:-1], r.expression)}"
+    bound = t.fd_error
+    how = (f"{of} is constant to within its rounding over every step of the finite "
+           f"differences (up to h = {np.max(t.flat[flat]):.2g})")
+    notes = []
+    good, bad = flat & (t.status == "match"), flat & (t.status == "differs")
+    if good.any():
+        notes.append(f"{t.label} is 0 to within rounding at {_s(int(good.sum()))}: there "
+                     f"{how}, which bounds |{t.label}| by {np.max(bound[good]):.2g} at "
+                     f"most, and adcli's is within that and its own rounding error "
+                     f"({_largest_ad(t.ad[good])})")
+    if bad.any():
+        notes.append(f"{_disagree(r, t, bad)}: there {how}, which bounds |{t.label}| by "
+                     f"{np.max(bound[bad]):.2g}, and adcli's is beyond that and its own "
+                     "rounding error: a feature narrower than the differences' steps, or "
+                     "else a bug in adcli or a kink it does not know about: please report "
+                     "that")
+    return notes
+
+
+def _largest_ad(ad) -> str:
+    largest = float(np.max(np.abs(ad)))
+    return "AD is exactly 0" if largest == 0 else f"|AD| at most {largest:.2g}"
 
 
 def _disagree(r: CheckResult, t: Target, where, smooth: str = "") -> str:

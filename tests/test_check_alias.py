@@ -73,13 +73,12 @@ def test_the_reported_point_is_not_blamed_on_adcli():
 
 def test_the_reported_command_tells_nothing_and_blames_no_one():
     # the one point given is not counted: as for any point whose differences do not settle
-    # (exp(x) at 1e-20), a one-line error saying so and exit 2, not "disagree" and exit 1
+    # (exp(x) at 1e-20), "cannot tell" saying so, exit 1 (not bad input, nor "disagree")
     code, out, err = plain("sin(x)", "--at", "x=3.7e15")
-    assert (code, out) == (2, ""), (code, out, err)
-    assert err.startswith("adcli: error: at none of the 1 point given are f and its "
-                          "derivative finite (and not 0 by underflow) with finite "
-                          "differences that settle"), err
-    assert err.count("\n") == 1 and "disagree" not in err
+    assert (code, err) == (1, ""), (code, out, err)
+    assert out.splitlines() == [
+        "cannot tell: finite differences do not settle at the 1 point checked",
+        "note: 1 point not counted: finite differences do not settle there"], out
 
 
 def test_a_point_that_resolves_beside_it_is_counted():

@@ -1,7 +1,7 @@
 """adcli check: verify a hand derivation. A verdict, the worst points with three
 witnesses (the expectation, AD, finite differences), a diagnosis, and exit status 1 when
 it differs or cannot tell (the derivative exists at none of the points, finite differences
-straddle a pole at each, or rounding leaves no digit at any: no pass); 3 under --strict when a value at a point is nan or inf. The
+straddle a pole at each or settle at none, or rounding leaves no digit at any: no pass); 3 under --strict when a value at a point is nan or inf. The
 work is ``adcli.check``; this module reads the options and lays out its result (a verdict
 and tables do not fit the points-table columns of other commands)."""
 from __future__ import annotations
@@ -26,7 +26,8 @@ class Check(Command):
     help = ("Is EXPECTED the derivative of EXPRESSION? Compares them (and finite "
             "differences) at random or given points; exit 1 when they differ, or when "
             "no point can be judged (cannot tell: the derivative exists at none, finite "
-            "differences straddle a pole at each, or rounding leaves no digit).")
+            "differences straddle a pole at each or settle at none, or rounding leaves no "
+            "digit).")
     examples = ('adcli check "x^2 sin x" "2x sin x + x^2 cos x"',
                 'adcli check "x^2 y" --expect x="2x y" --expect y="x^2"',
                 'adcli check "sin(x)^2 + cos(x)^2" "1" --order 0')
