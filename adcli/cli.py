@@ -15,7 +15,7 @@ from .errors import (EXIT_BAD_INPUT, EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_IO, A
 from .streams import STREAM_FORMATS
 from .render import FORMATS
 
-_OPTION_LIKE = re.compile(r"--[A-Za-z][\w-]*(=.*)?\Z")
+_OPTION_LIKE = r"--[A-Za-z][\w-]*(=.*)?\Z"  # compiled by re's cache, for an unknown option
 _HELP_WIDTH = 100   # click's max_content_width: help is no wider, however wide the terminal
 _state = {"debug": False}
 
@@ -130,7 +130,7 @@ class ExpressionCommand(_PlainHelpOption, click.Command):
                 args[i] = "--help"
                 continue
             name = arg.split("=", 1)[0]
-            if _OPTION_LIKE.match(arg) and name not in options:
+            if name not in options and arg[:2] == "--" and re.match(_OPTION_LIKE, arg):
                 if name in self.refused:
                     raise click.UsageError(f"{name}: {self.refused[name]}", ctx=ctx)
                 raise click.NoSuchOption(name, possibilities=list(options), ctx=ctx)

@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import os
 import re
-import unicodedata
 
 # Exit statuses (README "Errors and exit codes").
 EXIT_CHECK_FAILED, EXIT_BAD_INPUT, EXIT_NONFINITE, EXIT_INTERNAL, EXIT_INTERRUPTED = \
@@ -142,7 +141,8 @@ def quote(text: str, limit: int = 60) -> str:
 
 
 def _escape_char(c: str) -> str:
-    if c == " " or (c.isprintable() and unicodedata.category(c)[0] != "Z"):
+    # (isprintable is False for every separator, Z, but the space: no category lookup)
+    if c.isprintable():
         return c
     return c.encode("unicode_escape").decode("ascii")
 
@@ -157,13 +157,21 @@ def _pieces(text: str) -> list[str]:
             if not base:
                 piece = c.encode("unicode_escape").decode("ascii")
         else:
-            base = piece == c and unicodedata.category(c)[0] in "LN"
+            base = piece == c and (c.isalnum() if c.isascii() else _category(c)[0] in "LN")
         pieces.append(piece)
     return pieces
 
 
 def _is_mark(c: str) -> bool:
-    return not c.isascii() and unicodedata.category(c)[0] == "M"
+    return not c.isascii() and _category(c)[0] == "M"
+
+
+def _category(c: str) -> str:
+    # unicodedata is imported here, for non-ASCII text only: at module level it cost
+    # every start-up ~0.9 ms (tests/test_start_up_path.py).
+    import unicodedata
+
+    return unicodedata.category(c)
 
 
 def _columns(c: str) -> int:
@@ -171,8 +179,10 @@ def _columns(c: str) -> int:
     # the character before it); the caret must count them so.
     if c.isascii():
         return 1
-    if unicodedata.category(c) in ("Mn", "Me"):
+    if _category(c) in ("Mn", "Me"):
         return 0
+    import unicodedata
+
     return 2 if unicodedata.east_asian_width(c) in "WF" else 1
 
 

@@ -400,7 +400,8 @@ def _as_point(result: Result) -> Result:
                   scalar(result.hessian), scalar(result.derivative))
 
 
-_SUBSCRIPT_COMMAND = re.compile(r"(_\{?)\\([A-Za-z]+)")
+# (compiled on first use, by re's own cache: a name with a backslash is rare)
+_SUBSCRIPT_COMMAND = r"(_\{?)\\([A-Za-z]+)"
 
 
 def subscript_letters(text: str, unknown=None) -> str:
@@ -413,7 +414,7 @@ def subscript_letters(text: str, unknown=None) -> str:
             unknown(command)
         return command.group(1) + (found or "\\" + command.group(2))
 
-    return _SUBSCRIPT_COMMAND.sub(letter, text) if "\\" in text else text
+    return re.sub(_SUBSCRIPT_COMMAND, letter, text) if "\\" in text else text
 
 
 def normal_name(text: str) -> str:

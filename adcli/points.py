@@ -91,13 +91,13 @@ def _pairs(option: str, text: str):
         name, equals, value = pair.partition("=")
         name = name.strip()
         if "=" in value:  # x=1 y=2, x=1;y=2: pairs run together (no value holds an '=')
-            joined = _RUN_TOGETHER.sub(",", pair.strip())
+            joined = re.sub(_RUN_TOGETHER, ",", pair.strip())
             if joined != pair.strip():
                 raise ValuesError(f"{option} {quote(text)}: separate the name=value pairs "
                                   f"with commas: {option} {joined}")
         if not equals or not is_name(name) or not value.strip():
             # x=1,2,3: several values of one variable, where --at is one point.
-            several = not equals and option == "--at" and _DECIMAL.match(pair.strip())
+            several = not equals and option == "--at" and re.match(_DECIMAL, pair.strip())
             raise ValuesError(f"{option} {quote(text)}: {quote(pair)} is not of the form "
                               "name=value" + ("; --at is one point: for several use --grid "
                                               "or --points" if several else ""))
@@ -122,8 +122,9 @@ def parse_at(options, said: list | None = None) -> dict[str, float]:
 
 MAX_GRID_POINTS = 10**8  # a few minutes of work: more is surely a typo (use --points)
 
-_RUN_TOGETHER = re.compile(r"\s*[;\s]\s*(?=[^\s;=,]+\s*=)")  # before a name=
-_DECIMAL = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\Z")
+# (compiled on first use, by re's own cache: --at x=1 needs neither)
+_RUN_TOGETHER = r"\s*[;\s]\s*(?=[^\s;=,]+\s*=)"  # before a name=
+_DECIMAL = r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\Z"
 
 
 class Axis(Record):
@@ -165,7 +166,7 @@ def _exact_ends(texts: list[str], count: int) -> tuple[int, int, int] | None:
     """The ends as integers a, b over one power-of-ten scale, if both are decimal literals
     (of at most 400 digits and exponents: 1e400 is inf, and no end)."""
     texts = [t.strip().replace("\u2212", "-") for t in texts]
-    if not all(_DECIMAL.match(t) for t in texts):
+    if not all(re.match(_DECIMAL, t) for t in texts):
         return None
     from decimal import Decimal         # only a --grid with decimal ends needs them
     from fractions import Fraction

@@ -26,7 +26,6 @@ from __future__ import annotations
 import functools
 import math
 import re
-import unicodedata
 
 from .errors import ExpressionError, escape, slip
 from .expression import LATEX_LETTERS, MAX_ORDER, Node, normal_name, subscript_letters
@@ -36,17 +35,21 @@ from .records import Record
 
 _SUPERSCRIPT_DIGITS = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻", "0123456789+-")
 CONSTANT_SPELLINGS = {"π": "pi"}
-# The vulgar fractions the grammar reads as numbers (its NUMBER): ½ is (1, 2).
-_FRACTIONS = {c: tuple(map(int, unicodedata.normalize("NFKC", c).split("\u2044")))
-              for c in "¼½¾⅐⅑⅒⅓⅔⅕⅖⅗⅘⅙⅚⅛⅜⅝⅞"}
+# The vulgar fractions the grammar reads as numbers (its NUMBER): ½ is (1, 2). Written out,
+# not derived by NFKC at import (tests/test_start_up_path.py checks them against it).
+_FRACTIONS = {"¼": (1, 4), "½": (1, 2), "¾": (3, 4), "⅐": (1, 7), "⅑": (1, 9), "⅒": (1, 10),
+              "⅓": (1, 3), "⅔": (2, 3), "⅕": (1, 5), "⅖": (2, 5), "⅗": (3, 5), "⅘": (4, 5),
+              "⅙": (1, 6), "⅚": (5, 6), "⅛": (1, 8), "⅜": (3, 8), "⅝": (5, 8), "⅞": (7, 8)}
 ROOTS = {"√": "sqrt", "∛": "cbrt", "\\sqrt": "sqrt", "\\sqrt[2]": "sqrt", "\\sqrt[3]": "cbrt"}
 # The textbook's f^-1: the inverse function (sin^-1 x is asin(x), not 1/sin(x)).
 INVERSES = {"sin": "asin", "cos": "acos", "tan": "atan", "sec": "asec", "csc": "acsc",
             "cot": "acot", "sinh": "asinh", "cosh": "acosh", "tanh": "atanh"}
+# (The patterns below are compiled on first use, by re's own cache: a plain expression that
+# parses needs none of them, and each compiled at import cost every run 0.05-0.3 ms.)
 # log_2 x, log_10(x), log_e x, log_b x: a number, e or a name as the base
-_LOG_BASE = re.compile(r"log_(\d+(?:\.\d+)?|[^\W\d]\w*)\Z")
+_LOG_BASE = r"log_(\d+(?:\.\d+)?|[^\W\d]\w*)\Z"
 _SPECIAL = {"log": (1, 2), "diff": (2, None)}      # argument counts beyond the registry's
-_SHORT_NAME = re.compile(r"[^\W\d_][\d_]*")           # x, x1, x_2, θ: variables, not functions
+_SHORT_NAME = r"[^\W\d_][\d_]*"           # x, x1, x_2, θ: variables, not functions
 _MARKS = ("Mn", "Mc")    # combining marks, as names take them after a letter (x́, θ̂)
 _INF = float("inf")
 CAUTIONS = 3     # warnings of readings, at most (adcli.parser's too)
@@ -55,7 +58,7 @@ MAX_FACTORIAL = 170
 # (compiled on first use, by re's own cache: for errors and rare numbers only)
 _DECIMAL = r"\s*[-+\u2212]?(\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?\s*\Z"
 _LEIBNIZ = r"(?<!\w)d\s*/\s*\Z"        # d/dx(x^2): before "dx("
-_SIGNED = re.compile(r"\s*([-+\u2212]\s*[\w.]+)")    # sin -x: suggest sin(-x)
+_SIGNED = r"\s*([-+\u2212]\s*[\w.]+)"    # sin -x: suggest sin(-x)
 # A subscript the grammar reads into a name (x_{1}, x_{ij}): what its braces may hold.
 _SUBSCRIPT = r"[^\W⁰¹²³⁴-⁹π¼-¾⅐-⅞]+\Z"
 _BRACKETS = {"{": "}", "(": ")", "[": "]"}
@@ -75,11 +78,11 @@ _LINE_MARK = r"&|\\\\(?:\[\s*" + _LENGTH + r"\s*\])?"
 # the maths (the grammar's LATEX_NOTE), and the spaces \\quad, \\qquad; found as TeX reads
 # commands: \\\\ is one, so \\\\quad holds no \\quad. One glued to letters is another
 # command (\\quadx), which the grammar would read as the space and x.
-_PASSED = re.compile(r"\\\\|(?P<glued>\\(?:nonumber|notag|q?quad)[A-Za-z]+)"
-                     r"|(?P<note>\\(?:(?:label|tag\*?)\s*\{[^{}\\$&=]*\}|nonumber|notag))"
-                     r"|(?P<space>\\q?quad)")
+_PASSED = (r"\\\\|(?P<glued>\\(?:nonumber|notag|q?quad)[A-Za-z]+)"
+           r"|(?P<note>\\(?:(?:label|tag\*?)\s*\{[^{}\\$&=]*\}|nonumber|notag))"
+           r"|(?P<space>\\q?quad)")
 # What the braces of \\label{...} and \\tag{...} may not hold
-_NOT_IN_NOTE = re.compile(r"[{}\\$&=]")
+_NOT_IN_NOTE = r"[{}\\$&=]"
 _TEX_READ = ("write the expression itself (\\frac{a}{b}, \\sqrt{x}, \\cdot, \\sin and the "
              "Greek letters are read)")
 # The annotations of a line that take text, and how they are written
@@ -250,8 +253,8 @@ def unnoted(text: str) -> str:
     the grammar reads them) blanked out, so that each character keeps its column."""
     if "\\" not in text:
         return text
-    return _PASSED.sub(lambda found: " " * len(found.group()) if found.lastgroup == "note"
-                       else found.group(), text)
+    return re.sub(_PASSED, lambda found: " " * len(found.group())
+                  if found.lastgroup == "note" else found.group(), text)
 
 
 def passed_over(text: str) -> dict[int, tuple[int, bool]]:
@@ -259,7 +262,7 @@ def passed_over(text: str) -> dict[int, tuple[int, bool]]:
     are, each as end: (start, whether it is a space); an ExpressionError with the caret on
     one of those commands glued to letters (\\quadx: another command to TeX)."""
     passed = {}
-    for found in _PASSED.finditer(text):
+    for found in re.finditer(_PASSED, text):
         if found.lastgroup == "glued":
             raise ExpressionError(f"LaTeX's {found.group()} is not read here: " + _TEX_READ,
                                   text, found.start())
@@ -276,7 +279,7 @@ def is_function_name(name: str) -> bool:
 def log_base(name: str) -> str | None:
     """The base of log_b (2 in log_2, b in log_b, θ̂ in log_θ̂), or None if ``name`` is not
     a logarithm's name with one."""
-    return name[4:] if name.startswith("log_") and _LOG_BASE.match(unmarked(name)) else None
+    return name[4:] if name.startswith("log_") and re.match(_LOG_BASE, unmarked(name)) else None
 
 
 def unmarked(name: str) -> str:
@@ -284,6 +287,8 @@ def unmarked(name: str) -> str:
     letter and a digit (so θ̂ and x́ are variables, never functions, as θ and x are)."""
     if name.isascii():
         return name
+    import unicodedata
+
     return "".join(c for c in name if unicodedata.category(c) not in _MARKS)
 
 
@@ -293,6 +298,8 @@ def marks_in(text: str) -> str:
     a regular expression's class: a name's letters are \\w and these."""
     if text.isascii():
         return ""
+    import unicodedata
+
     return "".join(sorted(c for c in set(text) if unicodedata.category(c) in _MARKS))
 
 
@@ -471,7 +478,7 @@ class Builder:
         opening = re.compile(r"\*?\s*\{").match(text, start + len(written))
         if opening is None:
             self._error(f"LaTeX's {written} takes its text in braces, as in {example}", start)
-        wrong = _NOT_IN_NOTE.search(text, opening.end())
+        wrong = re.compile(_NOT_IN_NOTE).search(text, opening.end())
         if wrong is not None and wrong.group() == "}":
             return
         if wrong is None:
@@ -545,7 +552,7 @@ class Builder:
             variable = name[k:].lstrip("0123456789")
             # (digits alone too: cos2 in cos2πt, a constant after it; log3 may be log_3)
             if function is not None and function.arity == 1 and variable not in CONSTANTS \
-                    and (_SHORT_NAME.fullmatch(unmarked(variable)) or not variable
+                    and (re.fullmatch(_SHORT_NAME, unmarked(variable)) or not variable
                          and name[:k] != "log"):
                 head, rest = name[:k], name[k:]
                 self._say(f"{one_name(name)}; for {head}({rest}), "
@@ -597,7 +604,7 @@ class Builder:
                         "differentiate an expression given alone)", start)
         if name in _LACKING:
             self._error(f"unknown function '{name}': adcli has none; {_LACKING[name]}", start)
-        if name not in CONSTANTS and not _SHORT_NAME.fullmatch(unmarked(name)):
+        if name not in CONSTANTS and not re.fullmatch(_SHORT_NAME, unmarked(name)):
             # tand(x), cosd(x), log3(x): most likely functions adcli lacks or misspelt.
             match = slip(name, CALLABLE)
             self._error(f"unknown function '{name}'; did you mean '{match}'?" if match else
@@ -888,7 +895,7 @@ class Builder:
         name = func.written
         if power:
             self._error(f"'{name}' in an exponent needs parentheses: {name}(...)", func.start)
-        signed = _SIGNED.match(self.text, func.start + len(name))
+        signed = re.compile(_SIGNED).match(self.text, func.start + len(name))
         # "sin - x" suggests sin(-x): no space (nor a tab, unprintable) inside it
         hint = f"{name}({''.join(signed.group(1).split())})" if signed else \
             f"{name}(...) or {name} x"
