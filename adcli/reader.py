@@ -62,10 +62,13 @@ _SIGNED = r"\s*([-+\u2212]\s*[\w.]+)"    # sin -x: suggest sin(-x)
 # A subscript the grammar reads into a name (x_{1}, x_{ij}): what its braces may hold.
 _SUBSCRIPT = r"[^\W⁰¹²³⁴-⁹π¼-¾⅐-⅞]+\Z"
 _BRACKETS = {"{": "}", "(": ")", "[": "]"}
+# amsmath's environments meant to sit inside maths (\\[ \\begin{aligned} ... \\end{aligned} \\])
+INNER = ("aligned", "gathered", "split")
 # TeX's math delimiters ($x^2$, \\(x^2\\)), and the display environments pasted from notes
-# (\\begin{align} ... \\end{align}), which delimit as \\[ \\] do: read around the whole of a
-# text only, with at most one \\begin{aligned} ... \\end{aligned} right inside them
-_ENVIRONMENT = r"\\(begin|end)\s*\{((?:equation|align|gather)\*?|aligned)\}"
+# (\\begin{align} ... \\end{align}, multline, flalign), which delimit as \\[ \\] do: read
+# around the whole of a text only, with at most one INNER environment right inside them
+_ENVIRONMENT = r"\\(begin|end)\s*\{((?:equation|align|gather|multline|flalign)\*?|" + \
+    "|".join(INNER) + r")\}"
 _MATH = r"\$\$?|\\[()\[\]]|" + _ENVIRONMENT
 _MATH_PAIRS = {"$": "$", "$$": "$$", "\\(": "\\)", "\\[": "\\]"}
 # A line of such a display: its alignment mark (&= or & first) and the line break ending it,
@@ -73,7 +76,7 @@ _MATH_PAIRS = {"$": "$", "$$": "$$", "\\(": "\\)", "\\[": "\\]"}
 _NUMBER = r"(?:\d+\.?\d*|\.\d+)"
 _LENGTH = r"[-+]?(?:" + _NUMBER + r"\s*(?:pt|ex|em|mm|cm|in|bp)|" + _NUMBER + \
     r"?\s*\\(?:jot|baselineskip|(?:small|med|big)skipamount))"
-_LINE_MARK = r"&|\\\\(?:\[\s*" + _LENGTH + r"\s*\])?"
+_LINE_MARK = r"&|\\\\\*?(?:\[\s*" + _LENGTH + r"\s*\])?"
 # The line's annotations (\\label{eq:1}, \\tag{3}, \\tag*{a}, \\nonumber, \\notag), no part of
 # the maths (the grammar's LATEX_NOTE), and the spaces \\quad, \\qquad; found as TeX reads
 # commands: \\\\ is one, so \\\\quad holds no \\quad. One glued to letters is another
@@ -128,7 +131,7 @@ def _opens_inner(text: str, opening: re.Match, mark: re.Match | None) -> bool:
     """Whether ``mark`` is an aligned right after the opening delimiter (\\[
     \\begin{aligned}): amsmath's environment meant to sit inside maths, pasted with it.
     Only a line's annotations may come between (\\begin{equation}\\label{eq:1})."""
-    return mark is not None and mark[1] == "begin" and mark[2] == "aligned" and \
+    return mark is not None and mark[1] == "begin" and mark[2] in INNER and \
         not unnoted(text[opening.end():mark.start()]).strip()
 
 
