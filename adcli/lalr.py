@@ -233,7 +233,7 @@ class Parser:
             return re.compile(pattern, self._flags if flags is None else flags)
         import _sre
 
-        return _sre.compile(pattern, *arguments)
+        return _sre.compile(pattern, *marshal.loads(arguments))
 
 
 class _Bulk:

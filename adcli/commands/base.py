@@ -8,38 +8,42 @@ from __future__ import annotations
 
 import functools
 import itertools
-from typing import NamedTuple
-
 import numpy as np
 
 from ..diagnostics import Diagnostics
+from ..records import Record
 from ..render import writer
 
 
-class Column(NamedTuple):
+class Column(Record):
     """One number per point. ``path`` places it in the JSON point's ``skeleton``
     (``("gradient", "x")``, ``("hessian", 0, 1)``: a list index appends); ``csv`` and
     ``label`` head it in CSV/TSV and in the points table (None: not shown there).
 
     Headers never equal a variable's name: a derivative's contains "/" (no name does) and
     the value's is the function's symbol, which ``name_outputs`` picks to differ from
-    every input column (``f``, else ``g``, ``h``, ``f_``, ...)."""
+    every input column (``f``, else ``g``, ``h``, ``f_``, ...). (A Record, not a
+    NamedTuple: making that class compiles code, ~0.7 ms of every start-up.)"""
 
-    path: tuple
-    csv: str
-    label: str | None
+    __slots__ = _fields = ("path", "csv", "label")
+    __hash__ = Record._value_hash
+
+    def __init__(self, path: tuple, csv: str, label: str | None):
+        self.path, self.csv, self.label = path, csv, label
 
 
-class Matrix(NamedTuple):
-    """A table drawn for each point: ``cells[r][c]`` is the path of a column."""
+class Matrix(Record):
+    """A table drawn for each point: ``cells[r][c]`` is the path of a column; ``legend``:
+    lines shown once above this kind of matrix; ``names``: each entry's own name, where no
+    table fits."""
 
-    title: str
-    corner: str
-    rows: list[str]
-    columns: list[str]
-    cells: list[list[tuple]]
-    legend: tuple[str, ...] = ()    # lines shown once above this kind of matrix
-    names: list[list[str]] | None = None  # each entry's own name, where no table fits
+    __slots__ = _fields = ("title", "corner", "rows", "columns", "cells", "legend", "names")
+
+    def __init__(self, title: str, corner: str, rows: list[str], columns: list[str],
+                 cells: list[list[tuple]], legend: tuple[str, ...] = (),
+                 names: list[list[str]] | None = None):
+        self.title, self.corner, self.rows, self.columns = title, corner, rows, columns
+        self.cells, self.legend, self.names = cells, legend, names
 
 
 class Command:
