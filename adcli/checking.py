@@ -16,10 +16,11 @@ exist: one-sided differences say whether it does; where it does not, the point i
 with its left and right derivatives and counted neither for nor against the expectation.
 Where every finite-difference step spans a pole (tan(x) at pi/2 rounded, 6e-17 from its
 pole), they witness nothing: without an expectation the point is not counted.
-Where f is constant to within its own rounding over every step (sin(x)^2 + cos(x)^2), its
-differences are rounding alone and settle on nothing relative to a derivative of 0, but
-they bound it: by f's rounding over the longest step. AD agrees there if it is within that
-bound and its own rounding error, so a wrong rule on a flat f is still caught.
+Where f's central differences vanish to within its rounding over every step (f constant
+there, sin(x)^2 + cos(x)^2, or symmetric about x, cos at 0), they settle on nothing
+relative to a derivative of 0, but they bound it: by f's rounding over the finest step.
+AD agrees there only if it is itself 0 to within its rounding error, and differs if it is
+beyond that bound, so a wrong rule on a flat f is still caught; in between, not counted.
 When it differs, slips.py names what is certain at every counted point.
 """
 from __future__ import annotations
@@ -63,6 +64,9 @@ MIN_FOR_DIAGNOSIS = 3  # points a diagnosis must hold at, at least
 FEW_POINTS = 10
 UNDEFINED_CLAIM = "the expectation is nan at "   # slips._undefined: a fact at the points
 UNSETTLED = "finite differences do not settle there"   # why a point is not counted
+FLAT_UNSURE = ("the central differences vanish there to within rounding, which bounds the "
+               "derivative, and adcli's is not 0 but within that bound: they cannot tell "
+               "it from 0")   # (_flat_witness)
 
 
 # ----- the result ------------------------------------------------------------------------
@@ -105,10 +109,10 @@ class Target:
     # a pole (_poles; "" elsewhere): not counted without an expectation, and with one, why
     # they disagree with AD.
     pole: np.ndarray | None = None
-    # Per point: where finite differences found f (the function they difference) constant
+    # Per point: where the central differences of f (the function they difference) vanish
     # to within its rounding over every step, and were taken as a bound on the derivative
-    # (_flat), the longest of those steps; nan elsewhere. There ``fd`` is 0 and
-    # ``fd_error`` the bound: |f'| <= fd_error.
+    # (_flat), the finest of those steps, the bound's; nan elsewhere. There ``fd`` is 0,
+    # ``fd_error`` the bound (|f'| <= fd_error) and ``difference`` |AD| over its terms.
     flat: np.ndarray | None = None
 
     @property
@@ -141,6 +145,9 @@ class Row:
     left: float
     right: float
     derivative: str = ""                # as Target.derivative: "x", "x,y", "f"
+    # judged where f's central differences vanish (_flat): ``difference`` is |AD| over
+    # the size of its terms, not relative to the differences' 0
+    flat: bool = False
 
 
 @dataclass
@@ -1962,14 +1969,25 @@ def _judge_target(f, t: Target, i, order, points, found, rtol, atol, smooth_valu
         # rounding bound where it is as large as both: sin(1e15 x) at 1.7)
         judged = usable & settled
         t.why[usable & ~judged] = UNSETTLED
+        t.why[usable & ~judged & np.isfinite(t.flat)] = FLAT_UNSURE
         # (where f is flat the claim is that f' vanishes, judged as an expectation of 0 is)
         t.lost = judged & (_lost(t.fd, t.ad, 0.0, ad_scale) > 0) & np.isnan(t.flat)
         t.why[t.lost] = LOST_AD.format(what="derivative" if order == 1 else t.label)
         judged &= ~t.lost
         t.difference = _relative(t.ad, t.fd)
+        # (relative to a derivative of 0 every AD differs by 1: where f is flat, AD is
+        # judged against its terms' size, as its rounding is)
+        flat = np.isfinite(t.flat)
+        t.difference[flat] = _of_terms(t.ad, ad_scale)[flat]
         t.status[judged] = np.where(agree[judged], "match", "differs")
         t.fd_disagrees = judged & ~agree
     t.status[nowhere] = "no derivative"
+
+
+def _of_terms(ad, ad_scale) -> np.ndarray:
+    """|AD| relative to the size of the terms it is made of (1 where they have none)."""
+    size = np.abs(ad)
+    return np.where(size == 0, 0.0, size / np.where(ad_scale > 0, ad_scale, size))
 
 
 def _witnesses(f, t: Target, i, order, points, found, smooth_value):
@@ -2001,69 +2019,94 @@ def _witnesses(f, t: Target, i, order, points, found, smooth_value):
 
 
 def _flat_witness(f, t: Target, i, order, points, found, where, agree, settled):
-    """At the points ``where`` (finite differences did not settle on AD's value), where f
-    is constant to within its rounding (_flat): the differences there bound |f'|, and are
-    a witness where that bound is within SETTLED of the size of the terms AD's derivative
-    is made of (its rounding scale: 2 sin x cos x - 2 cos x sin x for sin(x)^2 + cos(x)^2),
-    or of AD's value, as any estimate's error must be of the derivative. They agree with
-    AD where AD is within the bound and its own rounding error; they are shown as 0, the
-    bound their error (the difference over the longest step is rounding).
+    """At the points ``where`` (finite differences did not settle on AD's value, and no
+    kink adcli knows of: those are the kink rules'), where the central differences of f
+    vanish to within its rounding (_flat: f constant there, or symmetric about x): they
+    bound |f'| by B, and nothing below it. So AD agrees only where it is itself 0 to
+    within its rounding error, and B is within SETTLED of a size a derivative there has
+    (the terms AD's is made of: 2 sin x cos x - 2 cos x sin x for sin(x)^2 + cos(x)^2,
+    or the slope f shows beside x: cos at 0); it differs where it is beyond B and its
+    rounding error, with B within SETTLED of AD or those terms (a wrong rule). A small
+    AD within B (1e-9 beside the 1 of sin(x)^2 + cos(x)^2 + 1e6) is not 0, and the
+    differences cannot tell it from 0: not counted (FLAT_UNSURE).
     Where f keeps no digit (its rounding above SETTLED of its value), "constant to within
     its rounding" may say nothing: cos(3x) at 2e15 (3x rounds by 0.25, and cos turns every
     4 ulps of x) has values anywhere in [-1, 1] and a rounding bound of 1.05 (at 4e15, 21),
     so it is "constant" within it over any step; so is log(exp(x)) - x, whose values are
     rounding around 0. Rounding bounds cannot tell the two apart (one ulp of cos(3x)'s
     rounding scale is larger than cos), but the derivative can: there the differences
-    witness only where AD agrees with them, and adcli's derivative is within (ten times)
-    their bound at x -+ h over the first ladder's steps too, as a vanishing f's is (a
+    witness only where AD is within B and its rounding, and adcli's derivative is within
+    (ten times) B at x -+ h over the first ladder's steps too, as a vanishing f's is (a
     wrong rule there is not caught: the point is not counted). (agree, settled) updated;
-    t.fd, t.fd_error and t.flat set where they witness."""
+    t.fd and t.fd_error (0 and B) and t.flat (B's step) set where they witness, and
+    t.flat where they cannot tell."""
     names, ad_scale = path(t, order), found.ad_scale[i]
-    bound, step, digits = _flat(f, names, points, where, found.fd_scale[i])
+    bound, step, digits, slope = _flat(f, names, points, where & ~found.kink,
+                                       found.fd_scale[i])
+    size, rounding = np.abs(t.ad), ROUNDING * EPS * ad_scale
+    zero = size <= rounding                     # (AD itself says 0)
+    # (f the same float at every step (slope inf) witnesses an AD with no terms, exactly
+    # 0, as d/dx 3 is; where AD has terms, as sin(x)^2 + cos(x)^2 at 1e-21, B must be
+    # small beside them)
+    slope = np.where(np.isinf(slope) & ((ad_scale > 0) | (size > 0)), 0.0, slope)
+    beyond = size > bound + rounding            # (nan: not flat)
     # (the terms' size, not AD's value alone: a right AD of 0 has none; nan: not flat)
-    witness = bound <= SETTLED * np.maximum(np.abs(t.ad), ad_scale)
-    within = np.abs(t.ad) <= bound + ROUNDING * EPS * ad_scale
+    witness = bound <= SETTLED * np.where(zero, np.maximum(ad_scale, slope),
+                                          np.maximum(size, ad_scale))
     vanishing = witness & ~digits
     if vanishing.any():     # (ten times: x -+ h may round more than x, near tan's poles)
-        witness[vanishing] = within[vanishing] & \
+        witness[vanishing] = ~beyond[vanishing] & \
             _quiet(f, names, points, vanishing, 10 * bound)[vanishing]
     if not witness.any():
         return agree, settled
     t.fd, t.fd_error = t.fd.copy(), t.fd_error.copy()
     t.fd[witness], t.fd_error[witness] = 0.0, bound[witness]
     t.flat[witness] = step[witness]
-    return np.where(witness, within, agree), settled | witness
+    counted = witness & (zero | beyond)
+    return np.where(counted, zero, agree), np.where(witness, counted, settled)
 
 
 def _flat(f, names, points, where, scale_before):
-    """At the points ``where``, where the function differenced (along the last of
-    ``names``, as _differenced's) is constant to within its rounding: over every step h of
-    both ladders, |f(x+h) - f(x-h)| is within twice ROUNDING ulps of its rounding scale
-    (each value rounds by that much at most). A function that changes by more than its
-    rounding over any of the 28 steps is not flat (1e-13 x beside the 1 of sin(x)^2 +
-    cos(x)^2); one that is, over all, has |f'| within its difference over the longest step
-    H and its rounding over H. Returns that bound and H (nan where it is not flat), and
-    whether f keeps digits at x (its rounding within SETTLED of its value)."""
+    """At the points ``where``, where the central differences of the function differenced
+    (along the last of ``names``, as _differenced's) vanish to within its rounding: over
+    every step h of both ladders, |f(x+h) - f(x-h)| is within twice ROUNDING ulps of its
+    rounding scale (each value rounds by that much at most). They vanish where f is
+    constant to within its rounding, and where it is symmetric about x (x^2 - 2x at 1).
+    A function that changes by more than its rounding over any of the 28 steps does not
+    (1e-13 x beside the 1 of sin(x)^2 + cos(x)^2). Where they vanish they bound |f'| by
+    the difference over the finest step h and f's rounding over h, not over the longest
+    one: a feature narrower than the long steps hides under them (1e-16 tanh(1e6 (x-2))
+    at 2, f' = 1e-10). Returns that bound and h (nan where they do not vanish), whether f
+    keeps digits at x (its rounding within SETTLED of its value), and the slope f shows
+    beside x: its larger one-sided change over the longest step, over that step (inf
+    where f has the same float at x and every step: 3, d²/dx² x² = 2)."""
     n = len(where)
-    bound, longest, digits = np.full(n, np.nan), np.full(n, np.nan), np.zeros(n, bool)
+    bound, finest, digits, slope = (np.full(n, np.nan), np.full(n, np.nan),
+                                    np.zeros(n, bool), np.zeros(n))
     index = np.flatnonzero(where)
     if not index.size:
-        return bound, longest, digits
+        return bound, finest, digits, slope
     sub = {v: p[index] for v, p in points.items()}
     func, x = _differenced(f, names, sub), sub[names[-1]]
     noise = ROUNDING * EPS * _known(func, x, scale_before[index])
-    flat = np.isfinite(noise)
+    flat, same = np.isfinite(noise), np.ones(x.size, bool)
+    at = func(np.broadcast_to(x, (ROWS, x.size)))[0]
     for first in LADDERS:
         h = _taken(x, first * step_scale(x) * RATIO ** -np.arange(ROWS)[:, None])
-        change = func(x + h) - func(x - h)      # (x +- h exact: steps taken)
+        up, down = func(x + h), func(x - h)     # (x +- h exact: steps taken)
+        change = up - down
         flat &= np.all(np.abs(change) <= 2 * noise, axis=0)     # (nan: not flat)
+        same &= np.all((up == at) & (down == at), axis=0)
         if first == LADDERS[0]:
-            over, step = change[0] / (2 * h[0]), h[0]
+            sides = np.maximum(np.abs(up[0] - at), np.abs(at - down[0]))
+            slope[index] = np.nan_to_num(sides / h[0])
+    slope[index[same]] = np.inf
+    over, step = change[-1] / (2 * h[-1]), h[-1]
     flat &= step > 0
     bound[index[flat]] = (np.abs(over) + noise / step)[flat]
-    longest[index[flat]] = step[flat]
-    digits[index] = noise <= SETTLED * np.abs(func(np.broadcast_to(x, (ROWS, x.size)))[0])
-    return bound, longest, digits
+    finest[index[flat]] = step[flat]
+    digits[index] = noise <= SETTLED * np.abs(at)
+    return bound, finest, digits, slope
 
 
 def _quiet(f, names, points, where, bound) -> np.ndarray:
@@ -2201,7 +2244,8 @@ def _straddled(targets, status) -> int:
 def _unsettled(targets, status) -> int:
     """The points not counted because finite differences do not settle there."""
     return int(np.sum((status == "skipped") & np.any(
-        [(t.status == "skipped") & (t.why == UNSETTLED) for t in targets], axis=0)))
+        [(t.status == "skipped") & ((t.why == UNSETTLED) | (t.why == FLAT_UNSURE))
+         for t in targets], axis=0)))
 
 
 def _flat_points(targets, status) -> np.ndarray:
@@ -2229,8 +2273,8 @@ def _judged(t: Target) -> np.ndarray:
 def _largest(targets, status) -> float:
     """The largest relative difference over the counted points; nan where none was
     counted ("cannot tell": a 0 would read as a perfect match). Where f is flat (_flat),
-    AD and the differences are rounding of a derivative 0, relative to nothing: those
-    points are left out unless they are all there is."""
+    the verdict line says 0 to within rounding, not a relative difference: those points
+    (|AD| over its terms) are left out unless they are all there is."""
     counted = (status == "match") | (status == "differs")
     pairs = [(t, counted & _judged(t)) for t in targets]
     values = np.concatenate([t.difference[at & np.isnan(t.flat)] for t, at in pairs])
@@ -2247,7 +2291,8 @@ def _row(t: Target, points, index: int) -> Row:
     def get(a):
         return None if a is None else float(a[index])
     return Row(index, _at(points, index), t.name, t.label, get(t.expected), get(t.ad),
-               get(t.fd), get(t.difference), get(t.left), get(t.right), t.derivative)
+               get(t.fd), get(t.difference), get(t.left), get(t.right), t.derivative,
+               t.flat is not None and bool(np.isfinite(t.flat[index])))
 
 
 def _worst(targets, points, status) -> list[Row]:
@@ -2377,17 +2422,19 @@ def _summary(r: CheckResult) -> str:
 
 
 def _flat_words(r: CheckResult, largest: str) -> str:
-    """The match's size: the largest relative difference, or where f is flat (_flat),
-    that its derivative is 0 to within rounding (a relative difference means nothing)."""
+    """The match's size: the largest relative difference, or where f's central
+    differences vanish (_flat), that its derivative is 0 to within rounding (relative to
+    a derivative of 0, a difference means nothing)."""
     flat = int(np.sum(_flat_points(r.targets, r.status)))
     if not flat:
         return largest
     # (at order 2 and above, what is differenced is adcli's derivative one order lower)
     what = "f" if r.order == 1 else "the derivative one order lower"
     if flat == r.counted:
-        return f"0 to within rounding, {what} being constant to within its rounding there"
-    return f"{largest}, and 0 to within rounding at {flat} more where {what} is constant " \
-           "to within its rounding"
+        return f"0 to within rounding, the central differences of {what} vanishing to " \
+               "within its rounding there"
+    return f"{largest}, and 0 to within rounding at {flat} more where the central " \
+           f"differences of {what} vanish to within its rounding"
 
 
 def _within(r: CheckResult) -> str:
@@ -2429,29 +2476,34 @@ def _notes(r: CheckResult) -> list[str]:
 
 
 def _flat_notes(r: CheckResult, t: Target) -> list[str]:
-    """How t was judged where f is flat (_flat): the bound the differences give, and AD
-    within it and its rounding, or beyond (a wrong rule: AD is on trial)."""
+    """How t was judged where f's central differences vanish (_flat): the bound they
+    give, and AD 0 within its rounding, or beyond the bound (a wrong rule: AD is on
+    trial)."""
     flat = np.isfinite(t.flat) & _judged(t)
     if not flat.any():
         return []
     names = path(t, r.order)
     of = "f" if len(names) == 1 else f"adcli's {_path_label(names[:-1], r.expression)}"
     bound = t.fd_error
-    how = (f"{of} is constant to within its rounding over every step of the finite "
-           f"differences (up to h = {np.max(t.flat[flat]):.2g})")
+    # (vanishing central differences: of an f constant there, or symmetric about x)
+    how = (f"the central differences of {of} vanish to within its rounding over every "
+           f"step ({of} constant there, or symmetric about the point)")
     notes = []
     good, bad = flat & (t.status == "match"), flat & (t.status == "differs")
-    if good.any():
-        notes.append(f"{t.label} is 0 to within rounding at {_s(int(good.sum()))}: there "
-                     f"{how}, which bounds |{t.label}| by {np.max(bound[good]):.2g} at "
-                     f"most, and adcli's is within that and its own rounding error "
-                     f"({_largest_ad(t.ad[good])})")
-    if bad.any():
-        notes.append(f"{_disagree(r, t, bad)}: there {how}, which bounds |{t.label}| by "
-                     f"{np.max(bound[bad]):.2g}, and adcli's is beyond that and its own "
-                     "rounding error: a feature narrower than the differences' steps, or "
-                     "else a bug in adcli or a kink it does not know about: please report "
-                     "that")
+    for at, verb in ((good, "is 0 to within its own rounding error"),
+                     (bad, "is beyond that and its own rounding error")):
+        if not at.any():
+            continue
+        head = f"{t.label} is 0 to within rounding at {_s(int(at.sum()))}" \
+            if at is good else _disagree(r, t, bad)
+        notes.append(f"{head}: there {how}, which bounds |{t.label}| by "
+                     f"{np.max(bound[at]):.2g} at most (over the finest step, h = "
+                     f"{np.min(t.flat[at]):.2g}: the difference there and its rounding), "
+                     f"and adcli's {verb} "
+                     f"({_largest_ad(t.ad[at])}; the relative difference shown is |AD| "
+                     "over the size of its terms)" + ("" if at is good else
+                     ": a feature narrower than the finest step, or else a bug in adcli "
+                     "or a kink it does not know about: please report that"))
     return notes
 
 

@@ -437,7 +437,8 @@ def _worst_columns(result, digits, extra):
     from ..tables import Column
 
     values.append(Column("relative difference",
-                         [f"{row.difference:.2g}" for row in result.worst]))
+                         [f"{row.difference:.2g}" + (" of its terms" if row.flat else "")
+                          for row in result.worst]))
     return keys, values
 
 
