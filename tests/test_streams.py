@@ -4,6 +4,7 @@ what the general row-by-row paths give (values to the bit, line numbers, message
 rows, the rows before an error), and what Python's csv module and repr give."""
 from __future__ import annotations
 
+import contextlib
 import csv
 import io
 import json
@@ -429,7 +430,8 @@ def _read_from_pipe(data: bytes, **options):
     r, w = os.pipe()
 
     def write():
-        with os.fdopen(w, "wb") as pipe:
+        # (a reader that stops at a bad row closes the pipe: the rest is not wanted)
+        with contextlib.suppress(BrokenPipeError), os.fdopen(w, "wb") as pipe:
             for k in range(0, len(data), 7):     # in small pieces: lines cross the reads
                 pipe.write(data[k:k + 7])
                 pipe.flush()
