@@ -78,11 +78,17 @@ _LENGTH = r"[-+]?(?:" + _NUMBER + r"\s*(?:pt|ex|em|mm|cm|in|bp)|" + _NUMBER + \
     r"?\s*\\(?:jot|baselineskip|(?:small|med|big)skipamount))"
 _LINE_MARK = r"&|\\\\\*?(?:\[\s*" + _LENGTH + r"\s*\])?"
 # The line's annotations (\\label{eq:1}, \\tag{3}, \\tag*{a}, \\nonumber, \\notag), no part of
-# the maths (the grammar's LATEX_NOTE), and the spaces \\quad, \\qquad; found as TeX reads
+# the maths (the grammar's LATEX_NOTE), its justification in text (&& \\text{by parts},
+# \\quad \\mbox{...}: LATEX_TEXT), and the spaces \\quad, \\qquad; found as TeX reads
 # commands: \\\\ is one, so \\\\quad holds no \\quad. One glued to letters is another
 # command (\\quadx), which the grammar would read as the space and x.
+_SAID_MARK = r"(?:&&(?:\s*\\q?quad)?|\\q?quad)\s*"
+_SAID_COMMAND = r"\\(?:textrm|text|mbox)(?![A-Za-z])"
+_PLAIN_BRACES = r"\s*\{[^{}\\$&=]*\}"
+_SAID = _SAID_MARK + "(" + _SAID_COMMAND + ")"
 _PASSED = (r"\\\\|(?P<glued>\\(?:nonumber|notag|q?quad)[A-Za-z]+)"
-           r"|(?P<note>\\(?:(?:label|tag\*?)\s*\{[^{}\\$&=]*\}|nonumber|notag))"
+           r"|(?P<note>\\(?:(?:label|tag\*?)" + _PLAIN_BRACES + "|nonumber|notag)|"
+           + _SAID_MARK + _SAID_COMMAND + _PLAIN_BRACES + ")"
            r"|(?P<space>\\q?quad)")
 # What the braces of \\label{...} and \\tag{...} may not hold
 _NOT_IN_NOTE = r"[{}\\$&=]"
@@ -90,6 +96,8 @@ _TEX_READ = ("write the expression itself (\\frac{a}{b}, \\sqrt{x}, \\cdot, \\si
              "Greek letters are read)")
 # The annotations of a line that take text, and how they are written
 _NOTE_EXAMPLES = {"\\label": "\\label{eq:1}", "\\tag": "\\tag{3}"}
+_SAID_EXAMPLES = {"\\text": "\\text{by the chain rule}", "\\textrm": "\\textrm{by parts}",
+                  "\\mbox": "\\mbox{(by parts)}"}
 # Functions adcli lacks, often written as if it had them: what to write instead.
 _LACKING = {"sinc": "write sin(u)/u for sinc(u); numpy's sinc(u) is sin(pi u)/(pi u)"}
 
@@ -205,6 +213,7 @@ def without_math(text: str) -> str:
     refuse."""
     span = math_delimiters(text)
     start, end = span or (0, len(text))
+    _refuse_stray_said(text, end)   # (blanked out below, where the parser cannot see it)
     text = unnoted(text)
     kept = [" " * start]
     for position, mark, read in line_marks(text, start, end, equation=True):
@@ -238,6 +247,8 @@ def refuse_stray_marks(text: str) -> None:
     may not (x^2$, x & y, x \\\\ y)."""
     span = math_delimiters(text) if "$" in text or "\\" in text else None
     start, end = span or (0, len(text))
+    if "\\" in text:
+        _refuse_stray_said(text, end)
     if "&" not in text and "\\\\" not in text:
         return
     for position, mark, read in line_marks(unnoted(text), start, end):
@@ -249,6 +260,42 @@ def refuse_stray_marks(text: str) -> None:
                                   "expected derivative (f'(x) &= 2x)", text, position)
         raise ExpressionError(f"unexpected '{mark}': TeX's line break is read at the end of "
                               "the expression only (f'(x) = 2x \\\\)", text, position)
+
+
+def _refuse_stray_said(text: str, end: int) -> None:
+    """A line's justification in text (&& \\text{by parts}) must hold plain text in braces,
+    and end its line (before ``end``, where the maths ends), TeX's line break aside, as
+    align's last column does; else an ExpressionError with the caret on it (x && \\text{a}
+    + 1: a word inside the maths, which adcli cannot read)."""
+    for found in re.finditer(_SAID, text):
+        command = found.group(1)
+        whole = re.compile(_PLAIN_BRACES).match(text, found.end())
+        if whole is None:
+            refuse_note(text, command, found.start(1), _SAID_EXAMPLES[command])
+            continue
+        rest = unnoted(text)[whole.end():end].lstrip()
+        if rest and not rest.startswith("\\\\"):
+            mark = text[found.start():found.start(1)].strip()
+            raise ExpressionError(f"'{mark} {command}{{...}}' is read at the end of a line "
+                                  "only: a line's justification in text, as in f'(x) &= 2x "
+                                  "&& \\text{by the chain rule}", text, found.start())
+
+
+def refuse_note(text: str, written: str, start: int, example: str) -> None:
+    """A command taking a line's annotation (\\label, \\text) that was not read as one:
+    an ExpressionError saying what keeps it from being one, the caret there."""
+    opening = re.compile(r"\*?\s*\{").match(text, start + len(written))
+    if opening is None:
+        raise ExpressionError(f"LaTeX's {written} takes its text in braces, as in {example}",
+                              text, start)
+    wrong = re.compile(_NOT_IN_NOTE).search(text, opening.end())
+    if wrong is not None and wrong.group() == "}":
+        return
+    if wrong is None:
+        raise ExpressionError(f"the '{{' of LaTeX's {written} is not closed: end it with "
+                              f"'}}', as in {example}", text, opening.end() - 1)
+    raise ExpressionError(f"LaTeX's {written}{{...}} holds plain text only, as in {example}: "
+                          f"no '{wrong.group()}' in it", text, wrong.start())
 
 
 def unnoted(text: str) -> str:
@@ -477,18 +524,7 @@ class Builder:
     def _note(self, written: str, start: int) -> None:
         """\\label or \\tag that the grammar did not read as the line's annotation: say
         what keeps it from being one, the caret there."""
-        text, example = self.text, _NOTE_EXAMPLES[written]
-        opening = re.compile(r"\*?\s*\{").match(text, start + len(written))
-        if opening is None:
-            self._error(f"LaTeX's {written} takes its text in braces, as in {example}", start)
-        wrong = re.compile(_NOT_IN_NOTE).search(text, opening.end())
-        if wrong is not None and wrong.group() == "}":
-            return
-        if wrong is None:
-            self._error(f"the '{{' of LaTeX's {written} is not closed: end it with '}}', as "
-                        f"in {example}", opening.end() - 1)
-        self._error(f"LaTeX's {written}{{...}} holds plain text only, as in {example}: no "
-                    f"'{wrong.group()}' in it", wrong.start())
+        refuse_note(self.text, written, start, _NOTE_EXAMPLES[written])
 
     def _greek_subscripts(self, written: str, start: int) -> str:
         """``written`` with each LaTeX command in a subscript (the grammar reads one into
