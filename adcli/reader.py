@@ -86,6 +86,7 @@ _SAID_MARK = r"(?:&&(?:\s*\\q?quad)?|\\q?quad)\s*"
 _SAID_COMMAND = r"\\(?:textrm|text|mbox)(?![A-Za-z])"
 _PLAIN_BRACES = r"\s*\{[^{}\\$&=]*\}"
 _SAID = _SAID_MARK + "(" + _SAID_COMMAND + ")"
+_GOES_ON = r"[\w(\[{|+\-\u2212*/^\u00b7\u00d7\u00f7\u221a\u221b\\]"  # what may go on the maths
 _PASSED = (r"\\\\|(?P<glued>\\(?:nonumber|notag|q?quad)[A-Za-z]+)"
            r"|(?P<note>\\(?:(?:label|tag\*?)" + _PLAIN_BRACES + "|nonumber|notag)|"
            + _SAID_MARK + _SAID_COMMAND + _PLAIN_BRACES + ")"
@@ -274,7 +275,8 @@ def _refuse_stray_said(text: str, end: int) -> None:
             refuse_note(text, command, found.start(1), _SAID_EXAMPLES[command])
             continue
         rest = unnoted(text)[whole.end():end].lstrip()
-        if rest and not rest.startswith("\\\\"):
+        # (what cannot go on the maths, a stray ')' or '.', is the parser's to point at)
+        if rest and not rest.startswith("\\\\") and re.match(_GOES_ON, rest):
             mark = text[found.start():found.start(1)].strip()
             raise ExpressionError(f"'{mark} {command}{{...}}' is read at the end of a line "
                                   "only: a line's justification in text, as in f'(x) &= 2x "
@@ -291,7 +293,8 @@ def refuse_note(text: str, written: str, start: int, example: str) -> None:
     wrong = re.compile(_NOT_IN_NOTE).search(text, opening.end())
     if wrong is not None and wrong.group() == "}":
         return
-    if wrong is None:
+    # (a text running into the line's break or the math's closing was never closed)
+    if wrong is None or re.match(r"\\(?:\\|[\])]|end\b)", text[wrong.start():]):
         raise ExpressionError(f"the '{{' of LaTeX's {written} is not closed: end it with "
                               f"'}}', as in {example}", text, opening.end() - 1)
     raise ExpressionError(f"LaTeX's {written}{{...}} holds plain text only, as in {example}: "

@@ -117,6 +117,14 @@ STRAY = [
     ("x \\quad \\mbox{a \\alpha}", "LaTeX's \\mbox{...} holds plain text only", 16),
     ("x && \\textrm{a{b}}", "LaTeX's \\textrm{...} holds plain text only", 14),
     ("x && \\text a", "LaTeX's \\text takes its text in braces", 5),
+    # what cannot go on the maths after a note is the culprit, not the note (the last
+    # character of each); a text running into the line's break or the math's closing is
+    # one never closed (the caret on its '{', the 11th and 9th characters)
+    ("x^2 && \\text{a}}", "unexpected '}'", 15),
+    ("x^2 && \\text{a} )", "unexpected ')'", 16),
+    ("x^2 \\quad \\text{a}.", "unexpected character '.'", 18),
+    ("\\[ x && \\text{a \\]", "the '{' of LaTeX's \\text is not closed", 13),
+    ("x \\label{a \\\\", "the '{' of LaTeX's \\label is not closed", 8),
 ]
 
 
