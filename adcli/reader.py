@@ -77,6 +77,7 @@ _NUMBER = r"(?:\d+\.?\d*|\.\d+)"
 _LENGTH = r"[-+]?(?:" + _NUMBER + r"\s*(?:pt|ex|em|mm|cm|in|bp)|" + _NUMBER + \
     r"?\s*\\(?:jot|baselineskip|(?:small|med|big)skipamount))"
 _LINE_MARK = r"&|\\\\\*?(?:\[\s*" + _LENGTH + r"\s*\])?"
+_LAST_MARKS = re.compile(r"(?:&\s*){1,2}(?:\\\\.*)?", re.S)   # x^2 && \\: flalign's line end
 # The line's annotations (\\label{eq:1}, \\tag{3}, \\tag*{a}, \\nonumber, \\notag), no part of
 # the maths (the grammar's LATEX_NOTE), its justification in text (&& \\text{by parts},
 # \\quad \\mbox{...}: LATEX_TEXT), and the spaces \\quad, \\qquad; found as TeX reads
@@ -229,7 +230,8 @@ def line_marks(text: str, start: int, end: int, equation: bool = False):
     """TeX's marks of a line pasted from a display (align's alignment mark '&', the line
     break '\\\\' or '\\\\[2pt]') in text[start:end], each as (position, mark, whether it
     is read there).
-    Read (as nothing): an '&' first in the text, a '\\\\' last; in an equation (check's
+    Read (as nothing): an '&' first in the text, one or two last (flalign's), a '\\\\'
+    last; in an equation (check's
     expectation, ``equation``), an '&' at an '=' (f'(x) &= 2x) or first after one. The
     line's annotations are no part of it: give ``text`` unnoted."""
     for found in re.compile(_LINE_MARK).finditer(text, start, end):
@@ -238,8 +240,10 @@ def line_marks(text: str, start: int, end: int, equation: bool = False):
         after = text[found.end():end].lstrip()
         if mark != "&":
             yield position, mark, not after
-        else:
-            yield position, mark, not before or equation and "=" in (after[:1], before[-1:])
+        else:   # (or in the one or two last: flalign's lines end in them, x^2 &&)
+            last = _LAST_MARKS.fullmatch(text[position:end].rstrip()) is not None
+            yield position, mark, not before or last or \
+                equation and "=" in (after[:1], before[-1:])
 
 
 def refuse_stray_marks(text: str) -> None:

@@ -138,7 +138,7 @@ STRAY = [
     ("\\begin{align} \\end{align}", "the expression between '\\begin{align}' and "
                                    "'\\end{align}' is empty", 0),
     ("x & y", "unexpected character '&'", 2),
-    ("x^2 &", "unexpected character '&'", 4),
+    ("x^2 &&&", "unexpected character '&'", 4),     # (one or two last are flalign's)
     ("& & x", "unexpected character '&'", 2),
     ("\\begin{align} x &+ y \\end{align}", "unexpected character '&'", 16),
     ("x \\\\ y", "unexpected '\\\\': TeX's line break is read at the end of the expression "
