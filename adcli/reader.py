@@ -261,8 +261,9 @@ def refuse_stray_marks(text: str) -> None:
             continue
         if mark == "&":
             raise ExpressionError("unexpected character '&': TeX's alignment mark is read "
-                                  "only first on a line (& 2x), or at the '=' of check's "
-                                  "expected derivative (f'(x) &= 2x)", text, position)
+                                  "only first on a line (& 2x), one or two last (2x &&, as "
+                                  "flalign's lines end), or at the '=' of check's expected "
+                                  "derivative (f'(x) &= 2x)", text, position)
         raise ExpressionError(f"unexpected '{mark}': TeX's line break is read at the end of "
                               "the expression only (f'(x) = 2x \\\\)", text, position)
 
