@@ -2090,7 +2090,7 @@ def _flat(f, names, points, where, scale_before):
     func, x = _differenced(f, names, sub), sub[names[-1]]
     noise = ROUNDING * EPS * _known(func, x, scale_before[index])
     flat, same = np.isfinite(noise), np.ones(x.size, bool)
-    at = func(np.broadcast_to(x, (ROWS, x.size)))[0]
+    at = _differenced(f, names, sub, rows=1)(x)     # (func takes ROWS rows of points)
     for first in LADDERS:
         h = _taken(x, first * step_scale(x) * RATIO ** -np.arange(ROWS)[:, None])
         up, down = func(x + h), func(x - h)     # (x +- h exact: steps taken)
