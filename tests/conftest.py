@@ -51,6 +51,15 @@ def run_cli(*argv: str, stdin: str = "", timeout: int | None = None) -> tuple[in
     return code, *(s.buffer.getvalue().decode("utf-8", "surrogateescape") for s in (out, err))
 
 
+def grad_at_2(text: str) -> tuple[float, float]:
+    """``adcli grad TEXT --at x=2 --format json``'s value and derivative in x, the run
+    checked to have succeeded (the pasted-notation files read x^3 in many forms)."""
+    code, out, err = run_cli("grad", text, "--at", "x=2", "--format", "json")
+    assert code == 0, err
+    point = strict_json(out)["points"][0]
+    return point["value"], point["gradient"]["x"]
+
+
 def strict_json(text: str):
     """The whole text as one JSON object; a bare NaN/Infinity (invalid JSON) fails."""
     def refuse(constant):

@@ -129,15 +129,20 @@ def test_where_the_steps_are_too_short_for_f_to_change_nothing_is_told():
 
 # ----- a wrong derivative on a flat f still differs ---------------------------------------------
 
+def wrong_identity(registered, called: str, factor: float):
+    """called(x): x, whose backward rule says ``factor`` (wrong: the derivative is 1)."""
+    @registered
+    class Wrong(Primitive):
+        name = called       # (registered under it as the class is made)
+        def forward(self, x): return x
+        def backward(self, gy): return factor * gy
+    return Wrong
+
+
 @pytest.fixture
 def off(registered):
     """checkflat_off(x): x, whose backward rule is wrong by a factor 1.001."""
-    @registered
-    class Off(Primitive):
-        name = "checkflat_off"
-        def forward(self, x): return x
-        def backward(self, gy): return 1.001 * gy
-    return Off
+    return wrong_identity(registered, "checkflat_off", 1.001)
 
 
 def test_a_wrong_rule_on_a_flat_f_differs_at_every_point(off):
@@ -270,12 +275,7 @@ def test_an_f_that_keeps_no_digit_is_not_taken_for_a_flat_one():
 @pytest.fixture
 def kilo(registered):
     """checkflat_kilo(x): x, whose backward rule says 1000 (wrong: the derivative is 1)."""
-    @registered
-    class Kilo(Primitive):
-        name = "checkflat_kilo"
-        def forward(self, x): return x
-        def backward(self, gy): return 1000 * gy
-    return Kilo
+    return wrong_identity(registered, "checkflat_kilo", 1000.0)
 
 
 @pytest.mark.parametrize("f", ["1e6+sin(x)^2+cos(x)^2+1e-9*x", "sin(x)^2+cos(x)^2+1e-11*x"])

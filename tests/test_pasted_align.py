@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 
 import adcli
-from conftest import (run_cli, strict_json,
+from conftest import (grad_at_2, run_cli, strict_json,
                       adcli_on_terminal, assert_one_line_error, words, verdict_rows)
 
 WIDTHS = [40, 60, 80]
@@ -101,10 +101,7 @@ def test_several_lines_are_a_chain_with_the_caret_on_the_second_equals(expected)
                                   "\\begin{aligned} x^3. \\end{aligned}",
                                   "& x^3", "x^3 \\\\", "x^3\\\\", "& x^3 \\\\ "])
 def test_grad_reads_an_expression_in_an_environment(text):
-    code, out, err = run_cli("grad", text, "--at", "x=2", "--format", "json")
-    assert code == 0, err
-    point = strict_json(out)["points"][0]
-    assert (point["value"], point["gradient"]["x"]) == (8.0, 12.0)     # x^3, 3x^2 at 2
+    assert grad_at_2(text) == (8.0, 12.0)     # x^3, 3x^2 at 2
 
 
 def test_the_api_reads_an_environment():

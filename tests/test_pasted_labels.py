@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 
 import adcli
-from conftest import (run_cli, strict_json,
+from conftest import (grad_at_2, run_cli, strict_json,
                       adcli_on_terminal, assert_one_line_error, words, verdict_rows)
 
 
@@ -90,10 +90,7 @@ def test_the_order_an_annotated_left_side_names_is_checked():
                             "\\begin{gather} x^3 \\\\[2pt] \\end{gather}",
                             "\\[ x^3 \\\\[2pt] \\]", "x \\quad x \\qquad x"])
 def test_grad_reads_an_annotated_expression(text):
-    code, out, err = run_cli("grad", text, "--at", "x=2", "--format", "json")
-    assert code == 0, err
-    point = strict_json(out)["points"][0]
-    assert (point["value"], point["gradient"]["x"]) == (8.0, 12.0)     # x^3, 3x^2 at 2
+    assert grad_at_2(text) == (8.0, 12.0)     # x^3, 3x^2 at 2
 
 
 def test_quad_ends_a_function_argument_as_thin_space_does():

@@ -13,7 +13,8 @@ import pytest
 
 import adcli
 from adcli.reader import without_math
-from conftest import run_cli, strict_json, adcli_on_terminal, words, verdict_rows
+from conftest import (grad_at_2, run_cli, strict_json, adcli_on_terminal, words,
+                      verdict_rows)
 
 WIDTHS = [40, 60, 80]
 
@@ -84,10 +85,7 @@ def test_one_argument_nested_equation_differs_when_wrong():
                                   nested("x^3.", ("\\begin{gather*}", "\\end{gather*}")),
                                   "$\\begin{aligned}x^3\\end{aligned}$,"])
 def test_grad_reads_an_expression_in_a_nested_environment(text):
-    code, out, err = run_cli("grad", text, "--at", "x=2", "--format", "json")
-    assert code == 0, err
-    point = strict_json(out)["points"][0]
-    assert (point["value"], point["gradient"]["x"]) == (8.0, 12.0)     # x^3, 3x^2 at 2
+    assert grad_at_2(text) == (8.0, 12.0)     # x^3, 3x^2 at 2
 
 
 def test_the_api_reads_a_nested_environment():

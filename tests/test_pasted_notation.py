@@ -17,7 +17,7 @@ import pytest
 
 import adcli
 from adcli.errors import ExpressionError
-from conftest import (run_cli, strict_json,
+from conftest import (grad_at_2, run_cli, strict_json,
                       adcli_on_terminal, assert_one_line_error, words, verdict_rows)
 
 WIDTHS = [40, 60, 80]
@@ -51,10 +51,7 @@ def test_a_long_expression_in_delimiters_is_read_whole():
 
 
 def test_grad_reads_a_delimited_expression():
-    code, out, err = run_cli("grad", "\\(x^3\\)", "--at", "x=2", "--format", "json")
-    assert code == 0, err
-    point = strict_json(out)["points"][0]
-    assert (point["value"], point["gradient"]["x"]) == (8.0, 12.0)     # x^3, 3x^2 at 2
+    assert grad_at_2("\\(x^3\\)") == (8.0, 12.0)     # x^3, 3x^2 at 2
 
 
 def test_a_definition_in_delimiters():

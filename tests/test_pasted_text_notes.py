@@ -13,7 +13,7 @@ import pytest
 
 import adcli
 from adcli import lalr, parser
-from conftest import (run_cli, strict_json,
+from conftest import (grad_at_2, run_cli, strict_json,
                       adcli_on_terminal, assert_one_line_error, words, verdict_rows)
 
 NOTES = ["&& \\text{by the chain rule}", "&&\\text{chain rule}", "&& \\text {chain rule}",
@@ -75,10 +75,7 @@ def test_one_argument_equation_with_a_justification_matches():
                          + ["& x^3 && \\text{cubed} \\\\", "\\[ x^3 \\quad \\text{cubed} \\]",
                             "\\[ \\begin{aligned} & x^3 && \\text{cubed} \\end{aligned} \\]"])
 def test_grad_reads_a_justified_expression(text):
-    code, out, err = run_cli("grad", text, "--at", "x=2", "--format", "json")
-    assert code == 0, err
-    point = strict_json(out)["points"][0]
-    assert (point["value"], point["gradient"]["x"]) == (8.0, 12.0)     # x^3, 3x^2 at 2
+    assert grad_at_2(text) == (8.0, 12.0)     # x^3, 3x^2 at 2
 
 
 def test_the_api_reads_a_justification_as_nothing():
