@@ -21,6 +21,8 @@ there, sin(x)^2 + cos(x)^2, or symmetric about x, cos at 0), they settle on noth
 relative to a derivative of 0, but they bound it: by f's rounding over the finest step.
 AD agrees there only if it is itself 0 to within its rounding error, and differs if it is
 beyond that bound, so a wrong rule on a flat f is still caught; in between, not counted.
+So where they converge to 0 without vanishing (a stationary point that is no symmetric
+one, x^3 - 3x at 1, where they are h^2): the same bound, judged the same way.
 When it differs, slips.py names what is certain at every counted point.
 """
 from __future__ import annotations
@@ -42,7 +44,7 @@ from .expression import (LATEX_LETTERS, MAX_ORDER, Expression, _Run, _names as n
                          _whole, as_numbers, normal_keys, normal_name, parse as api_parse)
 from .functions import CALLABLE, CONSTANTS
 from .parser import parse
-from .reader import without_math
+from .reader import unnoted, without_math
 
 DEFAULT_SAMPLES = 30
 DEFAULT_SEED = 0
@@ -67,6 +69,9 @@ UNSETTLED = "finite differences do not settle there"   # why a point is not coun
 FLAT_UNSURE = ("the central differences vanish there to within rounding, which bounds the "
                "derivative, and adcli's is not 0 but within that bound: they cannot tell "
                "it from 0")   # (_flat_witness)
+CONVERGING_UNSURE = ("the central differences converge to 0 there, which bounds the "
+                     "derivative, and adcli's is not 0 but within that bound: they cannot "
+                     "tell it from 0")   # (_flat_witness, _towards_zero)
 
 
 # ----- the result ------------------------------------------------------------------------
@@ -110,10 +115,18 @@ class Target:
     # they disagree with AD.
     pole: np.ndarray | None = None
     # Per point: where the central differences of f (the function they difference) vanish
-    # to within its rounding over every step, and were taken as a bound on the derivative
-    # (_flat), the finest of those steps, the bound's; nan elsewhere. There ``fd`` is 0,
-    # ``fd_error`` the bound (|f'| <= fd_error) and ``difference`` |AD| over its terms.
+    # to within its rounding over every step (_flat), or converge to 0 (_towards_zero), and
+    # were taken as a bound on the derivative, the finest of those steps, the bound's; nan
+    # elsewhere. There ``fd`` is 0, ``fd_error`` the bound (|f'| <= fd_error) and
+    # ``difference`` |AD| over its terms.
     flat: np.ndarray | None = None
+    # Per point: where ``flat`` is set because the central differences converge to 0 as
+    # the step shrinks (_towards_zero: x^3 - 3x at 1), not because they vanish at every
+    # step (False elsewhere).
+    converging: np.ndarray | None = None
+    # The expectation as the user wrote it, LaTeX's notes and the equation's left side
+    # left out (_written): what --format json shows; None for an Expression given.
+    written: str | None = None
 
     @property
     def derivative(self) -> str:
@@ -474,7 +487,29 @@ def _target(f: Expression, names: tuple, order, partial, text, definitions=None)
         raise ValuesError(f"the expected {label} uses "
                           f"{listing(extra)}, which {'does' if len(extra) == 1 else 'do'} "
                           f"not appear in {quote(f.text, None)}{_why_not(extra, f.variables)}")
-    return Target(name, label, expectation, names=mixed)
+    written = _written(typed, text) if isinstance(typed, str) else None
+    return Target(name, label, expectation, names=mixed, written=written)
+
+
+def _written(typed: str, read: str) -> str:
+    """The expectation as typed, for the user to recognise: the right side ``read`` (the
+    reader's, column for column with the end of ``typed``: without_math blanks out TeX's
+    delimiters, line marks and notes) with what was blanked out of it, or is a note the
+    parser passes over (\\label{eq:1} in 2x \\label{eq:1}), left out. Each such stretch,
+    with the spaces around it, is one space between two characters and nothing at either
+    end; the user's own spacing elsewhere is kept, and an equation's side loses the
+    spaces around its '='."""
+    start = len(typed) - len(read)
+    side, read = typed[start:], unnoted(read)
+    mask = "".join("n" if r == " " != c else "s" if c.isspace() else "k"
+                   for c, r in zip(side, read))
+    kept, end = [], 0
+    for stretch in re.finditer(r"s*n[sn]*", mask):
+        inside = stretch.start() > 0 and stretch.end() < len(side)
+        kept += [side[end:stretch.start()], " " * inside]
+        end = stretch.end()
+    shown = "".join(kept) + side[end:]
+    return shown.strip() if start else shown
 
 
 def _not_in(name: str, f: Expression, mixed: bool) -> str:
@@ -1970,6 +2005,7 @@ def _judge_target(f, t: Target, i, order, points, found, rtol, atol, smooth_valu
         judged = usable & settled
         t.why[usable & ~judged] = UNSETTLED
         t.why[usable & ~judged & np.isfinite(t.flat)] = FLAT_UNSURE
+        t.why[usable & ~judged & np.isfinite(t.flat) & t.converging] = CONVERGING_UNSURE
         # (where f is flat the claim is that f' vanishes, judged as an expectation of 0 is)
         t.lost = judged & (_lost(t.fd, t.ad, 0.0, ad_scale) > 0) & np.isnan(t.flat)
         t.why[t.lost] = LOST_AD.format(what="derivative" if order == 1 else t.label)
@@ -1996,6 +2032,7 @@ def _witnesses(f, t: Target, i, order, points, found, smooth_value):
     right derivatives, and where they differ (no derivative: ``nowhere``)."""
     n = len(t.ad)
     t.pole, t.flat = np.full(n, "", dtype=object), np.full(n, np.nan)
+    t.converging = np.zeros(n, bool)
     if order == 0:
         t.fd = t.fd_error = t.left = t.right = np.full(n, np.nan)
         return np.ones(n, bool), np.ones(n, bool), np.zeros(n, bool)
@@ -2038,11 +2075,20 @@ def _flat_witness(f, t: Target, i, order, points, found, where, agree, settled):
     witness only where AD is within B and its rounding, and adcli's derivative is within
     (ten times) B at x -+ h over the first ladder's steps too, as a vanishing f's is (a
     wrong rule there is not caught: the point is not counted). (agree, settled) updated;
+    Where they do not vanish but converge to 0 (_towards_zero: x^3 - 3x at 1), their bound
+    is judged the same way (t.converging says where).
     t.fd and t.fd_error (0 and B) and t.flat (B's step) set where they witness, and
     t.flat where they cannot tell."""
     names, ad_scale = path(t, order), found.ad_scale[i]
     bound, step, digits, slope = _flat(f, names, points, where & ~found.kink,
                                        found.fd_scale[i])
+    # (where they do not vanish, they may converge to 0: a bound of the same kind)
+    converging = _towards_zero(f, names, points, where & ~found.kink & np.isnan(bound),
+                               found.fd_scale[i], t.fd, t.fd_error)
+    t.converging = np.isfinite(converging[0])
+    bound, step, slope = (np.where(t.converging, new, old)
+                          for new, old in zip(converging, (bound, step, slope)))
+    digits = digits | t.converging     # (their values resolve f's change: _towards_zero)
     size, rounding = np.abs(t.ad), ROUNDING * EPS * ad_scale
     zero = size <= rounding                     # (AD itself says 0)
     # (f the same float at every step (slope inf) witnesses an AD with no terms, exactly
@@ -2107,6 +2153,41 @@ def _flat(f, names, points, where, scale_before):
     finest[index[flat]] = step[flat]
     digits[index] = noise <= SETTLED * np.abs(at)
     return bound, finest, digits, slope
+
+
+def _towards_zero(f, names, points, where, scale_before, estimate, error):
+    """At the points ``where`` (the central differences of the function differenced, as
+    _differenced's, do not vanish), where they converge to 0 as the step shrinks, as at a
+    stationary point that is no symmetric one (x^3 - 3x at 1: D(h) = h^2): the
+    extrapolated ``estimate`` is within its ``error`` of 0, which no relative criterion
+    settles on. They bound |f'| as vanishing ones do (_flat), by the difference over the
+    finest step and f's rounding over it, and by the extrapolation's |estimate| + error
+    where that is larger, so that a feature narrower than the long steps, or below f's
+    rounding over them (1e-16 tanh(1e6 (x-1)) beside x^3 - 3x, f' = 1e-10), is not
+    bounded away. Only where f's values resolve how it changes beside x (its rounding
+    within SETTLED of its change over the longest step): where f turns within a few ulps
+    (cos(3x) at 1e14), rounding can fake the convergence. Returns (bound, that finest
+    step, the slope f shows beside x, as _flat's), nan where they do not converge to 0."""
+    n = len(where)
+    bound, finest, slope = np.full(n, np.nan), np.full(n, np.nan), np.full(n, np.nan)
+    index = np.flatnonzero(where & np.isfinite(error) & (np.abs(estimate) <= error))
+    if not index.size:
+        return bound, finest, slope
+    sub = {v: p[index] for v, p in points.items()}
+    x = sub[names[-1]]
+    noise = ROUNDING * EPS * _known(_differenced(f, names, sub), x, scale_before[index])
+    h = _taken(x, LADDERS[1] * step_scale(x) * RATIO ** -(ROWS - 1))   # the finest
+    longest = _taken(x, LADDERS[0] * step_scale(x))
+    at, up, down, far_up, far_down = _differenced(f, names, sub, rows=5)(
+        np.stack([x, x + h, x - h, x + longest, x - longest]))  # (x +- h exact: taken)
+    sides = np.maximum(np.abs(far_up - at), np.abs(at - far_down))
+    over = np.maximum(np.abs(up - down) / (2 * h) + noise / h,
+                      np.abs(estimate[index]) + error[index])
+    converges = (h > 0) & np.isfinite(over) & (noise <= SETTLED * sides)
+    bound[index[converges]] = over[converges]
+    finest[index[converges]] = h[converges]
+    slope[index[converges]] = (sides / longest)[converges]
+    return bound, finest, slope
 
 
 def _quiet(f, names, points, where, bound) -> np.ndarray:
@@ -2244,7 +2325,8 @@ def _straddled(targets, status) -> int:
 def _unsettled(targets, status) -> int:
     """The points not counted because finite differences do not settle there."""
     return int(np.sum((status == "skipped") & np.any(
-        [(t.status == "skipped") & ((t.why == UNSETTLED) | (t.why == FLAT_UNSURE))
+        [(t.status == "skipped") & ((t.why == UNSETTLED) | (t.why == FLAT_UNSURE)
+                                    | (t.why == CONVERGING_UNSURE))
          for t in targets], axis=0)))
 
 
@@ -2423,18 +2505,31 @@ def _summary(r: CheckResult) -> str:
 
 def _flat_words(r: CheckResult, largest: str) -> str:
     """The match's size: the largest relative difference, or where f's central
-    differences vanish (_flat), that its derivative is 0 to within rounding (relative to
-    a derivative of 0, a difference means nothing)."""
+    differences vanish (_flat) or converge to 0 (_towards_zero), that its derivative is 0
+    to within rounding (relative to a derivative of 0, a difference means nothing)."""
     flat = int(np.sum(_flat_points(r.targets, r.status)))
     if not flat:
         return largest
     # (at order 2 and above, what is differenced is adcli's derivative one order lower)
     what = "f" if r.order == 1 else "the derivative one order lower"
+    kinds = _flat_kinds(r.targets)
     if flat == r.counted:
-        return f"0 to within rounding, the central differences of {what} vanishing to " \
-               "within its rounding there"
+        doing = " or ".join(("vanishing to within its rounding", "converging to 0")[k]
+                            for k in kinds)
+        return f"0 to within rounding, the central differences of {what} {doing} there"
+    do = " or ".join(("vanish to within its rounding", "converge to 0")[k] for k in kinds)
     return f"{largest}, and 0 to within rounding at {flat} more where the central " \
-           f"differences of {what} vanish to within its rounding"
+           f"differences of {what} {do}"
+
+
+def _flat_kinds(targets) -> list[int]:
+    """How the central differences bounded the derivatives judged by a bound (_flat): 0
+    where they vanish, 1 where they converge to 0 (_towards_zero), each said once."""
+    kinds = set()
+    for t in targets:
+        flat = np.isfinite(t.flat) & _judged(t)
+        kinds |= set(np.unique(t.converging[flat].astype(int)).tolist())
+    return sorted(kinds)
 
 
 def _within(r: CheckResult) -> str:
@@ -2476,35 +2571,38 @@ def _notes(r: CheckResult) -> list[str]:
 
 
 def _flat_notes(r: CheckResult, t: Target) -> list[str]:
-    """How t was judged where f's central differences vanish (_flat): the bound they
-    give, and AD 0 within its rounding, or beyond the bound (a wrong rule: AD is on
-    trial)."""
-    flat = np.isfinite(t.flat) & _judged(t)
-    if not flat.any():
-        return []
+    """How t was judged where f's central differences vanish (_flat) or converge to 0
+    (_towards_zero): the bound they give, and AD 0 within its rounding, or beyond the
+    bound (a wrong rule: AD is on trial)."""
     names = path(t, r.order)
     of = "f" if len(names) == 1 else f"adcli's {_path_label(names[:-1], r.expression)}"
-    bound = t.fd_error
     # (vanishing central differences: of an f constant there, or symmetric about x)
-    how = (f"the central differences of {of} vanish to within its rounding over every "
-           f"step ({of} constant there, or symmetric about the point)")
+    hows = [(f"the central differences of {of} vanish to within its rounding over every "
+             f"step ({of} constant there, or symmetric about the point)",
+             "the difference there and its rounding"),
+            (f"the central differences of {of} converge to 0 as the step shrinks (their "
+             "extrapolation is 0 to within its error)", "the difference there and its "
+             "rounding, or the extrapolation's error where that is larger")]
     notes = []
-    good, bad = flat & (t.status == "match"), flat & (t.status == "differs")
-    for at, verb in ((good, "is 0 to within its own rounding error"),
-                     (bad, "is beyond that and its own rounding error")):
-        if not at.any():
-            continue
-        head = f"{t.label} is 0 to within rounding at {_s(int(at.sum()))}" \
-            if at is good else _disagree(r, t, bad)
-        notes.append(f"{head}: there {how}, which bounds |{t.label}| by "
-                     f"{np.max(bound[at]):.2g} at most (over the finest step, h = "
-                     f"{np.min(t.flat[at]):.2g}: the difference there and its rounding), "
-                     f"and adcli's {verb} "
-                     f"({_largest_ad(t.ad[at])}; the relative difference shown is |AD| "
-                     "over the size of its terms)" + ("" if at is good else
-                     ": a feature narrower than the finest step, or else a bug in adcli "
-                     "or a kink it does not know about: please report that"))
+    for kind, (how, over) in enumerate(hows):
+        flat = np.isfinite(t.flat) & _judged(t) & (t.converging == bool(kind))
+        good, bad = flat & (t.status == "match"), flat & (t.status == "differs")
+        for at, verb in ((good, "is 0 to within its own rounding error"),
+                         (bad, "is beyond that and its own rounding error")):
+            if at.any():
+                head = f"{t.label} is 0 to within rounding at {_s(int(at.sum()))}" \
+                    if at is good else _disagree(r, t, bad)
+                notes.append(_flat_note(t, at, head, how, over, verb, at is good))
     return notes
+
+
+def _flat_note(t: Target, at, head: str, how: str, over: str, verb: str, good: bool) -> str:
+    return (f"{head}: there {how}, which bounds |{t.label}| by {np.max(t.fd_error[at]):.2g} "
+            f"at most (over the finest step, h = {np.min(t.flat[at]):.2g}: {over}), and "
+            f"adcli's {verb} ({_largest_ad(t.ad[at])}; the relative difference shown is "
+            "|AD| over the size of its terms)" + ("" if good else
+            ": a feature narrower than the finest step, or else a bug in adcli or a kink "
+            "it does not know about: please report that"))
 
 
 def _largest_ad(ad) -> str:

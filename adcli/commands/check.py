@@ -568,7 +568,8 @@ def _render_json(result, out, digits, extra, header=True) -> None:
         "order": result.order,
         "checks": [{"derivative": t.derivative, "label": t.label,
                     "expected": None if t.expectation is None else
-                    {"expression": t.expectation.text, "parsed": t.expectation.parsed}}
+                    {"expression": t.expectation.text if t.written is None else t.written,
+                     "parsed": t.expectation.parsed}}
                    for t in result.targets],
         "verdict": result.verdict, "summary": result.summary,
         "counted": result.counted, "differing": result.differing,
