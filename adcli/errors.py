@@ -87,11 +87,21 @@ def error_text(text: str, columns: int | None = None) -> str:
 
 def fold_words(text: str, width: int) -> str:
     """text in lines of at most ``width`` columns, broken between words only (a word wider
-    than that stays whole), the lines after the first indented by two spaces."""
-    import textwrap
+    than that stays whole), the lines after the first indented by two spaces. Columns, not
+    characters (textwrap's count): a CJK character takes two, a combining mark none."""
+    import re
 
-    return "\n".join(textwrap.wrap(text, width, subsequent_indent="  ",
-                                   break_long_words=False, break_on_hyphens=False))
+    pieces = re.split(r"(\s+)", text.strip())  # words, and the spaces between them as typed
+    lines, line, used = [], pieces[0], _width(pieces[0])
+    for space, word in zip(pieces[1::2], pieces[2::2]):
+        space, columns = " " * len(space), _width(word)
+        if used + len(space) + columns > width:
+            lines.append(line)
+            line, used = "  " + word, 2 + columns
+        else:
+            line, used = line + space + word, used + len(space) + columns
+    lines.append(line)
+    return "\n".join(lines)
 
 
 def terminal_width(stream) -> int | None:
