@@ -78,6 +78,16 @@ _LENGTH = r"[-+]?(?:" + _NUMBER + r"\s*(?:pt|ex|em|mm|cm|in|bp)|" + _NUMBER + \
     r"?\s*\\(?:jot|baselineskip|(?:small|med|big)skipamount))"
 _LINE_MARK = r"&|\\\\\*?(?:\[\s*" + _LENGTH + r"\s*\])?"
 _LAST_MARKS = re.compile(r"(?:&\s*){1,2}(?:\\\\.*)?", re.S)   # x^2 && \\: flalign's line end
+# A line break inside the expression, a long formula broken over a display's lines, where
+# an operator ends the line before it or begins the one after it, past that line's '&' and
+# spacing (x^2 + \\\\ 3x, x^2 \\\\ &\\quad + 3x: the grammar's _NEXT_LINE and NEXT_ADD_OP)
+_OPERATOR = r"(?:[-+\u2212*/\u00d7\u00b7\u22c5\u00f7]|\\(?:cdot|times|div))"
+_SPACING = r"(?:\s|\\q?quad|\\[,;:! ])*"
+_ENDS_IN_OPERATOR = _OPERATOR + _SPACING + r"\Z"
+_BEGINS_WITH_OPERATOR = r"\s*(?:&\s*)?" + _SPACING + _OPERATOR
+_TAIL = 200     # characters of a line looked at for the operator ending it
+_OPERATOR_SIGNS = "+-\u2212*/\u00d7\u00b7\u22c5\u00f7"
+_COMMAND_ENDS = "tsvd,;:!\\"    # of \\cdot, \\times, \\div, \\quad, \\, and the others
 # The line's annotations (\\label{eq:1}, \\tag{3}, \\tag*{a}, \\nonumber, \\notag), no part of
 # the maths (the grammar's LATEX_NOTE), its justification in text (&& \\text{by parts},
 # \\quad \\mbox{...}: LATEX_TEXT), and the spaces \\quad, \\qquad; found as TeX reads
@@ -132,6 +142,8 @@ def math_delimiters(text: str) -> tuple[int, int] | None:
         _stray_delimiter(text, opening)
     closing = next(marks, None)
     if _opens_inner(text, opening, closing):
+        if opening[1] == "begin" and opening[2] in INNER:
+            _no_outer_pair(text, opening, closing)
         return _nested(text, opening, closing, marks, end)
     _closes(text, opening, closing, text, end)
     return _inside(text, opening, closing, text[closing.end():end].strip())
@@ -200,8 +212,27 @@ def _closing(mark: re.Match, opening: bool = True) -> str | None:
     return f"\\end{{{mark[2]}}}"
 
 
+def _no_outer_pair(text: str, inner: re.Match, second: re.Match):
+    """\\begin{aligned} \\begin{split}: amsmath's inner environments, one in another, and
+    no display around them (read alone, an inner one is a display's line pasted without
+    it; two are two levels, refused inside an outer pair too)."""
+    raise ExpressionError(f"'{second.group()}' inside '{inner.group()}' with no outer pair "
+                          "around them (\\[ \\], $$, equation, ...): aligned, gathered and "
+                          "split are read alone, or one inside such a pair, as in \\[ "
+                          "\\begin{aligned} ... \\end{aligned} \\]", text, second.start())
+
+
 def _stray_delimiter(text: str, mark: re.Match):
-    """A TeX math delimiter that is not around the whole text (x$^2$, x^2$)."""
+    """A TeX math delimiter that is not around the whole text (x$^2$, x^2$); one inside a
+    line's note (\\text{by $u=x^2$}) is said to be there."""
+    note = re.compile(r"(" + _SAID_COMMAND + r"|\\label|\\tag)\*?\s*\{[^{}]*\Z").search(
+        text, 0, mark.start())
+    if note is not None:
+        written = note.group(1)
+        example = _SAID_EXAMPLES.get(written) or _NOTE_EXAMPLES[written]
+        raise ExpressionError(f"'{mark.group()}' inside LaTeX's {written}{{...}}: a line's "
+                              f"note holds plain text only, as in {example}; write its maths "
+                              "in words, or leave the note out", text, mark.start())
     what = "character " if len(mark.group()) == 1 else ""
     raise ExpressionError(f"unexpected {what}'{mark.group()}': TeX's math delimiters go "
                           "around the whole expression only, as in $x^2$", text, mark.start())
@@ -231,19 +262,57 @@ def line_marks(text: str, start: int, end: int, equation: bool = False):
     break '\\\\' or '\\\\[2pt]') in text[start:end], each as (position, mark, whether it
     is read there).
     Read (as nothing): an '&' first in the text, one or two last (flalign's), a '\\\\'
-    last; in an equation (check's
-    expectation, ``equation``), an '&' at an '=' (f'(x) &= 2x) or first after one. The
-    line's annotations are no part of it: give ``text`` unnoted."""
+    last or where an operator ends its line or begins the next (x^2 \\\\ + 3x), and the
+    '&' beginning that next line; in an equation (check's expectation, ``equation``), an
+    '&' at an '=' (f'(x) &= 2x) or first after one. The line's annotations are no part of
+    it: give ``text`` unnoted."""
+    # (no slices of the text per mark: a long formula broken over lines has many marks)
+    broken = None   # where the last break inside the expression ends
+    last_end = len(text[start:end].rstrip()) + start
     for found in re.compile(_LINE_MARK).finditer(text, start, end):
         position, mark = found.start(), found.group()
-        before = text[start:position].rstrip()
-        after = text[found.end():end].lstrip()
+        after = _next_character(text, found.end(), end)
         if mark != "&":
-            yield position, mark, not after
+            goes_on = _goes_on(text, start, position, found.end(), end)
+            broken = found.end() if goes_on else broken
+            yield position, mark, not after or goes_on
         else:   # (or in the one or two last: flalign's lines end in them, x^2 &&)
-            last = _LAST_MARKS.fullmatch(text[position:end].rstrip()) is not None
+            before = _last_character(text, start, position)
+            last = _LAST_MARKS.fullmatch(text, position, last_end) is not None
             yield position, mark, not before or last or \
-                equation and "=" in (after[:1], before[-1:])
+                equation and "=" in (after, before) or \
+                broken is not None and not _last_character(text, broken, position)
+
+
+def _next_character(text: str, start: int, end: int) -> str:
+    """The first character of text[start:end] that is not a space, or ""."""
+    found = re.compile(r"\s*(\S)").match(text, start, end)
+    return found.group(1) if found else ""
+
+
+def _last_character(text: str, start: int, end: int) -> str:
+    """The last character of text[start:end] that is not a space, or ""."""
+    while end > start and text[end - 1].isspace():
+        end -= 1
+    return text[end - 1] if end > start else ""
+
+
+def _goes_on(text: str, start: int, position: int, after: int, end: int) -> bool:
+    """Whether the line break from ``position`` to ``after`` in text[start:end] is inside
+    the expression: an operator ends the line before it or begins the one after it (a
+    new line that begins otherwise, f(x) &= ... \\\\ f'(x) &= ..., is another line)."""
+    if re.compile(r"\s*\Z").match(text, start, position):     # a break first: no line
+        return False
+    # (the line's end only, spacing and blanked notes included: a long text has many; the
+    # regular expression only where it may end in a command, \\cdot or \\quad)
+    tail = max(start, position - _TAIL)
+    last = _last_character(text, tail, position)
+    if last and (last in _OPERATOR_SIGNS or last in _COMMAND_ENDS and
+                 re.compile(_ENDS_IN_OPERATOR).search(text, tail, position)):
+        return True
+    begins = re.compile(_BEGINS_WITH_OPERATOR).match(text, after, end)
+    # (a '*' right after the break is TeX's star, \\*: the next line's '*' follows its '&')
+    return begins is not None and begins.group().strip() != "*"
 
 
 def refuse_stray_marks(text: str) -> None:
@@ -264,8 +333,18 @@ def refuse_stray_marks(text: str) -> None:
                                   "only first on a line (& 2x), one or two last (2x &&, as "
                                   "flalign's lines end), or at the '=' of check's expected "
                                   "derivative (f'(x) &= 2x)", text, position)
-        raise ExpressionError(f"unexpected '{mark}': TeX's line break is read at the end of "
-                              "the expression only (f'(x) = 2x \\\\)", text, position)
+        _stray_break(text, position, mark, end)
+
+
+def _stray_break(text: str, position: int, mark: str, end: int):
+    """A line break that neither ends the expression nor continues it at an operator."""
+    # (TeX takes a '*' after \\\\ as its star, \\\\*, spaces aside: never a product)
+    star = "; a '*' just after it is the break's star (\\\\*): put the next line's '&' " \
+        "before a '*' that multiplies" if "[" not in mark and _next_character(
+            text, position + len(mark), end) == "*" else ""
+    raise ExpressionError(f"unexpected '{mark}': TeX's line break is read at the end of the "
+                          "expression only, or where an operator ends its line or begins the "
+                          f"next (x^2 + 3x \\\\ + \\sin x){star}", text, position)
 
 
 def _refuse_stray_said(text: str, end: int) -> None:
@@ -888,6 +967,13 @@ class Builder:
         nodes = self.nodes
         nodes.append(Node("infix", start, function.name, None, function, (left, right)))
         return len(nodes) - 1
+
+    def broken(self, children):
+        """An operator starting the next line of a display (x^2 \\\\ &\\quad + 3x): one
+        token with the break before it, read as the operator where it is written."""
+        left, (text, start), right = children
+        symbol = text[text.rindex("\\"):] if text[-1].isalpha() else text[-1]  # \\cdot, +
+        return self.binary([left, (symbol, start + len(text) - len(symbol)), right])
 
     def unary(self, children):
         (sign, start), operand = children

@@ -44,6 +44,12 @@ def test_a_line_may_end_in_the_starred_break(end):
     assert value(f"\\begin{{align*}} x^2 + 1 {end} \\end{{align*}}") == 5.0
 
 
+def test_a_starred_break_before_an_operator_continues_the_line():
+    # (tests/test_pasted_breaks.py: x + 1 at x = 2, its '*' the break's star, not a product)
+    assert value("x \\\\* + 1") == 3.0
+    assert value("\\begin{multline*} x \\\\*[2pt] + 1 \\end{multline*}") == 3.0
+
+
 @pytest.mark.parametrize("derivative, verdict", [("2x", "matches"), ("3x", "differs")])
 def test_check_reads_an_expectation_in_split_with_a_starred_break(derivative, verdict):
     expected = f"\\begin{{equation}} \\begin{{split}} f'(x) &= {derivative} \\\\* " \
@@ -56,13 +62,16 @@ def test_check_reads_an_expectation_in_split_with_a_starred_break(derivative, ve
 
 
 WRONG = [
-    # a starred break is a line's end, as the plain one is
-    ("x \\\\* + 1", "unexpected '\\\\*': TeX's line break is read at the end", 2),
+    # a starred break is a line's end, as the plain one is (or inside, at an operator)
+    ("x \\\\* y", "unexpected '\\\\*': TeX's line break is read at the end", 2),
     # closings in the order of the openings, and one inner environment at most
     ("\\begin{multline} x \\end{equation}", "'\\end{equation}' does not close the "
      "'\\begin{multline}' that opens the expression: end it with '\\end{multline}'", 19),
     ("$\\begin{split}\\begin{split}x\\end{split}\\end{split}$",
      "unexpected '\\begin{split}'", 14),
+    # and none alone: two levels with no outer pair are not an outer and an inner one
+    ("\\begin{split}\\begin{split}x\\end{split}\\end{split}",
+     "'\\begin{split}' inside '\\begin{split}' with no outer pair around them", 13),
     # an outer environment is not an inner one
     ("\\[ \\begin{multline} x \\end{multline} \\]", "unexpected '\\begin{multline}'", 3),
 ]
