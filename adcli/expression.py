@@ -160,16 +160,16 @@ class Expression:
 
     def grad(self, wrt=None, at: Mapping | None = None, **values) -> dict[str, np.ndarray]:
         """Every first partial derivative (or those in ``wrt``), by variable name."""
-        return self.derivatives(at, wrt=wrt, **values).gradient
+        return _told(self.derivatives(at, wrt=wrt, **values)).gradient
 
     def value_and_grad(self, wrt=None, at: Mapping | None = None, **values):
         """``(value, gradient)`` from one forward and one reverse pass."""
-        result = self.derivatives(at, wrt=wrt, **values)
+        result = _told(self.derivatives(at, wrt=wrt, **values))
         return result.value, result.gradient
 
     def hessian(self, wrt=None, at: Mapping | None = None, **values) -> np.ndarray:
         """Second partials: shape (*points, k, k), rows and columns in ``wrt`` order."""
-        return self.derivatives(at, wrt=wrt, order=2, **values).hessian
+        return _told(self.derivatives(at, wrt=wrt, order=2, **values)).hessian
 
     def derivative(self, name: str | None = None, order: int = 1, at: Mapping | None = None,
                    **values) -> np.ndarray:
@@ -249,8 +249,90 @@ class Expression:
             if not run.replayed and not result.derivatives_finite():
                 # Rare, so paid only here: run again, naming the functions whose
                 # derivatives went non-finite (checking every node costs ~20% otherwise).
-                result = compute(_Run(self, arrays, shape, watching=True))
+                run = _Run(self, arrays, shape, watching=True)
+                result = compute(run)
+            if run.out_of_range is not None and result.gradient is not None:
+                self._cross_check(arrays, result, run.out_of_range)
         return _as_point(result) if point else result
+
+    def _cross_check(self, arrays, result: Result, flagged: np.ndarray) -> None:
+        """Where a step overflowed or underflowed (``flagged``), reverse mode may have lost
+        an adjoint to 0 or inf before it met the factor that would have brought it back
+        (x/exp(x) at 380: -u/v^2 is 0 when v^2 overflows, the true ~3e-328 is not a
+        float): compare forward mode there, whose tangents take another path, and mark the
+        points where the two differ ("unsure"). The numbers shown stay reverse mode's."""
+        finite = np.isfinite(result.value) & functools.reduce(
+            np.logical_and, [np.isfinite(g) for g in result.gradient.values()], True)
+        where = flagged & finite  # (a nan or inf has its own warning already)
+        if self.has_diff or not where.any():  # (no forward rule for diff() nodes)
+            return
+        from .diagnostics import Unsure
+        from .taylor import taylor_derivative  # only now: most runs raise no flag
+
+        values = {v: a[where] for v, a in zip(self.variables, arrays)}
+        for name in result.wrt:
+            if name not in self.variables:
+                continue  # its derivative is 0, by no pass at all
+            reverse = result.gradient[name][where]
+            forward = taylor_derivative(self, values, name, 1)
+            differ = ~_agree(forward, reverse)
+            if differ.any():
+                k = int(np.argmax(differ))
+                bad = np.zeros(result.value.shape, dtype=bool)
+                bad[where] = differ
+                first = Unsure(int(np.flatnonzero(where)[k]),
+                               {v: float(values[v][k]) for v in self.variables},
+                               float(forward[k]), float(reverse[k]))
+                result.diagnostics.add_unsure(name, bad, first)
+
+
+# How far apart forward and reverse mode's derivatives may be and still agree, relative to
+# the larger: each is within a few ulps of the truth where nothing over- or underflowed,
+# and the losses looked for are whole terms, off by orders of magnitude or in sign.
+AGREE = 1e-8
+# Below the smallest normal float a difference is rounding: a subnormal keeps fewer digits
+# the smaller it is (exp(x) at -744 is 5e-324 or 1e-323), whichever mode made it.
+_TINY = 2.2250738585072014e-308  # np.finfo(np.float64).tiny
+
+
+def _agree(forward: np.ndarray, reverse: np.ndarray) -> np.ndarray:
+    """Where the two modes agree (both 0 do); a forward result that is nan or inf proves
+    nothing against a finite reverse one, so it counts as agreeing."""
+    apart = np.abs(forward - reverse)
+    close = (apart <= AGREE * np.maximum(np.abs(forward), np.abs(reverse))) | (apart < _TINY)
+    return close | ~np.isfinite(forward)
+
+
+def _told(result: Result) -> Result:
+    """The result, after an AdcliWarning (in the words of the CLI's) for each variable
+    whose derivative the two modes differ on: for the methods that return bare numbers,
+    whose callers never see the diagnostics (``derivatives`` returns them instead)."""
+    diagnostics = result.diagnostics
+    if not diagnostics.unsure:
+        return result
+    from .report import unsure_said
+
+    points = int(np.prod(diagnostics.shape, dtype=np.int64)) if diagnostics.shape else 1
+    _warn([unsure_said(name, f"{int(np.count_nonzero(mask))} of {points} "
+                             f"point{'s' * (points != 1)}",
+                       diagnostics.unsure.get(name), points)
+           for (name, what), mask in diagnostics.masks.items() if what == "unsure"])
+    return result
+
+
+class _Flags:
+    """Counts the overflow and underflow flags numpy raises while ``counting()``: where
+    none was, no step lost a number out of range (the others, divide and invalid, make
+    nan or inf, which are warned of as such)."""
+
+    def __init__(self):
+        self.raised = 0
+
+    def __call__(self, error: str, flag: int) -> None:
+        self.raised += 1
+
+    def counting(self):
+        return np.errstate(over="call", under="call", call=self)
 
 
 # (points, nodes): at most this many are left to the tape. For the API, (0, 0): the
@@ -272,6 +354,8 @@ class _Run:
         self.kinked = expression.variables  # whose nodes' kinks are marked (see moving)
         self.replayed = False  # by kernel.py, whose results are all finite
         self.computed: list[Variable] = []  # every node's Variable, once forward has run
+        # Where a step overflowed or underflowed on the way to the gradient (None: nowhere)
+        self.out_of_range: np.ndarray | None = None
 
     def partials(self, wrt, order: int) -> Result:
         if order:
@@ -284,9 +368,13 @@ class _Run:
             with no_grad():
                 y = self.forward()
             return self._result(y, wrt)
-        y = self.forward()
-        grads, variables = drivers.gradient(y, self.leaves, wrt, self.shape, self.watch,
-                                            create_graph=order == 2)
+        flags = _Flags()
+        with flags.counting():
+            y = self.forward()
+            grads, variables = drivers.gradient(y, self.leaves, wrt, self.shape, self.watch,
+                                                create_graph=order == 2)
+        if flags.raised:
+            self.out_of_range = np.ones(self.shape, dtype=bool)
         hessian = (drivers.hessian(variables, self.leaves, wrt, self.shape, self.watch)
                    if order == 2 else None)
         return self._result(y, wrt, gradient=grads, hessian=hessian)
@@ -305,12 +393,14 @@ class _Run:
         computed = kernel.evaluate(self.expression, columns, n, wrt, order)
         if computed is None:
             return None
-        value, grads, finite, kinks = computed
+        value, grads, finite, kinks, out_of_range = computed
         if not finite:
             return None
         for function, mask in kinks:
             self.diagnostics.add(function, "kink", mask.reshape(self.shape))
         self.replayed = True
+        if out_of_range is not None:
+            self.out_of_range = out_of_range.reshape(self.shape)
         grads = {name: g.reshape(self.shape) for name, g in grads.items()}
         return Result(value.reshape(self.shape), self.diagnostics, tuple(wrt),
                       gradient=grads if order else None)
@@ -652,7 +742,7 @@ def jacobian(expressions, wrt=None, at: Mapping | None = None, **values) -> np.n
     wrt = tuple(names) if wrt is None else _names(wrt)
     _warn([f"wrt: '{w}' does not appear in the expressions, so its derivative is 0"
            f"{did_you_mean(w, names)}" for w in wrt if w not in names])
-    rows = [e._partials({v: values[v] for v in e.variables}, wrt, 1).gradient
+    rows = [_told(e._partials({v: values[v] for v in e.variables}, wrt, 1)).gradient
             for e in expressions]
     shape = np.broadcast_shapes(*(g.shape for row in rows for g in row.values())) \
         if wrt else ()

@@ -749,8 +749,10 @@ class Program:
         self.rescaled = layout.rescaled
         self.exact: Program | None = None  # the same without rescaling, where it differs
 
-    def run(self, columns: dict[str, np.ndarray], n: int):
-        """(value, gradients) at n points, each column of shape (n,)."""
+    def run(self, columns: dict[str, np.ndarray], n: int, ranged: list | None = None):
+        """(value, gradients) at n points, each column of shape (n,); with a list
+        ``ranged``, each block (start, stop) where a step overflowed or underflowed is
+        appended to it."""
         # One allocation for all results, not one each: freed together, it stays in
         # malloc's heap for the next call instead of going back to the system and being
         # page-faulted in again (glibc returns a top chunk larger than twice the biggest
@@ -761,10 +763,15 @@ class Program:
         size, tuner = (BLOCK, None) if BLOCK else self._size(n, _workers())
         starts = range(0, n, size)
         spare = threading.local()  # each thread's buffers, made once per run
+        ranged = [] if ranged is None else ranged
 
         def block(start):
-            return self._block(columns, results, masks, found, start, min(n, start + size),
-                               spare, min(n, size))
+            stop, over, under = min(n, start + size), _flags.over, _flags.under
+            finite = self._block(columns, results, masks, found, start, stop, spare,
+                                 min(n, size))
+            if _flags.over != over or _flags.under != under:
+                ranged.append((start, stop))  # (atomic: blocks run in threads)
+            return finite
 
         began = time.perf_counter()
         finite = _share_out(block, starts)
@@ -1105,11 +1112,25 @@ def _count_flag(error: str, flag: int) -> None:
         _flags.under += 1
     else:
         _flags.count += 1
+        if error == "overflow":
+            _flags.over += 1
 
 
 def _counting_flags():
-    _flags.count = _flags.under = 0
+    _flags.count = _flags.under = _flags.over = 0
     return np.errstate(all="call", call=_count_flag)
+
+
+def _out_of_range(blocks, n: int):
+    """The points of the blocks where a step overflowed or underflowed, as a mask over
+    the n points (None: no such block): where reverse mode's gradient may have lost an
+    adjoint to 0 or inf and is checked against forward mode (expression._cross_check)."""
+    if not blocks:
+        return None
+    mask = np.zeros(n, dtype=bool)
+    for start, stop in blocks:
+        mask[start:stop] = True
+    return mask
 
 
 _pool_lock = threading.Lock()
@@ -1231,10 +1252,15 @@ class Schedule:
                         seen.add(k)
                         buckets.setdefault(generation[k], []).append(k)
 
-    def run(self, columns: dict[str, np.ndarray], n: int, wrt, kinked=None):
-        """kinked: see _kinked (None: every node's kinks)."""
-        with np.errstate(all="ignore"):
-            return self._run(columns, n, wrt, kinked)
+    def run(self, columns: dict[str, np.ndarray], n: int, wrt, kinked=None,
+            ranged: list | None = None):
+        """kinked: see _kinked (None: every node's kinks). ranged: as Program.run's,
+        with all n points as one block (each step runs on all of them at once)."""
+        with _counting_flags():
+            computed = self._run(columns, n, wrt, kinked)
+            if ranged is not None and (_flags.over or _flags.under):
+                ranged.append((0, n))
+        return computed
 
     def _run(self, columns, n, wrt, kinked):
         values = [None] * (self.size + len(self.leaves))
@@ -1620,17 +1646,23 @@ def schedule(expression, order: int) -> Schedule:
 
 
 def evaluate(expression, columns: dict[str, np.ndarray], n: int, wrt, order: int):
-    """(value, gradients, all finite) at n points (each column of shape (n,)) without the
-    tape, or None when a rule in the expression reads the points' numbers or the
-    expression holds a diff() (its derivative is a graph of its own: the tape's)."""
+    """(value, gradients, all finite, kinks, where a step overflowed or underflowed: a
+    mask, or None for nowhere) at n points (each column of shape (n,)) without the tape,
+    or None when a rule in the expression reads the points' numbers or the expression
+    holds a diff() (its derivative is a graph of its own: the tape's)."""
     if getattr(expression, "has_diff", False):
         return None
+    ranged: list = []
     try:
         if len(expression.nodes) > COMPILE_LIMIT:
-            return interpret(expression, columns, n, wrt, order)
-        if n <= FEW:
-            return schedule(expression, order).run(columns, n, wrt,
-                                                   _kinked(expression, wrt, order))
-        return program(expression, tuple(wrt), order).run(columns, n)
+            # No flags to read: + - * / run on Python floats here, which raise none, so
+            # huge expressions are exempt from the cross-check with forward mode.
+            computed = interpret(expression, columns, n, wrt, order)
+        elif n <= FEW:
+            computed = schedule(expression, order).run(
+                columns, n, wrt, _kinked(expression, wrt, order), ranged)
+        else:
+            computed = program(expression, tuple(wrt), order).run(columns, n, ranged)
     except NotReplayable:
         return None
+    return *computed, _out_of_range(ranged, n)

@@ -15,11 +15,17 @@ _WHY = {
     "derivative": "has a nan or inf derivative ({reason})",
     "kink": "is not differentiable there ({reason}): its derivative there is a convention, "
             "not a fact",
+    "unsure": "an intermediate step overflowed or underflowed, and forward mode gives another "
+              "derivative: the derivative shown may be wrong there",
 }
+# Kinds keyed by a variable (d/dx), not by a function: forward and reverse mode differ.
+_OF_VARIABLES = {"unsure"}
 
 
 def why(name: str, what: str) -> str:
     """Why the diagnostic ``(name, what)`` was raised, without the function's name."""
+    if what in _OF_VARIABLES:
+        return _WHY[what]
     return _WHY[what].format(reason=reason(name, what))
 
 
@@ -30,9 +36,12 @@ def reason(name: str, what: str) -> str:
             "kink": function.kink_reason}[what]
 
 
-def label(name: str) -> str:
+def label(name: str, what: str = "value") -> str:
     """The function as JSON names it: "abs", an operator's symbol ("/", "^"), or for a
-    helper inside rules, the functions it serves ("^" for pow's d/da, "tanh")."""
+    helper inside rules, the functions it serves ("^" for pow's d/da, "tanh"); for a kind
+    keyed by a variable x, the derivative: "d/dx"."""
+    if what in _OF_VARIABLES:
+        return f"d/d{name}"
     return PRIMITIVES[name].label().strip("'")
 
 
@@ -41,7 +50,7 @@ def merged(diagnostics) -> dict[tuple[str, str], np.ndarray]:
     to the reader, said once, a point counted once), keyed by the first name's key."""
     first, masks = {}, {}
     for (name, what), mask in diagnostics.masks.items():
-        key = first.setdefault((label(name), what), (name, what))
+        key = first.setdefault((label(name, what), what), (name, what))
         masks[key] = mask if key not in masks else masks[key] | mask
     return masks
 
@@ -49,7 +58,7 @@ def merged(diagnostics) -> dict[tuple[str, str], np.ndarray]:
 def warned(diagnostics) -> list[tuple[tuple[str, str, str], np.ndarray]]:
     """Per function and kind of trouble, ``((function, kind, why), indices)``: the points
     it marks. Worded once per kind, not once per point: a run may warn at every point."""
-    return [((label(name), what, why(name, what)), np.flatnonzero(np.ravel(mask)))
+    return [((label(name, what), what, why(name, what)), np.flatnonzero(np.ravel(mask)))
             for (name, what), mask in merged(diagnostics).items() if mask.any()]
 
 
@@ -65,27 +74,36 @@ class Report:
         self.points = 0
         self.counts: dict[tuple[str, str], int] = {}
         self.unattributed = False   # nan/inf results no function is to blame for
+        self.unsure: dict = {}      # per variable, the first point the modes differ at
 
     def add(self, diagnostics, n: int, columns) -> bool:
         """Count a chunk's diagnostics; return whether any result in it is nan or inf."""
         self.points += n
         for key, mask in merged(diagnostics).items():
             self.counts[key] = self.counts.get(key, 0) + int(np.count_nonzero(mask))
+        for name, first in diagnostics.unsure.items():
+            self.unsure.setdefault(name, first)     # the earlier chunk's is the first
         bad = any(not np.isfinite(a).all() for a in columns)
-        if bad and not any(what != "kink" for _, what in self.counts):
+        if bad and not self._blamed():
             self.unattributed = True
         return bad
 
+    def _blamed(self) -> bool:
+        """Whether a function is named for a nan or inf."""
+        return any(what in ("value", "derivative") for _, what in self.counts)
+
     def messages(self, kinks: bool = True) -> list[str]:
-        """One line per function and kind of trouble (without kinks: only nan and inf)."""
+        """One line per function and kind of trouble (without kinks: only nan and inf, and
+        derivatives the two modes differ on)."""
         lines = []
-        blamed = any(what != "kink" for _, what in self.counts)
-        if self.unattributed and not blamed:
+        if self.unattributed and not self._blamed():
             lines.append("a result is nan or inf (from a value that is nan or inf)")
         for (name, what), count in self.counts.items():
-            if what != "kink" or kinks:
-                lines.append(_said(name, what,
-                                   f"{count} of {self.points} point{'s' * (self.points != 1)}"))
+            where = f"{count} of {self.points} point{'s' * (self.points != 1)}"
+            if what in _OF_VARIABLES:
+                lines.append(unsure_said(name, where, self.unsure.get(name), self.points))
+            elif what != "kink" or kinks:
+                lines.append(_said(name, what, where))
         return lines
 
     @staticmethod
@@ -93,7 +111,7 @@ class Report:
         """--strict's message: what made point i (at ``where``), the first whose results
         are not all finite, so; the run stopped there."""
         said = [_said(name, what, where) for (name, what), mask in merged(diagnostics).items()
-                if what != "kink" and np.ravel(mask)[i]]
+                if what in ("value", "derivative") and np.ravel(mask)[i]]
         return "; ".join(said or [f"a result is nan or inf at {where} (from a value that is "
                                   "nan or inf)"]) + ": stopped there (--strict)"
 
@@ -107,3 +125,16 @@ def _said(name: str, what: str, where: str) -> str:
         return f"the derivative of {label} is nan or inf at {where} ({because})"
     return (f"{label} is not differentiable at {where} ({because}): its derivative there is "
             "a convention, not a fact")
+
+
+def unsure_said(name: str, where: str, first, points: int) -> str:
+    """d/d name differs between the modes at ``where`` (points counted); ``first``: the
+    first such point (a diagnostics.Unsure), named where there are several points."""
+    if first is None:   # (masks made without it, as check's are)
+        gives = "forward mode gives another derivative"
+    else:
+        at = ", ".join(f"{n}={v!r}" for n, v in first.at.items())
+        gives = (f"forward mode gives {first.forward:.14g} where reverse mode gives "
+                 f"{first.reverse:.14g}{f' (first at {at})' if points > 1 else ''}")
+    return (f"d/d{name} at {where}: an intermediate step overflowed or underflowed, and "
+            f"{gives}: the derivative shown may be wrong there")
