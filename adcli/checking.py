@@ -42,7 +42,7 @@ from .errors import (EXIT_CHECK_FAILED, ExpressionError, ValuesError, did_you_me
                      glued, leibniz, listing, one_name, quote, run_together)
 from .expression import (LATEX_LETTERS, MAX_ORDER, Expression, _Run, _names as names_of,
                          _whole, as_numbers, normal_keys, normal_name, parse as api_parse)
-from .functions import CALLABLE, CONSTANTS
+from .functions import CALLABLE, CONSTANTS, Abs, Add, Div, Mul, Neg, Pow, Sign, Sub
 from .parser import parse
 from .reader import unnoted, without_math
 
@@ -57,6 +57,7 @@ WIDER_NODES = 2000     # nodes (f and expectations) up to which one point is loo
 EPS = 2.0 ** -52
 TINY = 2.0 ** -1022    # the smallest normal float64
 ROUNDING = 8           # ulps each operation may be off by (libm's functions: up to ~4)
+SHRINK = 2.0 ** -64    # a rounding scale's terms times this: summed without overflow
 FD_RTOL = 1e-8         # AD and finite differences agree within this, or their own error
 SETTLED = 1e-3         # finite differences with a larger relative error accuse no one
 ONE_SIDED_RTOL = 1e-6  # left and right derivatives this close: the derivative exists
@@ -742,7 +743,8 @@ def _not_f_variable(left: str, name: str, f: Expression) -> str:
     elif "d" in name and "∂" not in plain:
         hint = " (after d, a name holding d needs ∂: write ∂ for each d that differentiates)"
     else:
-        hint = ""
+        run = _run_into(name, f.variables)      # (e^{xy}: x in xy)
+        hint = f" ({run})" if run else ""
     return (f"the expectation's left side, {left.strip()}, is a derivative in {name}, which "
             f"does not appear in {quote(f.text, None)}{hint}")
 
@@ -1041,8 +1043,17 @@ def _one_name(f: Expression, wrt, at=None) -> str:
         raise ValuesError(f"one expected derivative needs one variable and "
                           f"{quote(f.text, None)} has "
                           f"{listed}: name it with --wrt, fix the others with --at, or give "
-                          "partials by name with --expect NAME=...")
+                          f"partials by name with --expect NAME=...{_integration(names)}")
     return names[0]
+
+
+def _integration(names) -> str:
+    """A hint for an antiderivative written with its + C, whose C is one more variable."""
+    others = [n for n in names if n != "C"]
+    if "C" not in names or len(others) != 1:
+        return ""
+    return (f" (C, a constant of integration, is read as a variable: with --wrt {others[0]} "
+            "it is held fixed)")
 
 
 # ----- where to check --------------------------------------------------------------------
@@ -1358,7 +1369,8 @@ def _finite_parts(f, targets, order, points) -> dict:
         expected = [np.zeros_like(ok)] * len(targets)
         for i, t in enumerate(targets):
             if t.expectation is not None:
-                e, scale, under = _expectation(t.expectation, points, len(ok), graph=True)
+                e, scale, under = _expectation(t.expectation, points, len(ok), graph=True,
+                                               moving=_moving(targets, order))
                 expected[i] = (np.isfinite(e) & np.isfinite(scale) | undefined(e, scale)) \
                     & ~((e == 0) & under)
                 parts["the expectation"] &= expected[i]
@@ -1404,7 +1416,8 @@ def _usable_chunk(f, targets, order, points) -> np.ndarray:
         ok = np.isfinite(np.broadcast_to(f.value(at), _shape(points)))
         for t in targets:
             if t.expectation is not None:
-                e, scale, under = _expectation(t.expectation, points, len(ok), graph=True)
+                e, scale, under = _expectation(t.expectation, points, len(ok), graph=True,
+                                               moving=_moving(targets, order))
                 ok &= (np.isfinite(e) & np.isfinite(scale) | undefined(e, scale)) & \
                     ~((e == 0) & under)
             if t.name is not None:
@@ -1475,21 +1488,23 @@ def _evaluate(f: Expression, targets, order, points) -> _Found:
     for (name, what), mask in run.diagnostics.masks.items():
         if what == "kink":
             found.kink |= np.broadcast_to(mask, (n,))
-    graphs = _derivative_graphs(y, run.leaves, targets, order, nodes, found)
+    moving = _moving(targets, order)
+    graphs = _derivative_graphs(y, run.leaves, targets, order, nodes, found, moving)
     for i, t in enumerate(targets):
         g, before = graphs[i]
         found.ad[i] = _data(g, n)
-        found.ad_scale[i] = _rounding_scale(g, n)
+        found.ad_scale[i] = _rounding_scale(g, n, moving=moving)
         found.under[i] = (found.ad[i] == 0) & _underflowed(g, n)
         if order >= 1:
             found.fd_scale[i] = before
             found.fd[i] = _differences(f, path(t, order), points, before)
         if t.expectation is not None:
             found.expected[i], found.expected_scale[i], under = _expectation(
-                t.expectation, points, n, graph=True)
+                t.expectation, points, n, graph=True, moving=moving)
             found.under[i] |= (found.expected[i] == 0) & under
     gradient = found.gradient
-    found.gradient_scale = {name: _rounding_scale(g, n) for name, g in gradient.items()}
+    found.gradient_scale = {name: _rounding_scale(g, n, moving=moving)
+                            for name, g in gradient.items()}
     found.gradient = {name: _data(g, n) for name, g in gradient.items()}
     return found
 
@@ -1528,7 +1543,7 @@ def _data(g, n: int) -> np.ndarray:
     return np.broadcast_to(g.data if isinstance(g, Variable) else g, (n,)).copy()
 
 
-def _derivative_graphs(y, leaves, targets, order, nodes, found) -> list:
+def _derivative_graphs(y, leaves, targets, order, nodes, found, moving=None) -> list:
     """Per target: the derivative as a graph (so its rounding can be bounded) and the
     rounding scale of the one before it (the function finite differences work on)."""
     n = found.value.shape[0]
@@ -1540,12 +1555,12 @@ def _derivative_graphs(y, leaves, targets, order, nodes, found) -> list:
                           for v in nodes]
         grads = {name: leaf.grad for name, leaf in leaves.items()}
         found.gradient = dict(grads)
-        scale = _rounding_scale(y, n)
+        scale = _rounding_scale(y, n, moving=moving)
         return [(grads.get(t.name), scale) for t in targets]
     graphs = []
     for t in targets:
         chain = _chain(y, leaves, path(t, order))
-        graphs.append((chain[-1], _rounding_scale(chain[-2], n)))
+        graphs.append((chain[-1], _rounding_scale(chain[-2], n, moving=moving)))
     return graphs
 
 
@@ -1593,60 +1608,132 @@ def _graph(y: Variable) -> list[Variable]:
     return found
 
 
-def _rounding_scale(y, n: int, overflow: bool = False) -> np.ndarray:
+def _moving(targets, order: int) -> frozenset:
+    """The variables the check differentiates in: a value computed without them is the
+    same at every step of the differences, so its exactness at the point holds there too."""
+    return frozenset(name for t in targets for name in (t.name, *path(t, order)) if name)
+
+
+def _rounding_scale(y, n: int, overflow: bool = False, moving=None) -> np.ndarray:
     """sum |dy/dv| |v| over y's intermediates v: times eps, a first-order bound on the
     rounding error in y (each operation rounds its result by about an ulp). With
     ``overflow``, inf where an intermediate is not finite: a user's formula that overflows
-    on the way (exp(-x)/(1+exp(-x))^2 at x = -800) gives a value that means nothing."""
+    on the way (exp(-x)/(1+exp(-x))^2 at x = -800) gives a value that means nothing. An
+    exact value (``_exact``; computed without the variables ``moving``, None: all) has no
+    rounding to multiply."""
     if y is None:
         return np.zeros(n)
     if not isinstance(y, Variable) or y.creator is None:
         return np.abs(_data(y, n))
     variables = _graph(y)
-    exact = _exact_zeros(variables)
+    exact = _exact(variables, moving)
     for v in variables:
         v.grad = None
     y.backward(retain_grad=True)
-    total = np.zeros(n)
+    total, flagged = np.zeros(n), np.zeros(n)
+    for v in (v for v in variables if overflow and v.creator is not None):
+        flagged = flagged + np.where(np.isfinite(v.data), 0.0, np.inf)
+    for term in _terms(variables, exact):
+        total = total + term
+    if np.any(np.isinf(total)):
+        # A sum of finite terms past the float range (exp(709)'s, each near 8e307) is no
+        # overflow of y: its bound, eps times it, is far inside the range. Taken as the
+        # largest float, it is understated by the few terms' share only.
+        shrunk = sum(term * SHRINK for term in _terms(variables, exact))
+        total = np.where(np.isinf(total) & np.isfinite(shrunk), np.finfo(float).max, total)
     for v in variables:
-        if overflow and v.creator is not None:
-            total = total + np.where(np.isfinite(v.data), 0.0, np.inf)
+        v.grad = None
+    return total + flagged
+
+
+def _terms(variables, exact):
+    """|dy/dv| |v| per intermediate v, once y.backward has run (see _rounding_scale)."""
+    for v in variables:
         if v.creator is not None and v.grad is not None:
             g = v.grad.data
-            # Below the normal range, rounding is absolute: one subnormal ulp; an exact 0
-            # has none (so sqrt's infinite slope at it, sqrt(x^2) at 0, multiplies nothing).
+            # Below the normal range, rounding is absolute: one subnormal ulp; an exact value
+            # has none (so sqrt's infinite slope at an exact 0, sqrt(x^2) at 0, multiplies
+            # nothing, nor x^w's nan slope in an exact w = n - 1 at x < 0).
             size, nothing = np.maximum(np.abs(v.data), TINY), g == 0
             if exact[id(v)] is not False:
                 size, nothing = np.where(exact[id(v)], 0.0, size), nothing | exact[id(v)]
-            total = total + np.where(nothing, 0.0, np.abs(g) * size)
-    for v in variables:
-        v.grad = None
-    return total
+            yield np.where(nothing, 0.0, np.abs(g) * size)
 
 
-def _exact_zeros(variables) -> dict:
-    """Per Variable (by id), where it is a 0 with no rounding in it: leaves and constants
-    are exact, and so is a 0 computed from exact arguments, unless it is an underflow (0
-    from arguments finite and not 0, for a primitive without exact zeros: exp(-800)).
-    (x^2 at 0 is; 1 - cos(x)^2 at 1e-9, whose cos rounded to 1, is not.)"""
+def _exact(variables, moving=None) -> dict:
+    """Per Variable (by id), where its value has no rounding in it: leaves and constants,
+    a 0 computed from exact arguments unless it is an underflow (0 from arguments finite and
+    not 0, for a primitive without exact zeros: exp(-800)), and a result of + - * / ^ or
+    negation from exact arguments that the operation did not round (``_error_free``: n - 1
+    at n = 3, 2k + 1, (-1)^k), where it is computed without the variables ``moving`` (None:
+    any variable), as it then is at every step of finite differences too. Such a value
+    multiplies no rounding error, whatever its slope: x^(n-1)'s slope in n - 1, x^2 ln x,
+    is nan at x < 0. (x^2 at 0 is exact; 1 - cos(x)^2 at 1e-9, whose cos rounded to 1, is
+    not.)"""
     exact = {id(v): v.creator is None for v in variables}
-    zeros = [v for v in variables if v.creator is not None and np.any(v.data == 0)]
-    for v in sorted(zeros, key=lambda v: v.generation):   # arguments first
-        zero = (v.data == 0) & ~np.asarray(_underflow(v))
+    moves = {id(v): v.creator is None and v.name is not None
+             and (moving is None or v.name in moving) for v in variables}
+    for v in sorted((v for v in variables if v.creator is not None),
+                    key=lambda v: v.generation):   # arguments first
+        inputs, moves[id(v)] = True, any(moves.get(id(x), True) for x in v.creator.inputs)
         for x in v.creator.inputs:
-            zero = zero & exact.get(id(x), False)
-        exact[id(v)] = zero
+            inputs = inputs & exact.get(id(x), False)
+        if not np.any(inputs):
+            exact[id(v)] = False
+            continue
+        zero = (v.data == 0) & ~np.asarray(_underflow(v))
+        exact[id(v)] = inputs & (zero if moves[id(v)] else zero | _error_free(v))
     return exact
 
 
-def _expectation(e: Expression, points, n: int, graph: bool = False):
+def _error_free(v) -> np.ndarray | bool:
+    """Where Variable v is its operation's exact result on its arguments' values: the
+    rounding error of + - (TwoSum) and * (Dekker's product) is 0, / is undone exactly by *,
+    ^ of whole numbers is a whole number below 2^52 (where pow, faithful to under an ulp,
+    cannot be off by one)."""
+    c, y = v.creator, v.data
+    xs = [x.data for x in c.inputs]
+    with np.errstate(all="ignore"):
+        if isinstance(c, (Neg, Abs, Sign)):
+            return True
+        if isinstance(c, (Add, Sub)):
+            a, b = xs[0], xs[1] if isinstance(c, Add) else -xs[1]
+            bb = y - a
+            return np.isfinite(y) & ((a - (y - bb)) + (b - bb) == 0)
+        if isinstance(c, Mul):
+            return _product_exact(xs[0], xs[1], y)
+        if isinstance(c, Div):
+            back = y * xs[1]
+            return _product_exact(y, xs[1], back) & (back == xs[0])
+        if isinstance(c, Pow):
+            whole = (xs[0] == np.round(xs[0])) & (xs[1] == np.round(xs[1]))
+            return whole & (y == np.round(y)) & (np.abs(y) < 2.0 ** 52)
+    return False
+
+
+def _product_exact(a, b, p) -> np.ndarray:
+    """Where p = fl(a b) is a b exactly: Dekker's TwoProduct error is 0 (its splits are
+    exact away from overflow and below-normal products, which are left inexact)."""
+    def split(x):
+        c = 134217729.0 * x      # 2^27 + 1 (Veltkamp)
+        high = c - (c - x)
+        return high, x - high
+
+    (ah, al), (bh, bl) = split(a), split(b)
+    error = ((ah * bh - p) + ah * bl + al * bh) + al * bl
+    safe = (np.abs(a) < 2.0 ** 995) & (np.abs(b) < 2.0 ** 995) & (np.abs(p) < 2.0 ** 995) \
+        & (np.abs(p) > 2.0 ** -968)
+    return safe & (error == 0)
+
+
+def _expectation(e: Expression, points, n: int, graph: bool = False, moving=None):
     """The expectation's values and rounding scale: inf where it overflowed on the way, 0
     where it is undefined (see ``undefined``); with ``graph``, also where a step of it
-    underflowed to 0 (``_underflowed``)."""
+    underflowed to 0 (``_underflowed``). (``moving``: see _exact.)"""
     arrays = [points[v] for v in e.variables]
     y = _Run(e, arrays, (n,), watching=False).forward()
     value = _data(y, n)
-    scale = np.maximum(_rounding_scale(y, n, overflow=True), np.abs(value))
+    scale = np.maximum(_rounding_scale(y, n, overflow=True, moving=moving), np.abs(value))
     scale = np.where(np.isnan(value) & ~_met_infinity(y, n), 0.0, scale)
     return (value, scale, _underflowed(y, n)) if graph else (value, scale)
 
@@ -1880,11 +1967,33 @@ def _one_sided(f, names, points, where, scale_before):
     if not index.size:
         return left, right
     sub = {v: p[index] for v, p in points.items()}
+    func, x = _differenced(f, names, sub), sub[names[-1]]
     for side, out in (("left", left), ("right", right)):
         estimate, error, _ = _differences(f, names, sub, scale_before[index], side)
         settled = error <= SETTLED * np.abs(estimate)
-        out[index] = np.where(settled | (estimate == 0), estimate, np.nan)
+        vanish = ~settled & (np.abs(estimate) <= error) & _power_law(func, x, side)
+        out[index] = np.where(settled | (estimate == 0), estimate,
+                              np.where(vanish, 0.0, np.nan))
     return left, right
+
+
+POWER_ROWS = 4          # the finest steps whose one-sided differences _power_law reads
+POWER_RTOL = 1e-3       # how far apart their ratios may be
+
+
+def _power_law(func, x, side) -> np.ndarray:
+    """Where one-sided differences go to 0 as a power of the step, D(h) = a h^p with p > 0
+    (x cbrt(x) at 0: h^(1/3)), which extrapolation in whole powers of h never settles:
+    over the finest steps, halving h scales D by one ratio 2^-p below 1. (D = c + a h^p
+    with c not 0 has ratios that creep up to 1.)"""
+    h = _taken(x, LADDERS[1] * step_scale(x) * RATIO ** -np.arange(ROWS)[:, None])
+    sign = 1.0 if side == "right" else -1.0     # (func takes ROWS rows: _differenced)
+    with np.errstate(all="ignore"):
+        table = (func(x + sign * h) - func(np.broadcast_to(x, h.shape))) / (sign * h)
+        table = table[-POWER_ROWS:]
+        ratio = table[1:] / table[:-1]
+    steady = np.abs(ratio - ratio[-1]) <= POWER_RTOL * ratio[-1]
+    return np.all(steady & (ratio > 0) & (ratio < 1.0 - 64 * POWER_RTOL), axis=0)
 
 
 # ----- judging ---------------------------------------------------------------------------
@@ -1904,7 +2013,7 @@ def _allowance(e, a, e_scale, a_scale, rtol, atol) -> np.ndarray:
     formula can make, 2 those and --atol; 3 none (they differ)."""
     difference = np.abs(e - a)
     relative = rtol * np.maximum(np.abs(e), np.abs(a))
-    rounding = relative + ROUNDING * EPS * (e_scale + a_scale)
+    rounding = relative + _bound(e_scale, a_scale)
     return np.select([difference <= relative, difference <= rounding,
                       difference <= rounding + atol], [0, 1, 2], 3)
 
@@ -1916,6 +2025,18 @@ LOST_AD = ("no digit of adcli's {what} may be left there: the rounding error it 
            "as large as it and the finite differences are, so they would agree with anything")
 
 
+def _bound(e_scale, a_scale) -> np.ndarray:
+    """The rounding error two formulas of these rounding scales can make together; halved
+    before the sum where that overflows (two scales near the largest float, exp(709))."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        both = e_scale + a_scale
+        past = np.isinf(both) & np.isfinite(e_scale) & np.isfinite(a_scale)
+        if not np.any(past):
+            return ROUNDING * EPS * both
+        return np.where(past, 2 * (ROUNDING * EPS * (e_scale / 2 + a_scale / 2)),
+                        ROUNDING * EPS * both)
+
+
 def _lost(e, a, e_scale, a_scale) -> np.ndarray:
     """Per point, the rounding bound where rounding may have made all of both values, 0
     elsewhere (cosh(x)^2 - sinh(x)^2 at x = 76 is 0, with a bound of 1e50): a match
@@ -1924,7 +2045,7 @@ def _lost(e, a, e_scale, a_scale) -> np.ndarray:
     Where the expectation is 0 (or f's value an exact 0, x - x), the claim is that the
     other vanishes, and within its rounding error is all a float can say of that: f - g
     = 0 for an identity, the derivative 0 of sin(x)^2 + cos(x)^2, 2|x| - 1 at x = 1/2."""
-    rounding = ROUNDING * EPS * (e_scale + a_scale)
+    rounding = _bound(e_scale, a_scale)
     vanishes = (e == 0) | (a == 0) & (a_scale == 0)
     lost = (rounding > 0) & (rounding >= np.maximum(np.abs(e), np.abs(a))) & ~vanishes
     return np.where(lost, rounding, 0.0)
@@ -2217,9 +2338,12 @@ def _why_skipped(t: Target, i, found, smooth_value, nowhere) -> np.ndarray:
     why[found.under[i]] = ("adcli's derivative or the expectation is 0 there by underflow "
                            "(too small for float64): no value to compare")
     why[~finite_ad] = "adcli's derivative is not finite there"
-    why[~finite_ad & found.kink & ~nowhere] = (
+    sided = ~finite_ad & found.kink & ~nowhere
+    why[sided] = (
         "adcli's derivative is not finite there (a convention at a kink), though one-sided "
         "differences agree that the derivative exists")
+    if t.expectation is not None:   # (then judged against those sides: _convention_only)
+        why[sided & _exists(t.left, t.right) & (t.kink_step == -1)] = ""
     why[~smooth_value] = "f is not finite there"
     return why
 
@@ -2309,10 +2433,11 @@ def _exists(left, right) -> np.ndarray:
 
 def _convention_only(t: Target, kinks) -> np.ndarray:
     """At the points ``kinks`` (where left and right derivatives were taken), where f is
-    differentiable (they agree, in the derivative's last step) but AD is finite and gave
-    another value: the kink's convention, not f's derivative (|x| sign(x) = x at 0, where
-    AD gives sign's 0 and f' is 1)."""
-    return kinks & _exists(t.left, t.right) & (t.kink_step == -1) & np.isfinite(t.ad) \
+    differentiable (they agree, in the derivative's last step) but AD gave another value,
+    or none: the kink's convention, not f's derivative (|x| sign(x) = x at 0, where AD
+    gives sign's 0 and f' is 1; sqrt(x^4) = x^2 at 0, where sqrt's infinite slope at 0
+    times 0 gives nan and f' is 0)."""
+    return kinks & _exists(t.left, t.right) & (t.kink_step == -1) \
         & ~(_exists(t.ad, t.left) & _exists(t.ad, t.right))
 
 

@@ -102,7 +102,8 @@ def _claims(f, targets, order, points, found, status) -> list[str]:
         # A constant factor is said after the rule that explains it (e^(3x)'s derivative
         # written e^(3x) is 1/3 of it because the chain rule's 3 is missing).
         multiple = _multiple(t, e, e_scale, a, a_scale, tolerance,
-                             _parameter_logs(f, points, where, differentiated))
+                             _parameter_logs(f, points, where, differentiated)
+                             + _base_logs(f, t.expectation))
         # Another order is said beside the claims of a rule (e^(3x)'s written e^(3x) is f
         # itself, and the chain rule's 3 left out): it is a coincidence as often as the
         # slip; but above the finer ones, as the README ranks them (x*x^(x-1) is f itself,
@@ -292,6 +293,23 @@ def _parameter_logs(f, points, where, differentiated) -> list[tuple[str, float, 
     return logs
 
 
+def _base_logs(*expressions) -> list[tuple[str, float, str]]:
+    """ln(b) for each number b > 0 (not 1, 2, 10 or e: _CONSTANTS has those) that is the
+    base of a power or a logarithm in the expressions: (log_3 x)' written ln(3)/x is ln(3)^2
+    times it, (3^x)' written 3^x ln(3)^2, ln(3) times it."""
+    from .functions import Log, Pow
+
+    bases = {}
+    for e in expressions:
+        for node in e.nodes:
+            if node.function in (Log, Pow) and node.args:
+                base = e.nodes[node.args[0]]
+                if base.kind == "number" and base.value > 0 and \
+                        base.value not in (1.0, 2.0, 10.0, math.e):
+                    bases[f"ln({base.value:g})"] = math.log(base.value)
+    return [(name, k, "") for name, k in bases.items()]
+
+
 def _multiple(t, e, e_scale, a, a_scale, tolerance, logs=()) -> list[str]:
     nonzero = a != 0
     # two constants: no clue (cosh(x)^2 - sinh(x)^2 is one, its floats not all 1)
@@ -305,7 +323,7 @@ def _multiple(t, e, e_scale, a, a_scale, tolerance, logs=()) -> list[str]:
     text = _nice(c, [(name, k) for name, k, _ in logs])
     if text == "-1":
         return [f"×-1 everywhere: a sign error (the expectation is -{t.label} at every point)"]
-    held = [value for name, _, value in logs if name in text]
+    held = [value for name, _, value in logs if name in text and value]
     return [f"×{text} everywhere: the expectation is {text} times {t.label} at every point"
             + (f" ({', '.join(held)})" if held else "")]
 
