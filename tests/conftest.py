@@ -115,6 +115,19 @@ def nested_reverse(expression, values: dict, name: str, order: int):
         run = _Run(expression, arrays, arrays[0].shape, watching=False)
         return nth_derivative(run.forward(), run.leaves, name, order, run.shape)
 
+def wrong_identity(registered, called: str, factor: float):
+    """called(x): x, whose backward rule says ``factor`` (wrong: the derivative is 1), for
+    tests that a check catches a wrong rule; ``registered``: the fixture below."""
+    from adcli.functions import Primitive
+
+    @registered
+    class Wrong(Primitive):
+        name = called       # (registered under it as the class is made)
+        def forward(self, x): return x
+        def backward(self, gy): return factor * gy
+    return Wrong
+
+
 @pytest.fixture
 def registered():
     """Define primitives for one test, then take them out of the registry again:

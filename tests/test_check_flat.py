@@ -21,8 +21,7 @@ import numpy as np
 import pytest
 
 import adcli
-from adcli.functions import Primitive
-from conftest import adcli_on_terminal, run_cli, strict_json, words
+from conftest import adcli_on_terminal, run_cli, strict_json, words, wrong_identity
 
 AGREES = "adcli's derivative agrees with finite differences for d/dx at 30/30 points"
 AGREE = "adcli's derivative agrees with finite differences for d/dx at "
@@ -128,16 +127,6 @@ def test_where_the_steps_are_too_short_for_f_to_change_nothing_is_told():
 
 
 # ----- a wrong derivative on a flat f still differs ---------------------------------------------
-
-def wrong_identity(registered, called: str, factor: float):
-    """called(x): x, whose backward rule says ``factor`` (wrong: the derivative is 1)."""
-    @registered
-    class Wrong(Primitive):
-        name = called       # (registered under it as the class is made)
-        def forward(self, x): return x
-        def backward(self, gy): return factor * gy
-    return Wrong
-
 
 @pytest.fixture
 def off(registered):

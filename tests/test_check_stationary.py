@@ -18,8 +18,7 @@ import numpy as np
 import pytest
 
 import adcli
-from adcli.functions import Primitive
-from conftest import adcli_on_terminal, run_cli, strict_json, words
+from conftest import adcli_on_terminal, run_cli, strict_json, words, wrong_identity
 
 AGREE = "adcli's derivative agrees with finite differences for "
 CONVERGE = "the central differences of f converge to 0"
@@ -118,16 +117,6 @@ def test_both_kinds_of_0_in_one_check():
 
 
 # ----- a wrong rule at a stationary point still differs ------------------------------------------
-
-def wrong_identity(registered, called: str, factor: float):
-    """called(x): x, whose backward rule says ``factor`` (wrong: the derivative is 1)."""
-    @registered
-    class Wrong(Primitive):
-        name = called       # (registered under it as the class is made)
-        def forward(self, x): return x
-        def backward(self, gy): return factor * gy
-    return Wrong
-
 
 @pytest.fixture
 def off(registered):
