@@ -698,6 +698,13 @@ class Atan2(Primitive):
         y, x = self.inputs  # x/(x^2 + y^2), -y/(x^2 + y^2); nan at the origin, as in PyTorch
         return (gy * op.datan2(y, x) if y.requires_grad else None,
                 -gy * op.datan2(x, y) if x.requires_grad else None)
+    def taylor(self, y, x):
+        # atan2(y, x) is atan2(y s, x s) for s > 0: with s the power of two that brings the
+        # larger argument near 1 (exact), a partial that is not a float (x/(x^2 + y^2) =
+        # 1e-450 at x = 1e150, y = 1e300) is one, and meets its row before it underflows.
+        larger = np.maximum(np.abs(y[0]), np.abs(x[0]))
+        s = np.ldexp(1.0, -np.frexp(np.where(np.isfinite(larger), larger, 1.0))[1])
+        return _taylor_from_backward(self, (_aligned(y, s.ndim) * s, _aligned(x, s.ndim) * s))
 
 
 class Hypot(Primitive):
