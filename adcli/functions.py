@@ -160,6 +160,8 @@ class Div(Primitive):
     name, arity, callable = "div", 2, False
     value_reason = "a division by 0, or overflow"
     symbol, spellings, dunder = "/", ("/", "\u00f7", "\\div"), "truediv"  # ÷, LaTeX's
+    # (1/b overflows for a subnormal b, exp(-720): no edge of a domain, no vertical tangent)
+    derivative_reason = "a divisor of 0, or one so small that the rule's 1/b or y/b overflows"
     domain = ((-3.0, 3.0), (0.5, 3.0))
     def forward(self, a, b): return a / b
     def backward(self, gy):

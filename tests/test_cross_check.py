@@ -310,3 +310,35 @@ def test_the_case_the_fuzzer_found():
     assert result.diagnostics.unsure["x"].forward == pytest.approx(truth, rel=1e-12)
     with pytest.warns(adcli.AdcliWarning, match="d/dx at 1 of 1 point"):
         assert adcli.parse("2/(x/y)").grad(x=x, y=y)["x"] == 0.0
+
+
+@pytest.mark.parametrize("x", [1e110, 1e160])
+def test_no_warning_where_forward_mode_lost_digits_itself(x):
+    # f' = atan(1/x) - x/(x^2 + 1) = 2/(3x^3) + O(x^-5): 6.7e-331 at 1e110, 0 as a float,
+    # which reverse mode gives; forward mode's 1.1e-165 comes from 1/x's subnormal tangent
+    # (-1/x^2 = -1e-320 at 1e160): no "unsure" warning there
+    truth = 2 / (3 * mpmath.mpf(x) ** 3)
+    assert float(truth) == 0.0
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert float(adcli.parse("x*atan(1/x)").grad(x=x)["x"]) == 0.0
+    code, out, err = run_cli("grad", "x*atan(1/x)", "--at", f"x={x!r}", "--format", "plain")
+    assert (code, err) == (0, "")
+
+
+def test_atan2_with_a_number_argument_in_taylor_mode():
+    # d2/dx2 atan2(x, 1) = d2/dx2 atan(x) = -2x/(1 + x^2)^2: -0.16 at 2, -0.06 at 3 (by hand)
+    f = adcli.parse("atan2(x, 1)")
+    got = f.derivative("x", 2, x=np.array([2.0, 3.0]))
+    assert got == pytest.approx([-0.16, -0.06], rel=1e-14)
+
+
+def test_a_quotients_infinite_derivative_names_its_divisor():
+    # f = e^(x-y) = 1 at x = y = -720, gradient (1, -1); exp(-720) is subnormal (~1.4e-313),
+    # so the quotient rule's 1/b overflows: what the warning says, not a domain's edge
+    code, out, err = run_cli("grad", "exp(x)/exp(y)", "--at", "x=-720,y=-720", "--format",
+                             "plain")
+    assert out.split() == ["1.0", "inf", "-inf"]
+    assert warnings_in(err) == ["adcli: warning: the derivative of '/' is nan or inf at 1 "
+                                "of 1 point (a divisor of 0, or one so small that the "
+                                "rule's 1/b or y/b overflows)"]
