@@ -1372,7 +1372,7 @@ def _finite_parts(f, targets, order, points) -> dict:
                 e, scale, under = _expectation(t.expectation, points, len(ok), graph=True,
                                                moving=_moving(targets, order))
                 expected[i] = (np.isfinite(e) & np.isfinite(scale) | undefined(e, scale)) \
-                    & ~((e == 0) & under)
+                    & ~_by_underflow(e, under)
                 parts["the expectation"] &= expected[i]
             if t.name is not None:
                 d = np.broadcast_to(derivative_values(f, path(t, order), at), ok.shape)
@@ -1419,11 +1419,18 @@ def _usable_chunk(f, targets, order, points) -> np.ndarray:
                 e, scale, under = _expectation(t.expectation, points, len(ok), graph=True,
                                                moving=_moving(targets, order))
                 ok &= (np.isfinite(e) & np.isfinite(scale) | undefined(e, scale)) & \
-                    ~((e == 0) & under)
+                    ~_by_underflow(e, under)
             if t.name is not None:
                 d = np.broadcast_to(derivative_values(f, path(t, order), at), ok.shape)
                 ok &= np.isfinite(d) & ~((d == 0) & _underflowed_in(f, at, d == 0))
     return ok
+
+
+def _by_underflow(e, under) -> np.ndarray:
+    """Where the expectation's value is no value: 0 by an underflow on the way (``under``),
+    or nan where such a 0 went on into 0/0 (2x y^4/(x^2 + y^2)^2 at x = y = 1e-100, whose
+    y^4 and denominator both underflow), not an expectation undefined there."""
+    return ((e == 0) | np.isnan(e)) & under
 
 
 def _underflowed_in(f: Expression, at, where) -> np.ndarray:
@@ -1501,7 +1508,7 @@ def _evaluate(f: Expression, targets, order, points) -> _Found:
         if t.expectation is not None:
             found.expected[i], found.expected_scale[i], under = _expectation(
                 t.expectation, points, n, graph=True, moving=moving)
-            found.under[i] |= (found.expected[i] == 0) & under
+            found.under[i] |= _by_underflow(found.expected[i], under)
     gradient = found.gradient
     found.gradient_scale = {name: _rounding_scale(g, n, moving=moving)
                             for name, g in gradient.items()}

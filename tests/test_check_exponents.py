@@ -11,6 +11,8 @@ import math
 import numpy as np
 import pytest
 
+import adcli
+
 from conftest import adcli_on_terminal, run_cli, strict_json, words
 
 
@@ -223,3 +225,18 @@ def test_a_constant_of_integration_gets_a_hint():
 def test_no_hint_without_a_c():
     code, _, err = run_cli("check", "x^3/3 + y", "x^2")
     assert code == 2 and "constant of integration" not in err
+
+
+def test_an_expectation_nan_from_underflow_is_not_counted_against_it():
+    # d/dx of x^2 y^2/(x^2 + y^2) is 2x y^4/(x^2 + y^2)^2 (by hand): 5e-101 at x = y = 1e-100,
+    # but y^4 = 1e-400 and the denominator 4e-400 both underflow there: 0/0 = nan. That is no
+    # value (a right expectation was "differs ... it is undefined there, so it is not d/dx");
+    # at (1, 2): 2*16/25 = 1.28, counted
+    r = adcli.check("x^2 y^2/(x^2+y^2)", expect={"x": "2x y^4/(x^2+y^2)^2"},
+                    at={"x": [1e-100, 1.0], "y": [1e-100, 2.0]})
+    assert (r.verdict, r.counted) == ("matches", 1)
+    assert list(r.targets[0].status) == ["skipped", "match"]
+    assert "by underflow" in r.targets[0].why[0]
+    code, out, err = run_cli("check", "x^2 y^2/(x^2+y^2)", "--expect",
+                             "x=\\frac{2x y^4}{(x^2+y^2)^2}", "--at", "x=1e-100,y=1e-100")
+    assert code == 2 and "differs" not in out + err
