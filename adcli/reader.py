@@ -84,7 +84,8 @@ _LAST_MARKS = re.compile(r"(?:&\s*){1,2}(?:\\\\.*)?", re.S)   # x^2 && \\: flali
 _OPERATOR = r"(?:[-+\u2212*/\u00d7\u00b7\u22c5\u00f7]|\\(?:cdot|times|div))"
 _SPACING = r"(?:\s|\\q?quad|\\[,;:! ])*"
 _ENDS_IN_OPERATOR = _OPERATOR + _SPACING + r"\Z"
-_BEGINS_WITH_OPERATOR = r"\s*(?:&\s*)?" + _SPACING + _OPERATOR
+# (an empty group before the operator, {}+ x^2, makes it binary to TeX: spacing here)
+_BEGINS_WITH_OPERATOR = r"\s*(?:&\s*)?(?:\s|\\q?quad|\\[,;:! ]|\{\s*\})*" + _OPERATOR
 _TAIL = 200     # characters of a line looked at for the operator ending it
 _OPERATOR_SIGNS = "+-\u2212*/\u00d7\u00b7\u22c5\u00f7"
 _COMMAND_ENDS = "tsvd,;:!\\"    # of \\cdot, \\times, \\div, \\quad, \\, and the others
@@ -254,7 +255,18 @@ def without_math(text: str) -> str:
             kept += [text[start:position], " " * len(mark)]
             start = position + len(mark)
     kept += [text[start:end], " " * (len(text) - end)]
-    return "".join(kept)
+    return _EMPTY_GROUP.sub(_blanked_group, "".join(kept))
+
+
+# An empty group first on a line, before its operator ({}+ x^2, amsmath's idiom for a
+# binary one on a continued line), once the line's marks are blanked: spacing, as the
+# grammar reads it after a break (_NEXT_GAP)
+_EMPTY_GROUP = re.compile(r"^([^\S\n]*(?:(?:\\q?quad|\\[,;:! ])[^\S\n]*)*)(\{\s*\})(?=\s*"
+                          + _OPERATOR + ")", re.M)
+
+
+def _blanked_group(found: re.Match) -> str:
+    return found.group(1) + " " * len(found.group(2))
 
 
 def line_marks(text: str, start: int, end: int, equation: bool = False):

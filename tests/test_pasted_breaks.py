@@ -203,3 +203,25 @@ def test_a_new_line_on_a_terminal(columns):
     assert code == 2
     assert NEW_LINE in " ".join(words(rows[:-2]))
     assert rows[-2:] == ["  " + text, "  " + " " * 4 + "^"]
+
+
+# ----- amsmath's empty group before a continued line's operator: {}+ x^2 ---------------------
+
+def test_an_empty_group_before_the_operator_continues_the_line():
+    # x^2 - 3x at 2: 4 - 6 = -2, d/dx = 2x - 3 = 1; x^2 * 3x = 3x^3: 24, 9x^2 = 36 (by hand)
+    for text, want in (("\\begin{multline} x^2 \\\\ {}- 3x \\end{multline}", ["-2.0", "1.0"]),
+                       ("\\begin{multline} x^2 \\\\ &\\quad { } * 3x \\end{multline}",
+                        ["24.0", "36.0"])):
+        code, out, err = run_cli("grad", text, "--at", "x=2", "--format", "plain")
+        assert (code, out.split(), err) == (0, want, "")
+
+
+def test_an_empty_group_in_checks_expectation():
+    # d/dx x^2 sin x = 2x sin x + x^2 cos x: the second term on a line of its own after {}+
+    text = "\\begin{align*}\n f'(x) &= 2x \\sin x \\\\\n &\\qquad {}+ x^2 \\cos x\n\\end{align*}"
+    code, out, err = run_cli("check", "x^2 \\sin x", text, "--format", "plain")
+    assert (code, out.splitlines()[0]) == (0, "matches d/dx at 30/30 points, largest "
+                                              "relative difference 0")
+    wrong = text.replace("{}+", "{}-")
+    code, out, err = run_cli("check", "x^2 \\sin x", wrong, "--format", "plain")
+    assert (code, out.splitlines()[0]) == (1, "differs from d/dx at 30 of 30 points")
