@@ -250,8 +250,10 @@ def check(f, expected=None, *, expect: Mapping | None = None, order: int | None 
     cautions = [c for e in [f, *(t.expectation for t in targets)] if e is not None
                 for c in e.cautions]
     try:
-        points, sampled, dropped = _points(f, targets, order, at, samples, seed, domain)
+        # (nan and inf are results here, said in words: numpy's warnings must not leak,
+        # from choosing the points (f at random ones) as from judging them)
         with np.errstate(all="ignore"):
+            points, sampled, dropped = _points(f, targets, order, at, samples, seed, domain)
             result = _judge(f, targets, order, points, _found(f, targets, order, points),
                             rtol, atol, sampled=sampled, seed=seed if sampled else None)
         result.notes[:0] = [dropped] if dropped else []
