@@ -42,7 +42,8 @@ from .errors import (EXIT_CHECK_FAILED, ExpressionError, ValuesError, did_you_me
                      glued, leibniz, listing, one_name, quote, run_together)
 from .expression import (LATEX_LETTERS, MAX_ORDER, Expression, _Run, _names as names_of,
                          _whole, as_numbers, normal_keys, normal_name, parse as api_parse)
-from .functions import CALLABLE, CONSTANTS, Abs, Add, Div, Mul, Neg, Pow, Sign, Sub
+from .functions import (CALLABLE, CONSTANTS, Abs, Add, Div, Mul, Neg, Pow, Sign, Sub,
+                        _two_product, _two_sum)
 from .parser import parse
 from .reader import unnoted, without_math
 
@@ -1706,33 +1707,26 @@ def _error_free(v) -> np.ndarray | bool:
         if isinstance(c, (Neg, Abs, Sign)):
             return True
         if isinstance(c, (Add, Sub)):
-            a, b = xs[0], xs[1] if isinstance(c, Add) else -xs[1]
-            bb = y - a
-            return np.isfinite(y) & ((a - (y - bb)) + (b - bb) == 0)
+            _, error = _two_sum(xs[0], xs[1] if isinstance(c, Add) else -xs[1])
+            return np.isfinite(y) & (error == 0)
         if isinstance(c, Mul):
-            return _product_exact(xs[0], xs[1], y)
+            return _product_exact(xs[0], xs[1])[1]
         if isinstance(c, Div):
-            back = y * xs[1]
-            return _product_exact(y, xs[1], back) & (back == xs[0])
+            back, exact = _product_exact(y, xs[1])
+            return exact & (back == xs[0])
         if isinstance(c, Pow):
             whole = (xs[0] == np.round(xs[0])) & (xs[1] == np.round(xs[1]))
             return whole & (y == np.round(y)) & (np.abs(y) < 2.0 ** 52)
     return False
 
 
-def _product_exact(a, b, p) -> np.ndarray:
-    """Where p = fl(a b) is a b exactly: Dekker's TwoProduct error is 0 (its splits are
+def _product_exact(a, b):
+    """(fl(a b), where it is a b exactly): Dekker's TwoProduct error is 0 (its splits are
     exact away from overflow and below-normal products, which are left inexact)."""
-    def split(x):
-        c = 134217729.0 * x      # 2^27 + 1 (Veltkamp)
-        high = c - (c - x)
-        return high, x - high
-
-    (ah, al), (bh, bl) = split(a), split(b)
-    error = ((ah * bh - p) + ah * bl + al * bh) + al * bl
+    p, error = _two_product(a, b)
     safe = (np.abs(a) < 2.0 ** 995) & (np.abs(b) < 2.0 ** 995) & (np.abs(p) < 2.0 ** 995) \
         & (np.abs(p) > 2.0 ** -968)
-    return safe & (error == 0)
+    return p, safe & (error == 0)
 
 
 def _expectation(e: Expression, points, n: int, graph: bool = False, moving=None):
