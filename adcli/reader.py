@@ -77,15 +77,16 @@ _NUMBER = r"(?:\d+\.?\d*|\.\d+)"
 _LENGTH = r"[-+]?(?:" + _NUMBER + r"\s*(?:pt|ex|em|mm|cm|in|bp)|" + _NUMBER + \
     r"?\s*\\(?:jot|baselineskip|(?:small|med|big)skipamount))"
 _LINE_MARK = r"&|\\\\\*?(?:\[\s*" + _LENGTH + r"\s*\])?"
-_LAST_MARKS = re.compile(r"(?:&\s*){1,2}(?:\\\\.*)?", re.S)   # x^2 && \\: flalign's line end
+_LAST_MARKS = r"(?s)(?:&\s*){1,2}(?:\\\\.*)?"   # x^2 && \\: flalign's line end
 # A line break inside the expression, a long formula broken over a display's lines, where
 # an operator ends the line before it or begins the one after it, past that line's '&' and
 # spacing (x^2 + \\\\ 3x, x^2 \\\\ &\\quad + 3x: the grammar's _NEXT_LINE and NEXT_ADD_OP)
 _OPERATOR = r"(?:[-+\u2212*/\u00d7\u00b7\u22c5\u00f7]|\\(?:cdot|times|div))"
-_SPACING = r"(?:\s|\\q?quad|\\[,;:! ])*"
+_SPACE = r"\\q?quad|\\[,;:! ]"     # TeX's spacing commands, read as spaces
+_SPACING = r"(?:\s|" + _SPACE + r")*"
 _ENDS_IN_OPERATOR = _OPERATOR + _SPACING + r"\Z"
 # (an empty group before the operator, {}+ x^2, makes it binary to TeX: spacing here)
-_BEGINS_WITH_OPERATOR = r"\s*(?:&\s*)?(?:\s|\\q?quad|\\[,;:! ]|\{\s*\})*" + _OPERATOR
+_BEGINS_WITH_OPERATOR = r"\s*(?:&\s*)?(?:\s|" + _SPACE + r"|\{\s*\})*" + _OPERATOR
 _TAIL = 200     # characters of a line looked at for the operator ending it
 _OPERATOR_SIGNS = "+-\u2212*/\u00d7\u00b7\u22c5\u00f7"
 _COMMAND_ENDS = "tsvd,;:!\\"    # of \\cdot, \\times, \\div, \\quad, \\, and the others
@@ -255,14 +256,13 @@ def without_math(text: str) -> str:
             kept += [text[start:position], " " * len(mark)]
             start = position + len(mark)
     kept += [text[start:end], " " * (len(text) - end)]
-    return _EMPTY_GROUP.sub(_blanked_group, "".join(kept))
+    return re.compile(_EMPTY_GROUP).sub(_blanked_group, "".join(kept))
 
 
 # An empty group first on a line, before its operator ({}+ x^2, amsmath's idiom for a
 # binary one on a continued line), once the line's marks are blanked: spacing, as the
 # grammar reads it after a break (_NEXT_GAP)
-_EMPTY_GROUP = re.compile(r"^([^\S\n]*(?:(?:\\q?quad|\\[,;:! ])[^\S\n]*)*)(\{\s*\})(?=\s*"
-                          + _OPERATOR + ")", re.M)
+_EMPTY_GROUP = r"(?m)^([^\S\n]*(?:(?:" + _SPACE + r")[^\S\n]*)*)(\{\s*\})(?=\s*" + _OPERATOR + ")"
 
 
 def _blanked_group(found: re.Match) -> str:
@@ -290,7 +290,7 @@ def line_marks(text: str, start: int, end: int, equation: bool = False):
             yield position, mark, not after or goes_on
         else:   # (or in the one or two last: flalign's lines end in them, x^2 &&)
             before = _last_character(text, start, position)
-            last = _LAST_MARKS.fullmatch(text, position, last_end) is not None
+            last = re.compile(_LAST_MARKS).fullmatch(text, position, last_end) is not None
             yield position, mark, not before or last or \
                 equation and "=" in (after, before) or \
                 broken is not None and not _last_character(text, broken, position)
