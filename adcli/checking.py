@@ -1367,7 +1367,7 @@ def _finite_parts(f, targets, order, points) -> dict:
     _usable_chunk judges them together)."""
     with np.errstate(all="ignore"):
         at = {v: points[v] for v in f.variables}
-        ok = np.isfinite(np.broadcast_to(f.value(at), _shape(points)))
+        ok = np.isfinite(np.broadcast_to(f.float64_value(at), _shape(points)))
         parts = {"f": ok, "its derivative": np.ones_like(ok), "the expectation": np.ones_like(ok)}
         expected = [np.zeros_like(ok)] * len(targets)
         for i, t in enumerate(targets):
@@ -1416,7 +1416,7 @@ def _usable(f, targets, order, points) -> np.ndarray:
 def _usable_chunk(f, targets, order, points) -> np.ndarray:
     with np.errstate(all="ignore"):
         at = {v: points[v] for v in f.variables}
-        ok = np.isfinite(np.broadcast_to(f.value(at), _shape(points)))
+        ok = np.isfinite(np.broadcast_to(f.float64_value(at), _shape(points)))
         for t in targets:
             if t.expectation is not None:
                 e, scale, under = _expectation(t.expectation, points, len(ok), graph=True,
@@ -1597,7 +1597,7 @@ def derivative_values(f: Expression, names, at) -> np.ndarray:
         return np.zeros(np.broadcast_shapes(*(np.shape(at[v]) for v in f.variables)))
     if len(set(names)) <= 1:
         return f.nth_derivative(names[0], len(names), at).derivative if names else \
-            f.value(at)
+            f.float64_value(at)
     arrays = np.broadcast_arrays(*[np.asarray(at[v], dtype=np.float64) for v in f.variables])
     run = _Run(f, arrays, arrays[0].shape, watching=False)
     run.kinked = list(dict.fromkeys(names))

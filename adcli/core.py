@@ -57,14 +57,20 @@ def tracing(callback):
         _tracer.reset(token)
 
 
+# The one other dtype a Variable keeps: adcli.wider runs a graph again in long double.
+_LONG = np.dtype(np.longdouble)
+
+
 class Variable:
-    """An ndarray of float64 with the bookkeeping reverse mode needs."""
+    """An ndarray of float64 (or long double, see _LONG) with the bookkeeping reverse mode
+    needs."""
 
     __slots__ = ("data", "name", "grad", "creator", "generation", "requires_grad", "__weakref__")
     __array_priority__ = 200  # so ndarray * Variable defers to Variable.__rmul__
 
     def __init__(self, data, name: str | None = None, requires_grad: bool = True):
-        self.data = np.asarray(data, dtype=np.float64)
+        self.data = data if getattr(data, "dtype", None) is _LONG else \
+            np.asarray(data, dtype=np.float64)
         self.name = name
         self.grad: Variable | None = None
         self.creator: Function | None = None

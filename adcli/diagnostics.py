@@ -6,8 +6,10 @@ gradient it handed back was) or "kink" (its input sat on a kink or edge, where t
 derivative shown is a convention: the function's ``kinks``). One more kind is keyed by a
 variable, not a function: ``(name, "unsure")`` marks where a step overflowed or
 underflowed and forward mode's d/d name differs from reverse mode's (which is shown): an
-adjoint may have been lost to 0 or inf on the way. The CLI turns them into English;
-Python callers read the masks (``Result.diagnostics``).
+adjoint may have been lost to 0 or inf on the way. And ``(name, "range")`` where the same
+graph run in long double (adcli.wider) contradicts the number shown: d/d name, or for
+name "" the value. The CLI turns them into English; Python callers read the masks
+(``Result.diagnostics``).
 """
 from __future__ import annotations
 
@@ -19,14 +21,16 @@ from .records import Record
 class Diagnostics(Record):
     """``masks[(name, what)]`` is True at each point where primitive ``name`` misbehaved."""
 
-    _fields = ("shape", "masks", "unsure")
+    _fields = ("shape", "masks", "unsure", "wider")
 
     def __init__(self, shape: tuple = (), masks: dict[tuple[str, str], np.ndarray] | None = None,
-                 unsure: dict[str, Unsure] | None = None):
+                 unsure: dict[str, Unsure] | None = None, wider: dict[str, Wider] | None = None):
         self.shape = shape
         self.masks = {} if masks is None else masks
         # per variable, the first point its ("unsure") mask marks, with both modes' numbers
         self.unsure = {} if unsure is None else unsure
+        # per variable ("" for the value), the first point its ("range") mask marks
+        self.wider = {} if wider is None else wider
 
     def add(self, function, what: str, bad: np.ndarray) -> None:
         self._or((function.name, what), bad)
@@ -49,12 +53,28 @@ class Diagnostics(Record):
         """Mark the points where d/d ``name`` by reverse and by forward mode differ after
         an overflow or underflow; ``first``: the first of them."""
         self._or((name, "unsure"), bad)
-        self._keep_first(name, first)
+        _keep_first(self.unsure, name, first)
 
-    def _keep_first(self, name: str, first: Unsure) -> None:
-        kept = self.unsure.get(name)
-        if kept is None or first.index < kept.index:
-            self.unsure[name] = first
+    def add_wider(self, name: str, bad: np.ndarray, first: Wider) -> None:
+        """Mark the points where the long double run contradicts d/d ``name`` (name "":
+        the value); ``first``: the first of them."""
+        self._or((name, "range"), bad)
+        _keep_first(self.wider, name, first)
+
+    def name_output(self, output: str) -> None:
+        """Key the kinds of a variable by ``output`` too (``"f2:x"``, ``"f2:"`` for the
+        value): jacobian ORs several expressions' diagnostics, and d/dx alone would not
+        say whose."""
+        def named(name):
+            return f"{output}:{name}"
+        self.masks = {(named(n) if w in ("unsure", "range") else n, w): m
+                      for (n, w), m in self.masks.items()}
+        self.unsure = {named(n): first for n, first in self.unsure.items()}
+        self.wider = {named(n): first for n, first in self.wider.items()}
+
+    def first(self, name: str, what: str) -> Unsure | Wider | None:
+        """The first point marked by the mask ``(name, what)`` of a variable's kind."""
+        return (self.unsure if what == "unsure" else self.wider).get(name)
 
     def merge(self, other: Diagnostics) -> None:
         """OR another evaluation's masks over the same points (or one point) into these."""
@@ -62,8 +82,9 @@ class Diagnostics(Record):
             mask = np.broadcast_to(mask, self.shape)
             previous = self.masks.get(key)
             self.masks[key] = mask.copy() if previous is None else previous | mask
-        for name, first in other.unsure.items():
-            self._keep_first(name, first)
+        for mine, theirs in ((self.unsure, other.unsure), (self.wider, other.wider)):
+            for name, first in theirs.items():
+                _keep_first(mine, name, first)
 
     def any(self) -> np.ndarray:
         """True at every point some function misbehaved."""
@@ -74,7 +95,13 @@ class Diagnostics(Record):
 
     def reshape(self, shape: tuple) -> Diagnostics:
         return Diagnostics(shape, {k: m.reshape(shape) for k, m in self.masks.items()},
-                           dict(self.unsure))
+                           dict(self.unsure), dict(self.wider))
+
+
+def _keep_first(firsts: dict, name: str, first) -> None:
+    kept = firsts.get(name)
+    if kept is None or first.index < kept.index:
+        firsts[name] = first
 
 
 class Unsure(Record):
@@ -85,6 +112,17 @@ class Unsure(Record):
 
     def __init__(self, index: int, at: dict[str, float], forward: float, reverse: float):
         self.index, self.at, self.forward, self.reverse = index, at, forward, reverse
+
+
+class Wider(Record):
+    """The first point where the long double run contradicts the number shown: its index
+    among the points (flat), the variables' values there, the long double run's number
+    (rounded to float64) and the one shown."""
+
+    __slots__ = _fields = ("index", "at", "wider", "shown")
+
+    def __init__(self, index: int, at: dict[str, float], wider: float, shown: float):
+        self.index, self.at, self.wider, self.shown = index, at, wider, shown
 
 
 def watcher(diagnostics: Diagnostics):

@@ -156,7 +156,14 @@ class Expression:
 
     def value(self, at: Mapping | None = None, **values) -> np.ndarray:
         """The value at the given point(s)."""
-        return self.derivatives(at, order=0, **values).value
+        return _told(self.derivatives(at, order=0, **values)).value
+
+    def float64_value(self, at: Mapping) -> np.ndarray:
+        """The value, as float64 gives it: no second witness where a step over- or
+        underflowed, nothing warned. For adcli's own evaluations (finite differences,
+        a cell's constant), many and judged by their callers."""
+        return self._evaluate(self._values(at, {}), lambda run: run.partials((), 0),
+                              witnessed=False).value
 
     def grad(self, wrt=None, at: Mapping | None = None, **values) -> dict[str, np.ndarray]:
         """Every first partial derivative (or those in ``wrt``), by variable name."""
@@ -234,7 +241,7 @@ class Expression:
 
     # ----- evaluation -----------------------------------------------------------------
 
-    def _evaluate(self, values: dict, compute) -> Result:
+    def _evaluate(self, values: dict, compute, witnessed: bool = True) -> Result:
         arrays = _broadcast({v: values[v] for v in self.variables})
         point = bool(arrays) and arrays[0].ndim == 0
         if point:
@@ -251,23 +258,64 @@ class Expression:
                 # derivatives went non-finite (checking every node costs ~20% otherwise).
                 run = _Run(self, arrays, shape, watching=True)
                 result = compute(run)
-            if run.out_of_range is not None and result.gradient is not None:
+            if run.out_of_range is not None and witnessed:
                 self._cross_check(arrays, result, run.out_of_range)
         return _as_point(result) if point else result
 
     def _cross_check(self, arrays, result: Result, flagged: np.ndarray) -> None:
-        """Where a step overflowed or underflowed (``flagged``), reverse mode may have lost
-        an adjoint to 0 or inf before it met the factor that would have brought it back
-        (x/exp(x) at 380: -u/v^2 is 0 when v^2 overflows, the true ~3e-328 is not a
-        float): compare forward mode there, whose tangents take another path, and mark the
-        points where the two differ ("unsure"). The numbers shown stay reverse mode's."""
+        """Where a step overflowed or underflowed (``flagged``), a number shown may have
+        lost its digits on the way: run the graph again in long double (adcli.wider) and
+        mark the points where it says otherwise ("range"). Where that witness is not to be
+        had, compare forward mode (_by_forward_mode). The numbers shown stay float64's."""
+        if self.has_diff:  # (no forward rule for diff() nodes, and graphs of their own)
+            return
+        from . import wider  # only now: most runs raise no flag
+
+        if wider.WIDE and flagged.any():
+            flagged = flagged & ~self._by_wider(arrays, result, flagged)
+        if result.gradient is not None:
+            self._by_forward_mode(arrays, result, flagged)
+
+    def _by_wider(self, arrays, result: Result, where: np.ndarray) -> np.ndarray:
+        """Mark the value and derivatives the long double run contradicts at the points
+        ``where``; return where it settled the question (its run was clean)."""
+        from .diagnostics import Wider
+        from .wider import witness
+
+        def run(values, shape):
+            return _Run(self, values, shape, watching=False)
+
+        variables = [a[where] for a in arrays]
+        wrt = [] if result.gradient is None else [n for n in result.wrt if n in self.variables]
+        seen = witness(run, variables, wrt)
+        at = np.flatnonzero(where)
+        for name in ["", *wrt]:
+            shown = (result.value if name == "" else result.gradient[name])[where]
+            wrong = seen.clean & seen.ranged & _contradicts(seen.of(name), shown)
+            if wrong.any():
+                k = int(np.argmax(wrong))
+                bad = np.zeros(result.value.shape, dtype=bool)
+                bad[where] = wrong
+                first = Wider(int(at[k]), {v: float(a[k]) for v, a in
+                                           zip(self.variables, variables)},
+                              float(seen.of(name)[k]), float(shown[k]))
+                result.diagnostics.add_wider(name, bad, first)
+        settled = np.zeros(result.value.shape, dtype=bool)
+        settled[where] = seen.clean
+        return settled
+
+    def _by_forward_mode(self, arrays, result: Result, flagged: np.ndarray) -> None:
+        """Reverse mode may have lost an adjoint to 0 or inf before it met the factor that
+        would have brought it back (x/exp(x) at 380: -u/v^2 is 0 when v^2 overflows, the
+        true ~3e-328 is not a float): compare forward mode there, whose tangents take
+        another path, and mark the points where the two differ ("unsure")."""
         finite = np.isfinite(result.value) & functools.reduce(
             np.logical_and, [np.isfinite(g) for g in result.gradient.values()], True)
         where = flagged & finite  # (a nan or inf has its own warning already)
-        if self.has_diff or not where.any():  # (no forward rule for diff() nodes)
+        if not where.any():
             return
         from .diagnostics import Unsure
-        from .taylor import taylor_derivative  # only now: most runs raise no flag
+        from .taylor import taylor_derivative
 
         values = {v: a[where] for v, a in zip(self.variables, arrays)}
         for name in result.wrt:
@@ -322,20 +370,37 @@ def _agree(forward: np.ndarray, reverse: np.ndarray) -> np.ndarray:
     return close | ~np.isfinite(forward)
 
 
-def _told(result: Result) -> Result:
-    """The result, after an AdcliWarning (in the words of the CLI's) for each variable
-    whose derivative the two modes differ on: for the methods that return bare numbers,
-    whose callers never see the diagnostics (``derivatives`` returns them instead)."""
+def _contradicts(wide: np.ndarray, shown: np.ndarray) -> np.ndarray:
+    """Where the long double run's number (rounded to float64: inf where the truth is
+    beyond float64) is not the one shown: apart by more than rounding (wider.AGREE) if
+    both are finite, else not the same inf (a nan shown is contradicted by any number)."""
+    from .wider import AGREE as apart_by
+
+    finite = np.isfinite(wide) & np.isfinite(shown)
+    apart = np.abs(wide - shown)
+    close = (apart <= apart_by * np.maximum(np.abs(wide), np.abs(shown))) | (apart < _TINY)
+    return (wide != shown) & ~(finite & close)
+
+
+def _told(result: Result, output: str | None = None) -> Result:
+    """The result, after an AdcliWarning (in the words of the CLI's) for each number the
+    two modes differ on or the long double run contradicts: for the methods that return
+    bare numbers, whose callers never see the diagnostics (``derivatives`` returns them).
+    ``output``: the expression's name among several (jacobian's f1, f2, ...)."""
     diagnostics = result.diagnostics
-    if not diagnostics.unsure:
+    if not (diagnostics.unsure or diagnostics.wider):
         return result
-    from .report import unsure_said
+    from .report import variable_said
+
+    if output is not None:
+        diagnostics.name_output(output)
 
     points = int(np.prod(diagnostics.shape, dtype=np.int64)) if diagnostics.shape else 1
-    _warn([unsure_said(name, f"{int(np.count_nonzero(mask))} of {points} "
-                             f"point{'s' * (points != 1)}",
-                       diagnostics.unsure.get(name), points)
-           for (name, what), mask in diagnostics.masks.items() if what == "unsure"])
+    _warn([variable_said(name, what, f"{int(np.count_nonzero(mask))} of {points} "
+                                     f"point{'s' * (points != 1)}",
+                         diagnostics.first(name, what), points)
+           for (name, what), mask in diagnostics.masks.items()
+           if what in ("unsure", "range")])
     return result
 
 
@@ -383,20 +448,24 @@ class _Run:
             result = self._replayed(wrt, order)
             if result is not None:
                 return result
-        if order == 0:
-            with no_grad():
-                y = self.forward()
-            return self._result(y, wrt)
         flags = _Flags()
+        if order == 0:
+            with no_grad(), flags.counting():
+                y = self.forward()
+            self._flagged(flags)
+            return self._result(y, wrt)
         with flags.counting():
             y = self.forward()
             grads, variables = drivers.gradient(y, self.leaves, wrt, self.shape, self.watch,
                                                 create_graph=order == 2)
-        if flags.raised:
-            self.out_of_range = np.ones(self.shape, dtype=bool)
+        self._flagged(flags)
         hessian = (drivers.hessian(variables, self.leaves, wrt, self.shape, self.watch)
                    if order == 2 else None)
         return self._result(y, wrt, gradient=grads, hessian=hessian)
+
+    def _flagged(self, flags: _Flags) -> None:
+        if flags.raised:  # (the tape's flags are counted for the whole run)
+            self.out_of_range = np.ones(self.shape, dtype=bool)
 
     def _replayed(self, wrt, order: int) -> Result | None:
         """The tape's numbers from kernel.py's recorded steps (no graph), or None where the
@@ -761,8 +830,9 @@ def jacobian(expressions, wrt=None, at: Mapping | None = None, **values) -> np.n
     wrt = tuple(names) if wrt is None else _names(wrt)
     _warn([f"wrt: '{w}' does not appear in the expressions, so its derivative is 0"
            f"{did_you_mean(w, names)}" for w in wrt if w not in names])
-    rows = [_told(e._partials({v: values[v] for v in e.variables}, wrt, 1)).gradient
-            for e in expressions]
+    rows = [_told(e._partials({v: values[v] for v in e.variables}, wrt, 1),
+                  f"f{i}" if len(expressions) > 1 else None).gradient
+            for i, e in enumerate(expressions, 1)]
     shape = np.broadcast_shapes(*(g.shape for row in rows for g in row.values())) \
         if wrt else ()
     return np.stack([np.stack([np.broadcast_to(row[w], shape) for w in wrt], axis=-1)

@@ -901,7 +901,7 @@ class Dsigmoid(_Inside, Primitive):
 
 def _decay(x, steep):
     """e^(-steep |x|) in an array of its own (0-d included), for _bell to work in."""
-    z = np.abs(x, out=np.empty(np.shape(x)))
+    z = np.abs(x, out=np.empty(np.shape(x), np.result_type(x, 1.0)))  # (long double kept)
     np.multiply(z, -steep, out=z)
     return np.exp(z, out=z)
 

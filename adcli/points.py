@@ -56,7 +56,7 @@ def constant(text: str) -> float:
     if expression.variables:
         raise NotConstant(", ".join(expression.variables))
     with np.errstate(all="ignore"):
-        return float(expression.value())
+        return float(expression.float64_value({}))
 
 
 def constant_value(text: str, what: str, said: list | None = None) -> float:

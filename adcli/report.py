@@ -17,16 +17,33 @@ _WHY = {
             "not a fact",
     "unsure": "an intermediate step overflowed or underflowed, and forward mode gives another "
               "derivative: the derivative shown may be wrong there",
+    "range": "an intermediate step overflowed or underflowed in float64, and computed again "
+             "in long double (a wider exponent range) it is another number: the {shown} shown "
+             "is wrong there",
 }
-# Kinds keyed by a variable (d/dx), not by a function: forward and reverse mode differ.
-_OF_VARIABLES = {"unsure"}
+# Kinds keyed by a variable (d/dx; for "range", "" is the value), not by a function:
+# forward and reverse mode differ, or the long double run contradicts the number shown.
+_OF_VARIABLES = {"unsure", "range"}
 
 
 def why(name: str, what: str) -> str:
     """Why the diagnostic ``(name, what)`` was raised, without the function's name."""
     if what in _OF_VARIABLES:
-        return _WHY[what]
+        return _WHY[what].format(shown=_shown(name))
     return _WHY[what].format(reason=reason(name, what))
+
+
+def _shown(name: str) -> str:
+    return "derivative" if name.rpartition(":")[2] else "value"
+
+
+def _subject(name: str, value: str = "value") -> str:
+    """What a kind of a variable is about: d/dx, or ``value`` for name ""; for an
+    output's (Diagnostics.name_output), df2/dx or f2."""
+    output, _, variable = name.rpartition(":")
+    if not variable:
+        return output or value
+    return f"d{output}/d{variable}"
 
 
 def reason(name: str, what: str) -> str:
@@ -41,7 +58,7 @@ def label(name: str, what: str = "value") -> str:
     helper inside rules, the functions it serves ("^" for pow's d/da, "tanh"); for a kind
     keyed by a variable x, the derivative: "d/dx"."""
     if what in _OF_VARIABLES:
-        return f"d/d{name}"
+        return _subject(name)
     return PRIMITIVES[name].label().strip("'")
 
 
@@ -74,15 +91,16 @@ class Report:
         self.points = 0
         self.counts: dict[tuple[str, str], int] = {}
         self.unattributed = False   # nan/inf results no function is to blame for
-        self.unsure: dict = {}      # per variable, the first point the modes differ at
+        self.firsts: dict = {}      # per (variable, kind) of _OF_VARIABLES: its first point
 
     def add(self, diagnostics, n: int, columns) -> bool:
         """Count a chunk's diagnostics; return whether any result in it is nan or inf."""
         self.points += n
         for key, mask in merged(diagnostics).items():
             self.counts[key] = self.counts.get(key, 0) + int(np.count_nonzero(mask))
-        for name, first in diagnostics.unsure.items():
-            self.unsure.setdefault(name, first)     # the earlier chunk's is the first
+        for key in merged(diagnostics):
+            if key[1] in _OF_VARIABLES:     # the earlier chunk's is the first
+                self.firsts.setdefault(key, diagnostics.first(*key))
         bad = any(not np.isfinite(a).all() for a in columns)
         if bad and not self._blamed():
             self.unattributed = True
@@ -101,7 +119,8 @@ class Report:
         for (name, what), count in self.counts.items():
             where = f"{count} of {self.points} point{'s' * (self.points != 1)}"
             if what in _OF_VARIABLES:
-                lines.append(unsure_said(name, where, self.unsure.get(name), self.points))
+                lines.append(variable_said(name, what, where, self.firsts.get((name, what)),
+                                           self.points))
             elif what != "kink" or kinks:
                 lines.append(_said(name, what, where))
         return lines
@@ -127,6 +146,26 @@ def _said(name: str, what: str, where: str) -> str:
             "a convention, not a fact")
 
 
+def variable_said(name: str, what: str, where: str, first, points: int) -> str:
+    """A diagnostic of a kind keyed by a variable, in words (see unsure_said, wider_said)."""
+    return (unsure_said if what == "unsure" else wider_said)(name, where, first, points)
+
+
+def wider_said(name: str, where: str, first, points: int) -> str:
+    """The long double run contradicts d/d name (name "": the value) at ``where`` (points
+    counted); ``first``: the first such point (a diagnostics.Wider), named where there are
+    several points."""
+    if first is None:
+        it_is = "it is another number"
+    else:
+        at = ", ".join(f"{n}={v!r}" for n, v in first.at.items())
+        it_is = (f"it is {first.wider:.14g} where float64 gives {first.shown:.14g}"
+                 f"{f' (first at {at})' if points > 1 else ''}")
+    return (f"{_subject(name, 'the value')} at {where}: an intermediate step "
+            f"overflowed or underflowed in float64, and computed again in long double (a "
+            f"wider exponent range) {it_is}: the {_shown(name)} shown is wrong there")
+
+
 def unsure_said(name: str, where: str, first, points: int) -> str:
     """d/d name differs between the modes at ``where`` (points counted); ``first``: the
     first such point (a diagnostics.Unsure), named where there are several points."""
@@ -136,5 +175,5 @@ def unsure_said(name: str, where: str, first, points: int) -> str:
         at = ", ".join(f"{n}={v!r}" for n, v in first.at.items())
         gives = (f"forward mode gives {first.forward:.14g} where reverse mode gives "
                  f"{first.reverse:.14g}{f' (first at {at})' if points > 1 else ''}")
-    return (f"d/d{name} at {where}: an intermediate step overflowed or underflowed, and "
+    return (f"{_subject(name)} at {where}: an intermediate step overflowed or underflowed, and "
             f"{gives}: the derivative shown may be wrong there")

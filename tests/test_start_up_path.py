@@ -30,8 +30,8 @@ ONE_POINT = ["grad", "exp(x^2)^2", "--at", "x=0.5"]
 # Not for a one-point grad, whatever the format: the thread pool of many points, other
 # commands' code (--order, check, trace, plot, graph), lark (explains syntax errors), the
 # kernel (the tape is quicker than importing it, for one evaluation of a small expression).
-NEVER = {"concurrent.futures", "adcli.kernel", "adcli.commands.nth", "adcli.taylor", "adcli.checking",
-         "adcli.slips",
+NEVER = {"concurrent.futures", "adcli.kernel", "adcli.commands.nth", "adcli.taylor",
+         "adcli.wider", "adcli.checking", "adcli.slips",
          "adcli.tracing", "adcli.plotting", "adcli.commands.check", "adcli.commands.trace",
          "adcli.commands.plot", "adcli.commands.graph", "lark",
          "dataclasses",  # ~7 ms with the classes it writes: adcli.records instead

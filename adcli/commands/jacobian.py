@@ -25,6 +25,9 @@ class Jacobian(Command):
 
     def compute(self, chunk, n):
         results = [e.derivatives(at_points(e, chunk), wrt=self.wrt) for e in self.expressions]
+        if len(results) > 1:  # (d/dx alone would not say whose)
+            for f, result in zip(self.function_names, results):
+                result.diagnostics.name_output(f)
         arrays = [flat(r.value, n) for r in results]
         arrays += [flat(r.gradient[w], n) for r in results for w in self.wrt]
         return arrays, merged(n, results)
