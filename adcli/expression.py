@@ -256,52 +256,61 @@ class Expression:
             if not run.replayed and not result.derivatives_finite():
                 # Rare, so paid only here: run again, naming the functions whose
                 # derivatives went non-finite (checking every node costs ~20% otherwise).
+                known = run.blocks_flagged
                 run = _Run(self, arrays, shape, watching=True)
+                run.blocks_flagged = known
                 result = compute(run)
             if run.out_of_range is not None and witnessed:
-                self._cross_check(arrays, result, run.out_of_range)
+                self._cross_check(arrays, result, run.out_of_range, run.nth_asked)
         return _as_point(result) if point else result
 
-    def _cross_check(self, arrays, result: Result, flagged: np.ndarray) -> None:
+    def _cross_check(self, arrays, result: Result, flagged: np.ndarray, nth=None) -> None:
         """Where a step overflowed or underflowed (``flagged``), a number shown may have
         lost its digits on the way: run the graph again in long double (adcli.wider) and
         mark the points where it says otherwise ("range"). Where that witness is not to be
-        had, compare forward mode (_by_forward_mode). The numbers shown stay float64's."""
-        if self.has_diff:  # (no forward rule for diff() nodes, and graphs of their own)
+        had, compare forward mode (_by_forward_mode). The numbers shown stay float64's.
+        ``nth``: (name, order) of grad --order's derivative, if that is what was asked."""
+        if self.has_diff or not flagged.any():  # (diff(): graphs of their own)
             return
         from . import wider  # only now: most runs raise no flag
 
+        wrt = [] if result.gradient is None else [n for n in result.wrt if n in self.variables]
+        asked = wider.Asked(wrt, result.hessian is not None and len(wrt) == len(result.wrt),
+                            nth)
+        flagged = flagged.copy()
+        flagged[flagged] = wider.suspects(self._made_run, [a[flagged] for a in arrays], asked)
         if wider.WIDE and flagged.any():
-            flagged = flagged & ~self._by_wider(arrays, result, flagged)
+            flagged &= ~self._by_wider(arrays, result, flagged, asked)
         if result.gradient is not None:
             self._by_forward_mode(arrays, result, flagged)
 
-    def _by_wider(self, arrays, result: Result, where: np.ndarray) -> np.ndarray:
+    def _made_run(self, arrays, shape) -> _Run:
+        return _Run(self, arrays, shape, watching=False)
+
+    def _by_wider(self, arrays, result: Result, where: np.ndarray, asked) -> np.ndarray:
         """Mark the value and derivatives the long double run contradicts at the points
         ``where``; return where it settled the question (its run was clean)."""
         from .diagnostics import Wider
         from .wider import witness
 
-        def run(values, shape):
-            return _Run(self, values, shape, watching=False)
-
         variables = [a[where] for a in arrays]
-        wrt = [] if result.gradient is None else [n for n in result.wrt if n in self.variables]
-        seen = witness(run, variables, wrt)
+        seen = witness(self._made_run, variables, asked)
         at = np.flatnonzero(where)
-        for name in ["", *wrt]:
-            shown = (result.value if name == "" else result.gradient[name])[where]
-            wrong = seen.clean & seen.ranged & _contradicts(seen.of(name), shown)
+        shown_all = asked.named(result.value, result.gradient, result.hessian,
+                                result.derivative)
+        for name, shown in shown_all.items():
+            shown = shown[where]
+            wrong = seen.clean[name] & seen.ranged & _contradicts(seen.numbers[name], shown)
             if wrong.any():
                 k = int(np.argmax(wrong))
                 bad = np.zeros(result.value.shape, dtype=bool)
                 bad[where] = wrong
                 first = Wider(int(at[k]), {v: float(a[k]) for v, a in
                                            zip(self.variables, variables)},
-                              float(seen.of(name)[k]), float(shown[k]))
+                              float(seen.numbers[name][k]), float(shown[k]))
                 result.diagnostics.add_wider(name, bad, first)
-        settled = np.zeros(result.value.shape, dtype=bool)
-        settled[where] = seen.clean
+        settled = np.zeros(result.value.shape, dtype=bool)  # (forward mode's question)
+        settled[where] = seen.settled(["", *asked.wrt])
         return settled
 
     def _by_forward_mode(self, arrays, result: Result, flagged: np.ndarray) -> None:
@@ -440,6 +449,10 @@ class _Run:
         self.computed: list[Variable] = []  # every node's Variable, once forward has run
         # Where a step overflowed or underflowed on the way to the gradient (None: nowhere)
         self.out_of_range: np.ndarray | None = None
+        self.nth_asked: tuple[str, int] | None = None  # nth's (name, order), once asked
+        # Where the kernel's blocks raised flags, when it ran first and left the points to
+        # the tape (a result not finite): the same steps, so the same flags.
+        self.blocks_flagged: np.ndarray | None = None
 
     def partials(self, wrt, order: int) -> Result:
         if order:
@@ -464,8 +477,10 @@ class _Run:
         return self._result(y, wrt, gradient=grads, hessian=hessian)
 
     def _flagged(self, flags: _Flags) -> None:
-        if flags.raised:  # (the tape's flags are counted for the whole run)
+        if flags.raised:  # (the tape's flags are counted for the whole run...)
             self.out_of_range = np.ones(self.shape, dtype=bool)
+            if self.blocks_flagged is not None:  # (... the kernel's, per block)
+                self.out_of_range = self.blocks_flagged.reshape(self.shape).copy()
 
     def _replayed(self, wrt, order: int) -> Result | None:
         """The tape's numbers from kernel.py's recorded steps (no graph), or None where the
@@ -482,7 +497,8 @@ class _Run:
         if computed is None:
             return None
         value, grads, finite, kinks, out_of_range = computed
-        if not finite:
+        if not finite:  # (the tape runs; the blocks that raised flags are known already)
+            self.blocks_flagged = np.zeros(n, bool) if out_of_range is None else out_of_range
             return None
         for function, mask in kinks:
             self.diagnostics.add(function, "kink", mask.reshape(self.shape))
@@ -507,11 +523,14 @@ class _Run:
                                                 self.watch)
             return self._result(y, (name,), derivative=derivative)
 
-        with no_grad():
+        self.nth_asked = (name, order)
+        flags = _Flags()
+        with no_grad(), flags.counting():
             y = self.forward()
-        values = {v: leaf.data for v, leaf in self.leaves.items()}
-        blame = self.diagnostics if self.watch is not None else None
-        derivative = taylor_derivative(self.expression, values, name, order, blame)
+            values = {v: leaf.data for v, leaf in self.leaves.items()}
+            blame = self.diagnostics if self.watch is not None else None
+            derivative = taylor_derivative(self.expression, values, name, order, blame)
+        self._flagged(flags)
         derivative = np.broadcast_to(derivative, self.shape).copy()
         return self._result(y, (name,), derivative=derivative)
 

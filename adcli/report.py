@@ -38,12 +38,19 @@ def _shown(name: str) -> str:
 
 
 def _subject(name: str, value: str = "value") -> str:
-    """What a kind of a variable is about: d/dx, or ``value`` for name ""; for an
-    output's (Diagnostics.name_output), df2/dx or f2."""
-    output, _, variable = name.rpartition(":")
-    if not variable:
+    """What a kind of a variable is about, by its name (wider.Asked's): d/dx, d2/dx dy
+    (hessian's), d3/dx3 or d3/dx1^3 (grad --order's), or ``value`` for name ""; for an
+    output's (Diagnostics.name_output), df2/dx or f2. The columns' scheme, without f."""
+    output, _, variables = name.rpartition(":")
+    if not variables:
         return output or value
-    return f"d{output}/d{variable}"
+    x, _, order = variables.partition("^")
+    if order:
+        return f"d{order}{output}/d{x}{f'^{order}' if x[-1].isdigit() else order}"
+    names = variables.split(",")
+    if len(names) == 1:
+        return f"d{output}/d{x}"
+    return f"d{len(names)}{output}/" + " ".join(f"d{n}" for n in names)
 
 
 def reason(name: str, what: str) -> str:

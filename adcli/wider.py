@@ -42,21 +42,53 @@ STABLE = 1e-13
 AGREE = 1e-11
 
 
+# grad --order N's derivative is taken by nested reverse passes here (the tape's Taylor
+# rules keep float64): their graph triples with each order, so only up to this one.
+MAX_ORDER = 4
+
+
+class Asked:
+    """What was computed: the value, d/d each of ``wrt``, the Hessian over them, or the
+    ``nth`` = (name, order) derivative; each number named as the warnings name it: "" the
+    value, "x" d/dx, "x,y" d2/dx dy (every entry of the Hessian, as its columns), "x^3"
+    d3/dx3 (report._subject words them)."""
+
+    def __init__(self, wrt, hessian: bool = False, nth: tuple[str, int] | None = None):
+        self.wrt, self.hessian = list(wrt), hessian
+        self.nth = nth if nth is not None and 1 <= nth[1] <= MAX_ORDER else None
+
+    def named(self, value, gradient=None, hessian=None, derivative=None) -> dict:
+        numbers = {"": value}
+        if self.wrt:
+            numbers.update({name: gradient[name] for name in self.wrt})
+        if self.hessian:
+            for i, a in enumerate(self.wrt):
+                for j, b in enumerate(self.wrt):
+                    numbers[f"{a},{b}"] = hessian[..., i, j]
+        if self.nth is not None:
+            name, order = self.nth
+            numbers[f"{name}^{order}"] = derivative
+        return numbers
+
+
 class Witness:
-    """The long double run's value and gradient, rounded to float64, at each point:
-    ``clean`` where it may be believed, ``ranged`` where a step left float64's range."""
+    """The long double run's numbers (Asked.named's), rounded to float64, at each point;
+    per number, ``clean`` where it may be believed; ``ranged`` where a step left
+    float64's range."""
 
-    def __init__(self, value: np.ndarray, gradient: dict, clean: np.ndarray,
-                 ranged: np.ndarray):
-        self.value, self.gradient, self.clean, self.ranged = value, gradient, clean, ranged
+    def __init__(self, numbers: dict, clean: dict, ranged: np.ndarray):
+        self.numbers, self.clean, self.ranged = numbers, clean, ranged
 
-    def of(self, name: str) -> np.ndarray:
-        """The value (name "") or d/d name."""
-        return self.value if name == "" else self.gradient[name]
+    def settled(self, names) -> np.ndarray:
+        """Where every one of the numbers ``names`` may be believed."""
+        return np.logical_and.reduce([self.clean[name] for name in names])
 
 
 class _Watch:
-    """Sees every Function call of the run (core.tracing) and marks its points."""
+    """Sees every Function call of a run (core.tracing) and marks its points: ``ranged``
+    where a result lay outside float64's normal range (beyond it, subnormal, or 0 from
+    inputs that were not: an underflow, or x - x, which costs a look only), ``lost``
+    where one made nan or inf from finite inputs or was subnormal in long double."""
 
     def __init__(self, n: int):
         self.ranged = np.zeros(n, dtype=bool)
@@ -67,50 +99,77 @@ class _Watch:
 
     def see(self, data, inputs=()) -> None:
         size = np.abs(data)
-        self.ranged |= (size > _MAX) | ((size > 0) & (size < _TINY))
-        made = ~np.isfinite(size)
+        made, zeroed = ~np.isfinite(size), size == 0
         for x in inputs:
-            made &= np.isfinite(x)
+            finite = np.isfinite(x)
+            made &= finite
+            zeroed &= finite & (x != 0)
+        self.ranged |= (size > _MAX) | ((size > 0) & (size < _TINY)) | (zeroed & bool(inputs))
         self.lost |= made | ((size > 0) & (size < _LONG_TINY))
 
 
-def witness(make_run, arrays: list[np.ndarray], wrt) -> Witness:
+def suspects(make_run, arrays: list[np.ndarray], asked: Asked) -> np.ndarray:
+    """Where, among points a flag was raised for, a step of float64's own run left its
+    normal range: numpy's flags say only that one did, somewhere in a block of 32,768
+    points (or anywhere, on the tape), and the long double runs cost ~40 us a point.
+    The same numbers again, every Function call watched, in blocks (the tape keeps all)."""
+    n = len(arrays[0]) if arrays else 1
+    found = []
+    for start in range(0, n, 8 * CHUNK):
+        part = [a[start:start + 8 * CHUNK] for a in arrays]
+        watch = _Watch(len(part[0]) if part else 1)
+        for data in _run(make_run, part, asked, watch, np.float64).values():
+            watch.see(data)
+        found.append(watch.ranged | watch.lost)
+    return np.concatenate(found)
+
+
+def witness(make_run, arrays: list[np.ndarray], asked: Asked) -> Witness:
     """The witness at the points of ``arrays`` (one 1-d array per variable, in the
     expression's order); ``make_run(arrays, shape)`` makes the run (expression._Run)."""
     n = len(arrays[0]) if arrays else 1
-    parts = [_witness(make_run, [a[start:start + CHUNK] for a in arrays], wrt)
+    parts = [_witness(make_run, [a[start:start + CHUNK] for a in arrays], asked)
              for start in range(0, n, CHUNK)]
-    return Witness(np.concatenate([p.value for p in parts]),
-                   {name: np.concatenate([p.gradient[name] for p in parts]) for name in wrt},
-                   np.concatenate([p.clean for p in parts]),
+    def joined(field: str) -> dict:
+        return {name: np.concatenate([getattr(p, field)[name] for p in parts])
+                for name in parts[0].numbers}
+    return Witness(joined("numbers"), joined("clean"),
                    np.concatenate([p.ranged for p in parts]))
 
 
-def _witness(make_run, arrays: list[np.ndarray], wrt) -> Witness:
+def _witness(make_run, arrays: list[np.ndarray], asked: Asked) -> Witness:
     n = len(arrays[0]) if arrays else 1
     watch = _Watch(n)
-    first = _run(make_run, arrays, wrt, watch)
-    for data in first:
+    first = _run(make_run, arrays, asked, watch)
+    for data in first.values():
         watch.see(data)   # (a gradient's sums are no Function calls)
-    clean = ~watch.lost
+    clean = {name: ~watch.lost & np.isfinite(a) for name, a in first.items()}
     for seed in (1, 2):
-        again = _run(make_run, arrays, wrt, _Nudge(seed))
-        for a, b in zip(first, again):
-            clean &= np.isfinite(a) & _stable(a, b)
+        again = _run(make_run, arrays, asked, _Nudge(seed))
+        for name, a in first.items():
+            clean[name] &= _stable(a, again[name])
     with np.errstate(over="ignore", under="ignore"):
-        rounded = [a.astype(np.float64) for a in first]
-    return Witness(rounded[0], dict(zip(wrt, rounded[1:])), clean, watch.ranged)
+        rounded = {name: a.astype(np.float64) for name, a in first.items()}
+    return Witness(rounded, clean, watch.ranged)
 
 
-def _run(make_run, arrays, wrt, callback) -> list[np.ndarray]:
-    """The value and d/d each of wrt, in long double, every Function call seen by
-    ``callback``."""
+def _run(make_run, arrays, asked: Asked, callback, dtype=np.longdouble) -> dict:
+    """The numbers asked for, in ``dtype`` (a Hessian's rounded to float64 already),
+    every Function call seen by ``callback``."""
     n = len(arrays[0]) if arrays else 1
-    run = make_run([a.astype(np.longdouble) for a in arrays], (n,))
+    run = make_run([a.astype(dtype) for a in arrays], (n,))
+    gradient = hessian = derivative = None
     with np.errstate(all="ignore"), tracing(callback):
         y = run.forward()
-        grads = drivers.gradient(y, run.leaves, wrt, (n,))[0] if wrt else {}
-    return [np.broadcast_to(y.data, (n,)), *[grads[name] for name in wrt]]
+        if asked.wrt:
+            gradient, variables = drivers.gradient(y, run.leaves, asked.wrt, (n,),
+                                                   create_graph=asked.hessian)
+            if asked.hessian:
+                hessian = drivers.hessian(variables, run.leaves, asked.wrt, (n,))
+        if asked.nth is not None:
+            derivative = drivers.nth_derivative(y, run.leaves, *asked.nth, (n,))
+    numbers = asked.named(y.data, gradient, hessian, derivative)
+    return {name: np.broadcast_to(a, (n,)) for name, a in numbers.items()}
 
 
 class _Nudge:

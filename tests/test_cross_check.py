@@ -196,19 +196,24 @@ def test_among_many_points_only_the_bad_one_is_marked(n, tape):
         adcli.parse("x/exp(x)").grad(x=x)
 
 
-def test_only_the_flagged_block_is_run_forward(monkeypatch):
+def test_only_the_flagged_blocks_suspect_points_are_run_forward(monkeypatch):
+    # numpy flags the second block, 32768:65536; the float64 run watched there finds the
+    # one point where a step left the normal range (wider.suspects): only it runs forward
     import adcli.taylor
 
     monkeypatch.setattr(kernel, "BLOCK", 32768)
-    swept = []
-    forward = adcli.taylor.taylor_derivative
+    swept, looked = [], []
+    forward, suspects = adcli.taylor.taylor_derivative, wider.suspects
     monkeypatch.setattr(adcli.taylor, "taylor_derivative",
                         lambda e, values, *a: swept.append(len(values["x"])) or
                         forward(e, values, *a))
+    monkeypatch.setattr(wider, "suspects",
+                        lambda run, arrays, asked: looked.append(len(arrays[0])) or
+                        suspects(run, arrays, asked))
     x = points_with_one_bad(70_000, 40_001)
     result = adcli.parse("x/exp(x)").derivatives(x=x)
     assert np.flatnonzero(result.diagnostics.masks[("x", "unsure")]).tolist() == [40_001]
-    assert swept == [32768]   # the second block, 32768:65536
+    assert (looked, swept) == ([32768], [1])
     value, slope = plain_tape("x/exp(x)", x)
     assert kernel.identical(result.value, value) and kernel.identical(result.gradient["x"],
                                                                       slope)
