@@ -288,29 +288,27 @@ class Expression:
         return _Run(self, arrays, shape, watching=False)
 
     def _by_wider(self, arrays, result: Result, where: np.ndarray, asked) -> np.ndarray:
-        """Mark the value and derivatives the long double run contradicts at the points
-        ``where``; return where it settled the question (its run was clean)."""
+        """Mark the numbers the long double run contradicts at the points ``where``;
+        return where it answered for the value and gradient (wider.Judged.settled)."""
         from .diagnostics import Wider
-        from .wider import witness
+        from .wider import judged
 
         variables = [a[where] for a in arrays]
-        seen = witness(self._made_run, variables, asked)
+        shown = {name: a[where] for name, a in asked.named(
+            result.value, result.gradient, result.hessian, result.derivative).items()}
+        seen = judged(self._made_run, variables, asked, shown)
         at = np.flatnonzero(where)
-        shown_all = asked.named(result.value, result.gradient, result.hessian,
-                                result.derivative)
-        for name, shown in shown_all.items():
-            shown = shown[where]
-            wrong = seen.clean[name] & seen.ranged & _contradicts(seen.numbers[name], shown)
+        for name, wrong in seen.wrong.items():
             if wrong.any():
                 k = int(np.argmax(wrong))
                 bad = np.zeros(result.value.shape, dtype=bool)
                 bad[where] = wrong
                 first = Wider(int(at[k]), {v: float(a[k]) for v, a in
                                            zip(self.variables, variables)},
-                              float(seen.numbers[name][k]), float(shown[k]))
+                              float(seen.numbers[name][k]), float(shown[name][k]))
                 result.diagnostics.add_wider(name, bad, first)
         settled = np.zeros(result.value.shape, dtype=bool)  # (forward mode's question)
-        settled[where] = seen.settled(["", *asked.wrt])
+        settled[where] = seen.settled
         return settled
 
     def _by_forward_mode(self, arrays, result: Result, flagged: np.ndarray) -> None:
@@ -377,18 +375,6 @@ def _agree(forward: np.ndarray, reverse: np.ndarray) -> np.ndarray:
     apart = np.abs(forward - reverse)
     close = (apart <= AGREE * np.maximum(np.abs(forward), np.abs(reverse))) | (apart < _TINY)
     return close | ~np.isfinite(forward)
-
-
-def _contradicts(wide: np.ndarray, shown: np.ndarray) -> np.ndarray:
-    """Where the long double run's number (rounded to float64: inf where the truth is
-    beyond float64) is not the one shown: apart by more than rounding (wider.AGREE) if
-    both are finite, else not the same inf (a nan shown is contradicted by any number)."""
-    from .wider import AGREE as apart_by
-
-    finite = np.isfinite(wide) & np.isfinite(shown)
-    apart = np.abs(wide - shown)
-    close = (apart <= apart_by * np.maximum(np.abs(wide), np.abs(shown))) | (apart < _TINY)
-    return (wide != shown) & ~(finite & close)
 
 
 def _told(result: Result, output: str | None = None) -> Result:

@@ -17,7 +17,9 @@ its ulps at random (Vignes's CESTAC), and believed only where the three agree to
 There it is float64's computation with more range and more digits, so where the two
 differ by more than AGREE, float64's number is the wrong one. It is asked only about
 points where one of its steps lay outside float64's normal range: what float64 lost is
-range, and elsewhere a difference is rounding.
+range, and elsewhere a difference is rounding. numpy's flags say only that some step did,
+somewhere in a block of points, so the float64 run is first repeated there with every step
+watched (suspects) and long double runs only where one did.
 """
 from __future__ import annotations
 
@@ -30,7 +32,7 @@ WIDE = np.finfo(np.longdouble).maxexp > np.finfo(np.float64).maxexp
 _MAX, _TINY = float(np.finfo(np.float64).max), float(np.finfo(np.float64).tiny)
 _LONG_TINY = np.finfo(np.longdouble).smallest_normal
 # Points run at once: long double arrays are 16 bytes, and the tape keeps every node's.
-CHUNK = 4096
+CHUNK = 16384
 # A step's result moved by 4 of long double's ulps (2^-63 each), up or down at random.
 _NUDGE = 2.0**-61
 # The three runs agree to this: a number whose rounding grew a million-fold is no witness.
@@ -67,21 +69,18 @@ class Asked:
                     numbers[f"{a},{b}"] = hessian[..., i, j]
         if self.nth is not None:
             name, order = self.nth
-            numbers[f"{name}^{order}"] = derivative
+            numbers[name if order == 1 else f"{name}^{order}"] = derivative
         return numbers
 
 
-class Witness:
-    """The long double run's numbers (Asked.named's), rounded to float64, at each point;
-    per number, ``clean`` where it may be believed; ``ranged`` where a step left
-    float64's range."""
+class Judged:
+    """Per number (Asked.named's names): ``wrong``, where long double contradicts the
+    number shown, and its number there (rounded to float64); ``settled``: where its run
+    answered for the value and gradient (clean, and stable where it contradicts), so that
+    forward mode need not be asked."""
 
-    def __init__(self, numbers: dict, clean: dict, ranged: np.ndarray):
-        self.numbers, self.clean, self.ranged = numbers, clean, ranged
-
-    def settled(self, names) -> np.ndarray:
-        """Where every one of the numbers ``names`` may be believed."""
-        return np.logical_and.reduce([self.clean[name] for name in names])
+    def __init__(self, wrong: dict, numbers: dict, settled: np.ndarray):
+        self.wrong, self.numbers, self.settled = wrong, numbers, settled
 
 
 class _Watch:
@@ -115,8 +114,8 @@ def suspects(make_run, arrays: list[np.ndarray], asked: Asked) -> np.ndarray:
     The same numbers again, every Function call watched, in blocks (the tape keeps all)."""
     n = len(arrays[0]) if arrays else 1
     found = []
-    for start in range(0, n, 8 * CHUNK):
-        part = [a[start:start + 8 * CHUNK] for a in arrays]
+    for start in range(0, n, 2 * CHUNK):
+        part = [a[start:start + 2 * CHUNK] for a in arrays]
         watch = _Watch(len(part[0]) if part else 1)
         for data in _run(make_run, part, asked, watch, np.float64).values():
             watch.see(data)
@@ -124,33 +123,66 @@ def suspects(make_run, arrays: list[np.ndarray], asked: Asked) -> np.ndarray:
     return np.concatenate(found)
 
 
-def witness(make_run, arrays: list[np.ndarray], asked: Asked) -> Witness:
-    """The witness at the points of ``arrays`` (one 1-d array per variable, in the
-    expression's order); ``make_run(arrays, shape)`` makes the run (expression._Run)."""
+def judged(make_run, arrays: list[np.ndarray], asked: Asked, shown: dict) -> Judged:
+    """Long double's word on the numbers ``shown`` (float64's, by name) at the points of
+    ``arrays`` (one 1-d array per variable, in the expression's order);
+    ``make_run(arrays, shape)`` makes a run (expression._Run)."""
     n = len(arrays[0]) if arrays else 1
-    parts = [_witness(make_run, [a[start:start + CHUNK] for a in arrays], asked)
+    parts = [_judged(make_run, [a[start:start + CHUNK] for a in arrays], asked,
+                     {name: a[start:start + CHUNK] for name, a in shown.items()})
              for start in range(0, n, CHUNK)]
+
     def joined(field: str) -> dict:
         return {name: np.concatenate([getattr(p, field)[name] for p in parts])
-                for name in parts[0].numbers}
-    return Witness(joined("numbers"), joined("clean"),
-                   np.concatenate([p.ranged for p in parts]))
+                for name in shown}
+    return Judged(joined("wrong"), joined("numbers"),
+                  np.concatenate([p.settled for p in parts]))
 
 
-def _witness(make_run, arrays: list[np.ndarray], asked: Asked) -> Witness:
+def _judged(make_run, arrays: list[np.ndarray], asked: Asked, shown: dict) -> Judged:
     n = len(arrays[0]) if arrays else 1
     watch = _Watch(n)
     first = _run(make_run, arrays, asked, watch)
     for data in first.values():
         watch.see(data)   # (a gradient's sums are no Function calls)
+    with np.errstate(over="ignore", under="ignore"):
+        numbers = {name: a.astype(np.float64) for name, a in first.items()}
     clean = {name: ~watch.lost & np.isfinite(a) for name, a in first.items()}
+    wrong = {name: clean[name] & watch.ranged & contradicts(numbers[name], shown[name])
+             for name in first}
+    # Only where it contradicts float64 need its own rounding be ruled out (two more runs,
+    # nudged; where it agrees, float64 and it cannot both be rounding's by chance).
+    doubted = np.logical_or.reduce(list(wrong.values()))
+    if doubted.any():
+        stable = _stable_at(make_run, [a[doubted] for a in arrays], asked,
+                            {name: a[doubted] for name, a in first.items()})
+        for name in first:
+            clean[name][doubted] &= stable[name]
+            wrong[name][doubted] &= stable[name]
+    settled = np.logical_and.reduce([clean[name] for name in ["", *asked.wrt]])
+    return Judged(wrong, numbers, settled)
+
+
+def _stable_at(make_run, arrays, asked: Asked, first: dict) -> dict:
+    """Per number, where two runs with every step nudged (_Nudge) agree with ``first``."""
+    stable = {name: np.ones(len(a), dtype=bool) for name, a in first.items()}
     for seed in (1, 2):
         again = _run(make_run, arrays, asked, _Nudge(seed))
         for name, a in first.items():
-            clean[name] &= _stable(a, again[name])
-    with np.errstate(over="ignore", under="ignore"):
-        rounded = {name: a.astype(np.float64) for name, a in first.items()}
-    return Witness(rounded, clean, watch.ranged)
+            stable[name] &= _stable(a, again[name])
+    return stable
+
+
+def contradicts(wide: np.ndarray, shown: np.ndarray) -> np.ndarray:
+    """Where long double's number (rounded to float64: inf where the truth is beyond
+    float64) is not the one shown: apart by more than AGREE of the larger (or, both
+    subnormal, by more than the smallest normal float: digits a subnormal never had) if
+    both are finite, else not the same inf (a nan shown is contradicted by any number)."""
+    finite = np.isfinite(wide) & np.isfinite(shown)
+    with np.errstate(invalid="ignore"):
+        apart = np.abs(wide - shown)
+        close = (apart <= AGREE * np.maximum(np.abs(wide), np.abs(shown))) | (apart < _TINY)
+    return (wide != shown) & ~(finite & close)
 
 
 def _run(make_run, arrays, asked: Asked, callback, dtype=np.longdouble) -> dict:

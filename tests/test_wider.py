@@ -278,7 +278,7 @@ def test_a_number_that_is_long_doubles_own_rounding_is_no_witness(monkeypatch):
 
 
 def test_no_flag_no_long_double_run(monkeypatch):
-    monkeypatch.setattr(wider, "witness", None)   # a call would fail
+    monkeypatch.setattr(wider, "judged", None)   # a call would fail
     x = np.linspace(-3.0, 3.0, 50_000)
     result = adcli.parse("x/exp(x) + sin(x)*x^2").derivatives(x=x)
     assert result.diagnostics.masks == {}
@@ -309,14 +309,15 @@ def test_the_api_marks_the_points_and_warns_where_it_returns_bare_numbers():
 def test_a_run_long_double_cannot_settle_goes_to_forward_mode(monkeypatch):
     # Where the long double run was not clean (its own overflow, say), forward mode is
     # still the witness: x/exp(x) at 380 as if long double had overflowed too
-    real = wider.witness
+    real = wider.judged
 
     def unsettled(*args):
         seen = real(*args)
-        for clean in seen.clean.values():
-            clean[:] = False
+        seen.settled[:] = False
+        for wrong in seen.wrong.values():
+            wrong[:] = False
         return seen
-    monkeypatch.setattr(wider, "witness", unsettled)
+    monkeypatch.setattr(wider, "judged", unsettled)
     code, out, err = run_cli("grad", "x/exp(x)", "--at", "x=380", "--format", "plain")
     (line,) = warnings_in(err)
     assert "forward mode gives -3.5215680638877e-163 where reverse mode gives" in line
@@ -340,9 +341,9 @@ def test_only_the_points_where_a_step_left_the_range_run_in_long_double(monkeypa
     # numpy flags the block 32768:65536 for the one point at 1e80; the float64 run watched
     # there finds it (wider.suspects), and long double runs at it alone
     monkeypatch.setattr(kernel, "BLOCK", 32768)
-    ran, real = [], wider.witness
-    monkeypatch.setattr(wider, "witness", lambda run, arrays, asked:
-                        ran.append(len(arrays[0])) or real(run, arrays, asked))
+    ran, real = [], wider.judged
+    monkeypatch.setattr(wider, "judged", lambda run, arrays, asked, shown:
+                        ran.append(len(arrays[0])) or real(run, arrays, asked, shown))
     x = np.linspace(1.0, 10.0, 70_000)
     x[40_001] = 1e80
     result = adcli.parse("x^3/(1+x^4)").derivatives(x=x)
