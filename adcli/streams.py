@@ -709,11 +709,22 @@ def _names(names: list[str], line: int | None) -> list[str]:
 
         names = [normal_name(n) for n in names]
     if not names or any(not n for n in names):
-        raise PointsError(f"{where}: a column has no name")
+        raise PointsError(f"{where}: {_nameless(names)}")
     if len(set(names)) != len(names):
         twice = next(n for i, n in enumerate(names) if n in names[:i])
         raise PointsError(f"{where}: the column name {quote(twice)} is repeated")
     return names
+
+
+def _nameless(names: list[str]) -> str:
+    """Which column of a header has no name; a first one alone is pandas' index."""
+    if len(names) < 2:
+        return "a column has no name"
+    k = names.index("")
+    if k == 0 and all(names[1:]):
+        return ("the first column has no name (an index, as pandas' to_csv writes one? "
+                "write the file with index=False, or name the column)")
+    return f"column {k + 1} has no name"
 
 
 def number(cell, line: int, column: str, note=None) -> float:

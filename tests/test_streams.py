@@ -340,16 +340,20 @@ def test_digits_and_a_points_file_with_no_variables_use_the_general_writer(tmp_p
                   "nan,-0.0,nan,-0,nan\n"
 
 
-@pytest.mark.parametrize("text, line", [(b'\n"', 2), (b'"', 1), (b'x,,y\n1,2,3\n', 1),
-                                        (b'# c\n""\n1\n', 2)])
-def test_a_header_without_names_is_named_with_its_line(tmp_path, text, line):
+@pytest.mark.parametrize("text, line, which", [
+    (b'\n"', 2, "a column"), (b'"', 1, "a column"), (b'x,,y\n1,2,3\n', 1, "column 2"),
+    (b'# c\n""\n1\n', 2, "a column"), (b',x,y\n0,1,2\n', 1, "the first column")])
+def test_a_header_without_names_is_named_with_its_line(tmp_path, text, line, which):
     """A header whose fields are empty, or that reads as no field at all (an unclosed quote
-    alone), is one error naming the line: it was an internal error (StopIteration)."""
+    alone), is one error naming the line: it was an internal error (StopIteration). A
+    first column alone without a name is what pandas' to_csv writes for its index."""
     path = tmp_path / "points.csv"
     path.write_bytes(text)
     code, out, err = run_cli("grad", "x*y", "--points", str(path), "--format", "json")
     assert (code, out) == (2, "")
-    assert err == f"adcli: error: points file line {line}: a column has no name\n"
+    pandas = (" (an index, as pandas' to_csv writes one? write the file with index=False, "
+              "or name the column)") if which == "the first column" else ""
+    assert err == f"adcli: error: points file line {line}: {which} has no name{pandas}\n"
 
 
 @pytest.mark.parametrize("text, hint", [
