@@ -62,13 +62,12 @@ class Diagnostics(Record):
         _keep_first(self.wider, name, first)
 
     def name_output(self, output: str) -> None:
-        """Key the kinds of a variable by ``output`` too (``"f2:x"``, ``"f2:"`` for the
-        value): jacobian ORs several expressions' diagnostics, and d/dx alone would not
-        say whose."""
+        """Key every mask by ``output`` too (``"f2:log"``, ``"f2:x"``, ``"f2:"`` for the
+        value): jacobian ORs several expressions' diagnostics, and "log" or d/dx alone
+        would not say whose."""
         def named(name):
             return f"{output}:{name}"
-        self.masks = {(named(n) if w in ("unsure", "range") else n, w): m
-                      for (n, w), m in self.masks.items()}
+        self.masks = {(named(n), w): m for (n, w), m in self.masks.items()}
         self.unsure = {named(n): first for n, first in self.unsure.items()}
         self.wider = {named(n): first for n, first in self.wider.items()}
 

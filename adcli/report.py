@@ -55,7 +55,7 @@ def _subject(name: str, value: str = "value") -> str:
 
 def reason(name: str, what: str) -> str:
     """What makes primitive ``name`` give this diagnostic, as both JSON and stderr say."""
-    function = PRIMITIVES[name]
+    function = PRIMITIVES[name.rpartition(":")[2]]
     return {"value": function.value_reason, "derivative": function.derivative_reason,
             "kink": function.kink_reason}[what]
 
@@ -63,10 +63,16 @@ def reason(name: str, what: str) -> str:
 def label(name: str, what: str = "value") -> str:
     """The function as JSON names it: "abs", an operator's symbol ("/", "^"), or for a
     helper inside rules, the functions it serves ("^" for pow's d/da, "tanh"); for a kind
-    keyed by a variable x, the derivative: "d/dx"."""
+    keyed by a variable x, the derivative: "d/dx". One of several expressions' (jacobian's,
+    Diagnostics.name_output): "log in f2", "df2/dx"."""
     if what in _OF_VARIABLES:
         return _subject(name)
-    return PRIMITIVES[name].label().strip("'")
+    return _of_function(name).strip("'")
+
+
+def _of_function(name: str) -> str:
+    output, _, primitive = name.rpartition(":")
+    return PRIMITIVES[primitive].label() + (f" in {output}" if output else "")
 
 
 def merged(diagnostics) -> dict[tuple[str, str], np.ndarray]:
@@ -144,7 +150,7 @@ class Report:
 
 def _said(name: str, what: str, where: str) -> str:
     """One diagnostic of primitive ``name`` in words, at ``where`` (points counted, or one)."""
-    label, because = PRIMITIVES[name].label(), reason(name, what)
+    label, because = _of_function(name), reason(name, what)
     if what == "value":
         return f"{label} gave nan or inf at {where} ({because})"
     if what == "derivative":

@@ -190,6 +190,19 @@ def test_json_jacobian(capsys):
     assert point["jacobian"][2][1] == 0.0
 
 
+def test_jacobians_warnings_say_which_row():
+    # log(2 - x) at 3 is log(-1): nan, in the second row only; "log" alone would not say
+    # whose (a tester: a script could not tell f1 from f2). One expression: the function.
+    code, out, err = run_cli("jacobian", "log(x)", "log(2-x)", "--at", "x=3", "--format",
+                             "json")
+    assert code == 0
+    assert {(w["function"], w["kind"]) for w in strict_json(out)["warnings"]} == {
+        ("log in f2", "value"), ("log in f2", "kink")}
+    assert "adcli: warning: log in f2 gave nan or inf at 1 of 1 point" in err
+    code, out, err = run_cli("jacobian", "log(2-x)", "--at", "x=3", "--format", "json")
+    assert {w["function"] for w in strict_json(out)["warnings"]} == {"log"}
+
+
 NON_FINITE = [
     # expression, point, value, derivative: all as JSON strings, by hand
     ("log(x)", "x=-1", "nan", None),          # log of a negative number
