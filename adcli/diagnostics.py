@@ -126,11 +126,27 @@ class Wider(Record):
 
 def watcher(diagnostics: Diagnostics):
     """A ``backward(watch=...)`` hook that blames a function for a non-finite gradient
-    only where its own value and incoming gradient were finite."""
+    only where its own value and incoming gradient were finite: "overflow" where its
+    inputs were inside its smooth domain and the gradient it handed back is inf (log's
+    gy/x at x = 1e-300 when gy = 1e300), else "derivative" (an edge of its domain)."""
     def watch(function, index, gx):
         if np.isfinite(gx.data).all():
             return
         y = function.output()
         fine = np.isfinite(y.data) & np.isfinite(y.grad.data)
-        diagnostics.add(function, "derivative", ~np.isfinite(gx.data) & fine)
+        bad = ~np.isfinite(gx.data) & fine
+        over = bad & np.isinf(gx.data) & _inside(function)
+        diagnostics.add(function, "overflow", over)
+        diagnostics.add(function, "derivative", bad & ~over)
     return watch
+
+
+def _inside(function) -> np.ndarray | bool:
+    """Where ``function``'s inputs lie inside its smooth domain (its ``kink`` distance
+    positive; everywhere for a function without edges). False for a function whose own
+    reason for an infinite derivative says it (a divisor of 0, or 1/b overflowing)."""
+    from .functions import Primitive
+
+    if function.derivative_reason != Primitive.derivative_reason:
+        return False
+    return np.asarray(function.kink(*[x.data for x in function.inputs])) > 0

@@ -49,9 +49,10 @@ class Result(Record):
 
     ``gradient`` is set for order >= 1, ``hessian`` (shape ``(*points, k, k)``) for
     order 2, ``derivative`` for an n-th derivative. ``diagnostics.masks`` maps
-    ``(function name, "value" | "derivative" | "kink")`` to a boolean array over the
-    points: True where that function produced nan or inf from finite inputs (its value,
-    or the gradient it handed back), or, for "kink", where its input sits on a kink or
+    ``(function name, "value" | "derivative" | "overflow" | "kink")`` to a boolean array
+    over the points: True where that function produced nan or inf from finite inputs (its
+    value, or the gradient it handed back; "overflow": an inf one from inputs inside its
+    domain), or, for "kink", where its input sits on a kink or
     edge at which the derivative shown is a convention, not a fact (the function's own
     ``kinks`` says where).
     """

@@ -15,12 +15,16 @@ _WHY = {
     "derivative": "has a nan or inf derivative ({reason})",
     "kink": "is not differentiable there ({reason}): its derivative there is a convention, "
             "not a fact",
+    "overflow": "overflowed: its derivative times the gradient handed back to it is beyond "
+                "the float range (not an edge of its domain)",
     "unsure": "an intermediate step overflowed or underflowed, and forward mode gives another "
               "derivative: the derivative shown may be wrong there",
     "range": "an intermediate step overflowed or underflowed in float64, and computed again "
              "in long double (a wider exponent range) it is another number: the {shown} shown "
              "is wrong there",
 }
+# Kinds that name a function for a nan or inf.
+_BLAMED = ("value", "derivative", "overflow")
 # Kinds keyed by a variable (d/dx; for "range", "" is the value), not by a function:
 # forward and reverse mode differ, or the long double run contradicts the number shown.
 _OF_VARIABLES = {"unsure", "range"}
@@ -30,6 +34,8 @@ def why(name: str, what: str) -> str:
     """Why the diagnostic ``(name, what)`` was raised, without the function's name."""
     if what in _OF_VARIABLES:
         return _WHY[what].format(shown=_shown(name))
+    if what == "overflow":
+        return _WHY[what]
     return _WHY[what].format(reason=reason(name, what))
 
 
@@ -121,7 +127,7 @@ class Report:
 
     def _blamed(self) -> bool:
         """Whether a function is named for a nan or inf."""
-        return any(what in ("value", "derivative") for _, what in self.counts)
+        return any(what in _BLAMED for _, what in self.counts)
 
     def messages(self, kinks: bool = True) -> list[str]:
         """One line per function and kind of trouble (without kinks: only nan and inf, and
@@ -143,14 +149,19 @@ class Report:
         """--strict's message: what made point i (at ``where``), the first whose results
         are not all finite, so; the run stopped there."""
         said = [_said(name, what, where) for (name, what), mask in merged(diagnostics).items()
-                if what in ("value", "derivative") and np.ravel(mask)[i]]
+                if what in _BLAMED and np.ravel(mask)[i]]
         return "; ".join(said or [f"a result is nan or inf at {where} (from a value that is "
                                   "nan or inf)"]) + ": stopped there (--strict)"
 
 
 def _said(name: str, what: str, where: str) -> str:
     """One diagnostic of primitive ``name`` in words, at ``where`` (points counted, or one)."""
-    label, because = _of_function(name), reason(name, what)
+    label = _of_function(name)
+    if what == "overflow":
+        return (f"the derivative through {label} overflowed at {where}: its derivative times "
+                "the gradient handed back to it is beyond the float range (not an edge of "
+                "its domain)")
+    because = reason(name, what)
     if what == "value":
         return f"{label} gave nan or inf at {where} ({because})"
     if what == "derivative":

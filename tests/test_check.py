@@ -1078,12 +1078,14 @@ def _every_command():
 def test_abs_at_0_warns_in_every_command(cli, name, expressions, fmt):
     code, out, err = cli(name, *expressions, "--at", "x=0", "--format", fmt)
     assert code == {"check": 1}.get(name, 0), err     # check: the derivative does not exist
+    # (of several expressions, the row is named)
+    abs_ = "abs in f1" if len(expressions) > 1 else "abs"
     assert warnings_in(err) == [
-        "adcli: warning: abs is not differentiable at 1 of 1 point (an argument of 0, a "
+        f"adcli: warning: {abs_} is not differentiable at 1 of 1 point (an argument of 0, a "
         "corner): its derivative there is a convention, not a fact"]
     if fmt == "json":
         assert strict_json(out)["warnings"] == [
-            {"at": {"x": 0.0}, "function": "abs", "kind": "kink",
+            {"at": {"x": 0.0}, "function": abs_, "kind": "kink",
              "why": "is not differentiable there (an argument of 0, a corner): its "
                     "derivative there is a convention, not a fact"}]
 

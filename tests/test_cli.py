@@ -203,6 +203,24 @@ def test_jacobians_warnings_say_which_row():
     assert {w["function"] for w in strict_json(out)["warnings"]} == {"log"}
 
 
+def test_an_infinite_derivative_inside_a_domain_is_said_to_be_an_overflow():
+    # log(x)*y at x = 1e-300, y = 1e300: d/dx = y/x = 1e600, beyond float64, made inf by
+    # log's rule gy/x with gy = y; x is far from log's edge at 0 (a tester: the warning
+    # said "an edge of its domain"). sqrt at 0 is at its edge: said so, as before.
+    code, out, err = run_cli("grad", "log(x)*y", "--at", "x=1e-300,y=1e300", "--format",
+                             "json")
+    assert strict_json(out)["points"][0]["gradient"]["x"] == "inf"
+    assert warnings_in(err) == [
+        "adcli: warning: the derivative through log overflowed at 1 of 1 point: its "
+        "derivative times the gradient handed back to it is beyond the float range (not an "
+        "edge of its domain)"]
+    assert [(w["function"], w["kind"]) for w in strict_json(out)["warnings"]] == [
+        ("log", "overflow")]
+    code, out, err = run_cli("grad", "sqrt(x)", "--at", "x=0", "--format", "json")
+    assert ("sqrt", "derivative") in [(w["function"], w["kind"])
+                                      for w in strict_json(out)["warnings"]]
+
+
 NON_FINITE = [
     # expression, point, value, derivative: all as JSON strings, by hand
     ("log(x)", "x=-1", "nan", None),          # log of a negative number
