@@ -116,12 +116,15 @@ class Unsure(Record):
 class Wider(Record):
     """The first point where the long double run contradicts the number shown: its index
     among the points (flat), the variables' values there, the long double run's number
-    (rounded to float64) and the one shown."""
+    (rounded to float64), the one shown, and ``bound``: 0, or how far long double's may
+    be from the truth where it is its own rounding (adcli.wider.SPREAD)."""
 
-    __slots__ = _fields = ("index", "at", "wider", "shown")
+    __slots__ = _fields = ("index", "at", "wider", "shown", "bound")
 
-    def __init__(self, index: int, at: dict[str, float], wider: float, shown: float):
+    def __init__(self, index: int, at: dict[str, float], wider: float, shown: float,
+                 bound: float = 0.0):
         self.index, self.at, self.wider, self.shown = index, at, wider, shown
+        self.bound = bound
 
 
 def watcher(diagnostics: Diagnostics):

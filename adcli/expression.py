@@ -306,7 +306,8 @@ class Expression:
                 bad[where] = wrong
                 first = Wider(int(at[k]), {v: float(a[k]) for v, a in
                                            zip(self.variables, variables)},
-                              float(seen.numbers[name][k]), float(shown[name][k]))
+                              float(seen.numbers[name][k]), float(shown[name][k]),
+                              float(seen.bounds[name][k]))
                 result.diagnostics.add_wider(name, bad, first)
         settled = np.zeros(result.value.shape, dtype=bool)  # (forward mode's question)
         settled[where] = seen.settled

@@ -183,7 +183,8 @@ def wider_said(name: str, where: str, first, points: int) -> str:
         it_is = "it is another number"
     else:
         at = ", ".join(f"{n}={v!r}" for n, v in first.at.items())
-        it_is = (f"it is {first.wider:.14g} where float64 gives {first.shown:.14g}"
+        give = f", give or take {first.bound:.2g} (its own rounding)," if first.bound else ""
+        it_is = (f"it is {first.wider:.14g}{give} where float64 gives {first.shown:.14g}"
                  f"{f' (first at {at})' if points > 1 else ''}")
     return (f"{_subject(name, 'the value')} at {where}: an intermediate step "
             f"overflowed or underflowed in float64, and computed again in long double (a "

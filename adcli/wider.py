@@ -37,6 +37,11 @@ CHUNK = 16384
 _NUDGE = 2.0**-61
 # The three runs agree to this: a number whose rounding grew a million-fold is no witness.
 STABLE = 1e-13
+# Where they do not, long double's number is taken to be its own rounding to within this
+# many times their spread (CESTAC's estimate; Student's t for three runs would be 4.3):
+# float64's number outside that is wrong all the same (log(x^2+1) - 2 log x at 1e200:
+# f' = -2e-600, long double's -1e-219 give or take 1e-217, float64's -2e-200).
+SPREAD = 100.0
 # Apart from float64's by more than this (of the larger), float64's number is wrong. Its
 # own rounding, a few ulps a step (1e-15), is far below; a step that lost digits to the
 # subnormal range lost more (sqrt(x^2 + y^2) at x = 9.4e-159, y = 3e-215: x^2 = 8.9e-317
@@ -75,12 +80,13 @@ class Asked:
 
 class Judged:
     """Per number (Asked.named's names): ``wrong``, where long double contradicts the
-    number shown, and its number there (rounded to float64); ``settled``: where its run
-    answered for the value and gradient (clean, and stable where it contradicts), so that
-    forward mode need not be asked."""
+    number shown, its number there (rounded to float64), and ``bounds``: 0, or how far
+    that may be from the truth where it is its own rounding (see SPREAD); ``settled``:
+    where its run answered for the value and gradient (clean, and stable where it
+    contradicts), so that forward mode need not be asked."""
 
-    def __init__(self, wrong: dict, numbers: dict, settled: np.ndarray):
-        self.wrong, self.numbers, self.settled = wrong, numbers, settled
+    def __init__(self, wrong: dict, numbers: dict, settled: np.ndarray, bounds: dict):
+        self.wrong, self.numbers, self.settled, self.bounds = wrong, numbers, settled, bounds
 
 
 class _Watch:
@@ -136,7 +142,7 @@ def judged(make_run, arrays: list[np.ndarray], asked: Asked, shown: dict) -> Jud
         return {name: np.concatenate([getattr(p, field)[name] for p in parts])
                 for name in shown}
     return Judged(joined("wrong"), joined("numbers"),
-                  np.concatenate([p.settled for p in parts]))
+                  np.concatenate([p.settled for p in parts]), joined("bounds"))
 
 
 def _judged(make_run, arrays: list[np.ndarray], asked: Asked, shown: dict) -> Judged:
@@ -153,24 +159,32 @@ def _judged(make_run, arrays: list[np.ndarray], asked: Asked, shown: dict) -> Ju
     # Only where it contradicts float64 need its own rounding be ruled out (two more runs,
     # nudged; where it agrees, float64 and it cannot both be rounding's by chance).
     doubted = np.logical_or.reduce(list(wrong.values()))
+    bounds = {name: np.zeros(n) for name in first}
     if doubted.any():
-        stable = _stable_at(make_run, [a[doubted] for a in arrays], asked,
+        spread = _spread_at(make_run, [a[doubted] for a in arrays], asked,
                             {name: a[doubted] for name, a in first.items()})
-        for name in first:
-            clean[name][doubted] &= stable[name]
-            wrong[name][doubted] &= stable[name]
+        for name, a in first.items():
+            s = spread[name]
+            stable = (s <= STABLE * np.abs(a[doubted])) | (s < _TINY)
+            with np.errstate(over="ignore"):
+                bound = np.where(stable, 0.0, SPREAD * s).astype(np.float64)
+                # Its own rounding, and still far from float64's: wrong all the same.
+                far = ~(np.abs(numbers[name][doubted] - shown[name][doubted]) <= bound)
+            clean[name][doubted] &= stable
+            wrong[name][doubted] &= stable | (far & np.isfinite(bound))
+            bounds[name][doubted] = bound
     settled = np.logical_and.reduce([clean[name] for name in ["", *asked.wrt]])
-    return Judged(wrong, numbers, settled)
+    return Judged(wrong, numbers, settled, bounds)
 
 
-def _stable_at(make_run, arrays, asked: Asked, first: dict) -> dict:
-    """Per number, where two runs with every step nudged (_Nudge) agree with ``first``."""
-    stable = {name: np.ones(len(a), dtype=bool) for name, a in first.items()}
+def _spread_at(make_run, arrays, asked: Asked, first: dict) -> dict:
+    """Per number, how far two runs with every step nudged (_Nudge) land from ``first``."""
+    spread = {name: np.zeros(len(a), dtype=np.longdouble) for name, a in first.items()}
     for seed in (1, 2):
         again = _run(make_run, arrays, asked, _Nudge(seed))
         for name, a in first.items():
-            stable[name] &= _stable(a, again[name])
-    return stable
+            spread[name] = np.maximum(spread[name], np.abs(a - again[name]))
+    return spread
 
 
 def contradicts(wide: np.ndarray, shown: np.ndarray) -> np.ndarray:

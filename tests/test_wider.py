@@ -96,7 +96,8 @@ def plain_tape(text: str, point: dict):
 
 
 def said_numbers(line: str) -> tuple[float, float]:
-    found = re.search(r"it is (\S+) where float64 gives (\S+):", line)
+    found = re.search(r"it is ([^\s,]+)(?:, give or take \S+ \(its own rounding\),)? where "
+                      r"float64 gives (\S+):", line)
     return float(found.group(1)), float(found.group(2))
 
 
@@ -191,15 +192,20 @@ def test_a_hessian_checks_every_entry_and_names_it_as_its_column():
     # norm (= x to 82 digits): H = [[y^2, -xy], [-xy, x^2]]/r^3, so d2/dx dy = -y/r^2 =
     # -6.1576e120 and d2/dy dy = 1/r = 6.2105e161; d2/dx dx = y^2/r^3 = 6.1e79 is 82
     # digits below the terms it is the difference of, in float64 and in long double
-    # alike: no witness for it
+    # alike: long double's is its own rounding (0, give or take ~1e146), which still
+    # says float64's -inf is wrong
     x, y = 1.6101805818917452e-162, 1.5964761409495052e-203
     with mpmath.workdps(200):
         r = mpmath.sqrt(mpmath.mpf(x) ** 2 + mpmath.mpf(y) ** 2)
         mixed = float(-mpmath.mpf(y) / r**2)
         truth = {"d2/dx dy": mixed, "d2/dy dx": mixed, "d2/dy dy": float(1 / r)}
+        along_x = float(mpmath.mpf(y) ** 2 / r**3)
     result = adcli.parse("sqrt(x^2+y^2)").derivatives(x=x, y=y, order=2)
     marked = {key[0] for key in result.diagnostics.masks if key[1] == "range"}
-    assert marked == {"", "x", "y", "x,y", "y,x", "y,y"}
+    assert marked == {"", "x", "y", "x,x", "x,y", "y,x", "y,y"}
+    first = result.diagnostics.wider["x,x"]
+    assert (first.shown, first.bound > 1e100) == (-np.inf, True)
+    assert abs(first.wider - along_x) <= first.bound
     code, out, err = run_cli("hessian", "sqrt(x^2+y^2)", "--at", f"x={x!r},y={y!r}",
                              "--format", "plain")
     said = {line.split(": ")[2].split(" at ")[0]: said_numbers(line)[0]
@@ -275,6 +281,23 @@ def test_a_number_that_is_long_doubles_own_rounding_is_no_witness(monkeypatch):
     monkeypatch.setattr(wider, "STABLE", np.inf)
     wide = f.derivatives(x=1e200).diagnostics.wider["x"].wider
     assert 1e-221 < abs(wide) < 1e-217
+
+
+def test_a_number_far_outside_long_doubles_own_rounding_is_wrong_all_the_same():
+    # log(x^2+1) - 2 log x at 1e200 = log1p(x^-2) = 1e-400, f' = -2/(x(x^2+1)) = -2e-600:
+    # 0 and -0 as floats. float64 shows inf (x^2 overflows) and -2e-200; long double's
+    # numbers are the rounding of cancelling terms (921.03 - 921.03, 2e-200 - 2e-200),
+    # but the nudged runs bound that rounding far below what float64 shows.
+    result = adcli.parse("log(x^2+1)-2*log(x)").derivatives(x=1e200)
+    for name, shown in (("", np.inf), ("x", -2e-200)):
+        first = result.diagnostics.wider[name]
+        assert first.shown == pytest.approx(shown, rel=1e-12)
+        assert 0 < first.bound < 1e-8 * abs(shown)
+        assert abs(first.wider) <= first.bound   # the truth, ~0, within it
+    code, out, err = run_cli("grad", "log(x^2+1)-2*log(x)", "--at", "x=1e200", "--format",
+                             "plain")
+    assert re.search(r"it is \S+, give or take \S+ \(its own rounding\), where float64 gives "
+                     r"-2e-200: the derivative shown is wrong there", err)
 
 
 def test_no_flag_no_long_double_run(monkeypatch):
