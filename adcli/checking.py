@@ -38,7 +38,7 @@ import numpy as np
 from . import drivers
 from .core import Variable
 from .diagnostics import Diagnostics
-from .errors import (EXIT_CHECK_FAILED, ExpressionError, ValuesError, did_you_mean,
+from .errors import (EXIT_CHECK_FAILED, AdcliError, ExpressionError, ValuesError, did_you_mean,
                      glued, leibniz, listing, one_name, quote, run_together)
 from .expression import (LATEX_LETTERS, MAX_ORDER, Expression, _Run, _names as names_of,
                          _whole, as_numbers, normal_keys, normal_name, parse as api_parse)
@@ -248,8 +248,9 @@ def check(f, expected=None, *, expect: Mapping | None = None, order: int | None 
     wrt = wrt if wrt is None else list(names_of(wrt))
     f = constant_in(f, expected, expect, order, wrt)
     targets = _targets(f, expected, expect, order, wrt, at, definitions)
+    glued = _glued_names(f, at, domain, wrt)
     cautions = [c for e in [f, *(t.expectation for t in targets)] if e is not None
-                for c in e.cautions]
+                for c in e.cautions] + [one_name(name, parts) for name, parts in glued.items()]
     try:
         # (nan and inf are results here, said in words: numpy's warnings must not leak,
         # from choosing the points (f at random ones) as from judging them)
@@ -266,7 +267,84 @@ def check(f, expected=None, *, expect: Mapping | None = None, order: int | None 
             _look_wider(result, _targets(f, expected, expect, order, wrt, at, definitions),
                         seed, domain)
     result.cautions = cautions
+    if result.verdict == "matches" and result.expected_mode:
+        result.notes += _unit_parameters(result, at or {})
+    if glued and result.verdict == "differs" and result.expected_mode:
+        # (a rule's slip found with xy a variable of its own is not the one made)
+        result.diagnosis = [_glued_words(name, parts, result) for name, parts in glued.items()]
+        result.diagnosis += _read_apart(result, glued, definitions, dict(
+            at=at, samples=samples, seed=seed, domain=domain, rtol=rtol, atol=atol))
     return result
+
+
+def _read_apart(r: CheckResult, glued: dict, definitions, options: dict) -> list[str]:
+    """The check once more with each glued name read as its parts multiplied (xy as
+    x*y, through a definition, as --let xy=x*y would): whether the derivation is right
+    so, or what is wrong with it then. Nothing where that cannot be read."""
+    from .parser import define
+
+    products = {name: "*".join(parts) for name, parts in glued.items()}
+    said = listing([f"{name} as {product}" for name, product in products.items()])
+    texts = {**(definitions.texts if definitions is not None else {}), **products}
+    if r.order == 0:
+        given = dict(expected=r.targets[0].expectation.text, order=0)
+    else:
+        given = dict(expect={t.names or t.name: t.expectation.text for t in r.targets},
+                     order=r.order)
+    try:
+        again = check(r.expression.text, definitions=define(texts), **given, **options)
+    except AdcliError:
+        return []
+    if again.verdict == "matches":
+        return [f"read with {said}, the expectation"
+                + (" matches" if len(r.targets) == 1 else "s match")]
+    if again.verdict == "differs":
+        return [f"read with {said}, it differs too" + (": " if again.diagnosis else "")
+                + "; ".join(again.diagnosis)]
+    return []
+
+
+# What a parameter held at 0, 1 or -1 hides: sin(a x)'s derivative written cos(a x)
+# matches at a = 1, its chain factor a being 1.
+_UNIT_VALUES = {0.0: "every term with a factor {a} is 0: a wrong one cannot show",
+                1.0: "a factor {a} (or a power of it) is 1: one missing or too many cannot "
+                     "show",
+                -1.0: "a factor {a}^2 is 1 and {a} only a sign: one missing or too many may "
+                      "not show"}
+
+
+def _unit_parameters(r: CheckResult, at) -> list[str]:
+    """A note per parameter given at 0, 1 or -1 (not differentiated in), where a match
+    says less than it seems."""
+    varied = {n for t in r.targets for n in path(t, r.order)}
+    held = _parameters(r, varied)
+    return [f"{a} is held at {value:g}, where {_UNIT_VALUES[value].format(a=a)}; another "
+            f"value (--at {a}=2.5) would show it" for a, value in held.items()
+            if a in at and float(value) in _UNIT_VALUES]
+
+
+def _glued_names(f: Expression, at, domain, wrt) -> dict[str, list[str]]:
+    """f's names made of its other variables (xy beside x and y, as e^{xy} is read), with
+    those parts: grad says so of such a name left without a value, and here it is drawn at
+    random apart from them. Not a name given a value, a span or as --wrt: meant as one."""
+    meant = {*(at or {}), *(domain or {}), *(wrt or ())}
+    glued = {}
+    for name in (v for v in f.variables if v not in meant):
+        others = [v for v in f.variables if v != name]
+        parts = run_together(name, [*others, *CONSTANTS])
+        if parts and any(p in others for p in parts):
+            glued[name] = parts
+    return glued
+
+
+def _glued_words(name: str, parts: list[str], result) -> str:
+    """Why the verdict may be the reading's, not the derivation's."""
+    apart = listing(dict.fromkeys(p for p in parts if p in result.expression.variables))
+    reach = "" if result.order == 0 else \
+        f", and {_labels(result.targets)} {'do' if len(result.targets) > 1 else 'does'} not " \
+        "reach inside it"
+    return (f"{one_name(name, parts)}: as written, {name} is a variable of its own, drawn at "
+            f"random apart from {apart}{reach}")
 
 
 def constant_in(f: Expression, expected, expect, order: int, wrt) -> Expression:
@@ -525,13 +603,13 @@ def _not_in(name: str, f: Expression, mixed: bool) -> str:
         return (f"'{name}' does not appear in {quote(f.text, None)}: for the mixed partial "
                 f"{mixed_label(parts)}, --expect {_key(parts)}=... (expect="
                 f"{{\"{_key(parts)}\": ...}} in the API)")
-    hint = _run_into(name, f.variables)
+    hint = run_into(name, f.variables)
     if hint:    # (2xy + y^2 has no x: did you mean 'xy'? would point the wrong way)
         return f"'{name}' does not appear in {quote(f.text, None)}: {hint}"
     return f"'{name}' does not appear in {quote(f.text, None)}{did_you_mean(name, f.variables)}"
 
 
-def _run_into(name: str, variables) -> str | None:
+def run_into(name: str, variables) -> str | None:
     """How a variable of f holds ``name`` run together with others (2xy: x in xy)."""
     for v in variables:
         # (e^{xy} has no y apart: a short name's letters may be names run together too)
@@ -746,7 +824,7 @@ def _not_f_variable(left: str, name: str, f: Expression) -> str:
     elif "d" in name and "∂" not in plain:
         hint = " (after d, a name holding d needs ∂: write ∂ for each d that differentiates)"
     else:
-        run = _run_into(name, f.variables)      # (e^{xy}: x in xy)
+        run = run_into(name, f.variables)      # (e^{xy}: x in xy)
         hint = f" ({run})" if run else ""
     return (f"the expectation's left side, {left.strip()}, is a derivative in {name}, which "
             f"does not appear in {quote(f.text, None)}{hint}")
@@ -1012,9 +1090,9 @@ def _why_not(extra: list[str], variables) -> str:
     notation = leibniz(extra)
     if notation:
         return f": {notation}"
-    hints = [glued(name, [*variables, *CONSTANTS], CALLABLE) or _run_into(name, variables)
+    hints = [glued(name, [*variables, *CONSTANTS], CALLABLE) or run_into(name, variables)
              for name in extra]
-    hints = [hint for hint in hints if hint]
+    hints = list(dict.fromkeys(hint for hint in hints if hint))  # (k and x: 'kx', once)
     return f" ({'; '.join(hints)})" if hints else ""
 
 
@@ -1025,7 +1103,7 @@ def _names(f: Expression, wrt) -> list[str]:
              for w in (wrt.split(",") if isinstance(wrt, str) else wrt)]
     for name in names:
         if name not in f.variables:
-            hint = _run_into(name, f.variables)
+            hint = run_into(name, f.variables)
             raise ValuesError(f"'{name}' does not appear in {quote(f.text, None)}"
                               + (f": {hint}" if hint else did_you_mean(name, f.variables)))
     return names
@@ -1111,46 +1189,80 @@ def _sample(f, targets, order, at, missing, samples, seed, domain) -> tuple:
                                    {v: at[v] for v in at}))
     drawn = int(chosen[-1]) + 1 if len(chosen) == samples else pool
     seen = {v: p[:drawn] for v, p in points.items()}
-    note = _dropped(f, targets, order, seen, usable[:drawn], missing)
+    note = _dropped(f, targets, order, seen, usable[:drawn], missing,
+                    spanned=any(v in domain for v in missing))
     return {v: p[chosen] for v, p in points.items()}, True, note
 
 
-def _dropped(f, targets, order, seen, usable, missing) -> str | None:
+def _dropped(f, targets, order, seen, usable, missing, spanned=False) -> str | None:
     """What random points left out where f is nan (outside its domain: ln x at x < 0,
     x^(2/3) at x < 0, as numpy has it) or, f finite, its derivative is: how many of those
-    drawn, where they are, and what was checked instead. None when none was."""
+    drawn, where they are, and what was checked instead. None when none was. Where a
+    --domain was given (``spanned``), where f, its derivative or the expectation overflow
+    too: exp(x) on 0:2000 is checked up to 709.8 at most, not on the span asked for (the
+    default spread, up to 1e3, is no span asked for)."""
     left = np.flatnonzero(~usable)
     if not left.size:
         return None
     sub = {v: p[left] for v, p in seen.items()}
-    undefined_f, nan_d = np.zeros(left.size, bool), np.zeros(left.size, bool)
+    # per point left out, the first reason: f nan (outside its domain), f inf (an
+    # overflow: exp(x) past 709.8), its derivative nan, its derivative inf, the expectation
+    # inf or overflowing on the way (a 0 by underflow is said nowhere: not a region)
+    why = np.full(left.size, -1)
     powers = None
     for start, part in zip(range(0, left.size, size := _chunk_size(f, order, ladder=False)),
                            _chunks(sub, size)):
         n = _shape(part)[0]
-        run = _Run(f, [part[v] for v in f.variables], (n,), watching=False)
-        nodes = run.forward_nodes()
-        value = _data(nodes[-1], n)
-        here = np.isnan(value) & ~_met_infinity(nodes[-1], n)
-        undefined_f[start:start + n] = here
-        powers = powers or _negative_power(f, nodes, here)
-        at = {v: part[v] for v in f.variables}
-        for t in targets:
-            if t.name is not None:
-                d = np.broadcast_to(derivative_values(f, path(t, order), at), (n,))
-                nan_d[start:start + n] |= np.isnan(d) & np.isfinite(value)
-    if not (undefined_f.any() or nan_d.any()):
-        return None     # (overflow or underflow only: not a domain)
-    total = len(usable)
-    said = [f"f is not defined (nan) at {int(undefined_f.sum())}"] if undefined_f.any() else []
-    if nan_d.any():
-        said.append(f"{'and' if said else 'f is finite but'} its derivative is nan at "
-                    f"{int(nan_d.sum())}{' more' if said else ''}")
-    where = np.zeros(total, bool)
-    where[left[undefined_f | nan_d]] = True
+        reasons, powers_here = _left_out(f, targets, order, part, n)
+        why[start:start + n] = reasons
+        powers = powers or powers_here
+    if not spanned:
+        why[np.isin(why, _OVERFLOWS)] = -1
+    if not np.any(why >= 0):
+        return None     # (underflow, or overflow off a span asked for: not a domain)
+    said = []
+    for reason, (first, after) in enumerate(_LEFT_OUT):
+        count = int(np.sum(why == reason))
+        if count:
+            said.append((after if said else first).format(count))
+    where = np.zeros(len(usable), bool)
+    where[left[why >= 0]] = True
     region = _region(seen, where, usable, missing)
-    return (f"{', '.join(said)} of {total} points drawn{region}"
+    said = ", ".join(said[:-1]) + ", and " + said[-1] if len(said) > 1 else said[0]
+    return (f"{said} of {len(usable)} points drawn{region}"
             f"{f' ({powers})' if powers else ''}")
+
+
+# Why random points were left out, said first or after another reason
+_LEFT_OUT = (("f is not defined (nan) at {}", ""),
+             ("f overflows (inf: beyond float64's range) at {}", "f overflows at {} more"),
+             ("f is finite but its derivative is nan at {}", "its derivative is nan at {} more"),
+             ("f is finite but its derivative overflows (inf) at {}",
+              "its derivative overflows at {} more"),
+             ("the expectation overflows (inf: beyond float64's range) at {}",
+              "the expectation overflows at {} more"))
+_OVERFLOWS = (1, 3, 4)
+
+
+def _left_out(f, targets, order, part, n) -> tuple[np.ndarray, str | None]:
+    """Why each of n points was left out, an index into _LEFT_OUT (-1: none of those),
+    and a fractional power's real root to write where one made f nan."""
+    run = _Run(f, [part[v] for v in f.variables], (n,), watching=False)
+    nodes = run.forward_nodes()
+    value = _data(nodes[-1], n)
+    nan_f = np.isnan(value) & ~_met_infinity(nodes[-1], n)
+    nan_d, inf_d, inf_e = (np.zeros(n, bool) for _ in range(3))
+    at = {v: part[v] for v in f.variables}
+    for t in targets:
+        if t.name is not None:
+            d = np.broadcast_to(derivative_values(f, path(t, order), at), (n,))
+            nan_d |= np.isnan(d)
+            inf_d |= np.isinf(d)
+        if t.expectation is not None:
+            e, scale = _expectation(t.expectation, part, n)
+            inf_e |= ~(np.isfinite(e) & np.isfinite(scale) | undefined(e, scale))
+    reasons = np.select([nan_f, ~np.isfinite(value), nan_d, inf_d, inf_e], [0, 1, 2, 3, 4], -1)
+    return reasons, _negative_power(f, nodes, nan_f)
 
 
 def _region(seen, left, kept, names) -> str:
@@ -1476,6 +1588,7 @@ class _Found:
     ad_scale: dict = field(default_factory=dict)    # rounding scale of it
     expected: dict = field(default_factory=dict)
     expected_scale: dict = field(default_factory=dict)
+    expected_zero: dict = field(default_factory=dict)   # where it is an exact 0 (_exact_zero)
     fd: dict = field(default_factory=dict)          # (estimate, error, step settled at)
     fd_scale: dict = field(default_factory=dict)    # rounding scale of what FD works on
     under: dict = field(default_factory=dict)       # where AD or the expectation is a 0
@@ -1512,6 +1625,8 @@ def _evaluate(f: Expression, targets, order, points) -> _Found:
             found.expected[i], found.expected_scale[i], under = _expectation(
                 t.expectation, points, n, graph=True, moving=moving)
             found.under[i] |= _by_underflow(found.expected[i], under)
+            found.expected_zero[i] = _exact_zero(t.expectation, points, n, found.expected[i],
+                                                 found.expected_scale[i])
     gradient = found.gradient
     found.gradient_scale = {name: _rounding_scale(g, n, moving=moving)
                             for name, g in gradient.items()}
@@ -1540,8 +1655,8 @@ def _joined(parts: list[_Found]) -> _Found:
             [np.broadcast_to(p.diagnostics.masks.get(key, False), p.value.shape)
              for p in parts])
     found = _Found(cat([p.value for p in parts]), cat([p.kink for p in parts]), diagnostics)
-    for key in ("ad", "ad_scale", "expected", "expected_scale", "fd", "fd_scale", "under",
-                "gradient", "gradient_scale"):
+    for key in ("ad", "ad_scale", "expected", "expected_scale", "expected_zero", "fd",
+                "fd_scale", "under", "gradient", "gradient_scale"):
         setattr(found, key, cat_dict(key))
     found.adjoints = [cat(list(column)) for column in zip(*[p.adjoints for p in parts])]
     return found
@@ -1739,6 +1854,18 @@ def _expectation(e: Expression, points, n: int, graph: bool = False, moving=None
     scale = np.maximum(_rounding_scale(y, n, overflow=True, moving=moving), np.abs(value))
     scale = np.where(np.isnan(value) & ~_met_infinity(y, n), 0.0, scale)
     return (value, scale, _underflowed(y, n)) if graph else (value, scale)
+
+
+def _exact_zero(e: Expression, points, n: int, value, scale) -> np.ndarray:
+    """Where the expectation is a 0 with no rounding in it at the point itself: 3x^2 - 3
+    at x = 1, 3 - 3; not 1 - tanh(x)^2 at x = 25, whose tanh rounded to 1. Its scale cannot
+    say so: it is kept for the steps around the point too, where a product of a variable
+    differentiated in is never exact (``_exact``); here, at the point, nothing moves."""
+    zero = value == 0
+    if not np.any(zero & (scale > 0)):
+        return zero & (scale == 0)
+    y = _Run(e, [points[v] for v in e.variables], (n,), watching=False).forward()
+    return zero & (_rounding_scale(y, n, moving=frozenset()) == 0)
 
 
 def _underflowed(y, n: int) -> np.ndarray:
@@ -2024,6 +2151,10 @@ def _allowance(e, a, e_scale, a_scale, rtol, atol) -> np.ndarray:
 LOST = ("no digit of {what} or the expectation is left there: the rounding error they can "
         "make is as large as both values (cancellation), so a wrong expectation would match "
         "as well as a right one")
+LOST_HALF = ("not one digit of {what} or the expectation is sure there: the rounding error "
+             "they can make is half the larger value or more (cancellation), so a wrong "
+             "expectation, by a sign or a factor of 2 or more, would match as well as a right one")
+LOST_SHARE = 2.0    # of an expectation: see _lost
 LOST_AD = ("no digit of adcli's {what} may be left there: the rounding error it can make is "
            "as large as it and the finite differences are, so they would agree with anything")
 
@@ -2040,17 +2171,24 @@ def _bound(e_scale, a_scale) -> np.ndarray:
                         ROUNDING * EPS * both)
 
 
-def _lost(e, a, e_scale, a_scale) -> np.ndarray:
+def _lost(e, a, e_scale, a_scale, e_zero=None, share=1.0) -> np.ndarray:
     """Per point, the rounding bound where rounding may have made all of both values, 0
     elsewhere (cosh(x)^2 - sinh(x)^2 at x = 76 is 0, with a bound of 1e50): a match
     there says nothing, so nothing is decided, unless --atol, the size the user takes
     as nothing, is at least that bound.
-    Where the expectation is 0 (or f's value an exact 0, x - x), the claim is that the
-    other vanishes, and within its rounding error is all a float can say of that: f - g
-    = 0 for an identity, the derivative 0 of sin(x)^2 + cos(x)^2, 2|x| - 1 at x = 1/2."""
+    Where the expectation is an exact 0 (``e_zero``; by default where its scale is 0), or
+    f's value is (x - x), the claim is that the other vanishes, and within its rounding
+    error is all a float can say of that: f - g = 0 for an identity, the derivative 0 of
+    sin(x)^2 + cos(x)^2, 2|x| - 1 at x = 1/2. A 0 made by cancellation is no such claim:
+    5(1 - tanh(x)^2) at x = 25 is 0 as 1 - tanh(x)^2 is, with sech(x)^2 = 8e-22 to match.
+    With ``share`` 2 (LOST_SHARE), a bound of half the larger value is enough: a value
+    computed is off by up to its bound itself, so that 5(1 - tanh(x)^2) at x near 18 may
+    come out 2e-14, its bound 1.8e-14, beside sech(x)^2 = 4e-15 (a factor of 5 within the
+    bound; at half, no sign or factor of 2 or more is)."""
     rounding = _bound(e_scale, a_scale)
-    vanishes = (e == 0) | (a == 0) & (a_scale == 0)
-    lost = (rounding > 0) & (rounding >= np.maximum(np.abs(e), np.abs(a))) & ~vanishes
+    e_zero = (e == 0) & (e_scale == 0) if e_zero is None else e_zero
+    vanishes = e_zero | (a == 0) & (a_scale == 0)
+    lost = (rounding > 0) & (share * rounding >= np.maximum(np.abs(e), np.abs(a))) & ~vanishes
     return np.where(lost, rounding, 0.0)
 
 
@@ -2100,7 +2238,9 @@ def _judge_target(f, t: Target, i, order, points, found, rtol, atol, smooth_valu
         e_scale = found.expected_scale[i]
         t.allowance = _allowance(t.expected, t.ad, e_scale, ad_scale, rtol, atol)
         t.difference = _relative(t.expected, t.ad)
-        lost = _lost(t.expected, t.ad, e_scale, ad_scale)
+        e_zero = found.expected_zero[i]
+        lost = _lost(t.expected, t.ad, e_scale, ad_scale, e_zero, LOST_SHARE)
+        larger = np.maximum(np.abs(t.expected), np.abs(t.ad))
         if order:   # (without an expectation AD itself is on trial, convention and all)
             t.by_sides = usable & _convention_only(t, found.kink & smooth_value)
             sides, at = (t.left + t.right) / 2, t.by_sides
@@ -2108,11 +2248,14 @@ def _judge_target(f, t: Target, i, order, points, found, rtol, atol, smooth_valu
             t.allowance[at] = _allowance(t.expected, sides, e_scale, 0.0,
                                          max(rtol, ONE_SIDED_RTOL), atol)[at]
             t.difference[at] = _relative(t.expected, sides)[at]
-            lost[at] = _lost(t.expected, sides, e_scale, 0.0)[at]
+            lost[at] = _lost(t.expected, sides, e_scale, 0.0, e_zero, LOST_SHARE)[at]
+            larger[at] = np.maximum(np.abs(t.expected), np.abs(sides))[at]
         same = t.allowance <= 2
         t.allowance[same & (lost > 0)] = 2      # (decided only because --atol >= the bound)
         t.lost = usable & same & (lost > atol)
-        t.why[t.lost] = LOST.format(what="f" if order == 0 else "adcli's derivative")
+        what = "f" if order == 0 else "adcli's derivative"
+        t.why[t.lost] = LOST.format(what=what)
+        t.why[t.lost & (lost < larger)] = LOST_HALF.format(what=what)
         usable &= ~t.lost
         t.status[usable] = np.where(same[usable], "match", "differs")
         disagree = usable & ~found.kink & settled & ~agree

@@ -209,7 +209,7 @@ def _check_names(command, source: PointSource, strict: bool, err) -> None:
     given = source.names()
     missing = [n for n in command.names if n not in given]
     if missing:
-        hints = _hints(missing, given)
+        hints = value_hints(missing, given)
         if source.stream is not None and not hints:
             columns = given[len(source.fixed):]
             hints.append("the points file has columns "
@@ -230,7 +230,7 @@ def _separator_hint(columns: list[str]) -> str:
     return ""
 
 
-def _hints(missing: list[str], given: list[str]) -> list[str]:
+def value_hints(missing: list[str], given: list[str]) -> list[str]:
     """Why a name may lack a value: two names run together (2ex is 2 times a variable
     "ex", not 2*e*x), or a given name that is a typo (or a different case) of it."""
     hints, explained = [], set()

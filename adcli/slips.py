@@ -15,8 +15,8 @@ import math
 
 import numpy as np
 
-from .checking import (DEFAULT_RTOL, MIN_FOR_DIAGNOSIS, UNDEFINED_CLAIM, Target, _close,
-                       _expectation, _judged, derivative_values, label_for, mixed_label,
+from .checking import (DEFAULT_RTOL, MIN_FOR_DIAGNOSIS, UNDEFINED_CLAIM, Target, _bound,
+                       _close, _expectation, _judged, derivative_values, label_for, mixed_label,
                        path, undefined)
 from .errors import AdcliError, listing
 from .functions import CALLABLE
@@ -320,12 +320,35 @@ def _multiple(t, e, e_scale, a, a_scale, tolerance, logs=()) -> list[str]:
         return []
     if not np.all(_close(e, c * a, e_scale, abs(c) * a_scale, *tolerance)):
         return []
+    c = _settled(c, e[nonzero], e_scale[nonzero], a[nonzero], a_scale[nonzero], tolerance)
+    if c is None:
+        return []
     text = _nice(c, [(name, k) for name, k, _ in logs])
     if text == "-1":
         return [f"×-1 everywhere: a sign error (the expectation is -{t.label} at every point)"]
     held = [value for name, _, value in logs if name in text and value]
     return [f"×{text} everywhere: the expectation is {text} times {t.label} at every point"
             + (f" ({', '.join(held)})" if held else "")]
+
+
+def _settled(c: float, e, e_scale, a, a_scale, tolerance) -> float | None:
+    """The factor c = e/a as its digits are known: c itself where rounding leaves its
+    ratio sure to _nice's 1e-10 at some point; else the one fraction p/q (q up to
+    SETTLED_DENOMINATOR) within rounding at every point, or None: digits of rounding
+    noise are no factor (5(1 - tanh(x)^2) against sech(x)^2 at x near 17 is 4.98 at the
+    median, and 5), and where 16/3 and 53/10 both fit, neither is said."""
+    from fractions import Fraction
+
+    relative = _bound(e_scale, abs(c) * a_scale) / np.abs(c * a)
+    if np.min(relative) <= 1e-10:
+        best = int(np.argmin(relative))
+        return c if abs(e[best] / a[best] - c) <= 1e-10 * abs(c) else float(e[best] / a[best])
+    fits = {Fraction(p, q) for q in range(1, SETTLED_DENOMINATOR + 1) if (p := round(c * q))
+            and np.all(_close(e, p / q * a, e_scale, abs(p / q) * a_scale, *tolerance))}
+    return float(fits.pop()) if len(fits) == 1 else None
+
+
+SETTLED_DENOMINATOR = 12
 
 
 def _stands_for(e, e_scale, w, w_scale, a, a_scale, tolerance) -> bool:

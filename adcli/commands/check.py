@@ -13,8 +13,7 @@ import warnings
 import click
 import numpy as np
 
-from ..errors import (ValuesError, closest, did_you_mean, escape, listing, no_value_for,
-                      say, warn)
+from ..errors import ValuesError, did_you_mean, escape, listing, no_value_for, say, warn
 from ..expression import MAX_ORDER
 from .base import Command
 
@@ -159,10 +158,22 @@ def _quoted(text: str) -> str:
 
 
 def _known(f, values: dict, option: str, strict: bool, err) -> dict:
-    """Drop (with a warning; an error under --strict) names f does not use."""
+    """Drop (with a warning; an error under --strict) names f does not use. A name that
+    is one of f's letters spelled otherwise (omega for ω) is an error, as grad's: f's own
+    would be drawn at random, and the value given believed used."""
+    from ..checking import run_into
+    from ..expression import LATEX_LETTERS
+    from ..pipeline import value_hints
+
     for name in [n for n in values if n not in f.variables]:
-        message = (f"{option}: '{name}' does not appear in the expression"
-                   f"{did_you_mean(name, f.variables)}")
+        message = f"{option}: '{name}' does not appear in the expression"
+        letters = [v for v in f.variables
+                   if LATEX_LETTERS.get(name) == v or LATEX_LETTERS.get(v) == name]
+        if letters:
+            raise ValuesError(f"{message} ({value_hints(letters, [name])[-1]})")
+        # (e^{ax} with a given: 'ax' is one name, not a typo of a)
+        hint = run_into(name, f.variables)
+        message += f": {hint}" if hint else did_you_mean(name, f.variables)
         if strict:
             raise ValuesError(message)
         warn(err, message)
@@ -271,10 +282,11 @@ def _points(f, at, grid, points_file, skip_bad_rows, strict, err, points_format=
     if not source.grid and source.stream is None:
         return _known(f, dict(source.fixed), "--at", strict, err), {}
     missing = [v for v in f.variables if v not in names]
-    if missing:
-        typos = [f"'{n}' was given: did you mean '{m}'?" for n in names
-                 if n not in f.variables and (m := closest(n, missing))]
-        raise no_value_for(missing, [*typos, "or leave out --grid and --points for random "
+    if missing:     # (grad's hints: omega given for ω, a typo, xy run together)
+        from ..pipeline import value_hints
+
+        hints = value_hints(missing, [n for n in names if n not in f.variables])
+        raise no_value_for(missing, [*hints, "or leave out --grid and --points for random "
                                               "points"])
     source.use(f.variables)
     names = [*source.fixed, *source.grid, *source.variables]
