@@ -279,7 +279,9 @@ class Expression:
         asked = wider.Asked(wrt, result.hessian is not None and len(wrt) == len(result.wrt),
                             nth)
         flagged = flagged.copy()
-        flagged[flagged] = wider.suspects(self._made_run, [a[flagged] for a in arrays], asked)
+        if asked.nth is None:  # (grad --order N's Taylor sweep has no steps to watch)
+            flagged[flagged] = wider.suspects(self._made_run, [a[flagged] for a in arrays],
+                                              asked)
         if wider.WIDE and flagged.any():
             flagged &= ~self._by_wider(arrays, result, flagged, asked)
         if result.gradient is not None:
@@ -430,6 +432,10 @@ class _Run:
     def __init__(self, expression: Expression, arrays, shape, watching: bool):
         self.expression, self.shape = expression, shape
         self.leaves = {v: Variable(a, name=v) for v, a in zip(expression.variables, arrays)}
+        # The numbers' type: float64, or long double (adcli.wider), constants' too (a
+        # float64 1e-300 scaled inside atan2's rule underflows where a long double does not)
+        self.numbers = arrays[0].dtype if arrays and arrays[0].dtype == np.longdouble \
+            else np.float64
         self.diagnostics = Diagnostics(shape)
         self.watch = watcher(self.diagnostics) if watching else None
         self.kinked = expression.variables  # whose nodes' kinks are marked (see moving)
@@ -546,8 +552,9 @@ class _Run:
                     computed.append(self.leaves[node.name])
                 elif node.kind == "diff":
                     computed.append(inner.value(node, computed, self.expression.nodes))
-                elif node.function is None:
-                    computed.append(Variable(node.value, requires_grad=False))
+                elif node.function is None:  # (long double for adcli.wider's runs)
+                    computed.append(Variable(np.asarray(node.value, self.numbers),
+                                             requires_grad=False))
                 else:
                     function, inputs = node.function(), [computed[i] for i in node.args]
                     computed.append(function(*inputs))

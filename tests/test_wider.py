@@ -300,6 +300,44 @@ def test_a_number_far_outside_long_doubles_own_rounding_is_wrong_all_the_same():
                      r"-2e-200: the derivative shown is wrong there", err)
 
 
+def test_a_constant_is_long_double_in_the_long_double_run():
+    # atan2(1e-300, x)^(-1/2) at 7.8e152: f' = (1/2) atan2(1e-300, x)^(-3/2) 1e-300/(x^2 +
+    # 1e-600). A tester: atan2's rule scales its arguments by 2^-508, and a float64
+    # constant 1e-300 underflowed to 0 there: "it is 0" (a wrong number, stated as true)
+    x = 7.8e152
+    with mpmath.workdps(60):
+        a = mpmath.atan2(mpmath.mpf(1e-300), mpmath.mpf(x))
+        c = mpmath.mpf(1e-300)
+        truth = float(a ** -1.5 / 2 * c / (mpmath.mpf(x) ** 2 + c ** 2))
+    result = adcli.parse("atan2(1e-300, x)^(-0.5)").derivatives(x=x)
+    assert result.diagnostics.wider["x"].wider == pytest.approx(truth, rel=1e-12)
+
+
+def test_one_hessian_entry_beyond_float64_leaves_the_others_judged():
+    # x/(x^2+y^2) at x = -2.17e-159, y = 1.72e-159: f = x/r^2 ~ -2.8302009834e158 (float64
+    # 1.3e-7 off through subnormal squares); second derivatives ~1e476 are beyond float64
+    # (inf once rounded): a tester found the value then went unjudged
+    x, y = -2.17e-159, 1.72e-159
+    with mpmath.workdps(60):
+        truth = float(mpmath.mpf(x) / (mpmath.mpf(x) ** 2 + mpmath.mpf(y) ** 2))
+    result = adcli.parse("x/(x^2+y^2)").derivatives(x=x, y=y, order=2)
+    assert result.diagnostics.wider[""].wider == pytest.approx(truth, rel=1e-12)
+
+
+@pytest.mark.parametrize("order", [2, 3, 4])
+def test_order_n_is_judged_where_the_taylor_sweep_raised_the_flag(order):
+    # 1e200*(1e-200*exp(1e-150*x)) = exp(1e-150 x): the n-th derivative is 1e-150n at 1
+    # (1e-300, 1e-450 -> 0 as a float, 1e-600 -> 0); float64's Taylor rows of the inner
+    # product underflow (1e-200 * 1e-150^n / n!) where the value's steps raise no flag
+    result = adcli.parse("1e200*(1e-200*exp(1e-150*x))").nth_derivative("x", order, x=1.0)
+    said = result.diagnostics.wider
+    if order == 2:
+        assert float(result.derivative) == 0.0
+        assert said["x^2"].wider == pytest.approx(1e-300, rel=1e-12)
+    else:
+        assert said == {}   # 0 is the float nearest the truth
+
+
 def test_no_flag_no_long_double_run(monkeypatch):
     monkeypatch.setattr(wider, "judged", None)   # a call would fail
     x = np.linspace(-3.0, 3.0, 50_000)
