@@ -241,3 +241,38 @@ def assert_one_line_error(run: tuple[int, str, str], text: str, fragment: str,
     assert message.startswith("adcli: error: ") and fragment in message, message
     assert message.endswith(f"(column {column + 1})")
     assert excerpt == "  " + text and caret == "  " + " " * column + "^"
+
+
+def plain_tape(text: str, values: dict):
+    """Value and gradient (by variable) straight from core's backward pass in float64, at
+    points given as arrays: no _Run, no kernel, no check. What the CLI shows."""
+    import numpy as np
+
+    import adcli
+    from adcli import core, drivers
+
+    expression = adcli.parse(text)
+    leaves = {v: core.Variable(np.asarray(values[v], dtype=np.float64), name=v)
+              for v in expression.variables}
+    shape = np.broadcast_shapes(*(leaf.shape for leaf in leaves.values()))
+    computed = []
+    with np.errstate(all="ignore"):
+        for node in expression.nodes:
+            if node.kind == "variable":
+                computed.append(leaves[node.name])
+            elif node.function is None:
+                computed.append(core.Variable(node.value, requires_grad=False))
+            else:
+                computed.append(node.function()(*[computed[i] for i in node.args]))
+        grads, _ = drivers.gradient(computed[-1], leaves, expression.variables, shape)
+    return computed[-1].data, grads
+
+
+@pytest.fixture(params=["kernel", "tape"])
+def engine(request, monkeypatch):
+    """The kernel's Schedule (the API's path at a point) or the tape (the CLI's)."""
+    from adcli import expression
+
+    if request.param == "tape":
+        monkeypatch.setattr(expression, "ONE_SHOT", (64, 500))
+    return request.param

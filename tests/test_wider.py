@@ -25,11 +25,10 @@ import numpy as np
 import pytest
 
 import adcli
-from adcli import core, drivers, kernel, wider
-from adcli import expression as expression_module
+from adcli import core, kernel, wider
 from adcli.functions import PRIMITIVES
-from conftest import (accuracy_script, adcli_on_terminal, run_cli, strict_json, warnings_in,
-                      words)
+from conftest import (accuracy_script, adcli_on_terminal, plain_tape, run_cli, strict_json,
+                      warnings_in, words)
 
 pytestmark = pytest.mark.skipif(not wider.WIDE, reason="numpy's long double is float64 here")
 mpmath.mp.dps = 60
@@ -78,35 +77,10 @@ def test_the_hand_closed_forms_are_right(text, point, f):
     assert [float(p) for p in partials] == pytest.approx(hand_partials, rel=1e-12, abs=1e-330)
 
 
-def plain_tape(text: str, point: dict):
-    """Value and gradient straight from core's backward pass in float64: what is shown."""
-    expression = adcli.parse(text)
-    leaves = {v: core.Variable(np.array([point[v]]), name=v) for v in expression.variables}
-    computed = []
-    with np.errstate(all="ignore"):
-        for node in expression.nodes:
-            if node.kind == "variable":
-                computed.append(leaves[node.name])
-            elif node.function is None:
-                computed.append(core.Variable(node.value, requires_grad=False))
-            else:
-                computed.append(node.function()(*[computed[i] for i in node.args]))
-        grads, _ = drivers.gradient(computed[-1], leaves, expression.variables, (1,))
-    return float(computed[-1].data[0]), [float(grads[v][0]) for v in expression.variables]
-
-
 def said_numbers(line: str) -> tuple[float, float]:
     found = re.search(r"it is ([^\s,]+)(?:, give or take \S+ \(its own rounding\),)? where "
                       r"float64 gives (\S+):", line)
     return float(found.group(1)), float(found.group(2))
-
-
-@pytest.fixture(params=["kernel", "tape"])
-def engine(request, monkeypatch):
-    """The kernel's Schedule (the API's path at a point) or the tape (the CLI's)."""
-    if request.param == "tape":
-        monkeypatch.setattr(expression_module, "ONE_SHOT", (64, 500))
-    return request.param
 
 
 # ----- the numbers float64 lost are warned of, with long double's ------------------------
@@ -117,7 +91,8 @@ def test_each_lost_number_is_warned_of_with_the_true_one(text, point, f, engine)
     code, out, err = run_cli("grad", text, "--at", at, "--format", "plain")
     assert code == 0
     value, partials = truths(f, point)
-    shown_value, shown_partials = plain_tape(text, point)
+    value64, grads = plain_tape(text, {v: np.array([x]) for v, x in point.items()})
+    shown_value, shown_partials = float(value64[0]), [float(grads[v][0]) for v in point]
     assert np.array_equal([float(x) for x in out.split()], [shown_value, *shown_partials],
                           equal_nan=True)  # the numbers shown are float64's, unchanged
     said = {line.split(": ")[2].split(" at ")[0]: line for line in warnings_in(err)
