@@ -1304,7 +1304,7 @@ def interpret(expression, columns: dict[str, np.ndarray], n: int, wrt, order: in
     At one point, +, -, *, / and negation (as nodes and as steps of rules) run on Python
     floats: IEEE arithmetic rounds them exactly as numpy does, and a float op costs a
     fraction of a ufunc call on a 1-element array. Every other function gets the tape's
-    1-element arrays (a float is put back into one first)."""
+    arrays (a float is put back into one first: of one element, or 0-d for a number)."""
     with np.errstate(all="ignore"):
         return _interpret(expression.nodes, expression.variables, columns, n, wrt, order,
                           _kinked(expression, wrt, order))
@@ -1338,7 +1338,11 @@ def _interpret(nodes, variables, columns, n, wrt, order, kinked):
         key[i] = i
         function = node.function
         if function is None:
-            values[i] = np.asarray(node.value, dtype=np.float64)
+            # At one point a number stays a float (x*2 then runs as a float op), made the
+            # tape's 0-d array only where a function without a float form takes it.
+            value = node.value
+            values[i] = value if scalar and value.__class__ is float else \
+                np.asarray(value, dtype=np.float64)
             continue
         forward, marks, arrays, floats, raw = made.get(function) or _made(made, function,
                                                                            scalar)
@@ -1350,9 +1354,9 @@ def _interpret(nodes, variables, columns, n, wrt, order, kinked):
             x0, x1 = values[k0], values[k1]
             if arrays:  # floats made into the tape's arrays, kept so for the rule
                 if x0.__class__ is float:
-                    x0 = values[k0] = np.array([x0])
+                    x0 = values[k0] = _tape_array(x0, varying[k0])
                 if x1.__class__ is float:
-                    x1 = values[k1] = np.array([x1])
+                    x1 = values[k1] = _tape_array(x1, varying[k1])
             if raw is not None and x0.__class__ is float and x1.__class__ is float:
                 value = raw(x0, x1)  # two floats: the operator itself, not its wrapper
             else:
@@ -1394,7 +1398,7 @@ def _interpret(nodes, variables, columns, n, wrt, order, kinked):
             k0 = first[i] = key[j0]
             x0 = values[k0]
             if arrays and x0.__class__ is float:
-                x0 = values[k0] = np.array([x0])
+                x0 = values[k0] = _tape_array(x0, varying[k0])
             value = forward(x0)
             if varying[k0]:
                 values[i], varying[i] = value, 1
@@ -1421,7 +1425,7 @@ def _interpret(nodes, variables, columns, n, wrt, order, kinked):
         if arrays:
             for k in keys:
                 if values[k].__class__ is float:
-                    values[k] = np.array([values[k]])
+                    values[k] = _tape_array(values[k], varying[k])
         inputs = [values[k] for k in keys]
         value = forward(*inputs)
         moving = [k for k in keys if varying[k]]
@@ -1456,6 +1460,15 @@ def _interpret(nodes, variables, columns, n, wrt, order, kinked):
                 else np.broadcast_to(grads[leaves[name]], (n,)).copy() for name in wrt}
     finite = all(np.isfinite(a).all() for a in (result, *gradient.values()))
     return result, gradient, finite, kinks
+
+
+def _tape_array(x: float, varies: int) -> np.ndarray:
+    """A float at one point as the tape holds it: an array of one, or 0-d for a number."""
+    if varies:
+        one = np.empty(1)  # then set: a sixth sooner than np.array([x]), which reads a list
+        one[0] = x
+        return one
+    return np.asarray(x, dtype=np.float64)
 
 
 def _made(made: dict, function, scalar: bool) -> tuple:
@@ -1568,7 +1581,8 @@ def _plan(function, keys, values, varying, known: dict, floats: bool | None):
     rule was recorded per value of a constant. At one point (``floats`` not None: whether
     the node ran on floats), a _FloatPlan if it can be; the rule of a node that ran on
     floats must be one (else: None, and the tape runs)."""
-    constants = [None if varying[k] else values[k] for k in keys]
+    constants = [None if varying[k] else np.asarray(values[k], dtype=np.float64)
+                 for k in keys]  # (a number at one point: a float, see _interpret)
     # A rule recorded per value of its constants (x^3, x^2.5: pow's) is kept by them.
     by_value = (function, *[None if c is None else c.tobytes() for c in constants])
     if by_value in known:
@@ -1611,8 +1625,9 @@ def _interpret_backward(nodes, values, inputs, varying, generation, grads, top, 
         for i in bucket:
             plan = plans[i]
             if plan is None:  # its rule is not replayable: this raises NotReplayable
-                rule_for(nodes[i].function, [None if varying[key[j]] else values[key[j]]
-                                             for j in nodes[i].args])
+                rule_for(nodes[i].function, [
+                    None if varying[key[j]] else np.asarray(values[key[j]], dtype=np.float64)
+                    for j in nodes[i].args])
                 raise NotReplayable(f"{nodes[i].function.__name__}'s rule has no float form")
             gy = grads[i]
             if gy.__class__ is float and plan.__class__ is not _FloatPlan:

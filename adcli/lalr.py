@@ -260,7 +260,9 @@ class _Bulk:
         ascii_alone = self._ascii is not None and text.isascii() and \
             _SEPARATORS.search(text) is None
         tokens = (self._ascii if ascii_alone else self._cut).findall(text)
-        return tokens if sum(map(len, tokens)) == len(text) else None
+        # (matches in order, none overlapping: joined, they are the text if no gap is left;
+        # one join is a quarter of summing a million lengths)
+        return tokens if "".join(tokens) == text else None
 
     def classify(self, value: str) -> str:
         found = self._named(value)

@@ -73,12 +73,16 @@ def _render(nodes, root: int, symbols: dict[str, str], names: dict[int, str],
         else:  # call, diff
             args = node.args
             append(node.name + "(")
-            if len(args) == 1 and nodes[args[0]].kind in _LEAVES:  # sin(x): at once
-                text = _leaf_text(nodes[args[0]], args[0], names)
-                if text is not None:
+            if len(args) == 1:  # most calls: no loop over their arguments
+                operand = nodes[args[0]]
+                text = _leaf_text(operand, args[0], names) if operand.kind in _LEAVES else None
+                if text is None:
+                    push(")")
+                    push(args[0])
+                else:  # sin(x): at once
                     append(text)
                     append(")")
-                    continue
+                continue
             push(")")
             for n in range(len(args) - 1, 0, -1):
                 push(args[n])
