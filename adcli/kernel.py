@@ -307,6 +307,7 @@ class _Layout:
         self.interned: dict = {}
         self.shared: dict = {}
         self.kinks: list = []                 # (function, slot of its kink mask)
+        self.folded_out = False               # a constant folded over- or underflowed
         self.one = self.constant(np.asarray(1.0), uniform=True)
 
     def _slot(self, value, uniform=False) -> int:
@@ -332,9 +333,9 @@ class _Layout:
             known = [self.known[a] for a in args]
             uniform = False
         if all(k is not None for k in known):
-            with np.errstate(all="ignore"):
-                value = np.asarray(_float_forward(function)(*known), dtype=np.float64)
-            return self.constant(value, uniform)
+            value, out = _folded(_float_forward(function), known)
+            self.folded_out |= out
+            return self.constant(np.asarray(value, dtype=np.float64), uniform)
         same = self._identity(function, args, known)
         if same is not None:
             return same
@@ -452,6 +453,17 @@ class _Layout:
         for function, refs in rule.steps:
             made.append(self.call(function, [slot(r) for r in refs]))
         return [None if g is None else slot(g) for g in rule.grads]
+
+
+def _folded(forward, args) -> tuple:
+    """forward(*args) of constants, and whether it overflowed or underflowed: the tape
+    raises that flag at every run (exp(-800)*exp(x): the cross-check looks at every point
+    then); folded once here, it must be said so (Program.folded_out)."""
+    raised = []
+    with np.errstate(all="ignore", over="call", under="call",
+                     call=lambda error, flag: raised.append(error)):
+        value = forward(*args)
+    return value, bool(raised)
 
 
 def _is_multiply(function) -> bool:
@@ -746,6 +758,7 @@ class Program:
         self._copies = [(self.buffers + i, slot) for i, slot in enumerate(outputs)
                         if i not in self.direct]
         self.flagged = _flag_honest(steps, self.initial)
+        self.folded_out = layout.folded_out
         self.rescaled = layout.rescaled
         self.exact: Program | None = None  # the same without rescaling, where it differs
 
@@ -773,6 +786,8 @@ class Program:
                 ranged.append((start, stop))  # (atomic: blocks run in threads)
             return finite
 
+        if self.folded_out:  # (every point is flagged, as on the tape)
+            ranged.append((0, n))
         began = time.perf_counter()
         finite = _share_out(block, starts)
         if tuner is not None:
@@ -1202,6 +1217,7 @@ class Schedule:
         self.size = len(nodes)
         self.leaves = {name: self.size + k for k, name in enumerate(expression.variables)}
         self.forward, self.known, self.backward, self.kinks = [], {}, [], []
+        self.folded_out = False  # see _folded
         self.variable_nodes = [(i, node.name) for i, node in enumerate(nodes)
                                if node.kind == "variable"]
         key, varying, generation, forwards = [], set(self.leaves.values()), {}, {}
@@ -1224,8 +1240,8 @@ class Schedule:
                 varying.add(i)
                 generation[i] = max([generation.get(k, -1) + 1 for k in moving])
             else:  # constants only: computed once, 0-d, as the tape's Variable makes them
-                with np.errstate(all="ignore"):
-                    value = forward(*[self.known[j] for j in node.args])
+                value, out = _folded(forward, [self.known[j] for j in node.args])
+                self.folded_out |= out
                 self.known[i] = np.asarray(value, dtype=np.float64)
         self.top = key[-1]
         if order and self.top in varying:
@@ -1258,7 +1274,7 @@ class Schedule:
         with all n points as one block (each step runs on all of them at once)."""
         with _counting_flags():
             computed = self._run(columns, n, wrt, kinked)
-            if ranged is not None and (_flags.over or _flags.under):
+            if ranged is not None and (_flags.over or _flags.under or self.folded_out):
                 ranged.append((0, n))
         return computed
 

@@ -313,6 +313,23 @@ def test_order_n_is_judged_where_the_taylor_sweep_raised_the_flag(order):
         assert said == {}   # 0 is the float nearest the truth
 
 
+@pytest.mark.parametrize("text, x, truth", [
+    # exp(-800) e^x at 700 = e^-100 (f and f' alike); 2^-1100 e^700; x 1e-400 1e300 = 1e-100 x
+    ("exp(-800)*exp(x)", 700.0, lambda: mpmath.exp(-100)),
+    ("exp(x)*2^-1100", 700.0, lambda: mpmath.exp(700) * mpmath.mpf(2) ** -1100),
+    ("x*(1e-200*1e-200)*1e300", 1.0,
+     lambda: mpmath.mpf(1e-200) * mpmath.mpf(1e-200) * mpmath.mpf(1e300))])
+def test_a_constant_folded_out_of_range_flags_every_point(text, x, truth, engine):
+    # A tester: the kernel folds constant steps once, under no flag count, so nothing was
+    # looked at (0 and 0 shown, no warning); the tape raises the flag at every run
+    with mpmath.workdps(60):
+        true = float(truth())
+    result = adcli.parse(text).derivatives(x=np.array([x, x]))
+    assert result.value.tolist() == [0.0, 0.0]
+    assert result.diagnostics.wider[""].wider == pytest.approx(true, rel=1e-12)
+    assert result.diagnostics.masks[("", "range")].tolist() == [True, True]
+
+
 def test_no_flag_no_long_double_run(monkeypatch):
     monkeypatch.setattr(wider, "judged", None)   # a call would fail
     x = np.linspace(-3.0, 3.0, 50_000)
