@@ -157,7 +157,7 @@ class Expression:
 
     def value(self, at: Mapping | None = None, **values) -> np.ndarray:
         """The value at the given point(s)."""
-        return _told(self.derivatives(at, order=0, **values)).value
+        return _told(self.derivatives(at, order=0, **values), ("value",)).value
 
     def float64_value(self, at: Mapping) -> np.ndarray:
         """The value, as float64 gives it: no second witness where a step over- or
@@ -168,7 +168,7 @@ class Expression:
 
     def grad(self, wrt=None, at: Mapping | None = None, **values) -> dict[str, np.ndarray]:
         """Every first partial derivative (or those in ``wrt``), by variable name."""
-        return _told(self.derivatives(at, wrt=wrt, **values)).gradient
+        return _told(self.derivatives(at, wrt=wrt, **values), ("gradient",)).gradient
 
     def value_and_grad(self, wrt=None, at: Mapping | None = None, **values):
         """``(value, gradient)`` from one forward and one reverse pass."""
@@ -177,7 +177,7 @@ class Expression:
 
     def hessian(self, wrt=None, at: Mapping | None = None, **values) -> np.ndarray:
         """Second partials: shape (*points, k, k), rows and columns in ``wrt`` order."""
-        return _told(self.derivatives(at, wrt=wrt, order=2, **values)).hessian
+        return _told(self.derivatives(at, wrt=wrt, order=2, **values), ("hessian",)).hessian
 
     def derivative(self, name: str | None = None, order: int = 1, at: Mapping | None = None,
                    **values) -> np.ndarray:
@@ -381,26 +381,34 @@ def _agree(forward: np.ndarray, reverse: np.ndarray) -> np.ndarray:
     return close | ~np.isfinite(forward)
 
 
-def _told(result: Result, output: str | None = None) -> Result:
+def _told(result: Result, returned: tuple = ("value", "gradient"),
+          output: str | None = None) -> Result:
     """The result, after an AdcliWarning (in the words of the CLI's) for each number the
-    two modes differ on or the long double run contradicts: for the methods that return
-    bare numbers, whose callers never see the diagnostics (``derivatives`` returns them).
-    ``output``: the expression's name among several (jacobian's f1, f2, ...)."""
+    two modes differ on or the long double run contradicts, among those ``returned``
+    ("value", "gradient", "hessian"): for the methods that return bare numbers, whose
+    callers never see the diagnostics (``derivatives`` returns them). ``output``: the
+    expression's name among several (jacobian's f1, f2, ...)."""
     diagnostics = result.diagnostics
     if not (diagnostics.unsure or diagnostics.wider):
         return result
     from .report import variable_said
 
+    said = [(name, what) for name, what in diagnostics.masks
+            if what in ("unsure", "range") and _part(name) in returned]
     if output is not None:
         diagnostics.name_output(output)
-
+        said = [(f"{output}:{name}", what) for name, what in said]
     points = int(np.prod(diagnostics.shape, dtype=np.int64)) if diagnostics.shape else 1
     _warn([variable_said(name, what, f"{int(np.count_nonzero(mask))} of {points} "
                                      f"point{'s' * (points != 1)}",
                          diagnostics.first(name, what), points)
-           for (name, what), mask in diagnostics.masks.items()
-           if what in ("unsure", "range")])
+           for (name, what), mask in ((key, diagnostics.masks[key]) for key in said)])
     return result
+
+
+def _part(name: str) -> str:
+    """Which part of a result a number named as wider.Asked names it belongs to."""
+    return "value" if name == "" else "hessian" if "," in name else "gradient"
 
 
 class _Flags:
@@ -844,7 +852,7 @@ def jacobian(expressions, wrt=None, at: Mapping | None = None, **values) -> np.n
     wrt = tuple(names) if wrt is None else _names(wrt)
     _warn([f"wrt: '{w}' does not appear in the expressions, so its derivative is 0"
            f"{did_you_mean(w, names)}" for w in wrt if w not in names])
-    rows = [_told(e._partials({v: values[v] for v in e.variables}, wrt, 1),
+    rows = [_told(e._partials({v: values[v] for v in e.variables}, wrt, 1), ("gradient",),
                   f"f{i}" if len(expressions) > 1 else None).gradient
             for i, e in enumerate(expressions, 1)]
     shape = np.broadcast_shapes(*(g.shape for row in rows for g in row.values())) \

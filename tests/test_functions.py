@@ -10,6 +10,7 @@ range, where finite differences cannot resolve the derivative), closed forms fro
 from __future__ import annotations
 
 import math
+import warnings
 
 import mpmath as mp
 import numpy as np
@@ -343,8 +344,12 @@ def _text(name: str) -> str:
 
 
 def _tail_results(f, names, at):
-    """{partial: float} for the first and second partials, through the API."""
-    grad, hessian = f.grad(**at), f.hessian(**at)
+    """{partial: float} for the first and second partials, through the API (whose
+    warnings of numbers float64 lost on the way are for users: judged here against
+    mpmath, and only where the truth is a normal float)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", adcli.AdcliWarning)
+        grad, hessian = f.grad(**at), f.hessian(**at)
     out = {(i,): float(grad[n]) for i, n in enumerate(names)}
     out.update({(i, j): float(hessian[i, j]) for i, j in np.ndindex(hessian.shape)})
     return out

@@ -197,9 +197,9 @@ def test_jacobian_names_the_row():
                                                                  "df2/dx at 1 of 1 point"]
     assert [(w["function"], w["kind"]) for w in strict_json(out)["warnings"]] == \
         [("f2", "range"), ("df2/dx", "range")]
-    with pytest.warns(adcli.AdcliWarning) as said:
+    with pytest.warns(adcli.AdcliWarning) as said:   # (it returns the derivatives only)
         adcli.jacobian(["x", "x^3/(1+x^4)"], x=1e80)
-    assert [str(w.message).split(" at ")[0] for w in said] == ["f2", "df2/dx"]
+    assert [str(w.message).split(" at ")[0] for w in said] == ["df2/dx"]
     code, out, err = run_cli("jacobian", "x^3/(1+x^4)", "--at", "x=1e80", "--format", "json")
     assert [w["function"] for w in strict_json(out)["warnings"]] == ["value", "d/dx"]
 
@@ -351,12 +351,21 @@ def test_the_api_marks_the_points_and_warns_where_it_returns_bare_numbers():
     assert (first.index, first.at, first.shown) == (1, {"x": 1e80}, 0.0)
     assert first.wider == pytest.approx(-1e-160, rel=1e-12)
     assert result.diagnostics.wider[""].wider == pytest.approx(1e-80, rel=1e-12)
-    with pytest.warns(adcli.AdcliWarning, match=r"^the value at 1 of 1 point: .* it is 1e-80 "):
+    # Each bare-number method warns of the numbers it returns, and only of them.
+    with pytest.warns(adcli.AdcliWarning) as said:
         assert f.value(x=1e80) == 0.0
-    with pytest.warns(adcli.AdcliWarning, match=r"d/dx at 1 of 3 points: .*\(first at x=1e\+80\)"):
+    assert [str(w.message)[:33] for w in said] == ["the value at 1 of 1 point: an int"]
+    assert " it is 1e-80 " in str(said[0].message)
+    with pytest.warns(adcli.AdcliWarning) as said:
         f.grad(x=np.array([2.0, 1e80, 3.0]))
-    with pytest.warns(adcli.AdcliWarning, match="d/dx at 1 of 1 point"):
+    assert [str(w.message)[:22] for w in said] == ["d/dx at 1 of 3 points:"]
+    assert "(first at x=1e+80)" in str(said[0].message)
+    with pytest.warns(adcli.AdcliWarning) as said:
         f.value_and_grad(x=1e80)
+    assert [str(w.message)[:14] for w in said] == ["the value at 1", "d/dx at 1 of 1"]
+    with pytest.warns(adcli.AdcliWarning) as said:
+        f.hessian(x=1e80)
+    assert [str(w.message)[:16] for w in said] == ["d2/dx dx at 1 of"]
 
 
 def test_a_run_long_double_cannot_settle_goes_to_forward_mode(monkeypatch):
@@ -383,7 +392,8 @@ def test_among_many_points_only_the_bad_ones_are_marked(n):
     result = adcli.parse("x^3/(1+x^4)").derivatives(x=x)
     for key in [("", "range"), ("x", "range")]:
         assert np.flatnonzero(result.diagnostics.masks[key]).tolist() == [7, n - 2]
-    value = x**3 / (1 + x**4)   # where float64 is right, it is what is shown
+    with np.errstate(over="ignore"):
+        value = x**3 / (1 + x**4)   # where float64 is right, it is what is shown
     good = np.ones(n, bool)
     good[[7, n - 2]] = False
     assert kernel.identical(result.value[good], adcli.parse("x^3/(1+x^4)").value(x=x[good]))
