@@ -129,7 +129,7 @@ class _Watch:
 def suspects(make_run, arrays: list[np.ndarray], asked: Asked) -> np.ndarray:
     """Where, among points a flag was raised for, a step of float64's own run left its
     normal range: numpy's flags say only that one did, somewhere in a block of 32,768
-    points (or anywhere, on the tape), and the long double runs cost ~40 us a point.
+    points (or anywhere, on the tape), and a long double run costs several float64 ones.
     The same numbers again, every Function call watched, in blocks (the tape keeps all)."""
     n = len(arrays[0]) if arrays else 1
     found = []
@@ -206,7 +206,7 @@ def _spread_at(make_run, arrays, asked: Asked, first: dict) -> dict:
     return spread
 
 
-def contradicts(wide: np.ndarray, shown: np.ndarray, agree: float = None) -> np.ndarray:
+def contradicts(wide: np.ndarray, shown: np.ndarray, agree: float | None = None) -> np.ndarray:
     """Where long double's number (rounded to float64: inf where the truth is beyond
     float64) is not the one shown: apart by more than AGREE of the larger (or, both
     subnormal, by more than the smallest normal float: digits a subnormal never had) if
