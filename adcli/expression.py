@@ -376,9 +376,9 @@ def _clean(expression, values: dict, name: str) -> np.ndarray:
 def _agree(forward: np.ndarray, reverse: np.ndarray) -> np.ndarray:
     """Where the two modes agree (both 0 do); a forward result that is nan or inf proves
     nothing against a finite reverse one, so it counts as agreeing."""
-    apart = np.abs(forward - reverse)
-    close = (apart <= AGREE * np.maximum(np.abs(forward), np.abs(reverse))) | (apart < _TINY)
-    return close | ~np.isfinite(forward)
+    from .wider import close
+
+    return close(forward, reverse, AGREE) | ~np.isfinite(forward)
 
 
 def _told(result: Result, returned: tuple = ("value", "gradient"),
@@ -393,11 +393,10 @@ def _told(result: Result, returned: tuple = ("value", "gradient"),
         return result
     from .report import variable_said
 
-    said = [(name, what) for name, what in diagnostics.masks
-            if what in ("unsure", "range") and _part(name) in returned]
     if output is not None:
         diagnostics.name_output(output)
-        said = [(f"{output}:{name}", what) for name, what in said]
+    said = [(name, what) for name, what in diagnostics.masks
+            if what in ("unsure", "range") and _part(name) in returned]
     points = int(np.prod(diagnostics.shape, dtype=np.int64)) if diagnostics.shape else 1
     _warn([variable_said(name, what, f"{int(np.count_nonzero(mask))} of {points} "
                                      f"point{'s' * (points != 1)}",
@@ -407,7 +406,9 @@ def _told(result: Result, returned: tuple = ("value", "gradient"),
 
 
 def _part(name: str) -> str:
-    """Which part of a result a number named as wider.Asked names it belongs to."""
+    """Which part of a result a number named as wider.Asked names it (and
+    Diagnostics.name_output, f2:x) belongs to."""
+    name = name.rpartition(":")[2]
     return "value" if name == "" else "hessian" if "," in name else "gradient"
 
 

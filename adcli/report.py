@@ -15,8 +15,7 @@ _WHY = {
     "derivative": "has a nan or inf derivative ({reason})",
     "kink": "is not differentiable there ({reason}): its derivative there is a convention, "
             "not a fact",
-    "overflow": "overflowed: its derivative times the gradient handed back to it is beyond "
-                "the float range (not an edge of its domain)",
+    "overflow": "overflowed: {reason}",
     "unsure": "an intermediate step overflowed or underflowed, and forward mode gives another "
               "derivative: the derivative shown may be wrong there",
     "range": "an intermediate step overflowed or underflowed in float64, and computed again "
@@ -34,8 +33,6 @@ def why(name: str, what: str) -> str:
     """Why the diagnostic ``(name, what)`` was raised, without the function's name."""
     if what in _OF_VARIABLES:
         return _WHY[what].format(shown=_shown(name))
-    if what == "overflow":
-        return _WHY[what]
     return _WHY[what].format(reason=reason(name, what))
 
 
@@ -61,9 +58,15 @@ def _subject(name: str, value: str = "value") -> str:
 
 def reason(name: str, what: str) -> str:
     """What makes primitive ``name`` give this diagnostic, as both JSON and stderr say."""
+    if what == "overflow":  # (the same for every function)
+        return _OVERFLOW
     function = PRIMITIVES[name.rpartition(":")[2]]
     return {"value": function.value_reason, "derivative": function.derivative_reason,
             "kink": function.kink_reason}[what]
+
+
+_OVERFLOW = ("its derivative times the gradient handed back to it is beyond the float "
+             "range (not an edge of its domain)")
 
 
 def label(name: str, what: str = "value") -> str:
@@ -156,12 +159,9 @@ class Report:
 
 def _said(name: str, what: str, where: str) -> str:
     """One diagnostic of primitive ``name`` in words, at ``where`` (points counted, or one)."""
-    label = _of_function(name)
+    label, because = _of_function(name), reason(name, what)
     if what == "overflow":
-        return (f"the derivative through {label} overflowed at {where}: its derivative times "
-                "the gradient handed back to it is beyond the float range (not an edge of "
-                "its domain)")
-    because = reason(name, what)
+        return f"the derivative through {label} overflowed at {where}: {because}"
     if what == "value":
         return f"{label} gave nan or inf at {where} ({because})"
     if what == "derivative":

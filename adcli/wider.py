@@ -109,21 +109,22 @@ class _Watch:
         self.see(y.data, [x.data for x in inputs])
 
     def see(self, data, inputs=()) -> None:
-        size = np.abs(data)
+        size = self.see_result(data)
         made, zeroed = ~np.isfinite(size), size == 0
         for x in inputs:
             finite = np.isfinite(x)
             made &= finite
             zeroed &= finite & (x != 0)
-        self.ranged |= (size > _MAX) | ((size > 0) & (size < _TINY)) | (zeroed & bool(inputs))
+        self.ranged |= zeroed & bool(inputs)
         self.lost |= made | ((size > 0) & (size < _LONG_TINY))
 
-    def see_result(self, data) -> None:
+    def see_result(self, data) -> np.ndarray:
         """A number asked for: out of float64's range or not, but not the run's loss at
         its point (a Hessian entry beyond float64 is inf once rounded, and only it is
-        no witness then)."""
+        no witness then). Returns its size."""
         size = np.abs(data)
         self.ranged |= (size > _MAX) | ((size > 0) & (size < _TINY))
+        return size
 
 
 def suspects(make_run, arrays: list[np.ndarray], asked: Asked) -> np.ndarray:
@@ -212,11 +213,15 @@ def contradicts(wide: np.ndarray, shown: np.ndarray, agree: float | None = None)
     subnormal, by more than the smallest normal float: digits a subnormal never had) if
     both are finite, else not the same inf (a nan shown is contradicted by any number)."""
     finite = np.isfinite(wide) & np.isfinite(shown)
+    return (wide != shown) & ~(finite & close(wide, shown, agree or AGREE))
+
+
+def close(a: np.ndarray, b: np.ndarray, rtol: float) -> np.ndarray:
+    """Where a and b agree to ``rtol`` of the larger, or are apart by less than the
+    smallest normal float (digits a subnormal never had, whichever computed it)."""
     with np.errstate(invalid="ignore"):
-        apart = np.abs(wide - shown)
-        close = (apart <= (agree or AGREE) * np.maximum(np.abs(wide), np.abs(shown))) | \
-            (apart < _TINY)
-    return (wide != shown) & ~(finite & close)
+        apart = np.abs(a - b)
+        return (apart <= rtol * np.maximum(np.abs(a), np.abs(b))) | (apart < _TINY)
 
 
 def _run(make_run, arrays, asked: Asked, callback, dtype=np.longdouble) -> dict:
@@ -248,10 +253,3 @@ class _Nudge:
     def __call__(self, function, inputs, y) -> None:
         signs = self.random.integers(0, 2, np.shape(y.data)) * 2 - 1
         y.data = y.data * (1 + signs * np.longdouble(_NUDGE))
-
-
-def _stable(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """Where two runs agree to STABLE (or both are below float64's normal range, where
-    what is shown keeps few digits anyway)."""
-    apart = np.abs(a - b)
-    return (apart <= STABLE * np.maximum(np.abs(a), np.abs(b))) | (apart < _TINY)
