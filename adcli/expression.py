@@ -474,9 +474,11 @@ class _Run:
             y = self.forward()
             grads, variables = drivers.gradient(y, self.leaves, wrt, self.shape, self.watch,
                                                 create_graph=order == 2)
+            # (the Hessian's passes too: log(x*y)'s mixed partial at x = 1e160 loses its
+            # cancelling term to an underflow there alone)
+            hessian = (drivers.hessian(variables, self.leaves, wrt, self.shape, self.watch)
+                       if order == 2 else None)
         self._flagged(flags)
-        hessian = (drivers.hessian(variables, self.leaves, wrt, self.shape, self.watch)
-                   if order == 2 else None)
         return self._result(y, wrt, gradient=grads, hessian=hessian)
 
     def _flagged(self, flags: _Flags) -> None:
