@@ -138,18 +138,19 @@ def watcher(diagnostics: Diagnostics):
         y = function.output()
         fine = np.isfinite(y.data) & np.isfinite(y.grad.data)
         bad = ~np.isfinite(gx.data) & fine
-        over = bad & np.isinf(gx.data) & _inside(function)
+        over = bad & np.isinf(gx.data) & inside(function, [x.data for x in function.inputs])
         diagnostics.add(function, "overflow", over)
         diagnostics.add(function, "derivative", bad & ~over)
     return watch
 
 
-def _inside(function) -> np.ndarray | bool:
-    """Where ``function``'s inputs lie inside its smooth domain (its ``kink`` distance
-    positive; everywhere for a function without edges). False for a function whose own
-    reason for an infinite derivative says it (a divisor of 0, or 1/b overflowing)."""
+def inside(function, xs) -> np.ndarray | bool:
+    """Where the inputs ``xs`` lie inside ``function``'s smooth domain (its ``kink``
+    distance positive; everywhere for a function without edges). False for a function
+    whose own reason for an infinite derivative says it (a divisor of 0, or 1/b
+    overflowing)."""
     from .functions import Primitive
 
     if function.derivative_reason != Primitive.derivative_reason:
         return False
-    return np.asarray(function.kink(*[x.data for x in function.inputs])) > 0
+    return np.asarray(function.kink(*xs)) > 0

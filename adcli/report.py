@@ -76,12 +76,15 @@ def label(name: str, what: str = "value") -> str:
     Diagnostics.name_output): "log in f2", "df2/dx"."""
     if what in _OF_VARIABLES:
         return _subject(name)
-    return _of_function(name).strip("'")
+    return _of_function(name, quoted=False)
 
 
-def _of_function(name: str) -> str:
+def _of_function(name: str, quoted: bool = True) -> str:
+    """The function as a warning names it ("'/'", "log"; unquoted: "/"), and the
+    expression it is in, if one of several ("'/' in f2": quotes around the symbol only)."""
     output, _, primitive = name.rpartition(":")
-    return PRIMITIVES[primitive].label() + (f" in {output}" if output else "")
+    said = PRIMITIVES[primitive].label()
+    return (said if quoted else said.strip("'")) + (f" in {output}" if output else "")
 
 
 def merged(diagnostics) -> dict[tuple[str, str], np.ndarray]:

@@ -17,6 +17,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from .diagnostics import inside
 from .errors import ValuesError
 from .functions import _GradientGraph, _aligned, _constant_series, _weights
 
@@ -253,13 +254,19 @@ def _exact_dot(w, w_known, g, g_known):
 def _blame(diagnostics, function, series, args) -> None:
     """Blame ``function`` where its derivative rows went non-finite while its inputs'
     series and its own value stayed finite."""
-    bad = ~np.isfinite(series[1:]).all(axis=0)
+    rows = ~np.isfinite(series[1:])
+    bad = rows.any(axis=0)
     if not bad.any():
         return
     fine = np.isfinite(series[0])
     for a in args:
         fine = fine & np.isfinite(a).all(axis=0)
-    diagnostics.add(function, "derivative", bad & fine)
+    # "overflow" where the first row to go non-finite is an inf and the inputs are inside
+    # the domain (log'' = -1/x^2 at x = 1e-200), as the reverse passes' watcher says it
+    first = np.take_along_axis(series[1:], rows.argmax(axis=0)[None], axis=0)[0]
+    over = bad & fine & np.isinf(first) & inside(function, [a[0] for a in args])
+    diagnostics.add(function, "overflow", over)
+    diagnostics.add(function, "derivative", bad & fine & ~over)
 
 
 def _seed(array, length: int, moving: bool):
