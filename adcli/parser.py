@@ -146,10 +146,18 @@ def _readings(expression: Expression) -> dict[str, OtherReading]:
 
 
 # A factor after '/', then a space and another factor: 1/2 x, 3/4 sin x, 1/(x+1) (x-1),
-# sin(x)/x cos(x). (A quick look for one; the text is read properly by _factor_end.)
-_SPACED = r"/\s*[^\s/]+\s+(?:[^\W\d_]|\\|\()"
+# sin(x)/x cos(x), 1/sin 2x cos x, or a LaTeX command (2/x\ln x). (A quick look for one;
+# the text is read properly by _factor_end and _spaced_at.)
+_SPACED = r"/\s*[^\s/]+(?:\s+[\w\\(]|\\)"
 _NAME = r"[^\W\d][\w]*"
-_ATOM = r"\d+\.?\d*|\.\d+|" + _NAME
+# (a command word ends at its last letter, as the grammar's _TEX_WORD: \pi2 is \pi, 2)
+_ATOM = r"\d+\.?\d*|\.\d+|" + _NAME + r"|\\[^\W\d_]+(?:_[\w]+)?"
+# What shows a space after the divisor's first factor: a space (then a letter, a command or
+# a bracket), TeX's spacing (\, \; \: \quad), or a function's command, which TeX sets apart
+# from the factor before it (2/x\ln x shows as 2/x \ln x does; 1/2\pi as 1/2π, no space).
+_GAP = r"\s+(?:[^\W\d_]|\\|\()|\\(?:[,;: ]|q?quad(?![^\W\d_])|operatorname\b)" \
+    r"|\\(?P<command>[^\W\d_]+)"
+_OPENING = "([{|"
 _SUPERSCRIPTS = "⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺"
 
 
@@ -165,9 +173,16 @@ def _spaced_divisor(expression: Expression) -> dict[str, OtherReading]:
         while nodes[first].name == "mul" and nodes[first].kind == "infix":
             factors.append(nodes[first].args[1])
             first = nodes[first].args[0]
+        if not factors:
+            continue
         end = _factor_end(text, node.position + 1)
-        if not factors or end is None or not re.compile(r"\s+(?:[^\W\d_]|\\|\()").match(
-                text, end):
+        if end is None:
+            continue
+        # 1/sin x cos x, 1/sin 2x cos x: the first factor is a function with its argument,
+        # which ends where a space, TeX's or the next function's, shows: said after it
+        if _bare_function(text, node.position + 1, end):
+            end = _start(expression, factors[-1], end)
+        elif not _spaced_at(text, end):
             continue
         left, right = node.args
         top, n = _operand(nodes, left), _operand(nodes, first)
@@ -182,13 +197,53 @@ def _spaced_divisor(expression: Expression) -> dict[str, OtherReading]:
     return said
 
 
+def _spaced_at(text: str, end: int) -> bool:
+    """Whether a space shows after the divisor's first factor, ending at text[end] (_GAP)."""
+    gap = re.compile(_GAP).match(text, end)
+    if gap is None or gap.group("command") is None:
+        return gap is not None
+    from .reader import ROOTS, is_function_name
+
+    command = gap.group("command")
+    return is_function_name(command) and "\\" + command not in ROOTS   # (\sqrt: no space)
+
+
+def _bare_function(text: str, start: int, end: int) -> bool:
+    """Whether the divisor's first factor, from text[start] to text[end], is a function's
+    name without its argument in brackets (1/sin x cos x, 1/\\ln^2 x \\cos x): its argument, and
+    so the factor, runs on past ``end``."""
+    from .reader import is_function_name
+
+    name = re.compile(r"\s*\\?(" + _NAME + ")").match(text, start, end)
+    return name is not None and is_function_name(name.group(1)) and \
+        re.compile(r"[^(\[{]*[(\[{]").match(text, name.end(), end) is None
+
+
+def _start(expression: Expression, index: int, default: int) -> int:
+    """Where the text of a node's subtree starts, an opening bracket included ((x-1) at
+    its "("); ``default`` where a --let definition's nodes are in it (their places are in
+    its own text). A walk, not recursion."""
+    nodes, text = expression.nodes, expression.text
+    start, stack = nodes[index].position, [index]
+    while stack:
+        at = stack.pop()
+        if at in expression.names:
+            return default
+        start = min(start, nodes[at].position)
+        stack.extend(nodes[at].args)
+    while start > 0 and text[start - 1] in _OPENING:
+        start -= 1
+    return start
+
+
 def _factor_end(text: str, i: int) -> int | None:
     """Where the factor written from text[i] on (after spaces) ends: a number, a name, a
-    call f(...) or a group (...), with its powers; None where it is not one of those
-    (the divisor in parentheses as a whole ends where they close, before no space)."""
+    call f(...) or a group (...), [...], {...} (x^{2}), with its powers; None where it is
+    not one of those (the divisor in parentheses as a whole ends where they close, before
+    no space)."""
     match = re.compile(r"\s*(" + _with_marks(_ATOM, text) + ")?").match(text, i)
     i = match.end()
-    if i < len(text) and text[i] == "(":  # a group, or a call's arguments
+    if i < len(text) and text[i] in "([{":  # a group, or a call's arguments
         i = _closing(text, i)
     elif not match.group(1):
         return None
@@ -203,10 +258,13 @@ def _factor_end(text: str, i: int) -> int | None:
 
 
 def _closing(text: str, i: int) -> int | None:
-    """Just after the parenthesis that closes the one at text[i], None if none does."""
+    """Just after the bracket that closes the one at text[i] (each closes its own kind),
+    None if none does."""
+    opening = text[i]
+    pair = {opening: 1, {"(": ")", "[": "]", "{": "}"}[opening]: -1}
     depth = 0
     for j in range(i, len(text)):
-        depth += {"(": 1, ")": -1}.get(text[j], 0)
+        depth += pair.get(text[j], 0)
         if depth == 0:
             return j + 1
     return None

@@ -1149,10 +1149,11 @@ class Builder:
                             f"for a mixed number, or {whole}*{fraction}", before.start)
             if item.kind == "number" and not self._after_group(item.start):
                 shown = self.text[before.start:item.start].rstrip()
+                glued = self._glued_to_command(before, item.start)
                 shown = shown if len(shown) <= 20 else "…" + shown[-20:]
                 number = self.text[item.start:].split()[0][:20]
                 self._error(f"a number must come first in a product written without '*': "
-                            f"insert one, as in {escape(shown)}*{number}", item.start)
+                            f"insert one, as in {escape(shown)}*{number}{glued}", item.start)
             node = self.nodes[item.index]
             if node.kind == "constant" and node.name == "e" and item.kind == "plain" \
                     and before.kind == "number" and self.text[item.start - 1] in "0123456789.":
@@ -1160,6 +1161,22 @@ class Builder:
                 thousand = format_number(float(number) * 1000)
                 self._error(f"'{number}e' is not a number: write {number}*e, or {number}e3 "
                             f"for {thousand}", before.start)
+
+    def _glued_to_command(self, before: Factor, start: int) -> str:
+        """\\alpha2, \\pi2: a number glued to a LaTeX command word (``before``), which TeX
+        ends at its last letter. What it made of them, and for a letter the subscript that
+        may have been meant (\\alpha_2), to say with the refusal; "" for anything else."""
+        written = self.text[before.start:start]
+        number = re.compile(r"(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?").match(self.text, start)
+        if number is None or not re.fullmatch(r"\\[^\W\d_]+", written):
+            return ""
+        number = number.group()
+        said = f"TeX ends a command at its last letter, so {written}{number} is {written} " \
+            f"then {number}"
+        if number.isdigit() and self.nodes[before.index].kind == "variable":
+            subscript = number if len(number) == 1 else f"{{{number}}}"  # (TeX: _12 is _1 2)
+            said += f"; for a subscript, write {written}_{subscript}"
+        return f" ({escape(said)})"
 
     def _after_group(self, start: int) -> bool:
         """Whether a closing bracket or bar and a space come before ``start``: cos(x^2) 2x
