@@ -40,7 +40,7 @@ from .core import Variable
 from .diagnostics import Diagnostics
 from .errors import (EXIT_CHECK_FAILED, AdcliError, ExpressionError, ValuesError, did_you_mean,
                      glued, leibniz, listing, one_name, quote, run_together)
-from .expression import (LATEX_LETTERS, MAX_ORDER, Expression, _Run, _names as names_of,
+from .expression import (LATEX_LETTERS, MAX_ORDER, Expression, _Flags, _Run, _names as names_of,
                          _whole, as_numbers, normal_keys, normal_name, parse as api_parse)
 from .functions import (CALLABLE, CONSTANTS, Abs, Add, Div, Mul, Neg, Pow, Sign, Sub,
                         _two_product, _two_sum)
@@ -74,6 +74,14 @@ FLAT_UNSURE = ("the central differences vanish there to within rounding, which b
 CONVERGING_UNSURE = ("the central differences converge to 0 there, which bounds the "
                      "derivative, and adcli's is not 0 but within that bound: they cannot "
                      "tell it from 0")   # (_flat_witness, _towards_zero)
+BLIND = ("{of} itself is wrong there in float64 (an intermediate step overflowed or "
+         "underflowed, and long double gives another number), so finite differences of it "
+         "witness nothing")   # (_by_long_double)
+LONG_DOUBLE = ("{label} at {where}: an intermediate step overflowed or underflowed in "
+               "float64, and computed again in long double (a wider exponent range) it is "
+               "{wide:.14g} where float64 gives {shown:.14g}{first}: float64's {number} is "
+               "wrong there, so long double's is the {what} shown{compared}")
+LONG_DOUBLE_ORDER = 2   # derivatives up to this order are taken from long double's run there
 
 
 # ----- the result ------------------------------------------------------------------------
@@ -129,6 +137,15 @@ class Target:
     # The expectation as the user wrote it, LaTeX's notes and the equation's left side
     # left out (_written): what --format json shows; None for an Expression given.
     written: str | None = None
+    # Per point: where ``ad`` is the long double run's number, float64's being wrong there
+    # (_by_long_double), and float64's number (the same as ``ad`` elsewhere).
+    wide: np.ndarray | None = None
+    float64: np.ndarray | None = None
+    # Per point: where the function finite differences difference (f, or adcli's
+    # derivative one order lower) is wrong in float64 there (_by_long_double): they witness
+    # nothing; without an expectation, such a point is not counted, with ``blind_why``.
+    blind: np.ndarray | None = None
+    blind_why: str = ""
 
     @property
     def derivative(self) -> str:
@@ -1596,6 +1613,14 @@ class _Found:
     gradient: dict = field(default_factory=dict)    # every first partial (order 1)
     gradient_scale: dict = field(default_factory=dict)
     adjoints: list = field(default_factory=list)    # d f / d node, per node (order 1)
+    expected_under: dict = field(default_factory=dict)  # the expectation's share of under
+    lower: dict = field(default_factory=dict)       # order 2: the derivative differenced
+    # Where long double's number stands in for float64's (_by_long_double), and float64's
+    wide: dict = field(default_factory=dict)        # target index -> where, for its AD
+    float64: dict = field(default_factory=dict)     # target index -> float64's AD
+    value_wide: np.ndarray | None = None            # f's value
+    value_float64: np.ndarray | None = None
+    blind: dict = field(default_factory=dict)       # see Target.blind
 
 
 def _evaluate(f: Expression, targets, order, points) -> _Found:
@@ -1605,33 +1630,125 @@ def _evaluate(f: Expression, targets, order, points) -> _Found:
     # (at order 0, an identity, no derivative is taken: no kink's convention can matter)
     run.kinked = list(dict.fromkeys(n for t in targets for n in path(t, order))) \
         if order else ()
-    nodes = run.forward_nodes()
-    y = nodes[-1]
-    found = _Found(np.broadcast_to(y.data, (n,)).copy(), np.zeros(n, bool), run.diagnostics)
+    flags = _Flags()    # (an overflow or underflow on the way: the long double witness)
+    with flags.counting():
+        nodes = run.forward_nodes()
+        y = nodes[-1]
+        found = _Found(np.broadcast_to(y.data, (n,)).copy(), np.zeros(n, bool),
+                       run.diagnostics)
+        moving = _moving(targets, order)
+        graphs = _derivative_graphs(y, run.leaves, targets, order, nodes, found, moving)
     for (name, what), mask in run.diagnostics.masks.items():
         if what == "kink":
             found.kink |= np.broadcast_to(mask, (n,))
-    moving = _moving(targets, order)
-    graphs = _derivative_graphs(y, run.leaves, targets, order, nodes, found, moving)
     for i, t in enumerate(targets):
         g, before = graphs[i]
         found.ad[i] = _data(g, n)
         found.ad_scale[i] = _rounding_scale(g, n, moving=moving)
         found.under[i] = (found.ad[i] == 0) & _underflowed(g, n)
+        found.expected_under[i] = np.zeros(n, bool)
         if order >= 1:
             found.fd_scale[i] = before
             found.fd[i] = _differences(f, path(t, order), points, before)
         if t.expectation is not None:
             found.expected[i], found.expected_scale[i], under = _expectation(
                 t.expectation, points, n, graph=True, moving=moving)
-            found.under[i] |= _by_underflow(found.expected[i], under)
+            found.expected_under[i] = _by_underflow(found.expected[i], under)
+            found.under[i] |= found.expected_under[i]
             found.expected_zero[i] = _exact_zero(t.expectation, points, n, found.expected[i],
                                                  found.expected_scale[i])
     gradient = found.gradient
     found.gradient_scale = {name: _rounding_scale(g, n, moving=moving)
                             for name, g in gradient.items()}
     found.gradient = {name: _data(g, n) for name, g in gradient.items()}
+    _by_long_double(f, targets, order, points, found, bool(flags.raised))
     return found
+
+
+def _by_long_double(f, targets, order, points, found: _Found, flagged: bool) -> None:
+    """Where a step of f or AD overflowed or underflowed (``flagged``: numpy's flags, for
+    the chunk), float64's numbers may have lost their digits (x/(1+x^2) at 1e120: AD's
+    term -2x^2/(1+x^2)^2 is lost to (1+x^2)^2, and f' = -1e-240 comes out +1e-240). The
+    long double witness (adcli.wider) runs the graph again where a step left float64's
+    range, and where it contradicts float64 and is sure (wider.Judged.sure), its number
+    stands in for float64's, AD's (up to LONG_DOUBLE_ORDER) and f's value; and where the
+    function finite differences work on is wrong in float64, they witness nothing there
+    (``found.blind``). Where long double is float64 itself, the check stays float64's."""
+    n = len(found.value)
+    found.value_wide, found.value_float64 = np.zeros(n, bool), found.value.copy()
+    for i in range(len(targets)):
+        found.wide[i], found.float64[i] = np.zeros(n, bool), found.ad[i].copy()
+        found.blind[i] = np.zeros(n, bool)
+    if not flagged or f.has_diff or order > LONG_DOUBLE_ORDER:  # (diff(): graphs of its own)
+        return
+    from . import wider  # only now: most checks raise no flag
+
+    if not wider.WIDE:
+        return
+    asked, shown = _asked(f, targets, order, found)
+    arrays = [points[v] for v in f.variables]
+
+    def made_run(values, shape) -> _Run:
+        return _Run(f, values, shape, watching=False)
+
+    where = wider.suspects(made_run, arrays, asked)
+    if not where.any():
+        return
+    seen = wider.judged(made_run, [a[where] for a in arrays], asked,
+                        {name: a[where] for name, a in shown.items()})
+    at = np.flatnonzero(where)
+    _stand_in(found.value, found.value_wide, seen, "", at)
+    for name in (found.gradient if order == 1 else ()):   # (slips reads every partial)
+        _stand_in(found.gradient[name], np.zeros(n, bool), seen, name, at,
+                  found.gradient_scale[name], wider.SURE_RTOL)
+    for i, t in enumerate(targets):
+        sure = _stand_in(found.ad[i], found.wide[i], seen, _asked_name(t, order, order), at,
+                         found.ad_scale[i], wider.SURE_RTOL)
+        found.under[i][sure] = found.expected_under[i][sure]   # (AD's 0 is gone)
+        if order:
+            found.blind[i][at] = seen.wrong[_asked_name(t, order, order - 1)]
+
+
+def _asked(f, targets, order, found) -> tuple:
+    """What the long double run computes (a wider.Asked) and float64's numbers for it, by
+    its names: f's value, every first partial at order 1; at order 2, the Hessian over
+    the variables the targets are taken in, float64's known for their entries and the
+    derivatives differenced (the others nan: contradicted, never stood in for)."""
+    from . import wider
+
+    if order == 0:
+        return wider.Asked([]), {"": found.value}
+    if order == 1:
+        asked = wider.Asked(list(found.gradient))
+        return asked, asked.named(found.value, found.gradient)
+    wrt = list(dict.fromkeys(name for t in targets for name in path(t, order)))
+    n, k = len(found.value), len(wrt)
+    asked = wider.Asked(wrt, hessian=True)
+    shown = asked.named(found.value, {name: np.full(n, np.nan) for name in wrt},
+                        np.full((n, k, k), np.nan))
+    for i, t in enumerate(targets):
+        shown[_asked_name(t, order, 1)] = found.lower[i]
+        shown[_asked_name(t, order, 2)] = found.ad[i]
+    return asked, shown
+
+
+def _asked_name(t: Target, order: int, steps: int) -> str:
+    """The number, as wider.Asked names it, of t's derivative along the first ``steps`` of
+    its path: "" f's value, "x" d/dx, "y,x" ∂/∂x of ∂f/∂y."""
+    return ",".join(path(t, order)[:steps])
+
+
+def _stand_in(numbers, wide, seen, name: str, at, scale=None, rtol: float = 0.0):
+    """Long double's number for ``name`` in place of float64's in ``numbers``, where it is
+    sure among the points ``at`` it was asked about, marked in ``wide``; and its rounding
+    ``scale`` there, its error as one (_bound multiplies a scale by ROUNDING * EPS).
+    Returns those points."""
+    sure = seen.sure(name)
+    index = at[sure]
+    numbers[index], wide[index] = seen.numbers[name][sure], True
+    if scale is not None:
+        scale[index] = np.abs(numbers[index]) * rtol / (ROUNDING * EPS)
+    return index
 
 
 def _joined(parts: list[_Found]) -> _Found:
@@ -1656,8 +1773,11 @@ def _joined(parts: list[_Found]) -> _Found:
              for p in parts])
     found = _Found(cat([p.value for p in parts]), cat([p.kink for p in parts]), diagnostics)
     for key in ("ad", "ad_scale", "expected", "expected_scale", "expected_zero", "fd",
-                "fd_scale", "under", "gradient", "gradient_scale"):
+                "fd_scale", "under", "gradient", "gradient_scale", "expected_under", "wide",
+                "float64", "blind"):
         setattr(found, key, cat_dict(key))
+    found.value_wide = cat([p.value_wide for p in parts])
+    found.value_float64 = cat([p.value_float64 for p in parts])
     found.adjoints = [cat(list(column)) for column in zip(*[p.adjoints for p in parts])]
     return found
 
@@ -1683,8 +1803,9 @@ def _derivative_graphs(y, leaves, targets, order, nodes, found, moving=None) -> 
         scale = _rounding_scale(y, n, moving=moving)
         return [(grads.get(t.name), scale) for t in targets]
     graphs = []
-    for t in targets:
+    for i, t in enumerate(targets):
         chain = _chain(y, leaves, path(t, order))
+        found.lower[i] = _data(chain[-2], n)
         graphs.append((chain[-1], _rounding_scale(chain[-2], n, moving=moving)))
     return graphs
 
@@ -2206,7 +2327,7 @@ def _judge(f, targets, order, points, found, rtol, atol, sampled, seed) -> Check
     largest = _largest(targets, status)
     # (differences that settle nowhere are no fault of the points: "cannot tell")
     if counted == 0 and no_derivative == 0 and not _straddled(targets, status) and \
-            not _unsettled(targets, status) and \
+            not _unsettled(targets, status) and not _blinded(targets, status) and \
             not any(t.lost is not None and t.lost.any() for t in targets):
         raise ValuesError(_nothing_counted(f, n, expected_mode, targets, order, points))
     verdict = ("cannot tell" if counted == 0 else "differs" if differing else "matches")
@@ -2222,13 +2343,15 @@ def _judge(f, targets, order, points, found, rtol, atol, sampled, seed) -> Check
         from .slips import diagnose  # only once an expectation differs
 
         result.diagnosis = diagnose(f, targets, order, points, found, status)
-    result.notes = _notes(result)
+    result.notes = _long_double_notes(result, found) + _notes(result)
     return result
 
 
 def _judge_target(f, t: Target, i, order, points, found, rtol, atol, smooth_value):
     """Fill in t's witnesses and a status per point."""
     t.ad, ad_scale = found.ad[i], found.ad_scale[i]
+    t.wide, t.float64, t.blind = found.wide[i], found.float64[i], found.blind[i]
+    t.blind_why = BLIND.format(of=_differenced_label(t, order, f)) if order else ""
     agree, settled, nowhere = _witnesses(f, t, i, order, points, found, smooth_value)
     t.why = _why_skipped(t, i, found, smooth_value, nowhere)
     usable = (t.why == "") & ~nowhere
@@ -2273,6 +2396,7 @@ def _judge_target(f, t: Target, i, order, points, found, rtol, atol, smooth_valu
         t.why[usable & ~judged] = UNSETTLED
         t.why[usable & ~judged & np.isfinite(t.flat)] = FLAT_UNSURE
         t.why[usable & ~judged & np.isfinite(t.flat) & t.converging] = CONVERGING_UNSURE
+        t.why[usable & t.blind] = t.blind_why
         # (where f is flat the claim is that f' vanishes, judged as an expectation of 0 is)
         t.lost = judged & (_lost(t.fd, t.ad, 0.0, ad_scale) > 0) & np.isnan(t.flat)
         t.why[t.lost] = LOST_AD.format(what="derivative" if order == 1 else t.label)
@@ -2285,6 +2409,12 @@ def _judge_target(f, t: Target, i, order, points, found, rtol, atol, smooth_valu
         t.status[judged] = np.where(agree[judged], "match", "differs")
         t.fd_disagrees = judged & ~agree
     t.status[nowhere] = "no derivative"
+
+
+def _differenced_label(t: Target, order: int, f: Expression) -> str:
+    """What t's finite differences difference: f, or adcli's derivative one order lower."""
+    names = path(t, order)
+    return "f" if len(names) == 1 else f"adcli's {_path_label(names[:-1], f)}"
 
 
 def _of_terms(ad, ad_scale) -> np.ndarray:
@@ -2304,21 +2434,25 @@ def _witnesses(f, t: Target, i, order, points, found, smooth_value):
         t.fd = t.fd_error = t.left = t.right = np.full(n, np.nan)
         return np.ones(n, bool), np.ones(n, bool), np.zeros(n, bool)
     t.fd, t.fd_error, step = found.fd[i]
+    witness = ~t.blind     # (the differences of a function float64 has wrong: _by_long_double)
     agree, settled = _fd_agrees(t.ad, t.fd, t.fd_error, found.ad_scale[i])
-    doubt = np.flatnonzero(~(settled & agree) & np.isfinite(t.fd))
+    settled &= witness
+    doubt = np.flatnonzero(~(settled & agree) & np.isfinite(t.fd) & witness)
     finer = np.ones(n)
     if doubt.size:  # before AD is blamed, or a wide error is taken: what do finer steps say?
         t.fd, t.fd_error = t.fd.copy(), t.fd_error.copy()
         t.fd[doubt], t.fd_error[doubt], finer[doubt] = _finer(f, t, order, points, doubt,
                                                              found.fd_scale[i], step)
         agree, settled = _fd_agrees(t.ad, t.fd, t.fd_error, found.ad_scale[i])
+        settled &= witness
     agree, settled = _flat_witness(f, t, i, order, points, found,
-                                   ~(settled & agree) & smooth_value, agree, settled)
-    t.pole = _poles(f, path(t, order), points, ~(settled & agree) & smooth_value & ~found.kink,
-                    finer)
+                                   ~(settled & agree) & smooth_value & witness, agree, settled)
+    t.pole = _poles(f, path(t, order), points,
+                    ~(settled & agree) & smooth_value & ~found.kink & witness, finer)
     kinks = found.kink & smooth_value
     t.left, t.right, t.kink_step = _one_sided_steps(f, path(t, order), points, kinks,
                                                     found.fd_scale[i])
+    t.fd, t.fd_error = (np.where(t.blind, np.nan, a) for a in (t.fd, t.fd_error))
     return agree, settled, kinks & ~_exists(t.left, t.right)
 
 
@@ -2593,6 +2727,14 @@ def _straddled(targets, status) -> int:
         [(t.status == "skipped") & (t.pole != "") for t in targets], axis=0)))
 
 
+def _blinded(targets, status) -> int:
+    """The points not counted because f (or the derivative finite differences work on) is
+    wrong in float64 there, so that they witness nothing (_by_long_double)."""
+    return int(np.sum((status == "skipped") & np.any(
+        [(t.status == "skipped") & (t.why == t.blind_why) & (t.why != "") for t in targets],
+        axis=0)))
+
+
 def _unsettled(targets, status) -> int:
     """The points not counted because finite differences do not settle there."""
     return int(np.sum((status == "skipped") & np.any(
@@ -2744,6 +2886,13 @@ def _summary(r: CheckResult) -> str:
         where = f"the {_s(unsettled)}" if unsettled == len(r.value) else \
             f"{unsettled} of the {_s(len(r.value))}"
         return f"cannot tell: finite differences do not settle at {where} checked"
+    blinded = _blinded(r.targets, r.status)
+    if r.verdict == "cannot tell" and blinded:
+        where = f"the {_s(blinded)}" if blinded == len(r.value) else \
+            f"{blinded} of the {_s(len(r.value))}"
+        of = _differenced_label(r.targets[0], r.order, r.expression)
+        return f"cannot tell: {of} is wrong in float64 at {where} checked, so finite " \
+               "differences of it witness nothing"
     if r.verdict == "cannot tell" and not r.expected_mode:
         return f"cannot tell: rounding may leave no digit of adcli's {_labels(r.targets)} " \
                f"at the {_s(len(r.value))} checked"
@@ -2829,6 +2978,7 @@ def _notes(r: CheckResult) -> list[str]:
                     f"{_disagree(r, t, at_pole)}: {t.pole[np.flatnonzero(at_pole)[0]]}; "
                     "across a pole or a feature narrower than the differences' steps they "
                     "witness nothing, and the expectation was judged by AD alone")
+        notes += _blind_notes(r)
     else:
         notes += [note for t in r.targets for note in _flat_notes(r, t)]
     notes += _earlier_kinks(r)
@@ -2839,6 +2989,50 @@ def _notes(r: CheckResult) -> list[str]:
     for why, count in reasons.items():
         notes.append(f"{_s(count)} not counted: {why}")
     return notes
+
+
+def _long_double_notes(r: CheckResult, found: _Found) -> list[str]:
+    """Where long double's number stood in for float64's (_by_long_double): f's value (at order
+    1 and above; at order 0 it is the number checked) and each derivative checked, at
+    how many points, and the first point's two numbers."""
+    said = [] if r.order == 0 else [
+        _long_double_note(r, "the value of f", found.value_wide, r.value, found.value_float64,
+                          "value", "value", "")]
+    for t in r.targets:
+        # (without an expectation, compared only where the differences witness: _by_long_double)
+        compared = " and compared with the expectation" if r.expected_mode else \
+            " and compared with finite differences" if (t.wide & ~t.blind).any() else ""
+        said.append(_long_double_note(r, t.label, t.wide, t.ad, t.float64,
+                                      "value" if r.order == 0 else "derivative",
+                                      "f" if r.order == 0 else "AD", compared))
+    return [note for note in said if note]
+
+
+def _long_double_note(r: CheckResult, label: str, wide, numbers, float64, number: str,
+                      what: str, compared: str) -> str:
+    if wide is None or not wide.any():
+        return ""
+    n, k = len(r.value), int(np.flatnonzero(wide)[0])
+    at = ", ".join(f"{v}={float(p[k])!r}" for v, p in r.points.items())
+    return LONG_DOUBLE.format(label=label, where=f"{int(wide.sum())} of {_s(n)}",
+                              wide=float(numbers[k]), shown=float(float64[k]),
+                              first=f" (first at {at})" if n > 1 else "", number=number,
+                              what=what, compared=compared)
+
+
+def _blind_notes(r: CheckResult) -> list[str]:
+    """Where finite differences witness nothing, the function they difference being wrong
+    in float64 (_by_long_double), and the expectation was judged by AD alone: one note for the
+    derivatives that share the reason."""
+    blind: dict[str, tuple[list[str], np.ndarray]] = {}
+    for t in r.targets:
+        at = t.blind & _judged(t) if t.blind is not None else None
+        if at is not None and at.any():
+            labels, where = blind.get(t.blind_why, ([], at))
+            blind[t.blind_why] = ([*labels, t.label], where | at)
+    return [f"{listing(labels)} at {int(where.sum())} of {_s(r.counted)} "
+            f"{'was' if len(labels) == 1 else 'were'} judged by AD alone: {why}"
+            for why, (labels, where) in blind.items()]
 
 
 def _flat_notes(r: CheckResult, t: Target) -> list[str]:

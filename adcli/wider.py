@@ -52,6 +52,11 @@ AGREE = 1e-11
 AGREE_ORDER = 1e-8
 
 
+# How far from the truth, relative, a number ``Judged.sure`` of may be: the nudged runs'
+# spread (STABLE at most) is its rounding's estimate, taken SPREAD times over.
+SURE_RTOL = SPREAD * STABLE
+
+
 # grad --order N's derivative is taken by nested reverse passes here (the tape's Taylor
 # rules keep float64): their graph triples with each order, so only up to this one.
 MAX_ORDER = 4
@@ -93,6 +98,14 @@ class Judged:
 
     def __init__(self, wrong: dict, numbers: dict, settled: np.ndarray, bounds: dict):
         self.wrong, self.numbers, self.settled, self.bounds = wrong, numbers, settled, bounds
+
+    def sure(self, name: str) -> np.ndarray:
+        """Where long double's number may stand in for the one shown (as adcli check has
+        it do): it contradicts it, is no rounding of its own (within SURE_RTOL of the
+        truth), and is a normal float64 (one below that range kept few of its digits)."""
+        number = np.abs(self.numbers[name])
+        return self.wrong[name] & (self.bounds[name] == 0) & (number >= _TINY) \
+            & (number <= _MAX)
 
 
 class _Watch:
