@@ -47,7 +47,8 @@ class Figure:
     view: tuple[float, float] = field(init=False)
 
     def __post_init__(self):
-        self.view = y_view([c.y for c in self.curves])
+        self.view = y_view([c.y for c in self.curves], [c.slope for c in self.curves],
+                           self.x)
 
     def visible_marks(self) -> tuple[np.ndarray, np.ndarray]:
         x, y = self.marks
@@ -57,12 +58,15 @@ class Figure:
 
 # ----- what is shown ---------------------------------------------------------------------
 
-def y_view(ys) -> tuple[float, float]:
+def y_view(ys, slopes=None, x=None) -> tuple[float, float]:
     """The range of y to show: the union of each curve's range, where a curve's range is
-    all of it unless one end lies far out (more than OUTLIER times the spread of the bulk
-    of its values from their median): a pole, such as tan's 1e16 next to pi/2, which
-    would flatten everything else. exp's or x^20's honest growth is shown whole."""
-    ranges = [r for r in map(_curve_range, ys) if r is not None]
+    all of it unless an end lies far out (more than OUTLIER times the spread of the bulk of
+    its values from their median) beside a pole, such as tan's 1e16 next to pi/2, which
+    would flatten everything else. exp's or x^20's honest growth, and a narrow peak
+    (exp(-100x^2) on -5:5), are shown whole. ``slopes``: each curve's derivative, or None."""
+    slopes = slopes or [None] * len(ys)
+    ranges = [r for r in (_curve_range(y, slope, x) for y, slope in zip(ys, slopes))
+              if r is not None]
     if not ranges:
         return -1.0, 1.0
     low, high = min(r[0] for r in ranges), max(r[1] for r in ranges)
@@ -77,34 +81,62 @@ LARGEST = 1e300
 OUTLIER, KEPT = 10, 3      # an end beyond 10 spreads from the median is cut at 3 spreads
 
 
-def _curve_range(y) -> tuple[float, float] | None:
-    values = np.asarray(y, dtype=float)
+def _curve_range(y, slope=None, x=None) -> tuple[float, float] | None:
+    y = np.asarray(y, dtype=float)
+    finite = np.isfinite(y)
     # Beyond 1e300 the renderers' own arithmetic overflows: such values are off the view.
-    values = values[np.isfinite(values)].clip(-LARGEST, LARGEST)
+    values = y[finite].clip(-LARGEST, LARGEST)
     if values.size == 0:
         return None
     middle = float(np.median(values))
     spread = float(np.quantile(np.abs(values - middle), 0.9))
     low, high = float(values.min()), float(values.max())
-    if spread > 0:
-        if high - middle > OUTLIER * spread:
+    if spread > 0 and max(high - middle, middle - low) > OUTLIER * spread:
+        poles = _beside_poles(y, slope, x, middle)
+        shown = np.where(finite, y, middle)
+        if high - middle > OUTLIER * spread and poles[np.argmax(shown)]:
             high = middle + KEPT * spread
-        if middle - low > OUTLIER * spread:
+        if middle - low > OUTLIER * spread and poles[np.argmin(shown)]:
             low = middle - KEPT * spread
     return low, high
 
 
-def connected(y: np.ndarray, slope: np.ndarray | None = None) -> np.ndarray:
+def _beside_poles(y: np.ndarray, slope, x, middle: float) -> np.ndarray:
+    """Per sample, whether it sits beside a pole: next to a non-finite sample (the pole
+    itself sampled), or to a segment connected() breaks (tan's sign change between
+    samples), or standing out, alone or with its neighbour, from the samples on either
+    side by more than twice their height above the median (1/x^2's two sides, the pole
+    between them). A peak the samples resolve falls by less from one sample to the next."""
+    finite = np.isfinite(y)
+    broken = ~connected(y, slope, x)[1:] & finite[1:] & finite[:-1]   # segment i to i+1
+    beside = np.zeros(len(y), bool)
+    beside[:-1] |= ~finite[1:] | broken
+    beside[1:] |= ~finite[:-1] | broken
+    height = np.abs(np.where(finite, y, middle) - middle)
+    above_left, above_right = np.zeros(len(y), bool), np.zeros(len(y), bool)
+    above_left[1:] = height[:-1] < height[1:] / 2      # sample i stands out from i-1
+    above_right[:-1] = height[1:] < height[:-1] / 2    # ... and from i+1
+    pair = above_left[:-1] & above_right[1:]           # samples i and i+1 together
+    beside |= above_left & above_right
+    beside[:-1] |= pair
+    beside[1:] |= pair
+    return beside
+
+
+def connected(y: np.ndarray, slope: np.ndarray | None = None,
+              x: np.ndarray | None = None) -> np.ndarray:
     """Whether to draw the segment from point i-1 to point i (entry 0 is False): not next
     to a non-finite value, and not through a pole (tan at pi/2, 1/x at 0), where a line
     would be a vertical spike. With the curve's slope known, a pole is a step against the
-    slope at both of its ends. Without it, a step against both of its neighbours and bigger
-    than either: tan goes up, drops from +big to -big, goes up again."""
+    slope at both of its ends (a step the way x goes: --grid x=1:-1 runs right to left).
+    Without it, a step against both of its neighbours and bigger than either: tan goes up,
+    drops from +big to -big, goes up again."""
     finite = np.isfinite(y)
     with np.errstate(all="ignore"):
         step = np.diff(y)
         if slope is not None:
-            pole = (step * slope[:-1] < 0) & (step * slope[1:] < 0)
+            rise = step if x is None else step * np.sign(np.diff(x))
+            pole = (rise * slope[:-1] < 0) & (rise * slope[1:] < 0)
         else:
             before, after = np.roll(step, 1), np.roll(step, -1)
             pole = (step * before < 0) & (step * after < 0) & \
@@ -117,7 +149,7 @@ def pieces(x: np.ndarray, y: np.ndarray, view, slope=None) -> list[tuple[np.ndar
     """The unbroken stretches of a curve inside the view, each as (x, y). A segment that
     leaves the view ends where it crosses the edge, so no renderer is ever handed a point
     far outside it (a line towards tan's 1e16 would be rasterised cell by cell)."""
-    link = connected(y, slope)
+    link = connected(y, slope, x)
     low, high = view
     out: list[tuple[list, list]] = []
     xs: list[float] = []
