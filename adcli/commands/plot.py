@@ -161,7 +161,7 @@ class Plot(Command):
         from ..plotting import Curve, Figure
         from ..tables import shorten
 
-        names = ["f", *self.derivative_names()]
+        names = [self.symbol, *self.derivative_names()]
         # Where f is undefined its derivatives mean nothing, whatever a convention at the
         # edge of a domain gives (the derivative of log at -1 is -1): draw none there. At a
         # kink of f (``kinks``: a mask over the samples) a derivative is a convention too
@@ -179,13 +179,14 @@ class Plot(Command):
                                 colour=3, mine=True))
         zeros = slope_zeros(self.slope, x, curves[0].y, curves[1].y)
         return Figure(title=self.title(), at=self.at(), xlabel=self.variable, ylabel="value",
-                      x=x, curves=curves, marks=zeros, mark_label=f"df/d{self.variable} = 0")
+                      x=x, curves=curves, marks=zeros,
+                      mark_label=f"{names[1]} = 0")
 
     def title(self) -> str:
         """f(x) = the expression as read (a very long one visibly shortened, as tables do)."""
         from ..tables import shorten
 
-        return f"f({self.variable}) = {shorten(self.expressions[0].parsed)}"
+        return f"{self.symbol}({self.variable}) = {shorten(self.expressions[0].parsed)}"
 
     def at(self) -> list[tuple[str, str]]:
         """The --at values drawn at, every digit: they are the point, as in every command."""
