@@ -187,11 +187,18 @@ def wider_said(name: str, where: str, first, points: int) -> str:
     else:
         at = ", ".join(f"{n}={v!r}" for n, v in first.at.items())
         give = f", give or take {first.bound:.2g} (its own rounding)," if first.bound else ""
-        it_is = (f"it is {first.wider:.14g}{give} where float64 gives {first.shown:.14g}"
-                 f"{f' (first at {at})' if points > 1 else ''}")
+        it_is = (f"it is {_digits(first.wider)}{give} where float64 gives "
+                 f"{_digits(first.shown)}{f' (first at {at})' if points > 1 else ''}")
     return (f"{_subject(name, 'the value')} at {where}: an intermediate step "
             f"overflowed or underflowed in float64, and computed again in long double (a "
             f"wider exponent range) {it_is}: the {_shown(name)} shown is wrong there")
+
+
+def _digits(number: float) -> str:
+    """14 digits, or below float64's normal range the digits it holds (a subnormal's
+    spacing is 4.9e-324: 1.566475e-318, not 1.5664746553913e-318)."""
+    number = float(number)
+    return repr(number) if 0 < abs(number) < 2.2250738585072014e-308 else f"{number:.14g}"
 
 
 def unsure_said(name: str, where: str, first, points: int) -> str:

@@ -15,11 +15,13 @@ f' = 1e-600, two terms of 1e-200 that cancel, and long double's 7e-220 is what t
 rounding left: so the run is made twice more with every step's result moved by a few of
 its ulps at random (Vignes's CESTAC), and believed only where the three agree to STABLE.
 There it is float64's computation with more range and more digits, so where the two
-differ by more than AGREE, float64's number is the wrong one. It is asked only about
-points where one of its steps lay outside float64's normal range: what float64 lost is
-range, and elsewhere a difference is rounding. numpy's flags say only that some step did,
-somewhere in a block of points, so the float64 run is first repeated there with every step
-watched (suspects) and long double runs only where one did.
+differ by more than AGREE and by more than SUBNORMAL (below float64's normal range, the few
+units of its spacing there that a correct float64 evaluation can be off by), float64's
+number is the wrong one. It is asked only about points where one of its steps lay outside
+float64's normal range: what float64 lost is range, and elsewhere a difference is rounding.
+numpy's flags say only that some step did, somewhere in a block of points, so the float64
+run is first repeated there with every step watched (suspects) and long double runs only
+where one did.
 """
 from __future__ import annotations
 
@@ -30,6 +32,7 @@ from .core import tracing
 
 WIDE = np.finfo(np.longdouble).maxexp > np.finfo(np.float64).maxexp
 _MAX, _TINY = float(np.finfo(np.float64).max), float(np.finfo(np.float64).tiny)
+_UNIT = float(np.finfo(np.float64).smallest_subnormal)   # 2^-1074: the spacing below _TINY
 _LONG_TINY = np.finfo(np.longdouble).smallest_normal
 # Points run at once: long double arrays are 16 bytes, and the tape keeps every node's.
 CHUNK = 16384
@@ -47,6 +50,19 @@ SPREAD = 100.0
 # subnormal range lost more (sqrt(x^2 + y^2) at x = 9.4e-159, y = 3e-215: x^2 = 8.9e-317
 # keeps 9 digits, and f is 7e-9 off).
 AGREE = 1e-11
+# Below the normal range float64's spacing is one unit (_UNIT, 4.9e-324) whatever the size,
+# so there a number's error is counted in units, and this many of them a correct float64
+# evaluation can be off by: its last step rounds into that spacing (half a unit; numpy's
+# exp is correctly rounded there, and a libm's faithful result is under a unit off); a
+# subnormal step before it that is added or scaled by a small factor passes its own half
+# unit on (e^-742 + e^-743 is 0.7 units off, 3 e^-742 1.4); and long double's number,
+# rounded to float64 to be compared, is half a unit off too. (The normal steps' roundings
+# are relative, within AGREE of the number; where that is under this, below 2e-312, they
+# cost 1e-4 units each.)
+# Farther than this, a subnormal step's rounding was magnified on the way: float64 lost
+# digits it could hold (x^2 e^-x at 745: e^-745 = 4.9e-324 keeps one bit, x^2 multiplies
+# its rounding 5.5e5 times, and f comes out 75% off).
+SUBNORMAL = 4 * _UNIT
 # The same, for grad --order N's derivative, where float64's Taylor sweep and long double's
 # reverse passes round differently (orders 2 to 8 agree to 4e-13 across the accuracy sweep).
 AGREE_ORDER = 1e-8
@@ -102,7 +118,8 @@ class Judged:
     def sure(self, name: str) -> np.ndarray:
         """Where long double's number may stand in for the one shown (as adcli check has
         it do): it contradicts it, is no rounding of its own (within SURE_RTOL of the
-        truth), and is a normal float64 (one below that range kept few of its digits)."""
+        truth), and is a normal float64: below that range, rounding it to float64 alone
+        costs up to half of 4.9e-324, far more than SURE_RTOL of it (2.5e-4 of 1e-320)."""
         number = np.abs(self.numbers[name])
         return self.wrong[name] & (self.bounds[name] == 0) & (number >= _TINY) \
             & (number <= _MAX)
@@ -198,7 +215,8 @@ def _judged(make_run, arrays: list[np.ndarray], asked: Asked, shown: dict) -> Ju
                             {name: a[doubted] for name, a in first.items()})
         for name, a in first.items():
             s = spread[name]
-            stable = (s <= STABLE * np.abs(a[doubted])) | (s < _TINY)
+            # (or its rounding, taken SPREAD times over, is below float64's finest spacing)
+            stable = (s <= STABLE * np.abs(a[doubted])) | (SPREAD * s < _UNIT)
             with np.errstate(over="ignore"):
                 bound = np.where(stable, 0.0, SPREAD * s).astype(np.float64)
                 # Its own rounding, and still far from float64's: wrong all the same.
@@ -222,16 +240,22 @@ def _spread_at(make_run, arrays, asked: Asked, first: dict) -> dict:
 
 def contradicts(wide: np.ndarray, shown: np.ndarray, agree: float | None = None) -> np.ndarray:
     """Where long double's number (rounded to float64: inf where the truth is beyond
-    float64) is not the one shown: apart by more than AGREE of the larger (or, both
-    subnormal, by more than the smallest normal float: digits a subnormal never had) if
-    both are finite, else not the same inf (a nan shown is contradicted by any number)."""
+    float64) is not the one shown: apart by more than AGREE of the larger and by more than
+    SUBNORMAL (a subnormal's error in a correct evaluation) if both are finite, else not
+    the same inf (a nan shown is contradicted by any number)."""
     finite = np.isfinite(wide) & np.isfinite(shown)
-    return (wide != shown) & ~(finite & close(wide, shown, agree or AGREE))
+    with np.errstate(invalid="ignore"):
+        apart = np.abs(wide - shown)
+        near = (apart <= (agree or AGREE) * np.maximum(np.abs(wide), np.abs(shown))) \
+            | (apart <= SUBNORMAL)
+    return (wide != shown) & ~(finite & near)
 
 
 def close(a: np.ndarray, b: np.ndarray, rtol: float) -> np.ndarray:
-    """Where a and b agree to ``rtol`` of the larger, or are apart by less than the
-    smallest normal float (digits a subnormal never had, whichever computed it)."""
+    """Where two float64 computations a and b (forward and reverse mode's, say) agree to
+    ``rtol`` of the larger, or are apart by less than the smallest normal float: below it
+    either may have lost digits to a subnormal step, and neither is the witness that
+    long double is (contradicts)."""
     with np.errstate(invalid="ignore"):
         apart = np.abs(a - b)
         return (apart <= rtol * np.maximum(np.abs(a), np.abs(b))) | (apart < _TINY)
