@@ -281,6 +281,27 @@ def no_value_for(missing, hints: list[str] | None = None) -> ValuesError:
                        + "".join(f" ({hint})" for hint in hints))
 
 
+def no_header(missing, columns: list[str]) -> ValuesError | None:
+    """No value for ``missing`` where a points file's header is numbers only: a file
+    without one (1,2 / 3,4), whose first row was taken for names; --columns names its
+    columns (--at would leave the file's unused). None for a header of names."""
+    from .streams import is_number
+
+    if not columns or not all(map(is_number, columns)):
+        return None
+    missing, n = list(missing), len(columns)
+    named, rest = missing[:n], missing[n:]
+    names = ",".join(named) + ",..." * (n > len(named))
+    advice = (f"name its columns, in the file's order, with --columns {names}" if n > 1
+              else f"name its column with --columns {names}")
+    if rest:
+        advice += ", and add --at " + ",".join(f"{name}=..." for name in rest)
+    first = ", ".join(f"'{c}'" for c in columns)
+    return ValuesError(f"no value given for {listing(missing)}: the points file seems to have "
+                       f"no header row (its first line is "
+                       f"{'all numbers' if n > 1 else 'a number'}: {first}): {advice}")
+
+
 def closest(name: str, candidates, cutoff: float = 0.6) -> str | None:
     """The candidate ``name`` most likely stands for: one differing only in case first
     (``X`` for ``x``), else the closest spelling."""

@@ -10,7 +10,7 @@ import warnings
 import numpy as np
 
 from .errors import (AdcliError, AdcliWarning, ExpressionError, NonFiniteError, ValuesError,
-                     closest, did_you_mean, escape, glued, no_value_for, warn)
+                     closest, did_you_mean, escape, glued, no_header, no_value_for, warn)
 from .definitions import from_pairs, unused
 from .expression import LATEX_LETTERS
 from .functions import CALLABLE, CONSTANTS
@@ -214,6 +214,9 @@ def _check_names(command, source: PointSource, strict: bool, err) -> None:
         hints = value_hints(missing, given)
         if source.stream is not None and not hints:
             columns = given[len(source.fixed):]
+            headerless = no_header(missing, columns)
+            if headerless is not None:
+                raise headerless
             hints.append("the points file has columns "
                          + ", ".join(f"'{escape(c)}'" for c in columns) + _separator_hint(columns))
         raise no_value_for(missing, hints)

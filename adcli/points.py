@@ -17,7 +17,7 @@ from .parser import is_name, normal_name, parse
 from .reader import out_of_range
 from .printer import format_number
 from .records import Record
-from .streams import AnyNames, Bad, Hashed, StreamReader, number
+from .streams import AnyNames, Bad, Hashed, StreamReader, is_number, number
 
 
 
@@ -271,6 +271,7 @@ class PointSource(Record):
         self.stream_format = stream_format      # one of STREAM_FORMATS; None: detect it
         self.columns = columns                  # names for headerless input (--columns)
         self.variables: list[str] = []          # stream columns read as numbers (see use())
+        self._first_row = True                  # no row of the stream read yet
 
     @property
     def total(self) -> int | None:
@@ -355,6 +356,7 @@ class PointSource(Record):
         try:
             for record in reader.batches(self.chunk_size, numeric=not passed):
                 if not isinstance(record, tuple):   # a block of rows, already numbers
+                    self._first_row = False
                     if rows:
                         yield self._chunk(rows, extras)
                         rows, extras = [], []
@@ -379,20 +381,39 @@ class PointSource(Record):
     def _row(self, line: int, fields: list, numbers: list[int]) -> list[float] | None:
         if isinstance(fields, Hashed):
             return self._comment(line, fields, numbers)
+        first, self._first_row = self._first_row, False
         try:
             # (a streams.Bad row is empty: its error is raised; JSON Lines without an
             # object has no columns, so there an empty row is checked for)
             if len(fields) != len(self._reader.columns) or not fields:
                 raise getattr(fields, "error", None) or PointsError(
-                    f"points file line {line}: {len(fields)} fields, the header has "
-                    f"{len(self._reader.columns)}")
+                    f"points file line {line}: {len(fields)} fields, {self._named()}")
             columns, note = self._reader.columns, self._reader.note
             return [number(fields[i], line, columns[i], note) for i in numbers]
         except PointsError as error:
+            if first and not isinstance(fields, Bad) and self._looks_named(fields):
+                error = PointsError(f"{error}; line {line} looks like a header row (no field "
+                                    "in it is a number): leave out --columns to take the "
+                                    "column names from it")
             if not self.skip_bad_rows:
-                raise
+                raise error from None
             self.skipped.append(str(error))
             return None
+
+    def _named(self) -> str:
+        """Where a row's number of fields comes from: the header, or --columns."""
+        count = len(self._reader.columns)
+        if self.columns is None:
+            return f"the header has {count}"
+        return f"but --columns names {count} column{'s' * (count != 1)}"
+
+    def _looks_named(self, fields: list) -> bool:
+        """Whether a row read under --columns is a header: names, no field a number (a
+        first line of names that --columns made a row)."""
+        if self.columns is None or not fields:
+            return False
+        texts = [f.strip() if isinstance(f, str) else "" for f in fields]
+        return all(texts) and not any(map(is_number, texts))
 
     def line_of(self, read: int) -> int | None:
         """The line of the last of ``read`` rows read, when sure of it. Chunks do not carry

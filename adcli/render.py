@@ -276,13 +276,14 @@ def _split_field(extra: dict):
 
 class CsvWriter(_LineWriter):
     """A field starting with '#' is quoted too: a line of adcli's CSV output must never
-    read back as a comment ('#1,2' may be one)."""
+    read back as a comment ('#1,2' may be one); and so is one holding a tab, which a
+    reader (adcli's too, if it is the first line) could take for TSV's separator."""
 
     has_header, separator = True, ","
 
     @staticmethod
     def field(text: str) -> str:
-        return '"' + text.replace('"', '""') + '"' if any(c in text for c in ',"\n\r') or \
+        return '"' + text.replace('"', '""') + '"' if any(c in text for c in ',"\n\r\t') or \
             text.lstrip().startswith("#") else text
 
 

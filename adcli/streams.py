@@ -632,12 +632,22 @@ def _is_row(text: str) -> bool:
 
 
 def _detect(first: str) -> str:
-    """The format, from the first line: a line with one field is read as CSV."""
+    """The format, from the first line: a line with one field is read as CSV, and a tab
+    makes it TSV only outside a quoted CSV field ('"a\\tb",x': adcli's CSV quotes a field
+    holding a tab)."""
     if first.lstrip().startswith("{"):
         return "jsonl"
-    if "\t" in first:
+    if "\t" in first and "\t" in _unquoted(first):
         return "tsv"
     return "plain" if "," not in first and len(first.split()) > 1 else "csv"
+
+
+def _unquoted(line: str) -> str:
+    """A line without its quoted CSV fields that close on it: a quote opens one only as a
+    field's first character (as csv reads it), and a quote written twice is one quote."""
+    import re
+
+    return re.sub(r'(?:\A|(?<=,))"(?:[^"]|"")*"', "", line)
 
 
 def _tab_split(text: str) -> list[str]:
@@ -725,6 +735,15 @@ def _nameless(names: list[str]) -> str:
         return ("the first column has no name (an index, as pandas' to_csv writes one? "
                 "write the file with index=False, or name the column)")
     return f"column {k + 1} has no name"
+
+
+def is_number(text: str) -> bool:
+    """Whether a cell's text is a number as ``number`` reads one first (not pi/4)."""
+    try:
+        float(text.replace("\u2212", "-"))
+    except ValueError:
+        return False
+    return True
 
 
 def number(cell, line: int, column: str, note=None) -> float:

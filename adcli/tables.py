@@ -437,7 +437,18 @@ def _shared_widths(width: int, label: int, widths: list[int]) -> list[int]:
 def _escaped(columns: list[Column]) -> list[Column]:
     """The columns as they may be shown on a terminal: their cells, and their headers,
     which may be a points file's column names."""
-    return [Column(escape(c.header), list(map(escape, c.cells)), c.justify) for c in columns]
+    return [Column(shown(c.header), list(map(shown, c.cells)), c.justify) for c in columns]
+
+
+def shown(text: str) -> str:
+    """A cell (or a column's name) as a table shows it: as it is, unless it must be shown
+    escaped (a tab, an escape code, a bare combining mark); then quoted as trace's ``at``
+    line quotes it, as Python quotes a string, its own backslashes doubled, so that a cell
+    holding a tab, 'tab\\there', is told from one holding a backslash and a t, tab\\there.
+    A text that starts with a quote is quoted too, for it could read as such a cell."""
+    if escape(text) == text and not text.startswith(("'", '"')):
+        return text
+    return escape(repr(text))   # (repr leaves a bare combining mark as it is)
 
 
 def _print_lines(console, label: Column, column: Column) -> None:
