@@ -313,6 +313,7 @@ class Expression:
                 result.diagnostics.add_wider(name, bad, first)
         settled = np.zeros(result.value.shape, dtype=bool)  # (forward mode's question)
         settled[where] = seen.settled
+        _drop_range_artifacts(result.diagnostics, where, seen)
         return settled
 
     def _by_forward_mode(self, arrays, result: Result, flagged: np.ndarray) -> None:
@@ -584,6 +585,24 @@ class _Run:
                 inputs = [computed[i].data for i in node.args]
                 fine = functools.reduce(np.logical_and, [np.isfinite(x) for x in inputs])
                 self.diagnostics.add(node.function, "value", ~np.isfinite(y.data) & fine)
+
+
+def _drop_range_artifacts(diagnostics, where: np.ndarray, seen) -> None:
+    """A kink or an edge float64 sat on only because a step before it lost its number out
+    of range (sqrt(x^2+y^2) at x = y = 1e-200: x^2 + y^2 is 0 in float64, 2e-400 in
+    truth), and the nan or inf derivative that made: where long double's run settled with
+    every number inside float64's range and sat on no such kink, those warnings would be
+    false; the range warnings give the true numbers instead."""
+    inside = seen.settled & np.logical_and.reduce(
+        [np.isfinite(a) for a in seen.numbers.values()])
+    for key in [key for key in diagnostics.masks if key[1] in ("kink", "derivative")]:
+        artifact = np.zeros(where.shape, dtype=bool)
+        artifact[where] = inside & ~seen.kinked.get(key[0], False)
+        mask = diagnostics.masks[key] & ~artifact.reshape(diagnostics.masks[key].shape)
+        if mask.any():
+            diagnostics.masks[key] = mask
+        else:
+            del diagnostics.masks[key]
 
 
 def _all_finite(computed) -> bool:

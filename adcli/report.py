@@ -22,8 +22,8 @@ _WHY = {
              "in long double (a wider exponent range) it is another number: the {shown} shown "
              "is wrong there",
 }
-# Kinds that name a function for a nan or inf.
-_BLAMED = ("value", "derivative", "overflow")
+# Kinds that name a function for a nan or inf, or ("range") say the true number instead.
+_BLAMED = ("value", "derivative", "overflow", "range")
 # Kinds keyed by a variable (d/dx; for "range", "" is the value), not by a function:
 # forward and reverse mode differ, or the long double run contradicts the number shown.
 _OF_VARIABLES = {"unsure", "range"}

@@ -110,10 +110,13 @@ class Judged:
     number shown, its number there (rounded to float64), and ``bounds``: 0, or how far
     that may be from the truth where it is its own rounding (see SPREAD); ``settled``:
     where its run answered for the value and gradient (clean, and stable where it
-    contradicts), so that forward mode need not be asked."""
+    contradicts), so that forward mode need not be asked; ``kinked``: per function,
+    where its run sat on one of that function's kinks or edges."""
 
-    def __init__(self, wrong: dict, numbers: dict, settled: np.ndarray, bounds: dict):
+    def __init__(self, wrong: dict, numbers: dict, settled: np.ndarray, bounds: dict,
+                 kinked: dict | None = None):
         self.wrong, self.numbers, self.settled, self.bounds = wrong, numbers, settled, bounds
+        self.kinked = kinked or {}
 
     def sure(self, name: str) -> np.ndarray:
         """Where long double's number may stand in for the one shown (as adcli check has
@@ -167,7 +170,7 @@ def suspects(make_run, arrays: list[np.ndarray], asked: Asked) -> np.ndarray:
     for start in range(0, n, 2 * CHUNK):
         part = [a[start:start + 2 * CHUNK] for a in arrays]
         watch = _Watch(len(part[0]) if part else 1)
-        for data in _run(make_run, part, asked, watch, np.float64).values():
+        for data in _run(make_run, part, asked, watch, dtype=np.float64).values():
             watch.see_result(data)
         found.append(watch.ranged | watch.lost)
     return np.concatenate(found)
@@ -185,14 +188,17 @@ def judged(make_run, arrays: list[np.ndarray], asked: Asked, shown: dict) -> Jud
     def joined(field: str) -> dict:
         return {name: np.concatenate([getattr(p, field)[name] for p in parts])
                 for name in shown}
+    kinked = {name: np.concatenate([p.kinked.get(name, np.zeros(len(p.settled), bool))
+                                    for p in parts])
+              for name in {name for p in parts for name in p.kinked}}
     return Judged(joined("wrong"), joined("numbers"),
-                  np.concatenate([p.settled for p in parts]), joined("bounds"))
+                  np.concatenate([p.settled for p in parts]), joined("bounds"), kinked)
 
 
 def _judged(make_run, arrays: list[np.ndarray], asked: Asked, shown: dict) -> Judged:
     n = len(arrays[0]) if arrays else 1
-    watch = _Watch(n)
-    first = _run(make_run, arrays, asked, watch)
+    watch, kinked = _Watch(n), {}
+    first = _run(make_run, arrays, asked, watch, kinked)
     for data in first.values():
         watch.see_result(data)   # (a gradient's sums are no Function calls)
     with np.errstate(over="ignore", under="ignore"):
@@ -225,7 +231,7 @@ def _judged(make_run, arrays: list[np.ndarray], asked: Asked, shown: dict) -> Ju
             wrong[name][doubted] &= stable | (far & np.isfinite(bound))
             bounds[name][doubted] = bound
     settled = np.logical_and.reduce([clean[name] for name in ["", *asked.wrt]])
-    return Judged(wrong, numbers, settled, bounds)
+    return Judged(wrong, numbers, settled, bounds, kinked)
 
 
 def _spread_at(make_run, arrays, asked: Asked, first: dict) -> dict:
@@ -261,14 +267,19 @@ def close(a: np.ndarray, b: np.ndarray, rtol: float) -> np.ndarray:
         return (apart <= rtol * np.maximum(np.abs(a), np.abs(b))) | (apart < _TINY)
 
 
-def _run(make_run, arrays, asked: Asked, callback, dtype=np.longdouble) -> dict:
+def _run(make_run, arrays, asked: Asked, callback, kinked: dict | None = None,
+         dtype=np.longdouble) -> dict:
     """The numbers asked for, in ``dtype`` (a Hessian's rounded to float64 already),
-    every Function call seen by ``callback``."""
+    every Function call seen by ``callback``; ``kinked`` gets, per function, where the
+    run sat on its kinks."""
     n = len(arrays[0]) if arrays else 1
     run = make_run([a.astype(dtype) for a in arrays], (n,))
     gradient = hessian = derivative = None
     with np.errstate(all="ignore"), tracing(callback):
         y = run.forward()
+        if kinked is not None:
+            kinked.update({name: np.broadcast_to(mask, (n,)) for (name, what), mask
+                           in run.diagnostics.masks.items() if what == "kink"})
         if asked.wrt:
             gradient, variables = drivers.gradient(y, run.leaves, asked.wrt, (n,),
                                                    create_graph=asked.hessian)
