@@ -327,8 +327,9 @@ def _legend_symbol(curve: Curve, colour: bool) -> str:
 
 def _terminal_legend(figure: Figure, width: int, colour: bool) -> str:
     """The legend's entries side by side, as many to a line as fit. An entry wider than a
-    line (your derivative, whose expression is shown nowhere else) is folded under its
-    label, between words, and inside a word only if it is wider than a line on its own."""
+    line (your derivative, whose expression is shown nowhere else) fills the lines of the
+    terminal, folded under itself: its lines after the first start under the text after
+    its label ("yours: "), as read as:'s do (see ``_folded`` for where they break)."""
     from .tables import cell_len
 
     entries = [(_legend_symbol(c, colour), TERMINAL_COLOURS[c.colour], c.label)
@@ -338,7 +339,8 @@ def _terminal_legend(figure: Figure, width: int, colour: bool) -> str:
     lines, line, shown = [], "", 0
     for symbol, code, label in entries:
         sample = f"\x1b[38;5;{code}m{symbol}\x1b[0m" if colour else symbol
-        first, *more = _folded(label, width - len(symbol) - 1, cell_len)
+        room = width - len(symbol) - 1
+        first, *more = _folded(label, room, cell_len, " " * _hang(label, room))
         size = len(symbol) + 1 + cell_len(first)
         if shown and (more or shown + 3 + size > width):
             lines.append(line)
@@ -351,21 +353,100 @@ def _terminal_legend(figure: Figure, width: int, colour: bool) -> str:
     return "\n".join([*lines, line])
 
 
-def _folded(text: str, width: float, measure) -> list[str]:
-    """``text`` in lines of at most ``width``: folded between words (the lines after the
-    first indented), a word wider than a line broken where the line ends."""
-    from .tables import fold
+def _hang(label: str, room: int) -> int:
+    """Columns in of a folded label's later lines: under the text after its "yours: ", or
+    2 where that would leave a narrow column (as tables.hanging decides)."""
+    from .tables import cell_len
 
+    colon = label.find(": ")
+    hang = cell_len(label[:colon + 2]) if colon >= 0 else 2
+    return hang if hang <= room * 2 // 5 else 2
+
+
+def _folded(text: str, width: float, measure, indent: str = "  ") -> list[str]:
+    """``text`` in lines of at most ``width``, the lines after the first ``indent``-ed, each
+    filled: broken at a space or after an operator, not inside a call (``cos(3*x)`` stays
+    whole) or a bracket of less than a third of a line (``(2*x)``), then, where a piece
+    alone is wider than a line, inside those, between tokens, and last inside a name or
+    number (``_breaks``)."""
     if measure(text) <= width:
         return [text]
-    lines = []
-    for line in fold(text.split(" "), width, measure):
-        while measure(line) > width:
-            cut = next((i for i in range(len(line), 1, -1) if measure(line[:i]) <= width), 1)
-            lines.append(line[:cut])
-            line = line[cut:]
-        lines.append(line)
-    return lines
+    levels = _breaks(text, lambda group: measure(group) <= width / 3)
+    lines, start, lead = [], 0, ""
+    while measure(lead + text[start:]) > width:
+        cut = _line_end(text, start, levels, lambda line, to: measure(
+            (lead if to == "this" else indent) + line) <= width)
+        lines.append(lead + text[start:cut].rstrip())
+        start, lead = len(text) - len(text[cut:].lstrip(" ")), indent
+        if start == len(text):
+            return lines
+    return lines + [lead + text[start:]]
+
+
+def _line_end(text: str, start: int, levels: list[list[int]], fits) -> int:
+    """Where the line starting at ``start`` ends: the last break of the best level that
+    leaves it fitting, or a later one of the next level where what follows must be broken
+    at that level anyway (wider than a line), so that no line is left half empty; inside
+    a token only if one is wider than a line. ``fits(text, "this" | "next")``."""
+    def last_fitting(level):
+        fitting = None
+        for end in level:                     # in order: the last that fits is the cut
+            if end > start:
+                if not fits(text[start:end].rstrip(), "this"):
+                    break
+                fitting = end
+        return fitting
+
+    cut, level = None, 0
+    while cut is None and level < len(levels):
+        cut, level = last_fitting(levels[level]), level + 1
+    while cut is not None and level < len(levels):
+        after = next((end for end in levels[level - 1] if end > cut), len(text))
+        if fits(text[cut:after].strip(), "next"):
+            break
+        cut, level = last_fitting(levels[level]) or cut, level + 1
+    if cut is None:
+        cut = next((i for i in range(len(text), start + 1, -1)
+                    if fits(text[start:i], "this")), start + 1)
+    return cut
+
+
+OPERATORS = "+-*/^·=<>,"
+
+
+def _breaks(text: str, short) -> list[list[int]]:
+    """Where a line of ``text`` may end, best first, each list in order: after a space or
+    an operator that follows an operand (not the minus of -2), inside no call and no
+    bracket ``short`` says is short; the same anywhere; after any token (never inside a
+    name or number)."""
+    from .tables import tokens
+
+    pieces = tokens(text)
+    starts = [0]
+    for token in pieces:
+        starts.append(starts[-1] + len(token))
+    closing, opened = {}, []     # where each "(" closes (or the text ends)
+    for k, token in enumerate(pieces):
+        if token == "(":
+            opened.append(k)
+        elif token == ")" and opened:
+            closing[opened.pop()] = starts[k + 1]
+    outside, inside, anywhere = [], [], []
+    kept, stack, before = 0, [], ""  # kept: open brackets a line must not end inside
+    for k, token in enumerate(pieces):
+        if token == "(":
+            group = text[starts[k]:closing.get(k, len(text))]
+            stack.append(before.isidentifier() or short(group))  # sin(: a call
+            kept += stack[-1]
+        elif token == ")" and stack:
+            kept -= stack.pop()
+        end = starts[k + 1]
+        operator = token in OPERATORS and (before[-1:].isalnum() or before[-1:] in ").")
+        if token.isspace() or operator:
+            (inside if kept else outside).append(end)
+        anywhere.append(end)
+        before = token if not token.isspace() else before
+    return [outside, sorted(outside + inside), anywhere]
 
 
 def terminal_size() -> tuple[int, int]:

@@ -14,11 +14,11 @@ from typing import TYPE_CHECKING
 import click
 
 from .. import tracing
-from ..errors import AdcliError, ValuesError, terminal_width
+from ..errors import AdcliError, ValuesError, listing, terminal_width
 from .base import Command
 from ..report import Report
-from .trace import (MARK, cells, nonfinite_messages, number_text, points, report_nonfinite,
-                    shortened, warn_kinks, where)
+from .trace import (MARK, adds_up, approximate_note, cells, nonfinite_messages, number_text,
+                    points, report_nonfinite, shortened, warn_kinks, where)
 
 if TYPE_CHECKING:
     from pathlib import Path  # imported where used: pathlib, shutil, subprocess and
@@ -256,7 +256,8 @@ def draw_tree(trace: tracing.Trace, out, digits=None, has_values=True) -> None:
 
     width = terminal_width(out)
     labels = TreeLabels(trace, digits, has_values)
-    rows = [(lasts, labels.label(operand, edge)) for operand, edge, lasts in tree_rows(trace)]
+    rows = [(lasts, labels.label(operand, edge, again))
+            for operand, edge, lasts, again in tree_rows(trace)]
     unit = 4 if width is None or all(room(width, 4, lasts) >= widest(label)
                                      for lasts, label in rows) else 2
     console = rich_console(out, width if out.isatty() else 10_000, soft_wrap=True)
@@ -267,14 +268,21 @@ def draw_tree(trace: tracing.Trace, out, digits=None, has_values=True) -> None:
 
 
 def tree_rows(trace: tracing.Trace):
-    """(operand, edge, lasts) in drawing order: the edge (user's number, input index) it
-    hangs from, and for each level down to it whether it is the last of its siblings.
-    No recursion: expressions may be 100,000 levels deep. None: the levels cut off."""
-    stack = [(trace.output, None, ())]
+    """(operand, edge, lasts, again) in drawing order: the edge (user's number, input
+    index) it hangs from, for each level down to it whether it is the last of its
+    siblings, and whether it is a step drawn before (a --let step used again: its inputs
+    are drawn once, at its first use, or their shares would show twice, and a chain of
+    --let doublings would grow as 2^n). No recursion: expressions may be 100,000 levels
+    deep. None: the levels cut off."""
+    stack, drawn = [(trace.output, None, ())], set()
     while stack:
         operand, edge, lasts = stack.pop()
-        yield operand, edge, lasts
-        operands = getattr(operand, "operands", ())
+        again = isinstance(operand, tracing.Step) and operand.kind == "operation" and \
+            operand.number in drawn
+        yield operand, edge, lasts, again
+        operands = () if again else getattr(operand, "operands", ())
+        if operands:
+            drawn.add(operand.number)
         if operands and len(lasts) + 1 >= TREE_DEPTH:
             stack.append((None, None, lasts + (True,)))
             continue
@@ -413,7 +421,7 @@ class TreeLabels:
     def num(self, value: float) -> str:
         return number_text(value, self.digits)
 
-    def label(self, operand, edge) -> list[tuple[str, str]]:
+    def label(self, operand, edge, again=False) -> list[tuple[str, str]]:
         if operand is None:
             return in_words(f"⋯ deeper levels left out (the tree is drawn {TREE_DEPTH} "
                             "levels deep; the DOT output has all of it)")
@@ -421,12 +429,12 @@ class TreeLabels:
             return [(operand.text, "dim")]
         pieces = [(f"{operand.id} = ", "dim"),
                   (operand.text(), "bold cyan" if operand.kind == "input" else "bold")]
-        if not self.has_values:
-            return pieces
-        pieces.append((f" = {value_text(operand, self.digits)}"
-                       f"{mark(operand, self.bad, 'value')}", ""))
-        adjoint = self.adjoint(operand, edge)
-        return pieces + ([(f"   {adjoint}", "green")] if adjoint else [])
+        if self.has_values:
+            pieces.append((f" = {value_text(operand, self.digits)}"
+                           f"{mark(operand, self.bad, 'value')}", ""))
+            adjoint = self.adjoint(operand, edge)
+            pieces += [(f"   {adjoint}", "green")] if adjoint else []
+        return pieces + ([("   (its inputs drawn above)", "dim")] if again else [])
 
     def adjoint(self, step, edge) -> str | None:
         if step.adjoint is None:
@@ -438,22 +446,25 @@ class TreeLabels:
         return f"{step.adjoint_id} = {self.num(step.adjoint)}{mark(step, self.bad, 'adjoint')}"
 
     def sums(self, width: int | None):
-        """Under the tree: each shared variable's adjoint, the sum of its uses' shares in
-        the order the engine adds them."""
+        """Under the tree: each shared variable's (or --let step's) adjoint, the sum of its
+        uses' shares in the order the engine adds them, "≈" where the shares as rounded
+        (--digits) do not add up to it."""
         from rich.text import Text
 
         if not self.shared:
             return
         yield Text("")
-        title = "each variable used more than once adds up what its uses hand back (+= above):"
-        for line in folded_label(in_words(title, ""), width):
+        for line in folded_label(in_words(self.title(), ""), width):
             yield Text("".join(text for text, _ in line))
+        approximate = False
         for step in self.shared:
             terms = [self.num(c.value) for c in step.contributions]
             label = [(f"{step.adjoint_id} =", "green")]
             label += [(f" {t}" if not k else f" - {t[1:]}" if t.startswith("-") else f" + {t}",
                        "green") for k, t in enumerate(terms)]
-            total = (f"{' =' if terms else ''} {self.num(step.adjoint)}"
+            sign = "=" if adds_up(terms, self.num(step.adjoint), self.digits) else "≈"
+            approximate |= sign == "≈"
+            total = (f"{f' {sign}' if terms else ''} {self.num(step.adjoint)}"
                      f"{mark(step, self.bad, 'adjoint')}", "green")
             lines = folded_label(label + [total], width and width - 4)
             if len(lines) > 1:  # folded: the total on a line of its own, not after a term
@@ -461,3 +472,20 @@ class TreeLabels:
             for k, line in enumerate(lines):
                 yield Text("  " if k == 0 else "    ").append_text(
                     Text.assemble(*[(text, style) for text, style in line]))
+        if approximate:
+            for k, line in enumerate(folded_label(in_words(approximate_note(self.digits), ""),
+                                                  width and width - 4)):
+                yield Text(("  " if k == 0 else "    ") + "".join(t for t, _ in line))
+
+    def title(self) -> str:
+        """What the sums under the tree add up: a variable's uses, or those of the step a
+        --let name stands for (F = sin(x): one step, used wherever F is)."""
+        names = self.trace.expression.names
+        steps = [s for s in self.shared if s.kind == "operation"]
+        lets = [f"{names[s.node_index]} is {s.id}" for s in steps if s.node_index in names]
+        kinds = ["variable"] * any(s.kind == "input" for s in self.shared) + \
+            ["--let name"] * bool(lets)
+        what = " or ".join(kinds) if len(lets) == len(steps) else "step"
+        named = f" ({listing(lets)})" if lets else ""
+        return f"each {what} used more than once{named} adds up what its uses hand back " \
+            "(+= above):"

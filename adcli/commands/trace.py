@@ -24,6 +24,7 @@ from ..report import Report, point_warnings
 from .base import Command
 
 MARK = "◀ first"  # beside the first step whose value (or adjoint, or tangent) is nan or inf
+APPROX = "≈ "     # before a total that the rounded terms beside it do not add up to
 
 
 class Trace(Command):
@@ -189,6 +190,7 @@ class TextTrace:
     def __init__(self, command: Trace, out, digits, limit):
         self.command, self.out, self.digits, self.limit = command, out, digits, limit
         self.started = False
+        self.approximate = False     # whether this trace's adjoints have a "≈" row
         self.width = terminal_width(out)
 
     @property
@@ -258,9 +260,19 @@ class TextTrace:
         self.out.write(text + "\n")
 
     def gap(self, gap: Gap, name=lambda step: step.id) -> None:
+        """"⋮ 9 row(s), v6 … v14, left out by --limit 6", in the rows' column: folded (on a
+        narrower terminal) under the text after its "⋮", "--limit 6" kept whole."""
         rows = f"1 row, {name(gap.first)}" if gap.count == 1 else \
             f"{gap.count} row(s), {name(gap.first)} … {name(gap.last)}"
-        self.line(f"  ⋮ {rows}, left out by --limit {self.limit}")
+        self.folded_words(["  ⋮", *f"{rows}, left out by".split(), f"--limit {self.limit}"])
+
+    def folded_words(self, words: list[str]) -> None:
+        """A line of the table in words (the first indented as rows are), folded on a
+        narrower terminal between them, the lines after the first 4 columns in."""
+        from ..tables import fold
+
+        lines = fold(words, self.width, cells, "    ") if self.width else [" ".join(words)]
+        self.out.write("\n".join(lines) + "\n")
 
     def mark(self, value: float, first: bool) -> str:
         return f"  {MARK} {self.num(value)}" if first else ""
@@ -303,14 +315,18 @@ class TextTrace:
         self.line("adjoint trace")
         bad = trace.first_nonfinite_adjoint()
         id_width = max(cells(s.adjoint_id) for s in order[:1] + order[-1:])
+        self.approximate = False
         for row in shown(order, self.limit, bad):
             if isinstance(row, Gap):
                 self.gap(row, lambda step: step.adjoint_id)
                 continue
             sides, note = self.adjoint(trace, row)
             sides[-1] += self.mark(row.adjoint, row is bad)
-            self.line(f"  {pad(row.adjoint_id, id_width)} = {' = '.join(sides)}",
+            self.line(f"  {pad(row.adjoint_id, id_width)} = {equation(sides)}",
                       [[pad(row.adjoint_id, id_width), *sides]], note)
+        if self.approximate:
+            first, *words = approximate_note(self.digits).split()
+            self.folded_words([f"  {first}", *words])
 
     def adjoint(self, trace: tracing.Trace,
                 step: tracing.Step) -> tuple[list[str], str | None]:
@@ -329,8 +345,11 @@ class TextTrace:
         note = tracing.adjoint_note(list(rules.values()), len(step.contributions) == 1)
         if len(step.contributions) == 1:
             return [text, total], note
-        values = self.sum([t if isinstance(t, Gap) else self.num(t.value) for t in terms])
-        return [text, values, total], note
+        numbers = [t if isinstance(t, Gap) else self.num(t.value) for t in terms]
+        if not any(isinstance(t, Gap) for t in terms) and \
+                not adds_up(numbers, total, self.digits):
+            total, self.approximate = APPROX + total, True
+        return [text, self.sum(numbers), total], note
 
     def sum(self, terms: list) -> str:
         """Terms joined with + (and -), a term left out by --limit as "(k more terms)"."""
@@ -406,12 +425,13 @@ def folded(pieces: list[list[str]], width: int) -> list[str]:
         indent = " " * (cells(line) - 1)  # continuation lines start under its "="
         broken = False
         for k, side in enumerate(sides):
-            if k and not broken and cells(f"{line} = {side}") <= width:
-                line += f" = {side}"
+            sign, side = relation(side)
+            if k and not broken and cells(f"{line} {sign} {side}") <= width:
+                line += f" {sign} {side}"
                 continue
             if k:
                 lines.append(line)
-                line = indent + "="
+                line = indent + sign
             broken = False
             for n, term in enumerate(re.split(r" (?=[+-] )", side)):
                 if n and cells(f"{line} {term}") > width:
@@ -420,6 +440,49 @@ def folded(pieces: list[list[str]], width: int) -> list[str]:
                 line += f" {term}"
         lines.append(line)
     return lines
+
+
+def relation(side: str) -> tuple[str, str]:
+    """The sign before a side of an equation and the side: "≈" where it is marked so."""
+    return ("≈", side[len(APPROX):]) if side.startswith(APPROX) else ("=", side)
+
+
+def equation(sides: list[str]) -> str:
+    """Sides joined by "=", or by "≈" before a side marked so."""
+    text = sides[0]
+    for side in sides[1:]:
+        sign, side = relation(side)
+        text += f" {sign} {side}"
+    return text
+
+
+def adds_up(terms: list[str], total: str, digits: int | None) -> bool:
+    """Whether ``terms`` as printed, added up by hand, give ``total`` as printed, to its
+    digits (a tie rounded either way). Rounded each on its own (--digits), they may not:
+    -0.528 + 1.32 is 0.792, and the exact sum, the adjoint, rounds to 0.791. All digits
+    always do: the float sum left to right is the adjoint, whatever the decimals say."""
+    from decimal import ROUND_HALF_EVEN, ROUND_HALF_UP, Decimal, localcontext
+
+    if digits is None:
+        return True
+    numbers = [Decimal(t) for t in [*terms, total]]
+    if not all(n.is_finite() for n in numbers):
+        return True                   # nan or inf: nothing to work out by hand
+    with localcontext() as exact:
+        exact.prec = 1000             # the exact sum of float64 texts: ~650 digits at most
+        hand = sum(numbers[:-1], Decimal(0))
+    for rounding in (ROUND_HALF_EVEN, ROUND_HALF_UP):
+        with localcontext() as context:
+            context.prec, context.rounding = digits, rounding
+            if +hand == numbers[-1]:
+                return True
+    return False
+
+
+def approximate_note(digits: int) -> str:
+    """What a "≈" before an adjoint says, under the table."""
+    return (f"≈: the exact sum, rounded to {digits} digits; the terms as rounded add up to "
+            "a little more or less")
 
 
 def shortened(text: str, limit: int = 200) -> str:
