@@ -42,8 +42,8 @@ from .errors import (EXIT_CHECK_FAILED, AdcliError, ExpressionError, ValuesError
                      glued, leibniz, listing, one_name, quote, run_together)
 from .expression import (LATEX_LETTERS, MAX_ORDER, Expression, _Flags, _Run, _names as names_of,
                          _whole, as_numbers, normal_keys, normal_name, parse as api_parse)
-from .functions import (CALLABLE, CONSTANTS, Abs, Add, Div, Mul, Neg, Pow, Sign, Sub,
-                        _two_product, _two_sum)
+from .functions import (CALLABLE, CONSTANTS, Abs, Add, Div, Mul, Neg, Pow, PowDiff, Sign,
+                        Sub, _two_product, _two_sum)
 from .parser import parse
 from .reader import unnoted, without_math
 
@@ -68,6 +68,9 @@ MIN_FOR_DIAGNOSIS = 3  # points a diagnosis must hold at, at least
 FEW_POINTS = 10
 UNDEFINED_CLAIM = "the expectation is nan at "   # slips._undefined: a fact at the points
 UNSETTLED = "finite differences do not settle there"   # why a point is not counted
+UNDERFLOW_WHY = "(too small for float64): no value to compare"   # (_why_skipped)
+UNDERFLOWED = ("{of} is 0 there by underflow (too small for float64), so finite "
+               "differences of it witness nothing")   # (_judge_target, without expectation)
 FLAT_UNSURE = ("the central differences vanish there to within rounding, which bounds the "
                "derivative, and adcli's is not 0 but within that bound: they cannot tell "
                "it from 0")   # (_flat_witness)
@@ -268,6 +271,7 @@ def check(f, expected=None, *, expect: Mapping | None = None, order: int | None 
     glued = _glued_names(f, at, domain, wrt)
     cautions = [c for e in [f, *(t.expectation for t in targets)] if e is not None
                 for c in e.cautions] + [one_name(name, parts) for name, parts in glued.items()]
+    cautions += _spans_drawn(f, domain, at)
     try:
         # (nan and inf are results here, said in words: numpy's warnings must not leak,
         # from choosing the points (f at random ones) as from judging them)
@@ -291,7 +295,19 @@ def check(f, expected=None, *, expect: Mapping | None = None, order: int | None 
         result.diagnosis = [_glued_words(name, parts, result) for name, parts in glued.items()]
         result.diagnosis += _read_apart(result, glued, definitions, dict(
             at=at, samples=samples, seed=seed, domain=domain, rtol=rtol, atol=atol))
+    result.notes += _too_few_drawn(result, samples)
     return result
+
+
+def _too_few_drawn(r: CheckResult, samples: int) -> list[str]:
+    """Why a difference found at random points has no diagnosis when --samples asked for
+    fewer than one takes (the user's own few points get random ones beside them instead:
+    _look_wider; a count asked for is kept)."""
+    if not (r.sampled and r.verdict == "differs" and r.expected_mode and not r.diagnosis
+            and samples < MIN_FOR_DIAGNOSIS):
+        return []
+    return [f"no diagnosis: one takes {MIN_FOR_DIAGNOSIS} points or more, and --samples "
+            f"{samples} drew {samples}; --samples {MIN_FOR_DIAGNOSIS} or more may give one"]
 
 
 def _read_apart(r: CheckResult, glued: dict, definitions, options: dict) -> list[str]:
@@ -488,6 +504,45 @@ def _span(name: str, span) -> tuple[float, float]:
     if not (np.isfinite(lo) and np.isfinite(hi) and lo <= hi):
         raise ValuesError(f"a domain is lo:hi with finite lo <= hi, not {lo!r}:{hi!r}")
     return lo, hi
+
+
+def _spans_drawn(f: Expression, domain, at) -> list[str]:
+    """Words for a --domain of a variable given values (--at, --grid, --points), which
+    is not drawn at random and so never uses it; an error for one of a variable drawn
+    that holds fewer than FEW_POINTS float64 numbers (0:0, -1e-400:1e-400 read as -0:0):
+    its random points would be one or a few, as --at's, without the look beyond those
+    that --at's few get (3x matched x^2's 2x at 30 points, all of them x = 0)."""
+    from .printer import format_number
+
+    said = []
+    for name, (lo, hi) in (domain or {}).items():
+        span = f"--domain {name}={format_number(lo)}:{format_number(hi)}"
+        if name in (at or {}):
+            said.append(f"{span} is not used: {name} has values given (--at, --grid or "
+                        "--points), and only a variable without any is drawn at random")
+            continue
+        count = _floats_from(lo, hi)
+        if name not in f.variables or count >= FEW_POINTS:
+            continue
+        if count == 1:
+            one = format_number(lo)
+            raise ValuesError(f"{span} holds one number, {one}: every random point would be "
+                              f"{name} = {one} (give LO < HI, or that one point with --at "
+                              f"{name}={one}, which is checked with random points beside it)")
+        raise ValuesError(f"{span} holds only {count} float64 numbers: random points would "
+                          "be those few again (give a wider span, or points with --at, "
+                          "--grid or --points)")
+    return said
+
+
+def _floats_from(lo: float, hi: float) -> int:
+    """How many float64 numbers lie from lo to hi (finite, lo <= hi), -0 and 0 one: their
+    bit patterns, ordered as the numbers are, counted between."""
+    def ordered(x: float) -> int:
+        bits = int(np.float64(x).view(np.int64))
+        return bits if bits >= 0 else -(bits & 0x7FFF_FFFF_FFFF_FFFF)
+
+    return ordered(hi) - ordered(lo) + 1
 
 
 def _tolerance(value, what: str) -> float:
@@ -1496,8 +1551,11 @@ def _finite_parts(f, targets, order, points) -> dict:
     _usable_chunk judges them together)."""
     with np.errstate(all="ignore"):
         at = {v: points[v] for v in f.variables}
-        ok = np.isfinite(np.broadcast_to(f.float64_value(at), _shape(points)))
+        value = np.broadcast_to(f.float64_value(at), _shape(points))
+        ok = np.isfinite(value)
         parts = {"f": ok, "its derivative": np.ones_like(ok), "the expectation": np.ones_like(ok)}
+        parts["f" if order == 1 else "its derivative"] &= ~_differenced_zero(
+            f, targets, order, at, value)
         expected = [np.zeros_like(ok)] * len(targets)
         for i, t in enumerate(targets):
             if t.expectation is not None:
@@ -1545,7 +1603,8 @@ def _usable(f, targets, order, points) -> np.ndarray:
 def _usable_chunk(f, targets, order, points) -> np.ndarray:
     with np.errstate(all="ignore"):
         at = {v: points[v] for v in f.variables}
-        ok = np.isfinite(np.broadcast_to(f.float64_value(at), _shape(points)))
+        value = np.broadcast_to(f.float64_value(at), _shape(points))
+        ok = np.isfinite(value) & ~_differenced_zero(f, targets, order, at, value)
         for t in targets:
             if t.expectation is not None:
                 e, scale, under = _expectation(t.expectation, points, len(ok), graph=True,
@@ -1556,6 +1615,19 @@ def _usable_chunk(f, targets, order, points) -> np.ndarray:
                 d = np.broadcast_to(derivative_values(f, path(t, order), at), ok.shape)
                 ok &= np.isfinite(d) & ~((d == 0) & _underflowed_in(f, at, d == 0))
     return ok
+
+
+def _differenced_zero(f, targets, order, at, value) -> np.ndarray:
+    """Without an expectation, where the function finite differences work on (f, its
+    ``value``, or the derivative one order lower) is 0 by underflow, as _underflowed_in
+    judges it: they witness nothing there (x^2 at 1e-200), so a random point is no use."""
+    zero = np.zeros(value.shape, bool)
+    if order == 0 or any(t.expectation is not None for t in targets):
+        return zero
+    for names in {path(t, order)[:-1] for t in targets}:
+        lower = value if not names else derivative_values(f, names, at)
+        zero |= np.broadcast_to(lower == 0, value.shape)
+    return zero & _underflowed_in(f, at, zero)
 
 
 def _by_underflow(e, under) -> np.ndarray:
@@ -1614,6 +1686,10 @@ class _Found:
     gradient_scale: dict = field(default_factory=dict)
     adjoints: list = field(default_factory=list)    # d f / d node, per node (order 1)
     expected_under: dict = field(default_factory=dict)  # the expectation's share of under
+    ad_under: dict = field(default_factory=dict)        # AD's (f's at order 0)
+    # where the function finite differences difference (f, or AD one order lower) is 0 by
+    # underflow: they witness nothing there (x^2 at 1e-200, 0 over the whole stencil)
+    differenced_under: dict = field(default_factory=dict)
     lower: dict = field(default_factory=dict)       # order 2: the derivative differenced
     # Where long double's number stands in for float64's (_by_long_double), and float64's
     wide: dict = field(default_factory=dict)        # target index -> where, for its AD
@@ -1646,6 +1722,7 @@ def _evaluate(f: Expression, targets, order, points) -> _Found:
         found.ad[i] = _data(g, n)
         found.ad_scale[i] = _rounding_scale(g, n, moving=moving)
         found.under[i] = (found.ad[i] == 0) & _underflowed(g, n)
+        found.ad_under[i] = found.under[i].copy()
         found.expected_under[i] = np.zeros(n, bool)
         if order >= 1:
             found.fd_scale[i] = before
@@ -1705,6 +1782,7 @@ def _by_long_double(f, targets, order, points, found: _Found, flagged: bool) -> 
         sure = _stand_in(found.ad[i], found.wide[i], seen, _asked_name(t, order, order), at,
                          found.ad_scale[i], wider.SURE_RTOL)
         found.under[i][sure] = found.expected_under[i][sure]   # (AD's 0 is gone)
+        found.ad_under[i][sure] = False
         if order:
             found.blind[i][at] = seen.wrong[_asked_name(t, order, order - 1)]
 
@@ -1773,7 +1851,8 @@ def _joined(parts: list[_Found]) -> _Found:
              for p in parts])
     found = _Found(cat([p.value for p in parts]), cat([p.kink for p in parts]), diagnostics)
     for key in ("ad", "ad_scale", "expected", "expected_scale", "expected_zero", "fd",
-                "fd_scale", "under", "gradient", "gradient_scale", "expected_under", "wide",
+                "fd_scale", "under", "gradient", "gradient_scale", "expected_under", "ad_under",
+                "differenced_under", "wide",
                 "float64", "blind"):
         setattr(found, key, cat_dict(key))
     found.value_wide = cat([p.value_wide for p in parts])
@@ -1801,11 +1880,14 @@ def _derivative_graphs(y, leaves, targets, order, nodes, found, moving=None) -> 
         grads = {name: leaf.grad for name, leaf in leaves.items()}
         found.gradient = dict(grads)
         scale = _rounding_scale(y, n, moving=moving)
+        under = _zero_by_underflow(y, n)
+        found.differenced_under = {i: under for i in range(len(targets))}
         return [(grads.get(t.name), scale) for t in targets]
     graphs = []
     for i, t in enumerate(targets):
         chain = _chain(y, leaves, path(t, order))
         found.lower[i] = _data(chain[-2], n)
+        found.differenced_under[i] = _zero_by_underflow(chain[-2], n)
         graphs.append((chain[-1], _rounding_scale(chain[-2], n, moving=moving)))
     return graphs
 
@@ -1873,23 +1955,62 @@ def _rounding_scale(y, n: int, overflow: bool = False, moving=None) -> np.ndarra
         return np.abs(_data(y, n))
     variables = _graph(y)
     exact = _exact(variables, moving)
-    for v in variables:
-        v.grad = None
-    y.backward(retain_grad=True)
+    terms = _scaled_terms(y, variables, exact)
     total, flagged = np.zeros(n), np.zeros(n)
     for v in (v for v in variables if overflow and v.creator is not None):
         flagged = flagged + np.where(np.isfinite(v.data), 0.0, np.inf)
-    for term in _terms(variables, exact):
+    for term in terms:
         total = total + term
     if np.any(np.isinf(total)):
         # A sum of finite terms past the float range (exp(709)'s, each near 8e307) is no
         # overflow of y: its bound, eps times it, is far inside the range. Taken as the
         # largest float, it is understated by the few terms' share only.
-        shrunk = sum(term * SHRINK for term in _terms(variables, exact))
+        shrunk = sum(term * SHRINK for term in terms)
         total = np.where(np.isinf(total) & np.isfinite(shrunk), np.finfo(float).max, total)
+    return total + flagged
+
+
+# Seeds of the reverse pass again where a slope overflowed at seed 1 (see _scaled_terms):
+# down to the smallest float, as a slope can be up to about 2^2100 (y/b of a y near
+# the top of the range over a b near the bottom)
+SEEDS = (2.0 ** -256, 2.0 ** -512, 2.0 ** -768, 2.0 ** -1022, 2.0 ** -1074)
+
+
+def _scaled_terms(y, variables, exact) -> list[np.ndarray]:
+    """|dy/dv| |v| per intermediate v (_terms). A slope past the float range can make a
+    term far inside it: -1/x^2 at x = 1e-100 has d/d(x^2) = 1/x^4 = 1e400, times x^2 =
+    1e-200 (the rule's y/b of a y of 1e200, over 1e-200). The pass is linear in its seed:
+    where a term is not finite while v is, it is taken from a pass seeded smaller, over
+    that seed, the first that gives it finite (the larger a seed, the fewer slopes it
+    loses below the range); past the float range itself, the largest float."""
+    terms, finite_v = _seeded_terms(y, variables, exact, 1.0)
+    for seed in SEEDS:
+        # (an overflow is an inf term; a nan one alone is a slope's own, x^w's at x < 0)
+        if not any(np.any(np.isinf(t) & f) for t, f in zip(terms, finite_v)):
+            break
+        again = [~np.isfinite(t) & f for t, f in zip(terms, finite_v)]
+        seeded, _ = _seeded_terms(y, variables, exact, seed)
+        for k, (term, redo, other) in enumerate(zip(terms, again, seeded)):
+            fixed = redo & np.isfinite(other)
+            if fixed.any():
+                terms[k] = np.where(fixed, np.minimum(other / seed, np.finfo(float).max), term)
+    return terms
+
+
+def _seeded_terms(y, variables, exact, seed: float) -> tuple[list, list]:
+    """_terms from a reverse pass of y seeded with ``seed``, and where each term's v is
+    finite."""
     for v in variables:
         v.grad = None
-    return total + flagged
+    if seed != 1.0:
+        y.grad = Variable(np.full_like(y.data, seed), requires_grad=False)
+    y.backward(retain_grad=True)
+    terms = list(_terms(variables, exact))
+    finite = [np.isfinite(v.data) for v in variables
+              if v.creator is not None and v.grad is not None]
+    for v in variables:
+        v.grad = None
+    return terms, finite
 
 
 def _terms(variables, exact):
@@ -2001,15 +2122,26 @@ def _underflowed(y, n: int) -> np.ndarray:
     return under
 
 
+def _zero_by_underflow(y, n: int) -> np.ndarray:
+    """Where y is 0 made by an underflow on its way (see _underflowed)."""
+    zero = _data(y, n) == 0
+    return zero & _underflowed(y, n) if zero.any() else zero
+
+
 def _underflow(v):
     """Where Variable v is 0 from arguments finite and not 0 (False where it cannot be):
     an underflow, for a primitive without exact zeros."""
     c = v.creator
-    if c is None or getattr(type(c), "exact_zeros", True) or not np.any(v.data == 0):
+    falling = isinstance(c, PowDiff)
+    if c is None or not np.any(v.data == 0) or \
+            (getattr(type(c), "exact_zeros", True) and not falling):
         return False    # (a Flat rule, or diff's graph, may have exact zeros: no claim)
     zero = v.data == 0
     for x in c.inputs:
         zero = zero & (x.data != 0) & np.isfinite(x.data)
+    if falling:     # (b)_k a^(b-k) is exactly 0 only where a factor b - i is (x^1's x'')
+        b = c.inputs[1].data
+        zero = zero & np.logical_and.reduce([b - i != 0 for i in range(c.order)])
     return zero
 
 
@@ -2389,6 +2521,11 @@ def _judge_target(f, t: Target, i, order, points, found, rtol, atol, smooth_valu
         t.pole[~usable] = ""
         t.why[usable] = t.pole[usable]
         usable &= t.pole == ""
+        # (x^2 at 1e-200: f is 0 over the stencil, as if flat; unusable as the point is,
+        # unless long double has f's true value: t.blind says why then)
+        under = usable & found.differenced_under.get(i, False) & ~t.blind
+        t.why[under] = UNDERFLOWED.format(of=_differenced_label(t, order, f))
+        usable &= ~under
         # (agreeing within the error of estimates that did not settle says nothing: at x
         # = 1e-20, exp's differences are 0 +- 1.4e6; nor does agreeing within AD's own
         # rounding bound where it is as large as both: sin(1e15 x) at 1.7)
@@ -2615,8 +2752,13 @@ def _why_skipped(t: Target, i, found, smooth_value, nowhere) -> np.ndarray:
         scale = found.expected_scale[i]
         finite = np.isfinite(t.expected) & np.isfinite(scale) | undefined(t.expected, scale)
         why[~finite] = "the expectation is not finite there, or overflows on the way"
-    why[found.under[i]] = ("adcli's derivative or the expectation is 0 there by underflow "
-                           "(too small for float64): no value to compare")
+    why[found.under[i]] = f"adcli's derivative or the expectation is 0 there by underflow " \
+                          f"{UNDERFLOW_WHY}"
+    if t.name is None:  # (an identity: no derivative, and f's value is named as such)
+        f_under, e_under = found.ad_under[i], found.expected_under[i]
+        for where, zero in ((f_under, "f is"), (e_under, "the expectation is"),
+                            (f_under & e_under, "f and the expectation are")):
+            why[where] = f"{zero} 0 there by underflow {UNDERFLOW_WHY}"
     why[~finite_ad] = "adcli's derivative is not finite there"
     sided = ~finite_ad & found.kink & ~nowhere
     why[sided] = (

@@ -373,17 +373,24 @@ _LEFT_SIDE = r"\s*[^\W\d][\w]*(\s*\([\w\s,]*\))?\s*\Z"  # y, f(x), g(x, y)
 
 def _equation_hint(text: str, definitions, syntax: ExpressionError) -> ExpressionError | None:
     """``y = x^2`` or ``f(x) = x^2``, copied from paper: say to give the right-hand side
-    alone (when it parses), with the caret on the "="."""
+    alone (when it parses), with the caret on the "=". Math delimiters around it ($y =
+    x^2$, \\[ ... \\], an equation environment) are seen through, blanked out in place."""
+    from .reader import without_math
+
     position = syntax.position
-    if text[position:position + 1] != "=" or not re.match(_with_marks(_LEFT_SIDE, text),
-                                                          text[:position]):
+    try:
+        plain = without_math(text)
+    except ExpressionError:     # (a stray delimiter: the parser's own error says more)
         return None
-    right = text[position + 1:].strip()
+    if plain[position:position + 1] != "=" or not re.match(_with_marks(_LEFT_SIDE, plain),
+                                                           plain[:position]):
+        return None
+    right = plain[position + 1:].strip()
     try:
         _nodes(right, definitions, hint=False)
     except ExpressionError:
         return None
-    left = text[:position].strip()
+    left = plain[:position].strip()
     return ExpressionError(f"an expression is wanted, not an equation: give the right-hand "
                            f"side alone, {quote(right, None)}, without {quote(left + ' =')}",
                            text, position)

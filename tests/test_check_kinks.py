@@ -119,5 +119,5 @@ def test_a_0_made_by_underflow_is_still_not_compared():
     compare there; at 0, x^2 = 0 is exact and sqrt(x^2) = |x| = 0."""
     assert plain("|x|", "sqrt(x^2)", "--order", "0", "--grid", "x=0:1e-200:2") == (
         0, "matches f at 1/1 points, largest relative difference 0\n"
-           "note: 1 point not counted: adcli's derivative or the expectation is 0 there by "
-           "underflow (too small for float64): no value to compare\n", "")
+           "note: 1 point not counted: the expectation is 0 there by underflow (too small "
+           "for float64): no value to compare\n", "")

@@ -84,7 +84,7 @@ class Check(Command):
                                  wrt)
         given, extra = _points(f, at, grid, points_file, skip_bad_rows, strict, err,
                                points_format, columns)
-        spans = _known(f, _domains(domain), "--domain", strict, err)
+        spans = _known(f, _domains(domain, err), "--domain", strict, err)
         with np.errstate(all="ignore"), warnings.catch_warnings():
             warnings.simplefilter("ignore", RuntimeWarning)
             try:
@@ -239,9 +239,10 @@ def _function(text: str, definitions, operand):
                           f"argument ({text.strip()} = ...)") from None
 
 
-def _domains(options) -> dict:
+def _domains(options, err) -> dict:
     """--domain's spans by name as the expression reads it (x_{1} is x_1, \\alpha is α),
-    as --at's are."""
+    as --at's are; a bound beyond float64's range is warned of as --at's is (1e-400 read
+    as 0, 1e400 as inf), before the span it makes is judged."""
     from ..parser import is_name, normal_name
     from ..points import constant_value, split_top_level
 
@@ -254,7 +255,10 @@ def _domains(options) -> dict:
         name = normal_name(name)
         if name in spans:   # (x_{1} and x_1 are one name: one span would go unseen)
             raise ValuesError(f"--domain {_quoted(text)}: {name} is given more than once")
-        lo, hi = (constant_value(p, f"--domain {name}") for p in parts)
+        said: list[str] = []
+        lo, hi = (constant_value(p, f"--domain {name}", said) for p in parts)
+        for message in said:
+            warn(err, message)
         if not (np.isfinite(lo) and np.isfinite(hi) and lo <= hi):
             raise ValuesError(f"--domain {_quoted(text)}: LO and HI must be finite with LO <= HI")
         spans[name] = (lo, hi)
