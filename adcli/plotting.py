@@ -105,19 +105,21 @@ def _beside_poles(y: np.ndarray, slope, x, middle: float) -> np.ndarray:
     """Per sample, whether it sits beside a pole: next to a non-finite sample (the pole
     itself sampled), or to a segment connected() breaks (tan's sign change between
     samples), or standing out, alone or with its neighbour, from the samples on either
-    side by more than twice their height above the median (1/x^2's two sides, the pole
-    between them). A peak the samples resolve falls by less from one sample to the next."""
+    side (at an end of the grid, its one side) by more than twice their height above the
+    median (1/x^2's two sides, the pole between them). A peak the samples resolve falls by
+    less from one sample to the next."""
     finite = np.isfinite(y)
     broken = ~connected(y, slope, x)[1:] & finite[1:] & finite[:-1]   # segment i to i+1
     beside = np.zeros(len(y), bool)
     beside[:-1] |= ~finite[1:] | broken
     beside[1:] |= ~finite[:-1] | broken
     height = np.abs(np.where(finite, y, middle) - middle)
-    above_left, above_right = np.zeros(len(y), bool), np.zeros(len(y), bool)
+    # (an end of the grid stands out from its one neighbour: tan on 0:pi/2 ends at 1.6e16)
+    above_left, above_right = np.ones(len(y), bool), np.ones(len(y), bool)
     above_left[1:] = height[:-1] < height[1:] / 2      # sample i stands out from i-1
     above_right[:-1] = height[1:] < height[:-1] / 2    # ... and from i+1
     pair = above_left[:-1] & above_right[1:]           # samples i and i+1 together
-    beside |= above_left & above_right
+    beside |= above_left & above_right & (len(y) > 2)
     beside[:-1] |= pair
     beside[1:] |= pair
     return beside

@@ -44,6 +44,9 @@ def test_smooth_curves_are_shown_whole(f, df, a, b, top, bottom):
     (lambda x: 1 / x**2, lambda x: -2 / x**3, -1, 1, 400),  # 0 between two samples
     (lambda x: 1 / x**2, lambda x: -2 / x**3, -1, 1, 401),  # 0 a sample: inf there
     (lambda x: 1 / (x - 0.3001)**2, lambda x: -2 / (x - 0.3001)**3, -1, 1, N),
+    (np.tan, lambda x: 1 / np.cos(x)**2, 0, math.pi / 2, N),   # the pole at the grid's end
+    (np.log, lambda x: 1 / x, 1e-300, 1, N),                    # log's edge at its start
+    (lambda x: 1 / x, lambda x: -1 / x**2, 1e-9, 1, N),
 ])
 def test_a_pole_is_cut(f, df, a, b, n):
     # beside the pole the samples reach 1e4 to 1e8; the bulk of the curves is below ~100
