@@ -137,6 +137,18 @@ class _Watch:
     def __init__(self, n: int):
         self.ranged = np.zeros(n, dtype=bool)
         self.lost = np.zeros(n, dtype=bool)
+        self.staged: dict[str, np.ndarray] = {}   # ranged when the value, the gradient was made
+
+    def stage(self, made: str) -> None:
+        self.staged[made] = self.ranged.copy()
+
+    def ranged_for(self, name: str, asked: Asked) -> np.ndarray:
+        """Where a step on the way to number ``name`` left the range: the forward pass's
+        for the value, with the gradient's pass for a first partial, every step for the
+        rest (log(x*y)'s value at x = 1e300, y = 1e-300 is a rounding of x*y = 1, though
+        the Hessian's 1/y^2 overflows there)."""
+        stage = "value" if name == "" else "gradient" if name in asked.wrt else None
+        return self.staged.get(stage, self.ranged)
 
     def __call__(self, function, inputs, y) -> None:
         self.see(y.data, [x.data for x in inputs])
@@ -199,12 +211,11 @@ def _judged(make_run, arrays: list[np.ndarray], asked: Asked, shown: dict) -> Ju
     n = len(arrays[0]) if arrays else 1
     watch, kinked = _Watch(n), {}
     first = _run(make_run, arrays, asked, watch, kinked)
-    for data in first.values():
-        watch.see_result(data)   # (a gradient's sums are no Function calls)
+    ranged = {name: watch.ranged_for(name, asked) | _beyond(a) for name, a in first.items()}
     with np.errstate(over="ignore", under="ignore"):
         numbers = {name: a.astype(np.float64) for name, a in first.items()}
     clean = {name: ~watch.lost & np.isfinite(a) for name, a in first.items()}
-    wrong = {name: clean[name] & watch.ranged & contradicts(numbers[name], shown[name])
+    wrong = {name: clean[name] & ranged[name] & contradicts(numbers[name], shown[name])
              for name in first}
     if asked.nth is not None and asked.nth[1] > 1:
         # float64 took grad --order N's derivative by Taylor mode, long double by reverse
@@ -232,6 +243,13 @@ def _judged(make_run, arrays: list[np.ndarray], asked: Asked, shown: dict) -> Ju
             bounds[name][doubted] = bound
     settled = np.logical_and.reduce([clean[name] for name in ["", *asked.wrt]])
     return Judged(wrong, numbers, settled, bounds, kinked)
+
+
+def _beyond(data) -> np.ndarray:
+    """Where a number asked for is itself outside float64's normal range (a gradient's
+    sums are no Function calls the watch sees)."""
+    size = np.abs(data)
+    return (size > _MAX) | ((size > 0) & (size < _TINY))
 
 
 def _spread_at(make_run, arrays, asked: Asked, first: dict) -> dict:
@@ -280,9 +298,12 @@ def _run(make_run, arrays, asked: Asked, callback, kinked: dict | None = None,
         if kinked is not None:
             kinked.update({name: np.broadcast_to(mask, (n,)) for (name, what), mask
                            in run.diagnostics.masks.items() if what == "kink"})
+        stage = getattr(callback, "stage", None) or (lambda made: None)
+        stage("value")
         if asked.wrt:
             gradient, variables = drivers.gradient(y, run.leaves, asked.wrt, (n,),
                                                    create_graph=asked.hessian)
+            stage("gradient")
             if asked.hessian:
                 hessian = drivers.hessian(variables, run.leaves, asked.wrt, (n,))
         if asked.nth is not None:

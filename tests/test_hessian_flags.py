@@ -40,3 +40,15 @@ def test_an_entry_computed_right_is_left_alone():
     result = adcli.parse("x^2*y^2").derivatives(x=1e100, y=3.0, order=2)
     assert np.allclose(result.hessian, [[18.0, 1.2e101], [1.2e101, 2e200]], rtol=1e-15, atol=0)
     assert not result.diagnostics.wider
+
+
+def test_a_value_only_rounded_is_not_said_wrong_for_a_later_passs_overflow():
+    # log(x*y) at x = 1e300, y = 1e-300: x*y rounds to 1 and log to 0, where the floats'
+    # exact product gives ~1e-17 (rounding, not range: grad and eval say nothing there);
+    # only the Hessian's 1/y^2 = 1e600 overflows, in d2/dy dy (-inf, rightly)
+    result = adcli.parse("log(x*y)").derivatives(x=1e300, y=1e-300, order=2)
+    assert result.value == 0.0 and result.hessian[1, 1] == -np.inf
+    assert "" not in result.diagnostics.wider
+    code, out, err = run_cli("hessian", "log(x*y)", "--at", "x=1e300,y=1e-300",
+                             "--format", "json")
+    assert "range" not in [w["kind"] for w in strict_json(out)["warnings"]]
