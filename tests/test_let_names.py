@@ -47,3 +47,13 @@ def test_the_plot_names_its_curves_as_the_data_does():
     assert code == 0
     assert "g(x) = f + 1 where f = x^2" in rows[0]
     assert rows[-1].split() == ["──", "g", "──", "dg/dx", "●", "dg/dx", "=", "0"]
+
+
+def test_trace_names_its_output_apart_from_definitions_and_variables():
+    # f + x with f = x^2: d/dx = 2x + 1 = 5 at 2; f*g at (2, 3): d/df = 3, d/dg = 2
+    code, out, err = run_cli("trace", "f+x", "--let", "f=x^2", "--at", "x=2")
+    assert out.splitlines()[-1] == "  ∂g/∂x = v̄1 = 5.0"
+    code, out, err = run_cli("trace", "f*g", "--at", "f=2,g=3")
+    assert out.splitlines()[-2:] == ["  ∂h/∂f = v̄1 = 3.0", "  ∂h/∂g = v̄2 = 2.0"]
+    code, out, err = run_cli("trace", "x*y", "--at", "x=2,y=3")
+    assert out.splitlines()[-2:] == ["  ∂f/∂x = v̄1 = 3.0", "  ∂f/∂y = v̄2 = 2.0"]

@@ -159,6 +159,12 @@ class Command:
         return []
 
 
+def free_symbol(taken) -> str:
+    """The first of f, g, h, f_, ... that is not in ``taken`` (the names an output's own
+    must not be: variables, --let names)."""
+    return next(symbol for symbol in _symbols() if symbol not in set(taken))
+
+
 def _symbols():
     yield from ("f", "g", "h")
     underscores = 1

@@ -21,7 +21,7 @@ from ..errors import (AdcliError, NonFiniteError, ValuesError, escape, fold_word
                       terminal_width, warn)
 from ..render import finite_json, number_json, number_text, pair_text
 from ..report import Report, point_warnings
-from .base import Command
+from .base import Command, free_symbol
 
 MARK = "◀ first"  # beside the first step whose value (or adjoint, or tangent) is nan or inf
 APPROX = "≈ "     # before a total that the rounded terms beside it do not add up to
@@ -192,6 +192,9 @@ class TextTrace:
         self.started = False
         self.approximate = False     # whether this trace's adjoints have a "≈" row
         self.width = terminal_width(out)
+        # the output's name, never a variable's or a --let name's (∂f/∂f would be one)
+        e = command.expressions[0]
+        self.symbol = free_symbol([*e.variables, *e.names.values()])
 
     @property
     def written(self) -> bool:
@@ -409,7 +412,7 @@ class TextTrace:
                 via = f"{trace.output.tangent_id} = "
             else:
                 via = f"{inputs[name].adjoint_id} = " if name in inputs else ""
-            self.line(f"  ∂f/∂{name} = {via}{self.num(value)}")
+            self.line(f"  ∂{self.symbol}/∂{name} = {via}{self.num(value)}")
 
 
 def folded(pieces: list[list[str]], width: int) -> list[str]:
