@@ -46,6 +46,7 @@ from .functions import (CALLABLE, CONSTANTS, Abs, Add, Div, Mul, Neg, Pow, PowDi
                         Sub, _two_product, _two_sum)
 from .parser import parse
 from .reader import unnoted, without_math
+from .wider import _UNIT
 
 DEFAULT_SAMPLES = 30
 DEFAULT_SEED = 0
@@ -68,6 +69,9 @@ MIN_FOR_DIAGNOSIS = 3  # points a diagnosis must hold at, at least
 FEW_POINTS = 10
 UNDEFINED_CLAIM = "the expectation is nan at "   # slips._undefined: a fact at the points
 UNSETTLED = "finite differences do not settle there"   # why a point is not counted
+# (and why, where what they difference is subnormal: its digits are units of 2^-1074)
+UNSETTLED_SMALL = UNSETTLED + (": {of} is below float64's normal range (2.2e-308) there, "
+                               "where it keeps fewer digits")
 UNDERFLOW_WHY = "(too small for float64): no value to compare"   # (_why_skipped)
 UNDERFLOWED = ("{of} is 0 there by underflow (too small for float64), so finite "
                "differences of it witness nothing")   # (_judge_target, without expectation)
@@ -1418,8 +1422,7 @@ def _too_few(f, targets, order, points, usable: int, missing, fixed) -> str:
                    f"{_s(_shape(points)[0], 'random point')}: {constant}"
     what = max(failing, key=failing.get)
     which = f": {what} is not at {failing[what]} of them" if failing[what] else ""
-    parts = "f, its derivative and the expectation all" if expected else \
-        "f and its derivative both"
+    parts = _finite_parts_words(order, bool(expected))
     head = (f"only {usable} of {_shape(points)[0]} random points have {parts} finite (and "
             f"not 0 by underflow){which}")
     advice = _domain_advice(f, targets, order, fixed, missing)
@@ -1431,6 +1434,13 @@ def _too_few(f, targets, order, points, usable: int, missing, fixed) -> str:
                "--at, --grid or --points where they are"
     return f"{head}; give a domain where they are, e.g. {advice} (or points with --at, " \
            "--grid, --points)"
+
+
+def _finite_parts_words(order: int, expected: bool) -> str:
+    """What must be finite at a point, as _finite_parts asks: f, its derivative (not at
+    order 0, an identity: f itself is compared) and the expectation."""
+    parts = ["f", *["its derivative"] * (order > 0), *["the expectation"] * expected]
+    return f"{listing(parts)} {'both' if len(parts) == 2 else 'all'}"
 
 
 # A domain is looked for where none was given or it failed: first along one variable, at
@@ -2018,13 +2028,23 @@ def _terms(variables, exact):
     for v in variables:
         if v.creator is not None and v.grad is not None:
             g = v.grad.data
-            # Below the normal range, rounding is absolute: one subnormal ulp; an exact value
-            # has none (so sqrt's infinite slope at an exact 0, sqrt(x^2) at 0, multiplies
-            # nothing, nor x^w's nan slope in an exact w = n - 1 at x < 0).
-            size, nothing = np.maximum(np.abs(v.data), TINY), g == 0
+            # An exact value has no rounding (so sqrt's infinite slope at an exact 0,
+            # sqrt(x^2) at 0, multiplies nothing, nor x^w's nan slope in an exact w = n - 1
+            # at x < 0).
+            size, nothing = _rounded_size(v.data), g == 0
             if exact[id(v)] is not False:
                 size, nothing = np.where(exact[id(v)], 0.0, size), nothing | exact[id(v)]
             yield np.where(nothing, 0.0, np.abs(g) * size)
+
+
+def _rounded_size(v) -> np.ndarray:
+    """|v|, whose ROUNDING ulps (times EPS) bound the rounding of the step that made it;
+    below the normal range one unit (wider._UNIT, 2^-1074) more: there a step rounds into
+    that spacing, half a unit (a faithful libm's under one) on top of its relative error,
+    not ROUNDING ulps of the smallest normal (8 units: 9.4% of e^-740 = 85 units, where
+    -1.1 e^-x passed)."""
+    size = np.abs(v)
+    return np.where(size < TINY, size + _UNIT / (ROUNDING * EPS), size)
 
 
 def _exact(variables, moving=None) -> dict:
@@ -2402,12 +2422,16 @@ def _allowance(e, a, e_scale, a_scale, rtol, atol) -> np.ndarray:
 
 
 LOST = ("no digit of {what} or the expectation is left there: the rounding error they can "
-        "make is as large as both values (cancellation), so a wrong expectation would match "
+        "make is as large as both values ({cause}), so a wrong expectation would match "
         "as well as a right one")
 LOST_HALF = ("not one digit of {what} or the expectation is sure there: the rounding error "
-             "they can make is half the larger value or more (cancellation), so a wrong "
+             "they can make is half the larger value or more ({cause}), so a wrong "
              "expectation, by a sign or a factor of 2 or more, would match as well as a right one")
 LOST_SHARE = 2.0    # of an expectation: see _lost
+# Why rounding can be all of a value: the first where it is normal, the second where both
+# are below float64's normal range and each is made of a few units of 2^-1074.
+LOST_CAUSES = ("cancellation", "both are below float64's normal range, where it keeps few "
+               "digits")
 LOST_AD = ("no digit of adcli's {what} may be left there: the rounding error it can make is "
            "as large as it and the finite differences are, so they would agree with anything")
 
@@ -2509,8 +2533,9 @@ def _judge_target(f, t: Target, i, order, points, found, rtol, atol, smooth_valu
         t.allowance[same & (lost > 0)] = 2      # (decided only because --atol >= the bound)
         t.lost = usable & same & (lost > atol)
         what = "f" if order == 0 else "adcli's derivative"
-        t.why[t.lost] = LOST.format(what=what)
-        t.why[t.lost & (lost < larger)] = LOST_HALF.format(what=what)
+        for cause, where in zip(LOST_CAUSES, (larger >= TINY, larger < TINY)):
+            t.why[t.lost & where] = LOST.format(what=what, cause=cause)
+            t.why[t.lost & where & (lost < larger)] = LOST_HALF.format(what=what, cause=cause)
         usable &= ~t.lost
         t.status[usable] = np.where(same[usable], "match", "differs")
         disagree = usable & ~found.kink & settled & ~agree
@@ -2531,6 +2556,10 @@ def _judge_target(f, t: Target, i, order, points, found, rtol, atol, smooth_valu
         # rounding bound where it is as large as both: sin(1e15 x) at 1.7)
         judged = usable & settled
         t.why[usable & ~judged] = UNSETTLED
+        # (the derivative differenced at order 2 and more is kept only where one chunk ran)
+        differenced = found.value if order == 1 else found.lower.get(i, np.inf)
+        t.why[usable & ~judged & (np.abs(differenced) < TINY)] = UNSETTLED_SMALL.format(
+            of=_differenced_label(t, order, f))
         t.why[usable & ~judged & np.isfinite(t.flat)] = FLAT_UNSURE
         t.why[usable & ~judged & np.isfinite(t.flat) & t.converging] = CONVERGING_UNSURE
         t.why[usable & t.blind] = t.blind_why
@@ -2880,8 +2909,8 @@ def _blinded(targets, status) -> int:
 def _unsettled(targets, status) -> int:
     """The points not counted because finite differences do not settle there."""
     return int(np.sum((status == "skipped") & np.any(
-        [(t.status == "skipped") & ((t.why == UNSETTLED) | (t.why == FLAT_UNSURE)
-                                    | (t.why == CONVERGING_UNSURE))
+        [(t.status == "skipped") & (np.isin(t.why, (FLAT_UNSURE, CONVERGING_UNSURE))
+                                    | [str(why).startswith(UNSETTLED) for why in t.why])
          for t in targets], axis=0)))
 
 
@@ -2986,9 +3015,9 @@ def _nothing_counted(f, n, expected_mode, targets=(), order=1, points=None) -> s
         if constant:
             return f"the expected {t.label} is not finite at any of the {_s(n)} given: " \
                    f"{constant}"
-    what = ("are f, its derivative and the expectation all finite (and not 0 by "
-            "underflow)" if expected_mode else "are f and its derivative finite (and not 0 "
-            "by underflow) with finite differences that settle")
+    what = (f"are {_finite_parts_words(order, True)} finite (and not 0 by underflow)"
+            if expected_mode else "are f and its derivative finite (and not 0 by "
+            "underflow) with finite differences that settle")
     head = f"at none of the {_s(n)} given {what}"
     # the variables to look along: those differentiated in, or given several values; the
     # others (a parameter, a = 3) keep theirs
