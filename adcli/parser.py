@@ -151,7 +151,7 @@ def _readings(expression: Expression) -> dict[str, OtherReading]:
 _SPACED = r"/\s*[^\s/]+(?:\s+[\w\\(]|\\)"
 _NAME = r"[^\W\d][\w]*"
 # (a command word ends at its last letter, as the grammar's _TEX_WORD: \pi2 is \pi, 2)
-_ATOM = r"\d+\.?\d*|\.\d+|" + _NAME + r"|\\[^\W\d_]+(?:_[\w]+)?"
+_ATOM = r"\d+\.?\d*|\.\d+|" + _NAME + r"|\\[^\W\d_]+(?:_[\w])?"   # (its subscript: one token)
 # What shows a space after the divisor's first factor: a space (then a letter, a command or
 # a bracket), TeX's spacing (\, \; \: \quad), or a function's command, which TeX sets apart
 # from the factor before it (2/x\ln x shows as 2/x \ln x does; 1/2\pi as 1/2π, no space).
@@ -452,12 +452,28 @@ def _syntax_error(error, text: str) -> ExpressionError:
         return ExpressionError("a factorial is read after a whole number only (3!), once: "
                                "there is no factorial of a variable or expression", text,
                                position)
+    if "TEX_DIGIT" in _acceptable(error):  # \sqrt[3]-x, \sin^|x|: TeX takes one token
+        return ExpressionError(f"{what}; {_one_token(text, position)}", text, position)
     order = list(dict.fromkeys(_EXPECTED.values()))
     wanted = sorted({_EXPECTED[name] for name in _acceptable(error) if name in _EXPECTED},
                     key=order.index)
     if wanted:
         what += "; expected " + (", ".join(wanted[:-1]) + " or " if len(wanted) > 1 else "") + wanted[-1]
     return ExpressionError(what, text, position)
+
+
+# A command that takes one token (TeX's argument without braces), just before it
+_TAKES_ONE = r"(\\sqrt(?:\[[^\]]*\])?|\\[dt]?frac(?:\{[^{}]*\})?" \
+    r"|\\\w+(?:_\w|_\{[^{}]*\})?\s*\^)\s*\Z"
+
+
+def _one_token(text: str, position: int) -> str:
+    """What to write where a command takes one token (\\sqrt[3] -x): TeX's braces."""
+    head = re.search(_TAKES_ONE, text[:position])
+    meant = (text[position:].split() or ["x"])[0]
+    example = f", as in {head.group(1)}{{{meant}}}" if head else ""
+    return ("TeX takes one token here, a digit, a letter or a command: put what is meant "
+            f"in braces{example}")
 
 
 def _acceptable(error) -> set[str]:

@@ -584,6 +584,8 @@ class Builder:
         # factor (see _plain) made into a Factor only if a run or a power needs one (a
         # name in a 1 MB expression is mostly an operand).
         ((name, start),) = children
+        if name[0] == "_" and self._tex:  # (before the cache: _1 alone may be met first)
+            self._stray_subscript(name, start)
         if self.definitions and (ref := normal_name(name)) in self.definitions:
             return self._add(Node("ref", start, name=ref))
         leaf = self._leaves.get(name)
@@ -601,6 +603,8 @@ class Builder:
             if name != written and name in self.definitions:  # x_\alpha, --let x_α=...
                 return self._add(Node("ref", start, name=name))
             if is_function_name(name):
+                if written.startswith("\\log_"):
+                    self._glued_base(written, start)
                 return Func(written, name, start, len(self.nodes))
             leaf = _leaf_of(name)
             if written[-1] != "_":
@@ -610,6 +614,28 @@ class Builder:
         nodes = self.nodes
         nodes.append(Node(leaf[0], start, leaf[1], leaf[2]))
         return len(nodes) - 1
+
+    def _stray_subscript(self, written: str, start: int) -> None:
+        """\\sqrt x_1, \\sin^2_2x: a "_" glued to what is no name, a token TeX takes alone
+        (\\sqrt's x) or a power. TeX sets the subscript on that, so it is never a name '_1'
+        times it: refused, with the braces to write."""
+        if start == 0 or self.text[start - 1].isspace():
+            return
+        self._error(f"'{escape(written[:2])}' is a subscript of what comes before it, not a "
+                    "name (TeX takes one token after \\sqrt and '^'): write it with its name "
+                    "in braces, as in \\sqrt{x_1}, or before the power, as in \\log_2^2 x",
+                    start)
+
+    def _glued_base(self, written: str, start: int) -> None:
+        """\\log_10x: TeX takes one token as a subscript, so \\log_1 then 0x, a logarithm
+        to base 1 (or 0), never meant: refused, with the braces to write."""
+        digits = re.compile(r"\d+").match(self.text, start + len(written))
+        if digits is None or written[5:] not in ("0", "1"):
+            return
+        base = written[5:] + digits.group()
+        self._error(f"TeX takes one token as a subscript, so {written}{digits.group()} is "
+                    f"{written} then {digits.group()}, a logarithm to base {written[5:]}: for "
+                    f"base {base}, write \\log_{{{base}}}", start)
 
     def _latex_name(self, written: str, name: str, start: int) -> None:
         """A LaTeX command read as a name must be a function (\\sin), a constant (\\pi)
@@ -886,9 +912,9 @@ class Builder:
         (_, start), inner = children
         return Factor(self._value(inner), start, "paren")
 
-    def nth_root(self, children):  # LaTeX's \sqrt[n]{x}: x^(1/n) (\sqrt[3] is a ROOT)
-        (_, start), degree, _, radicand = children
-        degree, radicand = self._value(degree), self._value(radicand)
+    def nth_root(self, children):  # LaTeX's \sqrt[n]{x}, \sqrt[n]2: x^(1/n), one token
+        (_, start), degree, radicand = children
+        degree, radicand = self._value(degree), self._radicand(radicand, start)
         one = self._add(Node("number", start, "", 1.0))
         exponent = self._infix("div", one, degree, start)
         return Factor(self._infix("pow", radicand, exponent, start), start, "paren")
@@ -896,8 +922,29 @@ class Builder:
     def tex_sqrt(self, children):  # LaTeX's \sqrt{x}, \sqrt2: one token, as TeX reads it
         (_, start), radicand = children
         index = self._add(Node("call", start, name="sqrt", function=CALLABLE["sqrt"],
-                               args=(self._value(radicand),)))
+                               args=(self._radicand(radicand, start),)))
         return Factor(index, start, "paren")
+
+    def tex_root(self, children):  # \sqrt[3]{x}, \sqrt[3]8: one token, as \sqrt takes
+        (text, start), radicand = children
+        name = ROOTS[text]
+        index = self._add(Node("call", start, name=name, function=CALLABLE[name],
+                               args=(self._radicand(radicand, start),)))
+        return Factor(index, start, "paren")
+
+    def _radicand(self, radicand, start: int) -> int:
+        """The root's one token: \\sqrt[3]\\sin x is \\sqrt[3]{\\sin} then x to TeX, a function
+        without its argument, refused with the braces to write."""
+        if isinstance(radicand, Func):
+            head = self.text[start:radicand.start].rstrip()
+            rest = self.text[radicand.start:].split()
+            # (its argument as written after it: \\ln2x, \\sin x; else an x for one)
+            meant = rest[0] if rest[0] != radicand.written else \
+                " ".join(rest[:2]) if len(rest) > 1 else f"{rest[0]} x"
+            self._error(f"TeX takes one token after {head}, so {radicand.written} alone, a "
+                        f"function without its argument: write {head}{{{escape(meant)}}}",
+                        radicand.start)
+        return self._value(radicand)
 
     def fraction(self, children):  # LaTeX's \frac{a}{b}, \frac12
         (_, start), top, bottom = children
@@ -950,6 +997,17 @@ class Builder:
                         f"{func.written}(x)^{format_number(value)} for a power of "
                         f"{func.written}", position)
         return Func(func.written, func.name, func.start, func.mark, value)
+
+    def tex_head(self, children):
+        """\\sin^ (TEX_SUP): the command read as a name, and its "^", before the exponent's
+        nodes are made (a function's exponent is read back from the nodes after it)."""
+        ((text, start),) = children
+        caret = text.rindex("^")
+        return self.name([(text[:caret].rstrip(), start)]), ("^", start + caret)
+
+    def tex_power(self, children):  # \sin^22x: \sin^2, then 2x, as TeX reads it
+        (base, caret), exponent = children
+        return self.power([base, caret, exponent])
 
     def exponent_sign(self, children):
         (sign, position), operand = children
@@ -1168,6 +1226,16 @@ class Builder:
         may have been meant (\\alpha_2), to say with the refusal; "" for anything else."""
         written = self.text[before.start:start]
         number = re.compile(r"(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?").match(self.text, start)
+        script = re.fullmatch(r"(\\[^\W\d_]+|\\(?:operatorname|mathrm|mathit)\s*\{\w+\})"
+                              r"([_^])(\w)", written)
+        if number is not None and script is not None:   # \alpha_12, \alpha^22
+            return self._glued_to_script(script, number.group())
+        root = re.fullmatch(r"(\\sqrt(?:\[[^\]]*\])?)\s*(\d)", written)
+        if number is not None and root is not None:   # \sqrt[3]27, \sqrt2.5
+            head, digit = root.groups()
+            said = f"TeX takes one token after {head}, so {written}{number.group()} is " \
+                f"{written} then {number.group()}; write {head}{{{digit}{number.group()}}}"
+            return f" ({escape(said)})"
         if number is None or not re.fullmatch(r"\\[^\W\d_]+", written):
             return ""
         number = number.group()
@@ -1176,6 +1244,19 @@ class Builder:
         if number.isdigit() and self.nodes[before.index].kind == "variable":
             subscript = number if len(number) == 1 else f"{{{number}}}"  # (TeX: _12 is _1 2)
             said += f"; for a subscript, write {written}_{subscript}"
+        return f" ({escape(said)})"
+
+    @staticmethod
+    def _glued_to_script(script: re.Match, number: str) -> str:
+        """\\alpha_12, \\alpha^22: TeX takes one token as a command's subscript or
+        superscript, so the number after it stands alone; the braces to write."""
+        command, mark, first = script.groups()
+        kind, what = ("subscript", "a subscript") if mark == "_" else \
+            ("superscript", f"the power {first}{number}")
+        said = f"TeX takes one token as a {kind}, so {script.group()}{number} is " \
+            f"{script.group()} then {number}"
+        if number.isdigit():
+            said += f"; for {what}, write {command}{mark}{{{first}{number}}}"
         return f" ({escape(said)})"
 
     def _after_group(self, start: int) -> bool:
