@@ -91,7 +91,8 @@ def test_the_rounding_bound_there_is_the_terms_sum_not_inf():
     from adcli.expression import parse
 
     for x, scale in ((1e-100, 2e200), (1e-150, 2e300), (-1e-140, 2e280)):
-        value, found = checking._expectation(parse("-1/x^2"), {"x": np.array([x])}, 1)
+        with np.errstate(all="ignore"):   # (as check runs it: the slope's overflow is known)
+            value, found = checking._expectation(parse("-1/x^2"), {"x": np.array([x])}, 1)
         assert value[0] == pytest.approx(-1 / x ** 2, rel=1e-15)
         assert found[0] == pytest.approx(scale, rel=1e-12)
 
