@@ -70,6 +70,11 @@ def y_view(ys, slopes=None, x=None) -> tuple[float, float]:
     if not ranges:
         return -1.0, 1.0
     low, high = min(r[0] for r in ranges), max(r[1] for r in ranges)
+    if any(cut_low and cut_high for _, _, cut_low, cut_high in ranges) and low < 0 < high:
+        # A curve cut beside a pole at both ends (1/x, tan) gets as much room on either
+        # side of 0 as the view has on one: its branches alike, not one cut at 3 of its
+        # spreads beside a derivative's longer cut on the other side (1/x: -270 to 30)
+        low, high = -max(-low, high), max(-low, high)
     if high - low <= 1e-12 * max(abs(low), abs(high), 1e-300):
         pad = abs(high) / 2 or 1.0      # a constant: centre it
         return low - pad, high + pad
@@ -81,7 +86,8 @@ LARGEST = 1e300
 OUTLIER, KEPT = 10, 3      # an end beyond 10 spreads from the median is cut at 3 spreads
 
 
-def _curve_range(y, slope=None, x=None) -> tuple[float, float] | None:
+def _curve_range(y, slope=None, x=None) -> tuple[float, float, bool, bool] | None:
+    """(low, high) of a curve's view, and whether each end was cut beside a pole."""
     y = np.asarray(y, dtype=float)
     finite = np.isfinite(y)
     # Beyond 1e300 the renderers' own arithmetic overflows: such values are off the view.
@@ -91,14 +97,15 @@ def _curve_range(y, slope=None, x=None) -> tuple[float, float] | None:
     middle = float(np.median(values))
     spread = float(np.quantile(np.abs(values - middle), 0.9))
     low, high = float(values.min()), float(values.max())
+    cut_low = cut_high = False
     if spread > 0 and max(high - middle, middle - low) > OUTLIER * spread:
         poles = _beside_poles(y, slope, x, middle)
         shown = np.where(finite, y, middle)
-        if high - middle > OUTLIER * spread and poles[np.argmax(shown)]:
-            high = middle + KEPT * spread
-        if middle - low > OUTLIER * spread and poles[np.argmin(shown)]:
-            low = middle - KEPT * spread
-    return low, high
+        cut_high = high - middle > OUTLIER * spread and bool(poles[np.argmax(shown)])
+        cut_low = middle - low > OUTLIER * spread and bool(poles[np.argmin(shown)])
+        high = middle + KEPT * spread if cut_high else high
+        low = middle - KEPT * spread if cut_low else low
+    return low, high, cut_low, cut_high
 
 
 def _beside_poles(y: np.ndarray, slope, x, middle: float) -> np.ndarray:

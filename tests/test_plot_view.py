@@ -83,3 +83,13 @@ def test_a_figure_with_a_narrow_peak_keeps_it_in_view():
     f = np.exp(-100 * x**2)
     figure = Figure("t", "x", "value", x, [Curve("f", f, 0, slope=-200 * x * f)])
     assert figure.view[1] >= 1.0
+
+
+@pytest.mark.parametrize("f, df, a, b", [
+    (lambda x: 1 / x, lambda x: -1 / x**2, -1, 1),
+    (np.tan, lambda x: 1 / np.cos(x)**2, -3, 3),
+])
+def test_an_odd_poles_branches_get_the_same_room(f, df, a, b):
+    # 1/x's view was -270..30 (f cut at 3 of its spreads above, f' = -1/x^2 below)
+    low, high = view(f, df, a, b)
+    assert high == pytest.approx(-low) and high > 100
