@@ -117,6 +117,10 @@ def test_the_cli_reads_sin_22x():
 
 
 ONE_TOKEN = "TeX takes one token as a subscript"
+SUBSCRIPT_OF = ("is a subscript of what comes before it, not a name (TeX takes one token "
+                "after \\sqrt and '^'): write it with its name in braces, as in \\sqrt{x_1}, "
+                "or before the power, as in \\log_2^2 x")
+NUMBER_FIRST = "a number must come first in a product written without '*': insert one, as in "
 
 
 @pytest.mark.parametrize("text, message, column", [
@@ -131,19 +135,6 @@ ONE_TOKEN = "TeX takes one token as a subscript"
                    r"for a subscript, write \alpha_{12})", 8),
     (r"\sin_2x", r"LaTeX's \sin_2 is not read here: write the expression itself "
                  r"(\frac{a}{b}, \sqrt{x}, \cdot, \sin and the Greek letters are read)", 0),
-])
-def test_refused_with_the_braces_to_write(text, message, column):
-    run = run_cli("grad", text, "--at", "x=1", "--format", "plain")
-    assert_one_line_error(run, text, message, column)
-
-
-SUBSCRIPT_OF = ("is a subscript of what comes before it, not a name (TeX takes one token "
-                "after \\sqrt and '^'): write it with its name in braces, as in \\sqrt{x_1}, "
-                "or before the power, as in \\log_2^2 x")
-NUMBER_FIRST = "a number must come first in a product written without '*': insert one, as in "
-
-
-@pytest.mark.parametrize("text, message, column", [
     (r"\alpha^22", NUMBER_FIRST + r"\alpha^2*2 (TeX takes one token as a superscript, so "
                    r"\alpha^22 is \alpha^2 then 2; for the power 22, write \alpha^{22})", 8),
     (r"\sqrt[3]27", NUMBER_FIRST + r"\sqrt[3]2*7 (TeX takes one token after \sqrt[3], so "
@@ -158,7 +149,7 @@ NUMBER_FIRST = "a number must come first in a product written without '*': inser
     (r"\sqrt x_1", "'_1' " + SUBSCRIPT_OF, 7),
     (r"\sin^2_2x", "'_2' " + SUBSCRIPT_OF, 6),
 ])
-def test_what_tex_takes_alone_is_said(text, message, column):
+def test_refused_with_the_braces_to_write(text, message, column):
     run = run_cli("grad", text, "--at", "x=1", "--format", "plain")
     assert_one_line_error(run, text, message, column)
 
