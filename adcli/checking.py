@@ -84,10 +84,9 @@ CONVERGING_UNSURE = ("the central differences converge to 0 there, which bounds 
 BLIND = ("{of} itself is wrong there in float64 (an intermediate step overflowed or "
          "underflowed, and long double gives another number), so finite differences of it "
          "witness nothing")   # (_by_long_double)
-LONG_DOUBLE = ("{label} at {where}: an intermediate step overflowed or underflowed in "
-               "float64, and computed again in long double (a wider exponent range) it is "
-               "{wide:.14g} where float64 gives {shown:.14g}{first}: float64's {number} is "
-               "wrong there, so long double's is the {what} shown{compared}")
+LONG_DOUBLE = ("{label} at {where}: {recomputed} it is {wide} where float64 gives {shown}"
+               "{first}: float64's {number} is wrong there, so long double's is the {what} "
+               "shown{compared}")
 LONG_DOUBLE_ORDER = 2   # derivatives up to this order are taken from long double's run there
 
 
@@ -3185,8 +3184,11 @@ def _long_double_note(r: CheckResult, label: str, wide, numbers, float64, number
         return ""
     n, k = len(r.value), int(np.flatnonzero(wide)[0])
     at = ", ".join(f"{v}={float(p[k])!r}" for v, p in r.points.items())
+    from .report import RECOMPUTED, number_digits
+
     return LONG_DOUBLE.format(label=label, where=f"{int(wide.sum())} of {_s(n)}",
-                              wide=float(numbers[k]), shown=float(float64[k]),
+                              recomputed=RECOMPUTED, wide=number_digits(numbers[k]),
+                              shown=number_digits(float64[k]),
                               first=f" (first at {at})" if n > 1 else "", number=number,
                               what=what, compared=compared)
 

@@ -921,13 +921,13 @@ class Builder:
 
     def tex_sqrt(self, children):  # LaTeX's \sqrt{x}, \sqrt2: one token, as TeX reads it
         (_, start), radicand = children
-        index = self._add(Node("call", start, name="sqrt", function=CALLABLE["sqrt"],
-                               args=(self._radicand(radicand, start),)))
-        return Factor(index, start, "paren")
+        return self._root("sqrt", radicand, start)
 
     def tex_root(self, children):  # \sqrt[3]{x}, \sqrt[3]8: one token, as \sqrt takes
         (text, start), radicand = children
-        name = ROOTS[text]
+        return self._root(ROOTS[text], radicand, start)
+
+    def _root(self, name: str, radicand, start: int) -> Factor:
         index = self._add(Node("call", start, name=name, function=CALLABLE[name],
                                args=(self._radicand(radicand, start),)))
         return Factor(index, start, "paren")

@@ -9,6 +9,9 @@ import numpy as np
 
 from .functions import PRIMITIVES
 
+# What the long double witness did, as every warning of it (and check's notes) says it
+RECOMPUTED = ("an intermediate step overflowed or underflowed in float64, and computed again "
+              "in long double (a wider exponent range)")
 # Why, per kind of diagnostic: said once per function on stderr, once per point in JSON.
 _WHY = {
     "value": "gave nan or inf ({reason})",
@@ -18,9 +21,7 @@ _WHY = {
     "overflow": "overflowed: {reason}",
     "unsure": "an intermediate step overflowed or underflowed, and forward mode gives another "
               "derivative: the derivative shown may be wrong there",
-    "range": "an intermediate step overflowed or underflowed in float64, and computed again "
-             "in long double (a wider exponent range) it is another number: the {shown} shown "
-             "is wrong there",
+    "range": RECOMPUTED + " it is another number: the {shown} shown is wrong there",
 }
 # Kinds that name a function for a nan or inf, or ("range") say the true number instead.
 _BLAMED = ("value", "derivative", "overflow", "range")
@@ -187,14 +188,13 @@ def wider_said(name: str, where: str, first, points: int) -> str:
     else:
         at = ", ".join(f"{n}={v!r}" for n, v in first.at.items())
         give = f", give or take {first.bound:.2g} (its own rounding)," if first.bound else ""
-        it_is = (f"it is {_digits(first.wider)}{give} where float64 gives "
-                 f"{_digits(first.shown)}{f' (first at {at})' if points > 1 else ''}")
-    return (f"{_subject(name, 'the value')} at {where}: an intermediate step "
-            f"overflowed or underflowed in float64, and computed again in long double (a "
-            f"wider exponent range) {it_is}: the {_shown(name)} shown is wrong there")
+        it_is = (f"it is {number_digits(first.wider)}{give} where float64 gives "
+                 f"{number_digits(first.shown)}{f' (first at {at})' if points > 1 else ''}")
+    return (f"{_subject(name, 'the value')} at {where}: {RECOMPUTED} {it_is}: the "
+            f"{_shown(name)} shown is wrong there")
 
 
-def _digits(number: float) -> str:
+def number_digits(number: float) -> str:
     """14 digits, or below float64's normal range the digits it holds (a subnormal's
     spacing is 4.9e-324: 1.566475e-318, not 1.5664746553913e-318)."""
     number = float(number)

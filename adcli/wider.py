@@ -168,7 +168,7 @@ class _Watch:
         its point (a Hessian entry beyond float64 is inf once rounded, and only it is
         no witness then). Returns its size."""
         size = np.abs(data)
-        self.ranged |= (size > _MAX) | ((size > 0) & (size < _TINY))
+        self.ranged |= _outside(size)
         return size
 
 
@@ -211,7 +211,8 @@ def _judged(make_run, arrays: list[np.ndarray], asked: Asked, shown: dict) -> Ju
     n = len(arrays[0]) if arrays else 1
     watch, kinked = _Watch(n), {}
     first = _run(make_run, arrays, asked, watch, kinked)
-    ranged = {name: watch.ranged_for(name, asked) | _beyond(a) for name, a in first.items()}
+    ranged = {name: watch.ranged_for(name, asked) | _outside(np.abs(a))
+              for name, a in first.items()}
     with np.errstate(over="ignore", under="ignore"):
         numbers = {name: a.astype(np.float64) for name, a in first.items()}
     clean = {name: ~watch.lost & np.isfinite(a) for name, a in first.items()}
@@ -245,10 +246,9 @@ def _judged(make_run, arrays: list[np.ndarray], asked: Asked, shown: dict) -> Ju
     return Judged(wrong, numbers, settled, bounds, kinked)
 
 
-def _beyond(data) -> np.ndarray:
-    """Where a number asked for is itself outside float64's normal range (a gradient's
-    sums are no Function calls the watch sees)."""
-    size = np.abs(data)
+def _outside(size) -> np.ndarray:
+    """Where a number of this size is outside float64's normal range (a number asked for
+    too: a gradient's sums are no Function calls the watch sees)."""
     return (size > _MAX) | ((size > 0) & (size < _TINY))
 
 
