@@ -1226,8 +1226,9 @@ class Builder:
         may have been meant (\\alpha_2), to say with the refusal; "" for anything else."""
         written = self.text[before.start:start]
         number = re.compile(r"(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?").match(self.text, start)
-        script = re.fullmatch(r"(\\[^\W\d_]+|\\(?:operatorname|mathrm|mathit)\s*\{\w+\})"
-                              r"([_^])(\w)", written)
+        script = re.fullmatch(r"(\\[^\W\d_]+|\\(?:operatorname|mathrm|mathit)\s*\{\w+\}"
+                              r"|\\math(?:rm|it)\s+[^\W\d_]|\{\s*\\rm\s+\w+\s*\})([_^])(\w)",
+                              written)
         if number is not None and script is not None:   # \alpha_12, \alpha^22
             return self._glued_to_script(script, number.group())
         root = re.fullmatch(r"(\\sqrt(?:\[[^\]]*\])?)\s*(\d)", written)

@@ -137,6 +137,13 @@ NUMBER_FIRST = "a number must come first in a product written without '*': inser
                  r"(\frac{a}{b}, \sqrt{x}, \cdot, \sin and the Greek letters are read)", 0),
     (r"\alpha^22", NUMBER_FIRST + r"\alpha^2*2 (TeX takes one token as a superscript, so "
                    r"\alpha^22 is \alpha^2 then 2; for the power 22, write \alpha^{22})", 8),
+    # The old font switch and \mathrm without braces are command words too (a power of 22
+    # was read before, silently).
+    (r"{\rm e}^22x", NUMBER_FIRST + r"{\rm e}^2*2x (TeX takes one token as a superscript, so "
+                     r"{\rm e}^22 is {\rm e}^2 then 2; for the power 22, write {\rm e}^{22})", 9),
+    (r"\mathrm e^22x", NUMBER_FIRST + r"\mathrm e^2*2x (TeX takes one token as a superscript, "
+                       r"so \mathrm e^22 is \mathrm e^2 then 2; for the power 22, write "
+                       r"\mathrm e^{22})", 11),
     (r"\sqrt[3]27", NUMBER_FIRST + r"\sqrt[3]2*7 (TeX takes one token after \sqrt[3], so "
                     r"\sqrt[3]27 is \sqrt[3]2 then 7; write \sqrt[3]{27})", 9),
     (r"\sqrt[3]-x", "unexpected '-'; TeX takes one token here, a digit, a letter or a "
