@@ -629,12 +629,12 @@ class Builder:
     def _glued_base(self, written: str, start: int) -> None:
         """\\log_10x: TeX takes one token as a subscript, so \\log_1 then 0x, a logarithm
         to base 1 (or 0), never meant: refused, with the braces to write."""
-        digits = re.compile(r"\d+").match(self.text, start + len(written))
+        digits = re.compile(r"(\s*)(\d+)").match(self.text, start + len(written))
         if digits is None or written[5:] not in ("0", "1"):
             return
-        base = written[5:] + digits.group()
+        base = written[5:] + digits.group(2)
         self._error(f"TeX takes one token as a subscript, so {written}{digits.group()} is "
-                    f"{written} then {digits.group()}, a logarithm to base {written[5:]}: for "
+                    f"{written} then {digits.group(2)}, a logarithm to base {written[5:]}: for "
                     f"base {base}, write \\log_{{{base}}}", start)
 
     def _latex_name(self, written: str, name: str, start: int) -> None:
@@ -833,6 +833,12 @@ class Builder:
 
     def _log(self, x: int, base: int, start: int) -> int:
         """log(x, b) is log(x)/log(b): ``base`` is b's node."""
+        node = self.nodes[base]
+        if node.kind == "number" and node.value in (0.0, 1.0):  # a typo, never meant
+            self._error(f"there is no logarithm to base {format_number(node.value)} (it "
+                        f"would divide by log {format_number(node.value)} = "
+                        f"{'0' if node.value else '-inf'}): a base is positive and not 1",
+                        node.position)
         log = CALLABLE["log"]
         top = self._add(Node("call", start, name="log", function=log, args=(x,)))
         bottom = self._add(Node("call", start, name="log", function=log, args=(base,)))

@@ -128,6 +128,8 @@ NUMBER_FIRST = "a number must come first in a product written without '*': inser
                               r"for base 10, write \log_{10}", 0),
     (r"\log_10(x)", ONE_TOKEN + r", so \log_10 is \log_1 then 0, a logarithm to base 1: "
                                 r"for base 10, write \log_{10}", 0),
+    (r"\log_1 0x", ONE_TOKEN + r", so \log_1 0 is \log_1 then 0, a logarithm to base 1: "
+                    r"for base 10, write \log_{10}", 0),
     (r"\log_16 x", ONE_TOKEN + r", so \log_16 is \log_1 then 6, a logarithm to base 1: "
                                r"for base 16, write \log_{16}", 0),
     (r"\alpha_12", "a number must come first in a product written without '*': insert one, "
@@ -169,3 +171,24 @@ def test_the_refusal_on_a_terminal(columns):
     assert code == 2
     assert rows[-2:] == ["  \\log_10x", "  ^"]
     assert words(rows[:-2]) == ["adcli:", "error:", *message.split()]
+
+
+NO_BASE = "there is no logarithm to base {0} (it would divide by log {0} = {1}): a base is " \
+    "positive and not 1"
+
+
+@pytest.mark.parametrize("text, base, column", [
+    ("log_1 x", 1, 0), (r"\log_1 x", 1, 0), ("log_{1} x", 1, 0), ("log(x, 1)", 1, 7),
+    ("log_0 x", 0, 0), ("log(x,0)", 0, 6), ("2 + log(x, 1.0)", 1, 11),
+])
+def test_a_logarithm_to_base_0_or_1_is_refused(text, base, column):
+    """log_1 x divided by log 1 = 0 (inf, with a warning about '/'), log_0 x by -inf (-0,
+    silently): a base written as 0 or 1 is a typo."""
+    run = run_cli("grad", text, "--at", "x=2", "--format", "plain")
+    assert_one_line_error(run, text, NO_BASE.format(base, "0" if base else "-inf"), column)
+
+
+def test_a_base_that_is_1_only_at_the_point_is_computed():
+    code, out, err = run_cli("grad", "log(x, b)", "--at", "x=2,b=1", "--format", "plain")
+    assert code == 0 and out.split()[0] == "inf"
+    assert "'/' gave nan or inf" in err
