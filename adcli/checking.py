@@ -1451,17 +1451,18 @@ PROBE_SURE = 64     # points drawn from a domain found, nine in ten of them usab
 _TRIED = f"trying magnitudes 1e-{PROBE_DECADES} to 1e{PROBE_DECADES} of either sign"
 
 
-def _domain_advice(f, targets, order, fixed, names) -> str | None:
+def _domain_advice(f, targets, order, fixed, names, near: float = 1.0) -> str | None:
     """--domain options where f, its derivative and the expectations are finite, as
-    _probe_line (one variable) or _probe_boxes (several) find them; "" where they found
-    none; None where f is too big to look (sampling costs about the square of its size)."""
+    _probe_line (one variable, on the side of 0 ``near`` is on, of two alike) or
+    _probe_boxes (several) find them; "" where they found none; None where f is too big
+    to look (sampling costs about the square of its size)."""
     nodes = len(f.nodes) + sum(len(t.expectation.nodes) for t in targets
                                if t.expectation is not None)
     if nodes > WIDER_NODES or not names:
         return None
     fixed = {v: float(np.ravel(as_numbers(v, value))[0]) for v, value in fixed.items()}
     with np.errstate(all="ignore"):
-        found = _probe_line(f, targets, order, fixed, names[0]) if len(names) == 1 else \
+        found = _probe_line(f, targets, order, fixed, names[0], near) if len(names) == 1 else \
             _probe_boxes(f, targets, order, fixed, names)
     return " ".join(f"--domain {v}={_short(lo)}:{_short(hi)}"
                     for v, (lo, hi) in found.items()) if found else ""
@@ -1480,7 +1481,7 @@ def _decades():
         yield -hi, -lo
 
 
-def _probe_line(f, targets, order, fixed, name) -> dict | None:
+def _probe_line(f, targets, order, fixed, name, near: float = 1.0) -> dict | None:
     """A domain of ``name`` (the others at their values) where everything is finite: the
     longest run of usable points on a ladder of magnitudes; one with an edge on both
     sides (arcsin(x - 50): 49 to 51) is found more closely there and rounded inward; one
@@ -1490,7 +1491,11 @@ def _probe_line(f, targets, order, fixed, name) -> dict | None:
     line = np.concatenate([-steps[::-1], [0.0], steps])
     ok = _usable_along(f, targets, order, fixed, name, line)
     edges = np.flatnonzero(np.diff(np.concatenate([[0], ok.astype(np.int8), [0]])))
-    runs = sorted(zip(edges[::2], edges[1::2] - 1), key=lambda r: r[0] - r[1])
+    # The longest run; of two as long (1/x's), the one on near's side of 0 (1e160's: the
+    # positive one, not -10:-1).
+    side = -1.0 if near < 0 else 1.0
+    runs = sorted(zip(edges[::2], edges[1::2] - 1),
+                  key=lambda r: (r[0] - r[1], max(line[r[0]] * side, line[r[1]] * side) <= 0))
     for i, j in runs:
         if i > 0 and j < line.size - 1:
             lo = _edge(f, targets, order, fixed, name, line[i - 1], line[i])
@@ -3024,7 +3029,9 @@ def _nothing_counted(f, n, expected_mode, targets=(), order=1, points=None) -> s
               or points is None or not _one_value(points[v])] or list(f.variables)
     fixed = {} if points is None else {v: points[v][0] for v in f.variables
                                        if v not in varied}
-    advice = _domain_advice(f, targets, order, fixed, varied)
+    given = [] if points is None else np.ravel(points[varied[0]])
+    near = float(np.median(given)) if len(given) and np.isfinite(given).all() else 1.0
+    advice = _domain_advice(f, targets, order, fixed, varied, near)
     if advice is None:
         return f"{head}: try other points, or random ones from a domain where they are " \
                "(--domain NAME=LO:HI)"

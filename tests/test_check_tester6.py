@@ -367,3 +367,13 @@ def test_on_a_terminal_the_new_words_are_there_whole(columns):
     assert code == 0
     assert ("note: 1 point not counted: f is 0 there by underflow (too small for float64), "
             "so finite differences of it witness nothing") in words
+
+
+@pytest.mark.parametrize("at, side", [("x=1e160", 1), ("x=-1e160", -1)])
+def test_the_domain_suggested_is_on_the_side_of_the_points_given(at, side):
+    """1/x's usable points are two runs as long, either side of 0: the one suggested is on
+    the side of the point given (1e160 was sent to -10:-1)."""
+    code, out, err = run_cli("check", "1/x", "-1/x^2", "--at", at)
+    assert (code, out) == (2, "")
+    lo, hi = map(float, err.split("e.g. --domain x=")[1].split()[0].split(":"))
+    assert lo < hi and lo * side > 0 and hi * side > 0, err
