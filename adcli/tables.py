@@ -30,6 +30,7 @@ from .records import Record
 
 PIPE_WIDTH = 10_000     # a pipe or a file has no width: one row per point, always
 LONG_HEADING = 500      # characters; a longer heading shows its head and tail
+OPENED = 8              # parentheses a shortened heading shows, or else their count
 LABEL = 30              # characters; a heading's label ("read as: ") is no longer
 
 # Characters that take one cell each for rich whatever the Unicode version (printable
@@ -237,8 +238,12 @@ def shorten(text: str, limit: int = LONG_HEADING) -> str:
     by "…" (between tokens), and its length is said."""
     if len(text) <= limit:
         return text
-    head, tail = ends(text, (limit - 80) // 2)
-    return (f"{head} … {tail} ({len(text):,} characters in all; "
+    # A long sum's reading opens with a parenthesis per term ("((((...((x*y) + (x*y)) +"):
+    # shown as their count, so the head shows the terms.
+    opened = len(text) - len(text.lstrip("(")) - 1  # (the last: the first term's own)
+    count = f"(((( … {opened + 1:,} opening parentheses … " if opened >= OPENED else ""
+    head, tail = ends(text[opened:] if count else text, (limit - 80) // 2)
+    return (f"{count}{head} … {tail} ({len(text):,} characters in all; "
             "--format json gives them whole)")
 
 

@@ -18,7 +18,7 @@ import re
 import pytest
 from rich.cells import cell_len
 
-from conftest import run_cli, run_in_pty, strict_json
+from conftest import adcli_on_terminal, run_cli, run_in_pty, strict_json
 from test_output import ANSI, adcli_executable, child_env
 
 BOX = "┏┃┡│├└┌"
@@ -186,6 +186,24 @@ def test_a_shortened_jacobian_legend_states_its_expressions_length():
     code, out, err = run_cli("jacobian", name, "x", "--at", f"{name}=2,x=1")
     assert code == 0, err
     assert _stated_length(out) == 777
+
+
+def test_a_long_sums_shortened_reading_counts_its_opening_parentheses():
+    """A left-nested sum of n terms reads as n - 1 parentheses, then the first term: the
+    head showed lines of "(((((" and no term."""
+    code, out, err = run_cli("eval", "+".join(["x*y"] * 300), "--at", "x=1,y=2")
+    assert code == 0, err
+    line = out.splitlines()[0]
+    assert line.startswith("read as: (((( … 299 opening parentheses … (x*y) + (x*y)) + (x*y))")
+    assert "(" * 5 not in line and _stated_length(out) == 300 * len("(x*y)") + 299 * len(" + ") + 298 * len("()")
+
+
+@pytest.mark.parametrize("columns", [40, 80])
+def test_the_count_on_a_terminal(columns):
+    code, rows = adcli_on_terminal(columns, "eval", "+".join(["x*y"] * 300), "--at", "x=1,y=2")
+    assert code == 0
+    assert " ".join(" ".join(rows).split()).startswith(
+        "read as: (((( … 299 opening parentheses … (x*y) + (x*y)) +")
 
 
 # ----- 5. NO_COLOR counts only when not empty ----------------------------------------------
