@@ -206,6 +206,8 @@ def test_a_long_read_as_is_cut_between_names_and_numbers():
     for text in (heading, trace, caption):
         assert " … " in text, text
         shortened = text[len("read as: "):text.index(" characters")].rsplit(" (", 1)[0]
+        # (a long sum's opening parentheses are said as their count, not cut)
+        shortened = re.sub(r"^\(\(\(\( … [\d,]+ opening parentheses … ", "", shortened)
         assert not re.search(r"(?<![a-z])(in|xp|n|p)\(", shortened), text
         shown_numbers = re.findall(r"(?<![\w.])\d+(?:\.\d+)?(?![\w.])", shortened)
         assert set(map(float, shown_numbers)) <= numbers, text
