@@ -26,16 +26,18 @@ def number_text(value: float, digits: int | None = None) -> str:
         return "nan"
     if math.isinf(value):
         return "inf" if value > 0 else "-inf"
-    return repr(value) if digits is None else f"{value:.{digits}g}"
+    if digits is None:
+        return repr(value)
+    text = f"{value:.{digits}g}"
+    while math.isinf(float(text)):  # 1.65e308 to 1 digit, 2e+308, would read back as inf:
+        digits += 1                 # the fewest more digits that stay in range (1.7e+308)
+        text = f"{value:.{digits}g}"
+    return text
 
 
 def number_json(value: float, digits: int | None = None):
     text = number_text(value, digits)
-    if text in ("nan", "inf", "-inf"):
-        return text
-    # Rounding the largest floats up (1.8e308) would overflow: keep those unrounded.
-    rounded = float(text)
-    return rounded if math.isfinite(rounded) else float(value)
+    return text if text in ("nan", "inf", "-inf") else float(text)
 
 
 class Rows(Record):

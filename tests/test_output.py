@@ -345,7 +345,9 @@ def test_a_very_long_reading_is_shortened_visibly(tmp_path, capsys):
     assert code == 0, err
     (heading,) = [line for line in out.splitlines() if line.startswith("read as:")]
     assert len(heading) < 600
-    assert heading.startswith("read as: " + parsed[:100])
+    # (its n - 1 opening parentheses as their count, then the first terms)
+    assert heading.startswith(f"read as: (((( … {n - 1:,} opening parentheses … " +
+                              parsed[n - 2:][:100])
     assert parsed[-100:] in heading and " … " in heading
     assert f"{len(parsed):,} characters" in heading
     # f = sum k*x, so f(1) = df/dx = 20000*20001/2 (exact in float64)
@@ -613,6 +615,29 @@ def test_digits_in_jsonl_and_tables(capsys):
                                "hessian": [[2.0]]}
     output = table_at_width(Hessian, ["x^3"], 120, at=("x=1/3",), digits=2)
     assert f"Hessian at x={1 / 3!r}" in output and output.count(repr(1 / 3)) == 2
+
+
+@pytest.mark.parametrize("fmt", ["csv", "tsv", "plain", "json", "jsonl"])
+def test_digits_never_round_a_finite_number_out_of_range(capsys, fmt):
+    """exp(709.7) = 1.6549840276802644e308 to 1 digit is 2e+308, which reads back as inf:
+    the fewest more digits that stay finite, 1.7e+308, in every format (JSON kept the
+    unrounded number, the others printed 2e+308)."""
+    code, out, _ = run(capsys, "grad", "exp(x)", "--at", "x=709.7", "--digits", "1",
+                       "--format", fmt)
+    assert code == 0
+    if fmt.startswith("json"):
+        point = json.loads(out)["points"][0] if fmt == "json" else json.loads(out)
+        assert (point["value"], point["gradient"]["x"]) == (1.7e308, 1.7e308)
+    else:
+        assert re.split(r"[,\s]+", out.strip())[-2:] == ["1.7e+308"] * 2
+
+
+@pytest.mark.parametrize("digits, text", [(1, "1.79769e+308"), (6, "1.79769e+308"),
+                                          (7, "1.797693e+308"), (17, repr(1.7976931348623157e308))])
+def test_the_largest_float_rounded(capsys, digits, text):
+    code, out, _ = run(capsys, "eval", "x", "--at", "x=-1.7976931348623157e308",
+                       "--digits", str(digits), "--format", "plain")
+    assert (code, out.strip()) == (0, "-" + text)
 
 
 def grid_values(capsys, spec):
