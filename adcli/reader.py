@@ -11,7 +11,9 @@ here, left to right, by these rules (the README's "Reading maths as written by h
   after it (``sin^2(x) y`` is ``sin(x)^2*y``) or else every factor up to the next function
   (``sin 2x cos x`` is ``sin(2*x)*cos(x)``) or LaTeX's thin space (``\\sin x \\, e^{x}``);
   ``sin cos x`` is ``sin(cos(x))``;
-* ``sin^2 x`` is ``sin(x)^2``; ``sin^-1 x`` is the inverse function, ``asin(x)``;
+* ``sin^2 x`` is ``sin(x)^2``; ``sin^-1 x`` is the inverse function, ``asin(x)``; a power
+  after the group is on the function's value: ``sin^-1(x)^2`` is ``asin(x)^2``, as
+  ``sin(x)^2`` is a call's power;
 * a name followed by ``(`` is a call if the name is a function, a product if it is a
   one-letter variable or a constant (``x(y+1)``, ``e(x+1)``), else an unknown function.
 * a subscript is part of a name only if it is a name or a number (the grammar reads
@@ -62,6 +64,8 @@ _SIGNED = r"\s*([-+\u2212]\s*[\w.]+)"    # sin -x: suggest sin(-x)
 # A subscript the grammar reads into a name (x_{1}, x_{ij}): what its braces may hold.
 _SUBSCRIPT = r"[^\W⁰¹²³⁴-⁹π¼-¾⅐-⅞]+\Z"
 _BRACKETS = {"{": "}", "(": ")", "[": "]"}
+# Superscripts that are not letters: with superscript letters, they spell an exponent
+_RAISED = "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁼⁽⁾"
 # amsmath's environments meant to sit inside maths (\\[ \\begin{aligned} ... \\end{aligned} \\])
 INNER = ("aligned", "gathered", "split")
 # TeX's math delimiters ($x^2$, \\(x^2\\)), and the display environments pasted from notes
@@ -420,6 +424,84 @@ def passed_over(text: str) -> dict[int, tuple[int, bool]]:
     return passed
 
 
+def refuse_scripts(text: str) -> None:
+    """A superscript letter (2ˣ, eˣ, x²ʸ, aˣb), which NFKC would make a plain letter glued on
+    as a product or into a name, is refused, saying the power to write with '^'; so is a
+    subscript with no name before it (2ₓ, 2₁: 2*x, 2 times a variable '1'). A subscript
+    after a name is part of it, as NFKC reads it (x₁ is x1, xᵢ is xi)."""
+    import unicodedata
+
+    scripts = {c: _script_of(c, unicodedata) for c in set(text) if not c.isascii()}
+    scripts = {c: kind for c, kind in scripts.items() if kind}
+    if not scripts:
+        return
+    for found in re.finditer("[" + re.escape("".join(scripts)) + "]", text):
+        position, c = found.start(), found.group()
+        plain = unicodedata.normalize("NFKC", c)
+        if scripts[c] == "super":
+            raise ExpressionError(f"'{c}' is a superscript letter, not read as a power: write "
+                                  f"the power with '^': {_power_meant(text, position)}",
+                                  text, position)
+        before = re.search(r"\w*\Z", text[:position]).group()
+        if not any(letter.isalpha() for letter in before):   # (2ₓ, ½ₓ, (x)ₓ)
+            product = f"; for a product, write {before}*{plain}" if before and \
+                plain.isalpha() else ""
+            raise ExpressionError(f"'{c}' is a subscript with no name before it: a subscript "
+                                  f"goes after a name, as in a_{plain}{product}", text, position)
+
+
+def _script_of(c: str, unicodedata) -> str | None:
+    """"super" for a superscript letter (ˣ, ⁿ, ᶿ; superscript digits are powers), "sub"
+    for a subscript letter or digit (ₓ, ᵢ, ₁), as Unicode decomposes them; else None."""
+    form, category = unicodedata.decomposition(c), unicodedata.category(c)[0]
+    if form.startswith("<super>") and category == "L":
+        return "super"
+    if form.startswith("<sub>") and category in "LN":
+        return "sub"
+    return None
+
+
+def _power_meant(text: str, position: int) -> str:
+    """The power a superscript written at ``position`` means, written with '^': the run
+    of superscripts around it is the exponent (x²ʸ is x^(2y), 2ˣ⁺¹ is 2^(x+1)), the word or
+    bracket before it the base, and a name's rest after it stays after it (aˣb: a^x b)."""
+    import unicodedata
+
+    def raised(c: str) -> bool:
+        return c in _RAISED or _script_of(c, unicodedata) == "super"
+
+    start, end = position, position + 1
+    while start > 0 and raised(text[start - 1]):
+        start -= 1
+    while end < len(text) and raised(text[end]):
+        end += 1
+    exponent = unicodedata.normalize("NFKC", text[start:end])
+    if len(exponent) > 1 and not (exponent[0] == "(" and exponent[-1] == ")"):
+        exponent = f"({exponent})"
+    base = _base_before(text, start)
+    rest = re.match(r"\w*", text[end:]).group()
+    return escape(f"{base}^{exponent}" + (f" {rest}" if rest else ""))
+
+
+def _base_before(text: str, end: int) -> str:
+    """The base written before ``end``: a bracketed group, or a word (2, e, x1); "…" if
+    none, and shortened to 20 characters."""
+    if end and text[end - 1] in _BRACKETS.values():
+        closing, depth, k = text[end - 1], 0, end - 1
+        opening = next(o for o, c in _BRACKETS.items() if c == closing)
+        while k >= 0:
+            depth += (text[k] == closing) - (text[k] == opening)
+            if depth == 0:
+                break
+            k -= 1
+        base = text[max(k, 0):end]
+    else:
+        base = re.search(r"[\w.]*\Z", text[:end]).group()
+    if not base:
+        return "…"
+    return base if len(base) <= 20 else "…" + base[-19:]
+
+
 def is_function_name(name: str) -> bool:
     """Whether ``name`` (as written) names a function: sin, arcsin, diff, log_2, ..."""
     return name in CALLABLE or name in _SPECIAL or log_base(name) is not None
@@ -457,7 +539,9 @@ def marks_in(text: str) -> str:
 class Factor(Record):
     """A value in a run: its node, where its text starts, and what kind of factor it is:
     "number" (starts with a number), "paren" (in parentheses or bars), "applied" (a
-    function with its argument in parentheses), or "plain"."""
+    function with its argument in parentheses), "raised" (a group in parentheses or
+    brackets raised to a power: after a function, the power is on the function's value),
+    or "plain"."""
 
     __slots__ = _fields = ("index", "start", "kind")
 
@@ -527,6 +611,8 @@ class Builder:
         self._tex = "\\" in text  # LaTeX's \\, may end a function's argument (_gap)
         if self._tex or "$" in text or "&" in text:  # (a stray $, \\( or & is refused
             refuse_stray_marks(text)                   # before parsing)
+        if not text.isascii():
+            refuse_scripts(text)
         # (end: start of) the notes and \\quads the grammar reads as nothing: _gap looks past
         self._passed = passed_over(text) if self._tex else {}
         # What each name read so far is, as _leaf_of says: a variable is met again and
@@ -980,7 +1066,8 @@ class Builder:
 
     def _power(self, base: Factor, exponent, position: int) -> Factor:
         index = self._infix("pow", base.index, self._value(exponent, power=True), position)
-        kind = base.kind if base.kind in ("number", "applied") else "plain"
+        kind = base.kind if base.kind in ("number", "applied") else \
+            "raised" if base.kind == "paren" and self.text[base.start] in "([" else "plain"
         return Factor(index, base.start, kind)
 
     def _function_power(self, func: Func, exponent, position: int) -> Func:
@@ -1138,14 +1225,20 @@ class Builder:
             items[i] = Factor(self._unapplied(last), last.start)
             if not chain:
                 return items[i].index, i + 1
-        products = [items[i].index]  # the argument after each of its factors
-        paren, first, i = items[i].kind == "paren", i, i + 1
+        # sin^-1(x)^2: the group is the argument, and its power is on asin(x), as on
+        # sin(x)^2 (the group's own power node is left unused, and dropped: _late)
+        raised = self.nodes[items[i].index] if items[i].kind == "raised" else None
+        products = [raised.args[0] if raised else items[i].index]  # after each factor
+        paren, first, i = items[i].kind in ("paren", "raised"), i, i + 1
         while not paren and i < len(items) and not isinstance(items[i], Func) \
                 and items[i].kind != "applied" and not self._spaced_apart(items[i].start):
             products.append(self._mul(products[-1], items[i].index))
             i += 1
-        argument = products[-1]
-        for func in reversed(chain):
+        argument = self._apply_func(chain[-1], products[-1])
+        if raised:
+            argument = self._infix("pow", argument, raised.args[1], raised.position)
+            self._late = True
+        for func in reversed(chain[:-1]):
             argument = self._apply_func(func, argument)
         if len(products) > 1:
             self._wide_argument(chain, items[first:i], products, argument)
