@@ -146,16 +146,19 @@ def _readings(expression: Expression) -> dict[str, OtherReading]:
 
 
 # A factor after '/', then a space and another factor: 1/2 x, 3/4 sin x, 1/(x+1) (x-1),
-# sin(x)/x cos(x), 1/sin 2x cos x, or a LaTeX command (2/x\ln x). (A quick look for one;
-# the text is read properly by _factor_end and _spaced_at.)
-_SPACED = r"/\s*[^\s/]+(?:\s+[\w\\(]|\\)"
+# sin(x)/x cos(x), 1/sin 2x cos x, or a LaTeX command (2/x\ln x); spaces inside a bracket
+# too: 1/(x^2 + 1) 2x. (A quick look for one; the text is read properly by _factor_end and
+# _spaced_at.)
+_SPACED = r"/\s*[^\s/]+(?:\s+[\w\\(.]|\\)|/[^/]*?[)\]}|]\s+[\w\\(.]"
 _NAME = r"[^\W\d][\w]*"
 # (a command word ends at its last letter, as the grammar's _TEX_WORD: \pi2 is \pi, 2)
 _ATOM = r"\d+\.?\d*|\.\d+|" + _NAME + r"|\\[^\W\d_]+(?:_[\w])?"   # (its subscript: one token)
-# What shows a space after the divisor's first factor: a space (then a letter, a command or
-# a bracket), TeX's spacing (\, \; \: \quad), or a function's command, which TeX sets apart
-# from the factor before it (2/x\ln x shows as 2/x \ln x does; 1/2\pi as 1/2π, no space).
-_GAP = r"\s+(?:[^\W\d_]|\\|\()|\\(?:[,;: ]|q?quad(?![^\W\d_])|operatorname\b)" \
+# What shows a space after the divisor's first factor: a space (then a letter, a command, a
+# bracket or a number: the chain rule's factor, 1/(x^2+1) 2x), TeX's spacing (\, \; \:
+# \quad), or a function's command, which TeX sets apart from the factor before it (2/x\ln x
+# shows as 2/x \ln x does; 1/2\pi as 1/2π, no space). (A number after a name is refused by
+# the reader, 1/x 2: one can follow only a bracket or a bar, 1/(x+1) 2x.)
+_GAP = r"\s+(?:[^\W\d_]|\\|\(|\.?\d)|\\(?:[,;: ]|q?quad(?![^\W\d_])|operatorname\b)" \
     r"|\\(?P<command>[^\W\d_]+)"
 _OPENING = "([{|"
 _SUPERSCRIPTS = "⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺"
@@ -169,14 +172,11 @@ def _spaced_divisor(expression: Expression) -> dict[str, OtherReading]:
     for node in nodes:
         if node.name != "div" or node.kind != "infix":
             continue
-        factors, first = [], node.args[1]      # the divisor's run, left to right
-        while nodes[first].name == "mul" and nodes[first].kind == "infix":
-            factors.append(nodes[first].args[1])
-            first = nodes[first].args[0]
-        if not factors:
-            continue
         end = _factor_end(text, node.position + 1)
         if end is None:
+            continue
+        factors, first = _run_after(expression, node.args[1], end)
+        if not factors:
             continue
         # 1/sin x cos x, 1/sin 2x cos x: the first factor is a function with its argument,
         # which ends where a space, TeX's or the next function's, shows: said after it
@@ -188,13 +188,27 @@ def _spaced_divisor(expression: Expression) -> dict[str, OtherReading]:
         top, n = _operand(nodes, left), _operand(nodes, first)
         rest = "*".join(_operand(nodes, j) for j in reversed(factors))
         written, meant = f"{top}/{n} {rest}", f"({top}/{n})*{rest}"
-        said.setdefault(f"{written}: a product written side by side binds tighter than "
-                        f"'/', so this divides by {render(nodes, root=right)}; for "
-                        f"{meant}, write {top}/{n}*{rest}",
-                        OtherReading(written, meant, f"{text[:end]}*{text[end:]}"))
+        caution = (f"{written}: a product written side by side binds tighter than '/', so "
+                   f"this divides by {render(nodes, root=right)}; for {meant}, write "
+                   f"{top}/{n}*{rest}")
+        if caution not in said:  # (the text is copied once for each: it may be 1 MB)
+            said[caution] = OtherReading(written, meant, f"{text[:end]}*{text[end:]}")
         if len(said) == CAUTIONS:
             break
     return said
+
+
+def _run_after(expression: Expression, divisor: int, end: int) -> tuple[list[int], int]:
+    """The factors of the divisor's run written after its first factor (which ends at
+    text[end]), right to left, and that first factor: a product in brackets is one
+    (1/(2x) y: (2x), then y), as a --let name is."""
+    nodes, factors, first = expression.nodes, [], divisor
+    # (a side-by-side product's node is placed where its right factor starts)
+    while nodes[first].name == "mul" and nodes[first].kind == "infix" \
+            and nodes[first].position >= end and first not in expression.names:
+        factors.append(nodes[first].args[1])
+        first = nodes[first].args[0]
+    return factors, first
 
 
 def _spaced_at(text: str, end: int) -> bool:
@@ -241,12 +255,20 @@ def _factor_end(text: str, i: int) -> int | None:
     call f(...) or a group (...), [...], {...} (x^{2}), with its powers; None where it is
     not one of those (the divisor in parentheses as a whole ends where they close, before
     no space)."""
+    bars = re.compile(_BAR_OPENING).match(text, i)
+    if bars is not None:
+        return _powers_end(text, _closing_bar(text, bars.end()))
     match = re.compile(r"\s*(" + _with_marks(_ATOM, text) + ")?").match(text, i)
     i = match.end()
     if i < len(text) and text[i] in "([{":  # a group, or a call's arguments
         i = _closing(text, i)
     elif not match.group(1):
         return None
+    return _powers_end(text, i)
+
+
+def _powers_end(text: str, i: int | None) -> int | None:
+    """Where a factor ending at text[i] ends with its powers (x^2, x², (x+1)^{n})."""
     while i is not None and i < len(text):
         if text[i] in _SUPERSCRIPTS:
             i += 1
@@ -255,6 +277,32 @@ def _factor_end(text: str, i: int) -> int | None:
         else:
             break
     return i
+
+
+# Bars around the divisor's first factor: |x|, \lvert x\rvert, \vert x\vert, \left| x\right|
+_BAR_OPENING = r"\s*(?:\||\\(?:l?vert(?![^\W\d_])|left\s*\|))"
+_BAR = r"\||\\(?:[lr]?vert(?![^\W\d_])|left\s*\||right\s*\|)"
+# (what a factor ends with: a "|" after it closes bars, as the grammar reads them)
+_AFTER_FACTOR = r"[\w.)\]}!\u00b2\u00b3\u00b9\u2070-\u2079]\s*\Z"
+
+
+def _closing_bar(text: str, i: int) -> int | None:
+    """Just after the bar that closes those opened just before text[i], None if none does.
+    A "|" after a factor closes bars, anywhere else it opens new ones (|x - |y||), as the
+    grammar reads them; \\lvert and \\left| open, \\rvert and \\right| close."""
+    depth, closed, last = 1, False, i
+    for bar in re.compile(_BAR).finditer(text, i):
+        written, start = bar.group(), bar.start()
+        if written.startswith(("\\l", "\\r")):
+            closing = written.startswith("\\r")
+        else:   # after a factor, or right after bars that closed
+            closing = bool(re.search(_AFTER_FACTOR, text[last:start])) or (
+                closed and not text[last:start].strip())
+        depth += -1 if closing else 1
+        closed, last = closing, bar.end()
+        if depth == 0:
+            return last
+    return None
 
 
 def _closing(text: str, i: int) -> int | None:
@@ -323,16 +371,13 @@ def _nodes(text: str, definitions=frozenset(), hint: bool = True, said=None) -> 
     ``said``, a list, gets the reader's cautions (adcli.reader.Builder.said)."""
     with _lock:
         try:
-            _builder.reset(text, definitions)
             try:
-                nodes = _builder.finish(_parser().parse(text))
-            except lalr.Rejected:
-                _builder.reset(text, definitions)
-                result = _parse_with_lark(text)
-                if isinstance(result, ExpressionError):
-                    nodes, syntax = None, result
-                else:
-                    nodes = _builder.finish(result)
+                nodes, syntax = _read(text, definitions)
+            except ExpressionError as error:
+                syntax = _misplaced_command(text, error.position, definitions)
+                if syntax is None:
+                    raise
+                nodes = None
             if nodes is not None and said is not None:
                 said.extend(_builder.said)
         finally:
@@ -342,6 +387,66 @@ def _nodes(text: str, definitions=frozenset(), hint: bool = True, said=None) -> 
     hints = (_bars_hint(text, definitions), _equation_hint(text, definitions, syntax),
              _prime_hint(text, syntax)) if hint else ()
     raise next((h for h in hints if h is not None), syntax)
+
+
+def _read(text: str, definitions) -> tuple[list | None, ExpressionError | None]:
+    """The node list of one text, or the syntax error that keeps it from being read (the
+    reader raises its own errors); under the lock."""
+    _builder.reset(text, definitions)
+    try:
+        return _builder.finish(_parser().parse(text)), None
+    except lalr.Rejected:
+        _builder.reset(text, definitions)
+        result = _parse_with_lark(text)
+        if isinstance(result, ExpressionError):
+            return None, result
+        return _builder.finish(result), None
+
+
+# Commands the grammar reads only in some places: where an operand stands, they are lexed as
+# a name, which the reader refuses as a command it does not read at all ("LaTeX's \cdot is
+# not read here", though it is read).
+_OPERATOR_COMMAND = r"\\(?:cdot|times|div)(?![^\W\d_])"
+_FONT_COMMAND = r"\\(operatorname|mathrm|mathit)(?![^\W\d_])"
+_FONT_NAMED = r"\\(?:operatorname|mathrm|mathit)\s*\{[^\W\d]\w*\}|\\math(?:rm|it)\s+[^\W\d_]"
+_FONT_EXAMPLES = {"operatorname": "a function's name in braces, as in \\operatorname{sech}(x)",
+                  "mathrm": "a name in braces, as in \\mathrm{e}",
+                  "mathit": "a name in braces, as in \\mathit{x}"}
+
+
+def _misplaced_command(text: str, position: int, definitions) -> ExpressionError | None:
+    """The error the reader's refusal at text[position] deserves, if a command it reads
+    is there: x + \\cdot y, a syntax error, as x + · y is; \\operatorname{} takes a name.
+    None for anything else."""
+    font = re.compile(_FONT_COMMAND).match(text, position)
+    if font is not None and not re.compile(_FONT_NAMED).match(text, position) \
+            and not re.search(r"_\{?\s*\Z", text[:position]):  # (x_\operatorname: its own)
+        return ExpressionError(f"LaTeX's {font.group()} takes {_FONT_EXAMPLES[font.group(1)]}",
+                               text, position)
+    operator = re.compile(_OPERATOR_COMMAND).match(text, position)
+    return None if operator is None else _unexpected(text, operator, definitions)
+
+
+def _unexpected(text: str, operator: re.Match, definitions) -> ExpressionError | None:
+    """lark's syntax error for the operator command ``operator`` fed as the operator it is
+    after the text before it (None where it could stand: the refusal was another's)."""
+    from lark import Token
+    from lark.exceptions import UnexpectedInput
+
+    start = operator.start()
+    try:
+        _builder.reset(text, definitions)
+        parser = _lark_parser().parse_interactive(text[:start])
+        parser.exhaust_lexer()
+    except (UnexpectedInput, ExpressionError):  # (the text before it: the refusal stands)
+        return None
+    try:
+        parser.feed_token(Token("TEX_OP", operator.group(), start_pos=start))
+    except UnexpectedInput as error:
+        return _syntax_error(error, text)
+    except ExpressionError:  # (a reduction the reader refuses: its own error stands)
+        pass
+    return None
 
 
 _FACTOR_END = r"[\w.)|\u00b2\u00b3\u00b9\u2070-\u2079]\s*\Z"
