@@ -291,6 +291,7 @@ def check(f, expected=None, *, expect: Mapping | None = None, order: int | None 
             _look_wider(result, _targets(f, expected, expect, order, wrt, at, definitions),
                         seed, domain)
     result.cautions = cautions
+    result.notes += _held_fixed(expected, f, targets)
     if result.verdict == "matches" and result.expected_mode:
         result.notes += _unit_parameters(result, at or {})
     if glued and result.verdict == "differs" and result.expected_mode:
@@ -394,8 +395,10 @@ def constant_in(f: Expression, expected, expect, order: int, wrt) -> Expression:
     if not names and expect:
         names = list(dict.fromkeys(n for key in expect for n in key))
     if not names and isinstance(expected, str):
-        said = _equation(expected)[2]
-        names = [normal_name(said[1])] if said and isinstance(said[1], str) else []
+        left, _, said = _equation(expected)
+        # (f'(x) names x as dy/dx does: its primes carry it)
+        name = said and (said[1] or _primes_name(left))
+        names = [normal_name(name)] if isinstance(name, str) else []
     if len(names) != 1:
         return f
     constant = copy.copy(f)
@@ -685,12 +688,17 @@ def _not_in(name: str, f: Expression, mixed: bool) -> str:
 
 
 def run_into(name: str, variables) -> str | None:
-    """How a variable of f holds ``name`` run together with others (2xy: x in xy)."""
+    """How a variable of f holds ``name`` run together with others (2xy: x in xy), or a
+    function's name before it (lnx: ln x), as eval says of a name without a value."""
     for v in variables:
+        known = [name, *(w for w in variables if w != v), *CONSTANTS]
+        # (a function first: lnx is ln x, not l*n*x, whatever its length)
+        hint = glued(v, known, CALLABLE) if name in v else None
+        if hint:
+            return hint
         # (e^{xy} has no y apart: a short name's letters may be names run together too)
         letters = [c for c in v if c.isalpha()] if len(v) <= 3 else []
-        parts = run_together(v, [name, *(w for w in variables if w != v), *CONSTANTS,
-                                 *letters])
+        parts = run_together(v, [*known, *letters])
         if parts and name in parts:
             return one_name(v, parts)
     return None
@@ -729,9 +737,11 @@ _MANY = "(?P<vars>" + "|".join(f"{_PART}(?:(?:\\s|\\\\[,;:! ])*{_PART})+".replac
                                for d in "∂d") + ")"
 # f named with its arguments after it, ∂f/∂x(x,y): names only (d/dx (x) is applied to x)
 _ARGUMENTS = r"(?:\s*\(\s*[^\W\d]\w*(?:\s*,\s*[^\W\d]\w*)*\s*\))?"
+# What primes follow: (x^2), and as TeX and the parser take it, [x^2], \left(x^2\right)
+_BRACKETED = r"(?:\\left\s*)?(?:\(.+\)|\[.+\])"
 _LEFT_SIDES = [   # f'(x), y''; (x^2)'; dy/dx, d²f/dx²; d/dx (x^2); d(x^2)/dx
     re.compile(rf"\s*[^\W\d]\w*\s*(?P<primes>{_PRIMED})\s*(?P<arguments>\([^()=]*\))?\s*\Z"),
-    re.compile(rf"\s*(?P<f>\(.+\))\s*(?P<primes>{_PRIMED})\s*\Z", re.DOTALL),
+    re.compile(rf"\s*(?P<f>{_BRACKETED})\s*(?P<primes>{_PRIMED})\s*\Z", re.DOTALL),
     re.compile(rf"\s*{_ORDER}\s*(?P<named>[^\W\d]\w*)?\s*/\s*{_IN}(?(named){_ARGUMENTS})\s*\Z"),
     re.compile(rf"\s*{_ORDER}\s*/\s*{_IN}(?=[\s(\[{{\\])\s*(?P<f>.+?)\s*\Z", re.DOTALL),
     re.compile(rf"\s*{_ORDER}\s*(?P<f>\(.+\))\s*/\s*{_IN}\s*\Z", re.DOTALL),
@@ -1091,6 +1101,25 @@ def _left_variable(text: str, f: Expression) -> str | None:
     return name if name in f.variables else None
 
 
+def _held_fixed(expected, f: Expression, targets) -> list[str]:
+    """A note where the left side's function is one of f's variables (dy/dx = -x/y of
+    x^2 + y^2): as f's variable it is held fixed; y defined by f = c, implicitly, is not
+    what is checked."""
+    if not isinstance(expected, str) or len(targets) != 1 or targets[0].name is None:
+        return []
+    left, _, said = _equation(expected)
+    if said is None or said[2] is not None:
+        return []
+    leibniz, primes = _LEFT_SIDES[2].match(_plain_operator(left)), _LEFT_SIDES[0].match(left)
+    y = leibniz["named"] if leibniz else primes and re.match(r"\s*([^\W\d]\w*)", left)[1]
+    y, x = y and normal_name(y), targets[0].name
+    if not y or y == x or y not in f.variables:
+        return []
+    return [f"{y}, named on the left side, is a variable of {quote(f.text, None)}, held "
+            f"fixed: this checks {targets[0].label}, not d{y}/d{x} for {y} a function of {x} "
+            f"(implicit differentiation of {quote(f.text, None)} = c)"]
+
+
 def _primes_name(left: str) -> str | None:
     """The one name primes carry, f'(x), y''(t): x, t (f'(x,y) does not say which)."""
     primes = _LEFT_SIDES[0].match(left)
@@ -1193,7 +1222,7 @@ def _one_name(f: Expression, wrt, at=None) -> str:
         names = varying if len(varying) == 1 else names
     if len(names) != 1:
         listed = listing(names) or "no variables"
-        notation = leibniz(names)
+        notation = leibniz(names) or _function_glued(names)
         if notation:
             raise ValuesError(f"{quote(f.text, None)} has {listed}: {notation}")
         raise ValuesError(f"one expected derivative needs one variable and "
@@ -1201,6 +1230,17 @@ def _one_name(f: Expression, wrt, at=None) -> str:
                           f"{listed}: name it with --wrt, fix the others with --at, or give "
                           f"partials by name with --expect NAME=...{_integration(names)}")
     return names[0]
+
+
+def _function_glued(names) -> str:
+    """Names that are a function's run into others (x sinx: sinx, sin x), as eval says
+    them: --wrt would differentiate in one as a variable."""
+    hints = []
+    for v in names:
+        known = [*(w for w in names if w != v), *CONSTANTS]
+        if not run_together(v, known):      # (xy alone is two variables, not a slip of f)
+            hints.append(glued(v, known, CALLABLE))
+    return "; ".join(hint for hint in hints if hint)
 
 
 def _integration(names) -> str:

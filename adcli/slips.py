@@ -120,12 +120,14 @@ def _claims(f, targets, order, points, found, status) -> list[str]:
             orders = _another_derivative(f, t, order, e, e_scale, a, a_scale, found.value[where],
                                          points, where, tolerance, far)
         claims = _offset(e, e_scale, a, a_scale, tolerance) if order == 0 else []
+        inner = []
         if order == 1:
             sweep = _sweep(f, t, points, where)
             claims += _numerator_swapped(f, t, multiple, sweep)
             claims += _swapped(f, t, e, e_scale, found, points, where, differentiated,
                                tolerance)
-            claims += _inner(f, t, e, e_scale, a, found, sweep, where, tolerance)
+            inner = _inner(f, t, e, e_scale, a, found, sweep, where, tolerance)
+            claims += inner
             claims += _quotient(f, t, e, e_scale, a, a_scale, sweep, tolerance)
             claims += _outer_at_x(f, t, e, e_scale, a, sweep, found, points, where,
                                   tolerance)
@@ -166,8 +168,24 @@ def _claims(f, targets, order, points, found, status) -> list[str]:
             claims += ([] if orders else _squared(f, t, e, e_scale, a, a_scale, points, where,
                                                   tolerance)) or \
                 _second_terms(f, t, e, e_scale, a, a_scale, points, where, tolerance)
+        claims, multiple, orders = _one_story(t, claims, inner, multiple, orders)
         found_any += claims + multiple + orders + cautions
     return found_any
+
+
+def _one_story(t, claims, inner, multiple, orders):
+    """Of a rule's claims and another order's, those that do not contradict each other.
+    f itself for e^(3x)'s written e^(3x) holds as exactly as d/du of e^u with du/dx left
+    out, since e^u is its own derivative: one observation, said the simpler way (its 1/3
+    too, which that u explained). An antiderivative beside a rule's slip is a coincidence:
+    sin(-x)'s written cos(-x) is d/du of sin(u), -f', and -f' is an antiderivative of f
+    only because sin'' = -sin, not because the two were given the other way round."""
+    if inner and orders == [_itself(t)]:
+        claims = [c for c in claims if c not in inner]
+        multiple = multiple if claims else []
+    elif claims and orders == _antiderivative_words(t):
+        orders = []
+    return claims, multiple, orders
 
 
 def _sign_in_part(t, e, e_scale, a, a_scale, points, where, tolerance) -> list[str]:
@@ -463,14 +481,18 @@ def _other_order(f, t, order, e, e_scale, points, where, tolerance, far=True) ->
         if np.any(d != 0) and np.all(_close(e, d, e_scale, np.abs(d), *tolerance)):
             label = label_for(t.name, k, partial=len(f.variables) > 1)  # as _targets
             if k == 0:
-                return [f"the expectation is f itself at every point, not {t.label}: "
-                        "nothing was differentiated"]
+                return [_itself(t)]
             times = "one time too many" if k == order + 1 else \
                 f"{k - order} times too many" if k > order else \
                 "one time too few" if k == order - 1 else f"{order - k} times too few"
             return [f"the expectation is {label} at every point, not {t.label}: "
                     f"differentiated {times}"]
     return []
+
+
+def _itself(t) -> str:
+    return f"the expectation is f itself at every point, not {t.label}: nothing was " \
+        "differentiated"
 
 
 def _another_derivative(f, t, order, e, e_scale, a, a_scale, value, points, where,
@@ -580,6 +602,10 @@ def _antiderivative(t, order, value, points, where, tolerance) -> list[str]:
     if np.ptp(value) == 0 or not np.all(_close(slope, value, np.abs(slope), np.abs(value),
                                                 *tolerance)):
         return []
+    return _antiderivative_words(t)
+
+
+def _antiderivative_words(t) -> list[str]:
     return [f"the expectation's own {t.label} is f: it is an antiderivative of f, not its "
             f"derivative (are the two given the other way round?)"]
 
