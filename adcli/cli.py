@@ -118,16 +118,17 @@ class ExpressionCommand(_PlainHelpOption, click.Command):
     def parse_args(self, ctx, args):
         options = {o: p for p in self.get_params(ctx) if isinstance(p, click.Option)
                    for o in p.opts + p.secondary_opts}
-        takes_value = False
+        waiting, given, helped = None, {}, False    # given: each option's values, in order
         args, words = list(args), {}
         for i, arg in enumerate(args):
             if arg == "--":
                 break  # everything after it is an argument, even "--x"
-            if takes_value:     # the value of the option before it, whatever it looks like
-                takes_value = False
+            if waiting is not None:     # its value, whatever it looks like
+                given[waiting].append(arg)
+                waiting = None
                 continue
-            if arg == "-h":
-                args[i] = "--help"
+            if arg in ("-h", "--help"):
+                args[i], helped = "--help", True
                 continue
             name = arg.split("=", 1)[0]
             if name not in options and arg[:2] == "--" and re.match(_OPTION_LIKE, arg):
@@ -138,13 +139,37 @@ class ExpressionCommand(_PlainHelpOption, click.Command):
                     and (arg[:2] not in options or _whole_expression(arg)):
                 args[i] = f"\0{i}"     # an argument to click (no argument holds a NUL)
                 words[args[i]] = arg
-            takes_value = name in options and not options[name].is_flag and "=" not in arg
+                continue
+            spelling = name if arg[:2] == "--" else arg[:2]
+            option = options.get(spelling)
+            if option is not None and not option.is_flag:
+                given.setdefault(option, [])
+                if len(arg) > len(spelling):    # its value glued on: --digits=3, -oplot.png
+                    given[option].append(arg[len(spelling) + (arg[:2] == "--"):])
+                else:
+                    waiting = option
+        if not (helped or ctx.resilient_parsing):   # (help first, as click has it)
+            _given_once(given, ctx)
         rest = super().parse_args(ctx, args)
         for key, value in ctx.params.items() if words else ():  # the words, in their places
             if isinstance(value, tuple):
                 ctx.params[key] = tuple(words.get(v, v) if isinstance(v, str) else v
                                         for v in value)
         return rest
+
+
+def _given_once(given: dict, ctx) -> None:
+    """Refuse a second value of an option that takes one: click would keep the last
+    silently (--points a.csv --points b.csv read b only). The same value again loses
+    nothing, as a flag given twice does not."""
+    for option, values in given.items():
+        if len(set(values)) > 1 and not option.multiple:
+            times = "twice" if len(values) == 2 else f"{len(values)} times"
+            how = "give it once"
+            if "," in (option.metavar or ""):   # X,Y: it takes several in one value
+                how += f", as {max(option.opts, key=len)} {','.join(values)}"
+            raise click.UsageError(f"{'/'.join(option.opts)} is given {times} "
+                                   f"({', '.join(values)}): {how}", ctx=ctx)
 
 
 class _Commands(_PlainHelpOption, click.Group):
