@@ -12,6 +12,7 @@ import numpy as np
 from .errors import (AdcliError, AdcliWarning, ExpressionError, NonFiniteError, ValuesError,
                      closest, did_you_mean, escape, glued, no_header, no_value_for, warn)
 from .definitions import from_pairs, unused
+from .diagnostics import Diagnostics
 from .expression import LATEX_LETTERS
 from .functions import CALLABLE, CONSTANTS
 from .parser import define, is_name, normal_name, parse
@@ -96,12 +97,23 @@ def _run(command_class, texts, wrt, *, at=(), grid=(), points_file=None, points_
                 _compute(command, chunk, output, report, strict, source)
                 progress.advance(chunk.n)
     except AdcliError:
-        if output.written:      # what was done before the stop is results: finish writing
+        # What was done before the stop is results: written whole, and their warnings
+        # said (nan, inf and kinks always are) before the error that stopped the run.
+        if output.written:
             output.close()
+        _warn_results(source, output, report, err)
         raise
-    finally:
+    except BaseException:
         warn_skipped(source, err)
+        raise
     output.close()
+    _warn_results(source, output, report, err)
+
+
+def _warn_results(source: PointSource, output, report: Report, err) -> None:
+    """What stderr says of a run's points, stopped or not: what the points file held
+    that was not read as written, then the output's notes and the results' diagnostics."""
+    warn_skipped(source, err)
     for message in [*output.notes(), *report.messages()]:
         warn(err, message)
 
@@ -144,13 +156,33 @@ def _compute(command, chunk, output, report: Report, strict: bool, source) -> No
     columns, diagnostics = command.compute(chunk.values, chunk.n)
     rows = Rows({name: chunk.values[name] for name in command.names}, columns, chunk.n,
                 chunk.extra, warned(diagnostics))
-    if report.add(diagnostics, chunk.n, columns) and strict:
-        finite = np.logical_and.reduce([np.isfinite(c) for c in columns])
-        first = int(np.argmin(finite))
-        output.write(rows.head(first))    # the points before the first
-        where = _where(source, report.points, chunk.n - first, command.names, rows.at, first)
-        raise NonFiniteError(report.stopped(diagnostics, first, where))
-    output.write(rows)
+    first = _first_not_finite(columns) if strict else None
+    if first is None:
+        report.add(diagnostics, chunk.n, columns)
+        output.write(rows)
+        return
+    # --strict writes the points before the first and stops: stderr's counts are of
+    # those points, as the output's are (not of the chunk's points after the stop).
+    read = report.points + chunk.n
+    report.add(_head(diagnostics, first), first, [c[:first] for c in columns])
+    output.write(rows.head(first))
+    where = _where(source, read, chunk.n - first, command.names, rows.at, first)
+    raise NonFiniteError(report.stopped(diagnostics, first, where))
+
+
+def _first_not_finite(columns) -> int | None:
+    """The index of the first point with a nan or inf result, if any."""
+    finite = np.logical_and.reduce([np.isfinite(c) for c in columns])
+    return None if finite.all() else int(np.argmin(finite))
+
+
+def _head(diagnostics: Diagnostics, k: int) -> Diagnostics:
+    """The diagnostics of the first k points (masks and first points alike; as
+    Diagnostics keeps them, no mask that marks none of them)."""
+    masks = {key: np.ravel(mask)[:k] for key, mask in diagnostics.masks.items()}
+    return Diagnostics((k,), {key: mask for key, mask in masks.items() if mask.any()},
+                       {n: f for n, f in diagnostics.unsure.items() if f.index < k},
+                       {n: f for n, f in diagnostics.wider.items() if f.index < k})
 
 
 def _where(source: PointSource, read: int, left: int, names, at: dict, i: int) -> str:
@@ -208,6 +240,7 @@ def _wrt(command, wrt: str | None, strict: bool, err) -> list[str]:
 
 def _check_names(command, source: PointSource, strict: bool, err) -> None:
     source.check()
+    refuse_constant_columns(command.expressions, source)
     given = source.names()
     missing = [n for n in command.names if n not in given]
     if missing:
@@ -224,6 +257,18 @@ def _check_names(command, source: PointSource, strict: bool, err) -> None:
         if name not in command.names:
             _unused(strict, err, f"a value was given for '{name}', which does not appear in "
                                  f"the expression{did_you_mean(name, command.names)}")
+
+
+def refuse_constant_columns(expressions, source: PointSource) -> None:
+    """A column named as a constant an expression uses (e, pi) is an error: the constant
+    would be used and the column passed through, in silence, whichever was meant."""
+    named = source.constant_columns()
+    if not named:       # (nearly always: the nodes of a big expression are not looked at)
+        return
+    used = {node.name for e in expressions for node in e.nodes if node.kind == "constant"}
+    for column, constant in named.items():
+        if constant in used:
+            raise source.constant_clash(column)
 
 
 def _separator_hint(columns: list[str]) -> str:

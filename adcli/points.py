@@ -6,6 +6,7 @@ large grid or an endless stream is evaluated in bounded memory.
 from __future__ import annotations
 
 import functools
+import itertools
 import math
 import re
 
@@ -14,7 +15,7 @@ import numpy as np
 from .errors import ExpressionError, PointsError, ValuesError, escape, quote
 from .functions import CONSTANTS
 from .parser import is_name, normal_name, parse
-from .reader import out_of_range
+from .reader import CONSTANT_SPELLINGS, out_of_range
 from .printer import format_number
 from .records import Record
 from .streams import AnyNames, Bad, Hashed, StreamReader, is_number, number
@@ -31,6 +32,11 @@ def split_top_level(text: str, separator: str) -> list[str]:
             parts.append(text[start:i])
             start = i + 1
     return parts + [text[start:]]
+
+
+# The cells beyond float64's range of the kind not met first, in words (PointSource.beyond)
+_BEYOND = {"inf": "beyond the largest float64 number, read as inf or -inf",
+           "0": "below the smallest float64 number, read as 0"}
 
 
 class NotConstant(ValueError):
@@ -295,9 +301,16 @@ class PointSource(Record):
 
     @property
     def beyond(self) -> str | None:
-        """Cells of the points file written beyond float64's range, in words, if any."""
-        count, first = self._reader.beyond if self.stream is not None else (0, None)
-        return first if count < 2 else f"{first} (and {count - 1} more such cells)"
+        """Cells of the points file written beyond float64's range, in words, if any: the
+        first, and how many more were read as it was (inf) or the other way (0)."""
+        kinds = self._reader.beyond if self.stream is not None else {}
+        if not kinds:
+            return None
+        (count, first), *others = kinds.values()
+        more = [f"{count - 1} more such cells"] if count > 1 else []
+        more += [f"{n} more cell{'s' * (n > 1)} {_BEYOND[kind]}"
+                 for kind, (n, _) in list(kinds.items())[1:]]
+        return f"{first} (and {', and '.join(more)})" if more else first
 
     @property
     def left_out(self) -> str | None:
@@ -305,6 +318,37 @@ class PointSource(Record):
         count, first = self._reader.unnamed if self.stream is not None else (0, None)
         return first if count < 2 else \
             f"{first} (as were such keys on {count - 1} more line{'s' * (count > 2)})"
+
+    def constant_columns(self) -> dict[str, str]:
+        """The stream's columns named as a constant of the language (e, pi, π): which."""
+        return {c: CONSTANT_SPELLINGS.get(c, c) for c in self._header()
+                if CONSTANT_SPELLINGS.get(c, c) in CONSTANTS}
+
+    def constant_clash(self, column: str) -> ValuesError:
+        """The error of ``column``, named as a constant the expression uses, as --at's
+        (e=0.5: e is a constant), with how to give the column's values to a variable."""
+        constant = CONSTANT_SPELLINGS.get(column, column)
+        header = self._header()
+        new = next(f"{constant}{k}" for k in itertools.count(1)
+                   if f"{constant}{k}" not in header)
+        names = ",".join(new if c == column else c for c in header)
+        names = f"--columns {names}" if len(names) <= 60 else \
+            f"--columns, that one {new}"     # (a long header is not spelled out)
+        said = (f"{column} is a constant" if column == constant else
+                f"{column} is the constant {constant}") + \
+            f" ({CONSTANTS[constant]!r}), which the expression uses, and cannot be given a value"
+        if self.columns is not None:
+            return ValuesError(f"--columns names a column {quote(column)}: {said}: call the "
+                               f"column something else ({names}) and use that name in the "
+                               "expression")
+        if self._reader.format == "jsonl":
+            return ValuesError(f"the points file has a key {quote(column)}: {said}: to use "
+                               f"it, give the key another name ({new}, say) and use that "
+                               "name in the expression")
+        return ValuesError(f"the points file has a column {quote(column)}: {said}: to use "
+                           f"the column, rename it in the header and the expression ({new}, "
+                           f"say), or leave the header row out and name the columns with "
+                           f"{names}")
 
     def use(self, variables) -> None:
         """Read these stream columns as numbers; every other column passes through."""

@@ -233,20 +233,29 @@ class PlainWriter(_LineWriter):
 
     separator = " "
     split_field = None      # (column, value): the first passed-through field spaces split
+    hashed = None           # (column, value): the first line's start that reads as '#'
 
     def write(self, rows: Rows) -> None:
         if self.split_field is None:
             self.split_field = _split_field(rows.extra)
+        if self.hashed is None:
+            self.hashed = _hashed_field(rows.extra)
         super().write(rows)
 
     def notes(self) -> list[str]:
-        if self.split_field is None:
-            return []
-        name, text = self.split_field
-        value = quote(text) if text else "'' (empty)"
-        return [f"column {quote(name)} has the value {value}: plain output "
-                "separates fields by spaces, so its lines cannot be split back into columns "
-                "(--format tsv or csv keeps every value)"]
+        notes = []
+        if self.split_field is not None:
+            name, text = self.split_field
+            value = quote(text) if text else "'' (empty)"
+            notes.append(f"column {quote(name)} has the value {value}: plain output "
+                         "separates fields by spaces, so its lines cannot be split back into "
+                         "columns (--format tsv or csv keeps every value)")
+        if self.hashed is not None:     # (CSV quotes it, TSV escapes it: plain cannot)
+            name, text = self.hashed
+            notes.append(f"column {quote(name)} has the value {quote(text)}, first on its "
+                         "line: plain output has no quoting, so that line reads back as a "
+                         "comment (--format tsv or csv keeps every value)")
+        return notes
 
     def line(self, extra, at, results) -> str:
         return " ".join([*map(extra_text, extra), *map(self.text, results)])
@@ -257,6 +266,23 @@ class PlainWriter(_LineWriter):
     @staticmethod
     def field(text: str) -> str:
         return text
+
+
+def _hashed_field(extra: dict):
+    """The first passed-through (column, text) that starts a plain line with '#'."""
+    import re
+
+    for name, values in list(extra.items())[:1]:    # (a line starts with the first)
+        try:    # text cells, nearly always: looked at in C, one join per chunk
+            if not re.search(r"(?:\A|\x00)\s*#", "\x00".join(values)):
+                return None
+        except TypeError:
+            pass    # JSON values: each as extra_text writes it
+        for value in values:
+            text = extra_text(value)
+            if text.lstrip().startswith("#"):
+                return name, text
+    return None
 
 
 def _split_field(extra: dict):
@@ -279,7 +305,8 @@ def _split_field(extra: dict):
 class CsvWriter(_LineWriter):
     """A field starting with '#' is quoted too: a line of adcli's CSV output must never
     read back as a comment ('#1,2' may be one); and so is one holding a tab, which a
-    reader (adcli's too, if it is the first line) could take for TSV's separator."""
+    reader (adcli's too, if it is the first line) could take for TSV's separator, and one
+    starting with '{' first on its line, which a reader could take for JSON Lines."""
 
     has_header, separator = True, ","
 
@@ -288,13 +315,25 @@ class CsvWriter(_LineWriter):
         return '"' + text.replace('"', '""') + '"' if any(c in text for c in ',"\n\r\t') or \
             text.lstrip().startswith("#") else text
 
+    @staticmethod
+    def guarded(line: str) -> str:
+        # (a line per point: the common case, no '{' and no blank first, costs one look)
+        if not line.startswith("{") and not (line[:1].isspace()
+                                             and line.lstrip().startswith("{")):
+            return line
+        # A first field starting with '{' is unquoted, so holds no comma: it ends at one.
+        end = line.find(",")
+        end = len(line) if end < 0 else end
+        return f'"{line[:end]}"{line[end:]}'
+
 
 class TsvWriter(_LineWriter):
     """Tab-separated, no quoting: a tab or line break inside a field is written \\t, \\n,
     and so a backslash \\\\ (a field's own backslash-t is then told from a tab); a line
     that starts with '#' (after any blanks, as the reader strips them: an empty first
     field's tab too) has it written \\#, so that it cannot read back as a comment, as CSV
-    quotes such a field ('#3' is an id, not a comment). The
+    quotes such a field ('#3' is an id, not a comment); and so \\{ for a '{', which a
+    reader could take for JSON Lines. The
     points reader undoes exactly these (streams._tab_split)."""
 
     has_header, separator = True, "\t"
@@ -302,7 +341,8 @@ class TsvWriter(_LineWriter):
     @staticmethod
     def guarded(line: str) -> str:
         start = len(line) - len(line.lstrip())
-        return f"{line[:start]}\\{line[start:]}" if line.startswith("#", start) else line
+        return f"{line[:start]}\\{line[start:]}" if line.startswith(("#", "{"), start) \
+            else line
 
     @staticmethod
     def field(text: str) -> str:

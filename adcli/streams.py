@@ -56,7 +56,9 @@ class StreamReader:
         self._pipe = _arrives_slowly(stream)
         stream = _Pipe(stream) if self._pipe else _as_read(stream)
         self.stream, self.line = stream, 0
-        self.beyond: list = [0, None]   # cells written beyond float64's range: count, first
+        # cells written beyond float64's range, by what they were read as ("inf", "0"):
+        # [count, the first one's words], the first kind met first
+        self.beyond: dict[str, list] = {}
         self.unnamed: list = [0, None]  # JSON lines with keys that are no column: count, first
         self._back: list[str] = []      # lines read by the block reader, to read again, reversed
         self._failed: PointsError | None = None   # the stream could not be read on
@@ -79,7 +81,7 @@ class StreamReader:
         self.format = fmt or _detect(first)
         self._pending: str | None = first
         if self.format == "jsonl":
-            self._first_object(first)
+            self._first_object(first, detected=fmt is None)
             return
         self._pending = None
         if self._bad is not None:
@@ -110,15 +112,17 @@ class StreamReader:
             if self._bad is not None or _is_row(text):
                 break
         row = next((t for t in reversed(given) if _is_row(t)), None)
-        self.format = _detect(row) if row is not None else "csv"
-        if self.format == "jsonl":
-            raise ValuesError(_NOT_JSONL)
+        # (not JSON Lines, whose objects name their fields: a first field may start with
+        # '{', an id {3F2504E0-...} of adcli's own headerless output)
+        self.format = _detect(row, jsonl=False) if row is not None else "csv"
         self.line -= len(given)
         self._back, self._bad, self._long = given[::-1], None, False
 
-    def _first_object(self, text: str | None) -> None:
+    def _first_object(self, text: str | None, detected: bool = False) -> None:
         """JSON Lines: the keys of the first object are the columns. With skip_bad, the
-        bad lines before it are bad rows as any other (given first by ``records``)."""
+        bad lines before it are bad rows as any other (given first by ``records``);
+        without, the first line's error says, if JSON Lines was ``detected`` from its '{',
+        and the line does not even start as an object does, how to read it otherwise."""
         while text is not None:
             try:
                 if self._bad is not None:
@@ -126,6 +130,8 @@ class StreamReader:
                 keys = list(_json_object(text, self.line))
             except PointsError as error:
                 if not self._skip:
+                    if detected and self._bad is None and not _object_start(text):
+                        raise _taken_for_json(error) from None
                     raise
                 self._leading.append((self.line, str(error)))
                 self._bad = None
@@ -299,10 +305,11 @@ class StreamReader:
         if why:
             from .printer import format_number
 
-            self.beyond[0] += 1
-            if self.beyond[1] is None:
-                self.beyond[1] = (f"points file line {line}, column {quote(column)}: {why}: "
-                                  f"read as {format_number(value)}")
+            kind = self.beyond.setdefault("0" if value == 0 else "inf", [0, None])
+            kind[0] += 1
+            if kind[1] is None:
+                kind[1] = (f"points file line {line}, column {quote(column)}: {why}: "
+                           f"read as {format_number(value)}")
 
     def _split(self, lines):
         if self.format == "csv":
@@ -631,15 +638,30 @@ def _is_row(text: str) -> bool:
     return bool(text.strip()) and not text.lstrip().startswith("#")
 
 
-def _detect(first: str) -> str:
+def _detect(first: str, jsonl: bool = True) -> str:
     """The format, from the first line: a line with one field is read as CSV, and a tab
     makes it TSV only outside a quoted CSV field ('"a\\tb",x': adcli's CSV quotes a field
-    holding a tab)."""
-    if first.lstrip().startswith("{"):
+    holding a tab); a '{' first makes it JSON Lines, if ``jsonl`` may be."""
+    if jsonl and first.lstrip().startswith("{"):
         return "jsonl"
     if "\t" in first and "\t" in _unquoted(first):
         return "tsv"
     return "plain" if "," not in first and len(first.split()) > 1 else "csv"
+
+
+def _taken_for_json(error: PointsError) -> PointsError:
+    """A first line's JSON error, where JSON Lines was detected from its '{': {a},x or
+    an id {3F2504E0-...} first in a CSV header."""
+    return PointsError(f"{error}; its first line starts with '{{', so the input was read as "
+                       "JSON Lines: if it is CSV, TSV or plain, say so with --points-format")
+
+
+def _object_start(text: str) -> bool:
+    """Whether a line starts as a JSON object does, '{' then a key's quote or '}' (a broken
+    JSON line), not as '{a},x' or an id {3F2504E0-...} (CSV, TSV or plain)."""
+    import re
+
+    return re.match(r'\s*\{\s*["}]', text) is not None
 
 
 def _unquoted(line: str) -> str:
@@ -651,15 +673,16 @@ def _unquoted(line: str) -> str:
 
 
 def _tab_split(text: str) -> list[str]:
-    """A TSV line's fields, with TsvWriter's escapes (\\\\, \\t, \\n, \\r, and \\# where the
-    line would otherwise start with '#', a comment) undone, so that adcli's TSV output
-    reads back as written; any other backslash is kept."""
+    """A TSV line's fields, with TsvWriter's escapes (\\\\, \\t, \\n, \\r, and \\# or \\{
+    where the line would otherwise start with '#', a comment, or '{', taken for JSON
+    Lines) undone, so that adcli's TSV output reads back as written; any other backslash
+    is kept."""
     text = text.rstrip("\r\n")
     if "\\" not in text:
         return text.split("\t")
     import re
 
-    text = re.sub(r"\A(\s*)\\#", r"\1#", text)
+    text = re.sub(r"\A(\s*)\\([#{])", r"\1\2", text)
     return [re.sub(r"\\[\\tnr]", lambda m: _TSV_ESCAPES[m.group()], f)
             for f in text.split("\t")]
 
@@ -706,9 +729,11 @@ def _json_why(error: ValueError, text: str) -> str:
     pos = getattr(error, "pos", None)
     if pos is None:
         return str(error)
+    # (some of json's messages end in "at": 'Invalid control character at')
+    message = error.msg.removesuffix(" at")
     if pos >= len(text.rstrip("\r\n")):
-        return f"the line ends early ({error.msg})"
-    return f"{error.msg} at column {pos + 1}"
+        return f"the line ends early ({message})"
+    return f"{message} at column {pos + 1}"
 
 
 def _names(names: list[str], line: int | None) -> list[str]:

@@ -409,7 +409,8 @@ def test_a_json_lines_number_beyond_float64_is_said_and_a_huge_integer_read_as_i
     assert (code, out) == (0, "0.0\n-inf\n")
     assert err.splitlines()[0] == (
         "adcli: warning: points file line 1, column 'y': 1e-400 is below the smallest "
-        "float64 number (about 4.9e-324): read as 0 (and 1 more such cells)")
+        "float64 number (about 4.9e-324): read as 0 (and 1 more cell beyond the largest "
+        "float64 number, read as inf or -inf)")
 
 
 def test_passed_through_json_nan_and_infinities_are_written_as_adcli_writes_them():
