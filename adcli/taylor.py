@@ -9,6 +9,11 @@ K^2 per node, where nested reverse passes grow like 3^K. Row 1 alone is forward 
 A rule's arithmetic can make nan of a term that is exactly 0 (0·inf: a fixed argument's
 rows against exp(1000)) or overflow on the way to a finite row; those entries, and only
 those, are redone from the primitive's backward with exact zeros (``_redo_from_backward``).
+
+Row k is f^(k)/k!, below float64's normal range for a derivative well inside it where k!
+is large (row 20 of exp(x) at -705 is 2.7e-325, f^(20) = 6.6e-307): where the sweep raised
+an underflow or overflow flag, the points whose steps left the range are swept again
+along x + 2^m t, whose rows are 2^(mk) times these to the bit (``_rescaled``).
 """
 from __future__ import annotations
 
@@ -17,7 +22,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .diagnostics import inside
+from .diagnostics import Diagnostics, inside
 from .errors import ValuesError
 from .functions import _GradientGraph, _aligned, _constant_series, _weights
 
@@ -32,13 +37,46 @@ class JVP(NamedTuple):
     tangents: list[np.ndarray]
 
 
+class Nth(NamedTuple):
+    """The ``order``-th derivative, and ``lost``: where no scale of the line kept every
+    step of the sweep inside float64's normal range (``_rescaled``), so that the number
+    may have lost digits on the way. Only where the number is a normal float: nan and
+    inf are warned of as such, and below the normal range a number's error is counted
+    in units of 2^-1074, not relative to it (exp(x) at -800: every derivative is 0, as
+    its value is; adcli.wider.contradicts)."""
+
+    derivative: np.ndarray
+    lost: np.ndarray
+
+
 def taylor_derivative(expression, values: dict, name: str, order: int,
                       diagnostics=None) -> np.ndarray:
     """The ``order``-th derivative in ``name`` at every point, shaped like the points.
     With ``diagnostics``, each function whose series turned non-finite from finite inputs
     is blamed there, at those points."""
-    rows = taylor_coefficients(expression, values, name, order, diagnostics)
-    return _times_factorial(rows[order], order)
+    return taylor_nth(expression, values, name, order, diagnostics).derivative
+
+
+def taylor_nth(expression, values: dict, name: str, order: int, diagnostics=None) -> Nth:
+    """``taylor_derivative``'s number, with where it may have lost digits (``Nth``)."""
+    order = _order(order)
+    arrays, point = _points(expression, values, {})
+    flags = _RangeFlags()
+    blamed = None if diagnostics is None else Diagnostics(arrays[0].shape if arrays else ())
+    with flags.counting():
+        rows = _output(expression, arrays, name, order + 1, diagnostics=blamed)
+        derivative = _times_factorial(rows[order], order)
+        lost = redone = np.zeros(derivative.shape, dtype=bool)
+        if flags.raised and order:  # (rare: the common path pays for the flags only)
+            derivative, lost, redone = _rescaled(expression, arrays, name, order, derivative)
+    if diagnostics is not None:
+        # a point swept again in range to a finite number has no blame: the number stands
+        # (1e-300 log x at 1e-40, where log's row 8 overflowed along x + t)
+        stands = redone & np.isfinite(derivative)
+        kept = {key: mask & ~stands for key, mask in blamed.masks.items()}
+        blamed.masks = {key: mask for key, mask in kept.items() if mask.any()}
+        diagnostics.merge(blamed)
+    return Nth(derivative.reshape(()), lost.reshape(())) if point else Nth(derivative, lost)
 
 
 def taylor_coefficients(expression, values: dict, name: str, order: int,
@@ -47,13 +85,21 @@ def taylor_coefficients(expression, values: dict, name: str, order: int,
     Shape (order + 1, *points)."""
     order = _order(order)
     arrays, point = _points(expression, values, {})
-    shape = arrays[0].shape if arrays else ()
-    seeds = {v: _seed(a, order + 1, v == name) for v, a in zip(expression.variables, arrays)}
     with _quiet():
-        series = _sweep(expression.nodes, seeds, order + 1, keep=False,
-                        diagnostics=diagnostics)[-1]
-    rows = np.broadcast_to(series, (order + 1,) + shape).copy()
+        rows = _output(expression, arrays, name, order + 1, diagnostics=diagnostics).copy()
     return rows.reshape(order + 1) if point else rows
+
+
+def _output(expression, arrays, name: str, length: int, scale=1.0, diagnostics=None,
+            watch=None) -> np.ndarray:
+    """The output's rows 0..length-1 along ``name`` + ``scale`` t (a number, or one per
+    point), shaped (length, *points): a view, broadcast where the output is constant."""
+    shape = arrays[0].shape if arrays else ()
+    seeds = {v: _seed(a, length, v == name, scale)
+             for v, a in zip(expression.variables, arrays)}
+    series = _sweep(expression.nodes, seeds, length, keep=False, diagnostics=diagnostics,
+                    watch=watch)[-1]
+    return np.broadcast_to(series, (length,) + shape)
 
 
 def _quiet():
@@ -88,9 +134,11 @@ def jvp(expression, values: dict, tangents: dict) -> JVP:
     return JVP(value, tangent, node_values, node_tangents)
 
 
-def _sweep(nodes, seeds: dict, length: int, keep: bool, diagnostics=None) -> list:
+def _sweep(nodes, seeds: dict, length: int, keep: bool, diagnostics=None,
+           watch=None) -> list:
     """Every node's series in evaluation order. Without ``keep``, a series is dropped after
-    its last use, so memory follows the widest point of the expression, not its size."""
+    its last use, so memory follows the widest point of the expression, not its size.
+    ``watch(function, series, args)`` sees every function's series as it is made."""
     last_use = {}
     if not keep:
         for i, node in enumerate(nodes):
@@ -115,6 +163,8 @@ def _sweep(nodes, seeds: dict, length: int, keep: bool, diagnostics=None) -> lis
                     _blame(diagnostics, node.function, computed[i], args)
             else:   # nothing here moves along the line: its value is all there is
                 computed[i] = _constant_series(function.forward(*[a[0] for a in args]), length)
+            if watch is not None:
+                watch(node.function, computed[i], args)
             for j in node.args:
                 if last_use.get(j) == i:
                     computed[j] = None
@@ -269,10 +319,10 @@ def _blame(diagnostics, function, series, args) -> None:
     diagnostics.add(function, "derivative", bad & fine & ~over)
 
 
-def _seed(array, length: int, moving: bool):
+def _seed(array, length: int, moving: bool, scale=1.0):
     seed = _constant_series(array, length)
     if moving and length > 1:
-        seed[1] = 1.0
+        seed[1] = scale
     return seed
 
 
@@ -309,3 +359,139 @@ def _times_factorial(row: np.ndarray, order: int) -> np.ndarray:
     for k in range(2, order + 1):   # beyond 170! only the product may still be finite
         row = row * float(k)
     return row
+
+
+# ----- points whose sweep left float64's normal range -----------------------------------
+# Every rule multiplies rows whose indices add up to the row it makes, divides by a row 0
+# or by a whole number, and adds rows of one index: along x + h t, with h = 2^m, every
+# series' row k is h^k times its row along x + t, to the bit, as long as no step leaves
+# the normal range (tests/test_taylor_underflow.py holds every rule to it). Row k is
+# f^(k) h^k/k!, which for h >= order lies between |f^(k)| and e^h |f^(k)| (k! <= h^k, and
+# h^k/k! is a term of e^h): a node whose derivatives are normal floats has normal rows
+# there, unless they are within e^h of the largest float.
+
+_TINY = float(np.finfo(np.float64).tiny)
+_LOWEST, _HIGHEST = -1022, 1023     # the exponents m whose 2^m is a normal float
+_UNKNOWN = 4096                     # |m| of a side not met yet: beyond any m tried
+
+
+class _RangeFlags:
+    """Whether numpy raised an overflow or underflow flag while ``counting()``, quiet as
+    under _quiet otherwise; every flag is passed on to a caller that counts it too
+    (expression._Flags, around the sweep)."""
+
+    _MODES = {"overflow": "over", "underflow": "under", "divide by zero": "divide"}
+
+    def __init__(self):
+        self.raised = False
+
+    def __call__(self, error: str, flag: int) -> None:
+        self.raised = self.raised or error in ("overflow", "underflow")
+        if self.passed.get(self._MODES.get(error, "invalid")) == "call":
+            self.outer(error, flag)
+
+    def counting(self):
+        self.passed, self.outer = np.geterr(), np.geterrcall()
+        quiet = {k: "call" if v == "call" else "ignore" for k, v in self.passed.items()}
+        return np.errstate(**{**quiet, "over": "call", "under": "call"}, call=self)
+
+
+class _Range:
+    """A sweep's watch: per point (flat), ``low`` where a function's row from 1 on came out
+    subnormal, on its way below the range (a larger h lifts row k by h^k), ``high`` where
+    one is inf or nan from finite arguments and a finite value (a smaller h lowers it),
+    ``fixed`` where a value, which no h moves, is subnormal, overflowed, or is 0 from
+    arguments finite and not 0 by a function without exact zeros (exp(-800)).
+
+    Not seen: a row from 1 on that underflowed to 0 in one step, with no subnormal on its
+    way (1e-200 * 1e-200); the rows of a product fall to it through subnormals, by 1/k."""
+
+    def __init__(self, n: int):
+        self.low, self.high, self.fixed = (np.zeros(n, dtype=bool) for _ in range(3))
+        self.row = None     # the output's row asked for (_watched)
+
+    def __call__(self, function, series, args) -> None:
+        size = np.abs(series)
+        subnormal = (size > 0) & (size < _TINY)
+        finite, zeroed = True, (size[0] == 0) & (not function.exact_zeros)
+        for a in args:
+            finite = finite & np.isfinite(a).all(axis=0)
+            zeroed = zeroed & (a[0] != 0) & np.isfinite(a[0])
+        self.fixed |= subnormal[0] | (np.isinf(size[0]) & finite) | zeroed
+        self.low |= subnormal[1:].any(axis=0)
+        self.high |= ~np.isfinite(size[1:]).all(axis=0) & finite & np.isfinite(size[0])
+
+
+def _rescaled(expression, arrays, name: str, order: int, derivative: np.ndarray):
+    """The derivative again where the sweep along x + t left the range at a point, from a
+    sweep along x + 2^m t whose rows did not (``redone``); ``lost`` where no such m was
+    found, or a value on the way was out of range (1e300 exp(x) at -720: exp's 1.9e-313
+    keeps 43 bits, whatever m), and the number shown is a normal float (see ``Nth``).
+
+    Each point's m is searched: where rows underflowed, first m0 = ceil(log2 order), the
+    smallest h >= order, then fourfold further up; where they overflowed, down from -m0
+    alike; once both sides are met, halfway between, until a sweep stays in range or no
+    m is left between (rows of e^-x below the range and of e^x above it, exp(x) exp(-x)
+    at 705). The points that stayed in range keep their numbers, to the bit."""
+    shape = derivative.shape
+    flat = [np.broadcast_to(a, shape).reshape(-1) for a in arrays]
+    derivative = derivative.reshape(-1).copy()
+    watch = _watched(expression, flat, name, order, np.ones(derivative.size))
+    unsure, redone = watch.fixed, np.zeros(derivative.size, dtype=bool)
+    at = np.flatnonzero(watch.low | watch.high)
+    lo = np.where(watch.low[at], 0, -_UNKNOWN)     # the largest m whose rows underflowed
+    hi = np.where(watch.high[at], 0, _UNKNOWN)     # the smallest m whose rows overflowed
+    first = max(1, math.ceil(math.log2(order)))
+    while at.size:
+        m = _next_exponent(lo, hi, first)
+        left = (m > lo) & (m < hi)              # else no m is left between them
+        unsure[at[~left]] = True
+        at, lo, hi, m = at[left], lo[left], hi[left], m[left]
+        if not at.size:
+            break
+        watch = _watched(expression, [a[at] for a in flat], name, order, np.ldexp(1.0, m))
+        clean = ~(watch.low | watch.high)
+        derivative[at[clean]] = _unscaled(watch.row[clean], order, m[clean])
+        redone[at[clean]] = True
+        lo, hi = np.where(watch.low, m, lo), np.where(watch.high, m, hi)
+        at, lo, hi = at[~clean], lo[~clean], hi[~clean]
+    size = np.abs(derivative)
+    lost = unsure & (size >= _TINY) & (size < np.inf)
+    return derivative.reshape(shape), lost.reshape(shape), redone.reshape(shape)
+
+
+def _watched(expression, flat, name: str, order: int, scale) -> _Range:
+    """A sweep along x + scale t at the points ``flat`` (one array per variable), watched;
+    its row ``order`` is kept as the watch's ``row``."""
+    watch = _Range(len(scale))
+    watch.row = _output(expression, flat, name, order + 1, scale, watch=watch)[order]
+    return watch
+
+
+def _next_exponent(lo, hi, first: int):
+    """The next m to try at each point, from the largest m whose rows underflowed (lo)
+    and the smallest whose rows overflowed (hi): outwards by fourfold steps while one
+    side is unknown, then halfway between; within 2^m's range."""
+    up = np.where(lo == 0, first, 4 * lo)
+    down = np.where(hi == 0, -first, 4 * hi)
+    m = np.where(hi == _UNKNOWN, up, np.where(lo == -_UNKNOWN, down, (lo + hi) // 2))
+    return np.clip(m, _LOWEST, _HIGHEST)
+
+
+def _unscaled(row, order: int, m):
+    """order! row / 2^(m order): the derivative from row ``order`` of the sweep along
+    x + 2^m t. The exponents are added apart from the mantissas, so that no product on
+    the way leaves the range; the one rounding is row * order!'s, so that where both
+    sweeps stayed in range the two numbers are the same bits."""
+    mantissa, exponent = np.frexp(row)
+    f_mantissa, f_exponent = _factorial_parts(order)
+    return np.ldexp(mantissa * f_mantissa, exponent + (f_exponent - m * order))
+
+
+def _factorial_parts(order: int) -> tuple[float, int]:
+    """order! as a mantissa in [0.5, 1) and a power of 2: rounded once while it fits a
+    float, as _times_factorial has it; beyond, from its leading 64 bits."""
+    whole = math.factorial(order)
+    shift = max(whole.bit_length() - 64, 0) if order > 170 else 0
+    mantissa, exponent = math.frexp(float(whole >> shift))
+    return mantissa, exponent + shift
