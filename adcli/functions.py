@@ -600,25 +600,83 @@ class Cbrt(Primitive):
 
 # ----- trigonometric --------------------------------------------------------------------
 
+# glibc's sin and cos (numpy's float64 np.sin and np.cos) reduce x by pi/2 accurately only
+# up to 105414350: past it they are up to 137,000 ulps off where the result is tiny, x next
+# to a multiple of pi/2 (cos(1.5986289000543612e+74)). Long double's sinl and cosl reduce
+# exactly (within half an ulp of float64 at 2,446 such points up to 1.6e308), so points
+# past FAR are computed again there. Where long double is float64 itself (Windows, macOS on
+# ARM), or its sinl is no better, FAR is inf: nothing cheap can be done.
+FAR = 2.0**26
+
+
+class Reduced:
+    """np.sin or np.cos with the points past FAR from long double: ``Reduced(np.sin)(x)``,
+    or ``into(x, out=...)`` as the ufunc writes into a buffer (out may be x's own). Where no
+    point is that far, it costs a max and a min over the points (``far``; a caller that
+    knows already passes it in)."""
+
+    def __init__(self, ufunc):
+        self.ufunc = ufunc
+
+    def __call__(self, x):
+        if not self.far(x):
+            return self.ufunc(x)
+        y = self.into(np.asarray(x), np.empty(np.shape(x)))
+        return y if np.ndim(x) else y[()]
+
+    @staticmethod
+    def far(x) -> bool:
+        """Whether some float64 x is past FAR (or nan, which the mask then leaves out)."""
+        x = np.asarray(x)
+        if x.dtype != np.float64:
+            return False
+        if x.size == 1:  # one point (a 10^4-term sum's sin at each): no reductions
+            return not -FAR <= x.item() <= FAR
+        return x.size > 0 and not (x.max() <= FAR and x.min() >= -FAR)
+
+    def into(self, x, out, far: bool | None = None):
+        if not (self.far(x) if far is None else far):
+            return self.ufunc(x, out=out)
+        far = (np.abs(x) > FAR) & np.isfinite(x)   # inf: nan either way, flagged once
+        wide = self.ufunc(x[far].astype(np.longdouble))  # before out overwrites x
+        self.ufunc(x, out=out)
+        out[far] = wide
+        return out
+
+
+sin, cos = Reduced(np.sin), Reduced(np.cos)
+
+
+def _long_double_reduces() -> bool:
+    """Whether sinl and cosl are right where sin and cos are not (cos at 1.6e74, 136,921
+    ulps off in glibc; mpmath's value, to float64 exactly)."""
+    x = np.longdouble(1.5986289000543612e+74)
+    return np.finfo(np.longdouble).nmant > 52 and float(np.cos(x)) == -4.796584752012325e-18
+
+
+if not _long_double_reduces():
+    FAR = math.inf
+
+
 class Sin(Primitive):
     name = "sin"
-    def forward(self, x): return np.sin(x)
+    def forward(self, x): return sin(x)
     def backward(self, gy): return gy * op.cos(self.inputs[0])
-    def taylor(self, x): return _pair_series(self, x, np.cos, 1.0, -1.0)  # with cos
+    def taylor(self, x): return _pair_series(self, x, cos, 1.0, -1.0)  # with cos
 
 
 class Cos(Primitive):
     name = "cos"
-    def forward(self, x): return np.cos(x)
+    def forward(self, x): return cos(x)
     def backward(self, gy): return -gy * op.sin(self.inputs[0])
-    def taylor(self, x): return _pair_series(self, x, np.sin, -1.0, 1.0)  # with sin
+    def taylor(self, x): return _pair_series(self, x, sin, -1.0, 1.0)  # with sin
 
 
 class Tan(Primitive):
     name, aliases = "tan", ("tg",)
     domain = ((-1.3, 1.3),)
-    kink = staticmethod(lambda x: np.abs(np.cos(x)))   # poles where cos x = 0
-    side = staticmethod(lambda x: np.cos(x) > 0)
+    kink = staticmethod(lambda x: np.abs(cos(x)))   # poles where cos x = 0
+    side = staticmethod(lambda x: cos(x) > 0)
     def forward(self, x): return np.tan(x)
     def backward(self, gy): return gy * (1.0 + self.y * self.y)
     def taylor(self, x): return _riccati_series(self, x, lambda y: 1.0 + y * y, 0.0, 1.0)
@@ -627,31 +685,31 @@ class Tan(Primitive):
 class Sec(Primitive):
     name = "sec"
     domain = ((-1.3, 1.3),)
-    kink = staticmethod(lambda x: np.abs(np.cos(x)))   # poles where cos x = 0
-    side = staticmethod(lambda x: np.cos(x) > 0)
-    def forward(self, x): return 1.0 / np.cos(x)
+    kink = staticmethod(lambda x: np.abs(cos(x)))   # poles where cos x = 0
+    side = staticmethod(lambda x: cos(x) > 0)
+    def forward(self, x): return 1.0 / cos(x)
     def backward(self, gy): return gy * self.y * op.tan(self.inputs[0])
-    def taylor(self, x): return _reciprocal_series(self, x, np.cos, np.sin, -1.0)  # 1/cos
+    def taylor(self, x): return _reciprocal_series(self, x, cos, sin, -1.0)  # 1/cos
 
 
 class Csc(Primitive):
     name, aliases = "csc", ("cosec",)
     value_reason = "its pole at 0"
     domain = ((0.3, 2.8),)
-    kink = staticmethod(lambda x: np.abs(np.sin(x)))   # poles where sin x = 0
-    side = staticmethod(lambda x: np.sin(x) > 0)
-    def forward(self, x): return 1.0 / np.sin(x)
+    kink = staticmethod(lambda x: np.abs(sin(x)))   # poles where sin x = 0
+    side = staticmethod(lambda x: sin(x) > 0)
+    def forward(self, x): return 1.0 / sin(x)
     def backward(self, gy): return -gy * self.y * op.cot(self.inputs[0])
-    def taylor(self, x): return _reciprocal_series(self, x, np.sin, np.cos, 1.0)  # 1/sin
+    def taylor(self, x): return _reciprocal_series(self, x, sin, cos, 1.0)  # 1/sin
 
 
 class Cot(Primitive):
     name, aliases = "cot", ("ctg", "cotg", "cotan")
     value_reason = "its pole at 0"
     domain = ((0.3, 2.8),)
-    kink = staticmethod(lambda x: np.abs(np.sin(x)))   # poles where sin x = 0
-    side = staticmethod(lambda x: np.sin(x) > 0)
-    def forward(self, x): return np.cos(x) / np.sin(x)
+    kink = staticmethod(lambda x: np.abs(sin(x)))   # poles where sin x = 0
+    side = staticmethod(lambda x: sin(x) > 0)
+    def forward(self, x): return cos(x) / sin(x)
     def backward(self, gy): return -gy * (1.0 + self.y * self.y)
     def taylor(self, x): return _riccati_series(self, x, lambda y: -(1.0 + y * y), 0.0, -1.0)
 

@@ -21,7 +21,9 @@ to the largest finite one (both signs), a denser log-spaced band around 1, an ev
 band over [-760, 760] (where exp, sigmoid, tanh, softplus and expm1 saturate), and points
 at every edge: 1 - 2^-k and 1 + 2^-k (asin, acos, atanh, acosh), -1 + 2^-k (log1p), 2^-k
 (x -> 0) and the float64 multiples of pi/2 (the poles and zeros of the trigonometric
-functions). Two-argument functions get the product of a log-spaced set of magnitudes (both
+functions), and the float64s closest to a multiple of pi/2 at every magnitude past 1e8
+(where a libm's argument reduction is tried hardest: glibc's cos at 1.6e74 is 137,000 ulps
+off; random points cannot find them, see ``near_half_pi``). Two-argument functions get the product of a log-spaced set of magnitudes (both
 signs) with itself, plus pairs on and next to the diagonals (atan2's and hypot's mixed
 partials change sign there); ``pow`` gets positive bases (with a variable exponent its
 real domain) with whole and fractional exponents and exponents near 0, and negative bases
@@ -364,8 +366,25 @@ def unary_sample(quick: bool) -> np.ndarray:
     edges = np.concatenate([1 - 2.0**-k, 1 + 2.0**-k[:-1], 2.0**-k,
                             -1 + 2.0**-k, 0.5 * np.pi * np.arange(0, 9)])
     special = [20.0, 30.0, 40.0, 1e200, 1e-300, 0.9999999926, 1e-10, 1e10, 1e15, 1e22, 1e300]
-    xs = np.concatenate([full, middle, band, edges, special])
+    xs = np.concatenate([full, middle, band, edges, special, near_half_pi(quick)])
     return np.unique(np.concatenate([xs, -xs]))
+
+
+def near_half_pi(quick: bool) -> np.ndarray:
+    """The float64s m 2^e (m a 53-bit whole number) closest to a multiple of pi/2, from
+    2^26 to the top of the range: m is a denominator of a continued-fraction convergent
+    of 2^e/(pi/2), as the tester's search (hard3.py) found them."""
+    points = []
+    with mp.workdps(420):                  # 2^971/(pi/2) has 293 digits before the point
+        for e in range(-26, 972, 24 if quick else 3):
+            x, q0, q1 = mp.frac(mp.ldexp(1, e) / (mp.pi / 2)), 1, 0
+            while q1 < 2**53 and x:
+                a = int(x) if x >= 1 else 0
+                q0, q1 = q1, a * q1 + q0
+                if 2**52 <= q1 < 2**53:
+                    points.append(math.ldexp(q1, e))
+                x = 1 / (x - a) if x - a else 0
+    return np.array(points)
 
 
 def binary_sample(name: str, quick: bool) -> tuple[np.ndarray, np.ndarray]:
