@@ -621,7 +621,7 @@ class Reduced:
     def __call__(self, x):
         if not self.far(x):
             return self.ufunc(x)
-        y = self.into(np.asarray(x), np.empty(np.shape(x)))
+        y = self.into(np.asarray(x), np.empty(np.shape(x)), far=True)
         return y if np.ndim(x) else y[()]
 
     @staticmethod

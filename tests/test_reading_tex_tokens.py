@@ -123,6 +123,12 @@ SUBSCRIPT_OF = ("is a subscript of what comes before it, not a name (TeX takes o
 NUMBER_FIRST = "a number must come first in a product written without '*': insert one, as in "
 
 
+def power_22(head: str, after: str) -> str:
+    """The refusal of head^22 followed by ``after``: TeX's superscript is the 2 alone."""
+    return (NUMBER_FIRST + f"{head}^2*2{after} (TeX takes one token as a superscript, so "
+            f"{head}^22 is {head}^2 then 2; for the power 22, write {head}^{{22}})")
+
+
 @pytest.mark.parametrize("text, message, column", [
     (r"\log_10x", ONE_TOKEN + r", so \log_10 is \log_1 then 0, a logarithm to base 1: "
                               r"for base 10, write \log_{10}", 0),
@@ -137,15 +143,11 @@ NUMBER_FIRST = "a number must come first in a product written without '*': inser
                    r"for a subscript, write \alpha_{12})", 8),
     (r"\sin_2x", r"LaTeX's \sin_2 is not read here: write the expression itself "
                  r"(\frac{a}{b}, \sqrt{x}, \cdot, \sin and the Greek letters are read)", 0),
-    (r"\alpha^22", NUMBER_FIRST + r"\alpha^2*2 (TeX takes one token as a superscript, so "
-                   r"\alpha^22 is \alpha^2 then 2; for the power 22, write \alpha^{22})", 8),
+    (r"\alpha^22", power_22(r"\alpha", ""), 8),
     # The old font switch and \mathrm without braces are command words too (a power of 22
     # was read before, silently).
-    (r"{\rm e}^22x", NUMBER_FIRST + r"{\rm e}^2*2x (TeX takes one token as a superscript, so "
-                     r"{\rm e}^22 is {\rm e}^2 then 2; for the power 22, write {\rm e}^{22})", 9),
-    (r"\mathrm e^22x", NUMBER_FIRST + r"\mathrm e^2*2x (TeX takes one token as a superscript, "
-                       r"so \mathrm e^22 is \mathrm e^2 then 2; for the power 22, write "
-                       r"\mathrm e^{22})", 11),
+    (r"{\rm e}^22x", power_22(r"{\rm e}", "x"), 9),
+    (r"\mathrm e^22x", power_22(r"\mathrm e", "x"), 11),
     (r"\sqrt[3]27", NUMBER_FIRST + r"\sqrt[3]2*7 (TeX takes one token after \sqrt[3], so "
                     r"\sqrt[3]27 is \sqrt[3]2 then 7; write \sqrt[3]{27})", 9),
     (r"\sqrt[3]-x", "unexpected '-'; TeX takes one token here, a digit, a letter or a "
