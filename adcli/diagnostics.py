@@ -8,8 +8,9 @@ variable, not a function: ``(name, "unsure")`` marks where a step overflowed or
 underflowed and forward mode's d/d name differs from reverse mode's (which is shown): an
 adjoint may have been lost to 0 or inf on the way. And ``(name, "range")`` where the same
 graph run in long double (adcli.wider) contradicts the number shown: d/d name, or for
-name "" the value. The CLI turns them into English; Python callers read the masks
-(``Result.diagnostics``).
+name "" the value. And ``(name, "lost")`` where grad --order's Taylor sweep left float64's
+normal range along every scale of the line it tried (adcli.taylor.Nth), name "x^3". The
+CLI turns them into English; Python callers read the masks (``Result.diagnostics``).
 """
 from __future__ import annotations
 
@@ -54,6 +55,11 @@ class Diagnostics(Record):
         an overflow or underflow; ``first``: the first of them."""
         self._or((name, "unsure"), bad)
         _keep_first(self.unsure, name, first)
+
+    def add_lost(self, name: str, bad: np.ndarray) -> None:
+        """Mark the points where the n-th derivative ``name`` ("x^3") may have lost digits
+        to an underflow or overflow that no scale of Taylor mode's line avoided."""
+        self._or((name, "lost"), bad)
 
     def add_wider(self, name: str, bad: np.ndarray, first: Wider) -> None:
         """Mark the points where the long double run contradicts d/d ``name`` (name "":

@@ -518,7 +518,7 @@ class _Run:
     def nth(self, name: str, order: int) -> Result:
         """Taylor mode: one sweep of truncated series through the nodes, at a cost that
         grows like order^2 (nested reverse passes grow like 3^order)."""
-        from .taylor import taylor_derivative
+        from .taylor import taylor_nth
 
         if order:
             self.kinked = (name,)
@@ -535,9 +535,11 @@ class _Run:
             y = self.forward()
             values = {v: leaf.data for v, leaf in self.leaves.items()}
             blame = self.diagnostics if self.watch is not None else None
-            derivative = taylor_derivative(self.expression, values, name, order, blame)
+            nth = taylor_nth(self.expression, values, name, order, blame)
         self._flagged(flags)
-        derivative = np.broadcast_to(derivative, self.shape).copy()
+        if nth.lost.any():  # (no scale of the line kept the sweep in float64's range)
+            self.diagnostics.add_lost(name if order == 1 else f"{name}^{order}", nth.lost)
+        derivative = np.broadcast_to(nth.derivative, self.shape).copy()
         return self._result(y, (name,), derivative=derivative)
 
     def _result(self, y: Variable, wrt, **computed) -> Result:

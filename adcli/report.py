@@ -12,6 +12,10 @@ from .functions import PRIMITIVES
 # What the long double witness did, as every warning of it (and check's notes) says it
 RECOMPUTED = ("an intermediate step overflowed or underflowed in float64, and computed again "
               "in long double (a wider exponent range)")
+# Where Taylor mode found no scale of its line that kept its sweep inside float64's range
+LOST = ("Taylor mode's steps left float64's normal range (an underflow or overflow on the "
+        "way) along every scale of the line it tried: the derivative shown may have lost "
+        "digits there")
 # Why, per kind of diagnostic: said once per function on stderr, once per point in JSON.
 _WHY = {
     "value": "gave nan or inf ({reason})",
@@ -22,12 +26,13 @@ _WHY = {
     "unsure": "an intermediate step overflowed or underflowed, and forward mode gives another "
               "derivative: the derivative shown may be wrong there",
     "range": RECOMPUTED + " it is another number: the {shown} shown is wrong there",
+    "lost": LOST,
 }
 # Kinds that name a function for a nan or inf, or ("range") say the true number instead.
 _BLAMED = ("value", "derivative", "overflow", "range")
 # Kinds keyed by a variable (d/dx; for "range", "" is the value), not by a function:
 # forward and reverse mode differ, or the long double run contradicts the number shown.
-_OF_VARIABLES = {"unsure", "range"}
+_OF_VARIABLES = {"unsure", "range", "lost"}
 
 
 def why(name: str, what: str) -> str:
@@ -176,6 +181,8 @@ def _said(name: str, what: str, where: str) -> str:
 
 def variable_said(name: str, what: str, where: str, first, points: int) -> str:
     """A diagnostic of a kind keyed by a variable, in words (see unsure_said, wider_said)."""
+    if what == "lost":
+        return f"{_subject(name)} at {where}: {LOST}"
     return (unsure_said if what == "unsure" else wider_said)(name, where, first, points)
 
 

@@ -1,0 +1,62 @@
+"""grad --order N warns where Taylor mode's sweep left float64's normal range along every
+scale of its line (taylor.Nth.lost): the number shown may have lost digits there, and it has.
+
+1e300 e^x at -720: e^-720 = 1.9e-313 is subnormal and keeps 43 of 53 bits whatever the
+scale, so every derivative, 1e300 e^-720 = 2.0322308024242932e-13 (mpmath), comes out
+2.03223080241836e-13, 3e-12 off. exp at -705 is rescaled into range and stays exact."""
+import mpmath
+import numpy as np
+import pytest
+
+import adcli
+from conftest import run_cli, strict_json, warnings_in
+
+LOST = ("Taylor mode's steps left float64's normal range (an underflow or overflow on the "
+        "way) along every scale of the line it tried: the derivative shown may have lost "
+        "digits there")
+
+
+def _truth(x: float) -> float:
+    """Every derivative of 1e300 e^x, from mpmath at 50 digits."""
+    with mpmath.workdps(50):
+        return float(mpmath.mpf(10) ** 300 * mpmath.exp(x))
+
+
+@pytest.mark.parametrize("order", [2, 5])
+def test_lost_digits_are_warned_and_were_lost(order):
+    code, out, err = run_cli("grad", "1e300*exp(x)", "--at", "x=-720", "--order", str(order),
+                             "--format", "json")
+    assert code == 0, err
+    document = strict_json(out)
+    shown = document["points"][0]["derivative"]
+    assert abs(shown - _truth(-720.0)) > 1e-13 * _truth(-720.0)  # the warning is true
+    assert document["warnings"] == [{"at": {"x": -720.0}, "function": f"d{order}/dx{order}",
+                                     "kind": "lost", "why": LOST}]
+    assert warnings_in(err) == [f"adcli: warning: d{order}/dx{order} at 1 of 1 point: {LOST}"]
+
+
+def test_only_the_points_that_lost_digits_are_counted():
+    # exp(-710) = 4.5e-309 is below the normal range too; exp(-700) is not
+    code, out, err = run_cli("grad", "1e300*exp(x)", "--grid", "x=-720:-700:3", "--order", "3",
+                             "--format", "json")
+    assert code == 0, err
+    document = strict_json(out)
+    assert [w["at"]["x"] for w in document["warnings"]] == [-720.0, -710.0]
+    assert document["points"][2]["derivative"] == pytest.approx(_truth(-700.0), rel=1e-14)
+    assert warnings_in(err) == [f"adcli: warning: d3/dx3 at 2 of 3 points: {LOST}"]
+
+
+def test_a_point_rescaled_into_range_is_not_warned():
+    code, out, err = run_cli("grad", "exp(x)", "--at", "x=-705", "--order", "20",
+                             "--format", "json")
+    assert code == 0, err
+    document = strict_json(out)
+    assert "warnings" not in document and warnings_in(err) == []
+    with mpmath.workdps(50):
+        truth = float(mpmath.exp(-705))
+    assert document["points"][0]["derivative"] == pytest.approx(truth, rel=1e-14)
+
+
+def test_the_api_marks_the_points():
+    result = adcli.parse("1e300*exp(x)").nth_derivative("x", 4, x=np.array([-720.0, 1.0]))
+    np.testing.assert_array_equal(result.diagnostics.masks[("x^4", "lost")], [True, False])
