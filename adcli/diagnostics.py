@@ -57,7 +57,7 @@ class Diagnostics(Record):
         _keep_first(self.unsure, name, first)
 
     def add_lost(self, name: str, bad: np.ndarray) -> None:
-        """Mark the points where the n-th derivative ``name`` ("x^3") may have lost digits
+        """Mark the points where the n-th derivative ``name`` ("x^3") may be wrong
         to an underflow or overflow that no scale of Taylor mode's line avoided."""
         self._or((name, "lost"), bad)
 

@@ -14,8 +14,8 @@ RECOMPUTED = ("an intermediate step overflowed or underflowed in float64, and co
               "in long double (a wider exponent range)")
 # Where Taylor mode found no scale of its line that kept its sweep inside float64's range
 LOST = ("Taylor mode's steps left float64's normal range (an underflow or overflow on the "
-        "way) along every scale of the line it tried: the derivative shown may have lost "
-        "digits there")
+        "way) along every scale of the line it tried: the derivative shown may be wrong "
+        "there")
 # Why, per kind of diagnostic: said once per function on stderr, once per point in JSON.
 _WHY = {
     "value": "gave nan or inf ({reason})",

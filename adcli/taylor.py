@@ -40,10 +40,10 @@ class JVP(NamedTuple):
 class Nth(NamedTuple):
     """The ``order``-th derivative, and ``lost``: where no scale of the line kept every
     step of the sweep inside float64's normal range (``_rescaled``), so that the number
-    may have lost digits on the way. Only where the number is a normal float: nan and
-    inf are warned of as such, and below the normal range a number's error is counted
-    in units of 2^-1074, not relative to it (exp(x) at -800: every derivative is 0, as
-    its value is; adcli.wider.contradicts)."""
+    may be wrong. Not where it is nan or inf (warned of as such), nor below the normal
+    range where the row along x + t was 0 too: there a number's error is counted in units
+    of 2^-1074, not relative to it (exp(x) at -800: every derivative is 0, as its value
+    is; adcli.wider.contradicts)."""
 
     derivative: np.ndarray
     lost: np.ndarray
@@ -58,7 +58,7 @@ def taylor_derivative(expression, values: dict, name: str, order: int,
 
 
 def taylor_nth(expression, values: dict, name: str, order: int, diagnostics=None) -> Nth:
-    """``taylor_derivative``'s number, with where it may have lost digits (``Nth``)."""
+    """``taylor_derivative``'s number, with where it may be wrong (``Nth``)."""
     order = _order(order)
     arrays, point = _points(expression, values, {})
     flags = _RangeFlags()
@@ -438,6 +438,11 @@ def _rescaled(expression, arrays, name: str, order: int, derivative: np.ndarray)
     derivative = derivative.reshape(-1).copy()
     watch = _watched(expression, flat, name, order, np.ones(derivative.size))
     unsure, redone = watch.fixed, np.zeros(derivative.size, dtype=bool)
+    # Where row ``order`` is not 0 along x + t (inf counts, nan does not), a 0 along
+    # x + 2^m t is an underflow in one step, unseen by the watch (1/x at 1e-100, m = -768:
+    # row 4 is 1e-424), not a sweep in range: rows in range scale by 2^(m k) to the bit.
+    along_t = watch.row
+    there = (along_t != 0) & ~np.isnan(along_t)
     at = np.flatnonzero(watch.low | watch.high)
     lo = np.where(watch.low[at], 0, -_UNKNOWN)     # the largest m whose rows underflowed
     hi = np.where(watch.high[at], 0, _UNKNOWN)     # the smallest m whose rows overflowed
@@ -450,13 +455,16 @@ def _rescaled(expression, arrays, name: str, order: int, derivative: np.ndarray)
         if not at.size:
             break
         watch = _watched(expression, [a[at] for a in flat], name, order, np.ldexp(1.0, m))
-        clean = ~(watch.low | watch.high)
+        low = watch.low | (there[at] & (watch.row == 0))
+        clean = ~(low | watch.high)
         derivative[at[clean]] = _unscaled(watch.row[clean], order, m[clean])
         redone[at[clean]] = True
-        lo, hi = np.where(watch.low, m, lo), np.where(watch.high, m, hi)
+        lo, hi = np.where(low, m, lo), np.where(watch.high, m, hi)
         at, lo, hi = at[~clean], lo[~clean], hi[~clean]
     size = np.abs(derivative)
-    lost = unsure & (size >= _TINY) & (size < np.inf)
+    # below the range, only where x + t's row was not 0 too: exp(x) at -800 is 0 all along
+    # (rightly), x^5 log(x) at 1e-200 gives 0 for -54988 (x^5's 1e-1000 times log's 1e1000)
+    lost = unsure & (size < np.inf) & ((size >= _TINY) | (along_t != 0))
     return derivative.reshape(shape), lost.reshape(shape), redone.reshape(shape)
 
 
