@@ -160,7 +160,9 @@ class Report:
     def stopped(diagnostics, i: int, where: str) -> str:
         """--strict's message: what made point i (at ``where``), the first whose results
         are not all finite, so; the run stopped there."""
-        said = [_said(name, what, where) for (name, what), mask in merged(diagnostics).items()
+        said = [variable_said(name, what, where, diagnostics.first(name, what), 1)
+                if what in _OF_VARIABLES else _said(name, what, where)
+                for (name, what), mask in merged(diagnostics).items()
                 if what in _BLAMED and np.ravel(mask)[i]]
         return "; ".join(said or [f"a result is nan or inf at {where} (from a value that is "
                                   "nan or inf)"]) + ": stopped there (--strict)"

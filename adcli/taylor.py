@@ -438,9 +438,10 @@ def _rescaled(expression, arrays, name: str, order: int, derivative: np.ndarray)
     derivative = derivative.reshape(-1).copy()
     watch = _watched(expression, flat, name, order, np.ones(derivative.size))
     unsure, redone = watch.fixed, np.zeros(derivative.size, dtype=bool)
-    # Where row ``order`` is not 0 along x + t (inf counts, nan does not), a 0 along
-    # x + 2^m t is an underflow in one step, unseen by the watch (1/x at 1e-100, m = -768:
-    # row 4 is 1e-424), not a sweep in range: rows in range scale by 2^(m k) to the bit.
+    # Where row ``order`` was not 0 along a line tried (inf counts, nan does not), a 0
+    # along x + 2^m t is an underflow in one step, unseen by the watch (1/x at 1e-100,
+    # m = -768: row 4 is 1e-424), not a sweep in range: rows in range scale by 2^(m k) to
+    # the bit. (cbrt at 1e-150, order 5: nan along x + t, inf at m = -192, 0 at -768.)
     along_t = watch.row
     there = (along_t != 0) & ~np.isnan(along_t)
     at = np.flatnonzero(watch.low | watch.high)
@@ -456,6 +457,7 @@ def _rescaled(expression, arrays, name: str, order: int, derivative: np.ndarray)
             break
         watch = _watched(expression, [a[at] for a in flat], name, order, np.ldexp(1.0, m))
         low = watch.low | (there[at] & (watch.row == 0))
+        there[at] |= (watch.row != 0) & ~np.isnan(watch.row)
         clean = ~(low | watch.high)
         derivative[at[clean]] = _unscaled(watch.row[clean], order, m[clean])
         redone[at[clean]] = True
