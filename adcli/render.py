@@ -115,6 +115,7 @@ def finite_json(value):
 
 
 _SLICE = 16384    # points formatted at a time by the CSV, TSV and plain writers
+_TABLE_SLICE = 4096  # points made text at a time by the table (its cells are lists of str)
 _TEMPLATED = 64   # points, from which JSON is filled into a template (made once: ~1 ms)
 
 
@@ -125,6 +126,14 @@ def _reprs(columns: list, start: int, stop: int) -> str:
     import numpy as np
 
     return repr(np.column_stack([c[start:stop] for c in columns]).tolist())[2:-2]
+
+
+def _texts(column, digits: int | None = None) -> list[str]:
+    """A float64 array's numbers as number_text writes them: without ``digits``, each
+    float's repr (nan and infinities included) made in C by one repr of a list."""
+    if digits is not None:
+        return [number_text(value, digits) for value in column.tolist()]
+    return repr(column.tolist())[1:-1].split(", ") if len(column) else []
 
 
 class _Writer:
@@ -544,7 +553,9 @@ def _place(point: dict, path: tuple, value) -> None:
 
 class TableWriter(_Writer):
     """Rich tables, laid out to fit the terminal (adcli.tables): a row per point, then the
-    command's matrices, one per point. Written once all points are done."""
+    command's matrices, one per point. Written once all points are done (the widths of the
+    columns depend on every point): until then the points are kept as computed, arrays of
+    numbers, and made text a slice at a time, as they are measured and as they are written."""
 
     streams = False
 
@@ -553,7 +564,7 @@ class TableWriter(_Writer):
         self.chunks: list[Rows] = []
 
     def write(self, rows: Rows) -> None:
-        self.chunks.append(rows)
+        self.chunks.append(_joined(rows))
         super().write(rows)
 
     def close(self) -> None:
@@ -562,8 +573,7 @@ class TableWriter(_Writer):
         console = tables.console(self.out, self.width)
         if self.command.table_title is not None:
             tables.print_heading(console, [self.command.table_title])
-            keys, values = self._points_columns()
-            tables.print_points(console, keys, values)
+            self._print_points(console)
         index = {column.path: i for i, column in enumerate(self.columns)}
         for matrix in self.command.matrices():
             for k, line in enumerate(matrix.legend):
@@ -571,7 +581,7 @@ class TableWriter(_Writer):
                 # "f1 = ...": a folded line goes on under its expression, as the next one
                 tables.print_heading(console, [lead + line],
                                      indent=len(lead) + line.find(" = ") + 3)
-            for rows in self.chunks:
+            for rows in map(_split, self.chunks):
                 for i in range(len(rows)):
                     cells = [[self.text(rows.columns[index[path]][i]) for path in row]
                              for row in matrix.cells]
@@ -581,27 +591,97 @@ class TableWriter(_Writer):
                                         matrix.columns, cells, at,
                                         matrix.names)
 
-    def _points_columns(self):
-        from .tables import Column
+    def _print_points(self, console) -> None:
+        """The table of points: a slice at a time where it can be (a pipe, a file: so a
+        million points take tens of MB, not GB), else with every cell made at once."""
+        from .tables import Column, print_points, print_rows
 
-        names = self.command.names
-        shown = [i for i, c in enumerate(self.columns) if c.label is not None]
         keys = [Column(name, [], "left") for name in self.extra] + \
-               [Column(name, [], "right") for name in names]
-        values = [Column(self.columns[i].label, [], "right") for i in shown]
-        for rows in self.chunks:
-            for extra, point in zip(_extras(rows), _lines(self.command, rows)):
-                cells = [*map(extra_text, extra), *map(number_text, point[:len(names)])]
-                for column, cell in zip(keys, cells):
-                    column.cells.append(cell)
-                for column, i in zip(values, shown):
-                    column.cells.append(self.text(point[len(names) + i]))
-        return keys, values
+               [Column(name, [], "right") for name in self.command.names]
+        values = [Column(self.columns[i].label, [], "right") for i in self._shown()]
+        if print_rows(console, keys + values, self._cells, numbers=len(self.extra)):
+            return
+        for cells in self._cells():
+            for column, texts in zip(keys + values, cells):
+                column.cells += texts
+        print_points(console, keys, values)
+
+    def _shown(self) -> list[int]:
+        """The command's columns that the table of points shows."""
+        return [i for i, c in enumerate(self.columns) if c.label is not None]
+
+    def _cells(self):
+        """The table of points' cells, a list per column (passed-through, coordinates,
+        results), for a slice of points at a time."""
+        shown = self._shown()
+        for rows in map(_split, self.chunks):
+            numbers = self._numbers(rows)
+            if not all(getattr(c, "dtype", None) == "float64" and c.ndim == 1
+                       for c in numbers):
+                yield self._slow_cells(rows, shown)
+                continue
+            coordinates = numbers[:len(self.command.names)]
+            results = [rows.columns[i] for i in shown]
+            for start in range(0, len(rows), _TABLE_SLICE):
+                stop = min(len(rows), start + _TABLE_SLICE)
+                yield [[extra_text(v) for v in values[start:stop]]
+                       for values in rows.extra.values()] + \
+                    [_texts(c[start:stop]) for c in coordinates] + \
+                    [_texts(c[start:stop], self.digits) for c in results]
+
+    def _slow_cells(self, rows: Rows, shown: list[int]) -> list[list[str]]:
+        """A chunk's cells, for numbers that are not all float64 arrays: each point's
+        numbers as one list (_lines' common type), each number made text on its own."""
+        names = len(self.command.names)
+        cells = [[] for _ in range(len(self.extra) + names + len(shown))]
+        for extra, point in zip(_extras(rows), _lines(self.command, rows)):
+            texts = [*map(extra_text, extra), *map(number_text, point[:names]),
+                     *(self.text(point[names + i]) for i in shown)]
+            for column, text in zip(cells, texts):
+                column.append(text)
+        return cells
 
     def _where(self, rows: Rows, i: int) -> list[tuple[str, str]]:
         """Point i as (name, value) pairs: its passed-through columns, then coordinates."""
         return [(n, pair_text(rows.extra[n][i])) for n in self.extra] + \
                [(n, number_text(rows.at[n][i])) for n in self.command.names]
+
+
+def _joined(rows: Rows) -> Rows:
+    """The points as a table keeps them till the end: each passed-through column of texts
+    as one string, "\\x00" between them (a million short texts take ~60 MB as str objects,
+    ~10 MB joined); an array of one number throughout (--at y=2) as that number; JSON's
+    warnings left out. _split gives the texts back."""
+    at = {name: _one_number(values) for name, values in rows.at.items()}
+    extra = {}
+    for name, values in rows.extra.items():
+        if all(type(value) is str for value in values):
+            text = "\x00".join(values)
+            if text.count("\x00") == len(values) - 1:     # (no text holds one)
+                extra[name] = text
+                continue
+        extra[name] = values
+    return Rows(at, list(map(_one_number, rows.columns)), rows.n, extra)
+
+
+def _one_number(values):
+    """A float64 array of one number throughout as a view of that number (bit for bit:
+    -0.0 is not 0.0 in a table), else the array."""
+    import numpy as np
+
+    if getattr(values, "dtype", None) != "float64" or values.ndim != 1 or len(values) < 2:
+        return values
+    bits = values.view(np.int64)
+    if not (bits == bits[0]).all():
+        return values
+    return np.broadcast_to(values[:1].copy(), values.shape)     # (a view would keep all)
+
+
+def _split(rows: Rows) -> Rows:
+    """rows kept by _joined with their passed-through texts as they were given."""
+    extra = {name: values.split("\x00") if isinstance(values, str) else values
+             for name, values in rows.extra.items()}
+    return Rows(rows.at, rows.columns, rows.n, extra)
 
 
 FORMATS = {"table": TableWriter, "json": JsonWriter, "jsonl": JsonLinesWriter,

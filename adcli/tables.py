@@ -202,6 +202,24 @@ class _PlainConsole:
         lines.append(_rule(box[5], widths))
         self._write("\n".join(lines) + "\n")
 
+    def rows(self, columns: list[Column], headers: list[str], widths: list[int], slices,
+             numbers: int) -> None:
+        """The table ``table`` draws of ``columns`` headed by ``headers``, its cells given
+        a slice of rows at a time (``print_rows``), and written so."""
+        box = self._HEADED
+        self._write("\n".join([_rule(box[0], widths), _row(box[1], widths, columns, headers),
+                               _rule(box[2], widths)]) + "\n")
+        # A row is one %-formatting: "%5s" pads as _justified pads on the left, "%-5s" on
+        # the right (a number has no trailing space for it to strip).
+        left, _, between, right = box[3]
+        line = left + between.join(f" %{'-' if c.justify != 'right' else ''}{w}s "
+                                   for c, w in zip(columns, widths)) + right + "\n"
+        for cells in slices():
+            cells = [_stripped(texts, c.justify) if k < numbers else texts
+                     for k, (texts, c) in enumerate(zip(cells, columns))]
+            self._write("".join(map(line.__mod__, zip(*cells))))
+        self._write(_rule(box[5], widths) + "\n")
+
     def _write(self, text: str) -> None:
         # Flushed, as rich does: a reader gone (``| head``) is then a BrokenPipeError here,
         # which the CLI reports as a success, not at exit as an "Exception ignored".
@@ -218,6 +236,12 @@ def _row(chars: str, widths: list[int], columns: list[Column], cells: list[str])
     left, _, between, right = chars
     return left + between.join(f" {_justified(cell, w, c.justify)} "
                                for cell, w, c in zip(cells, widths, columns)) + right
+
+
+def _stripped(texts: list[str], justify: str) -> list[str]:
+    """Cells as shown, and as _justified pads them: without trailing spaces if right."""
+    texts = list(map(shown, texts))
+    return [text.rstrip() for text in texts] if justify == "right" else texts
 
 
 def _justified(text: str, width: int, justify: str) -> str:
@@ -372,6 +396,33 @@ def print_points(console, keys: list[Column], values: list[Column],
     points = [Column(escape(names[i]) if n > 1 else "", [c.cells[i] for c in columns])
               for i in range(n)]
     _print_across(console, labels, points, sections=len(keys))
+
+
+def print_rows(console, columns: list[Column], slices, numbers: int = 0) -> bool:
+    """print_points's row per point for many points, written a slice of points at a time:
+    ``columns`` give headers and justification only, ``slices()`` the cells, a list per
+    column for each slice (``columns[numbers:]`` hold numbers, shown as they are). The
+    table never holds every cell as text (a million points: ~1.2 GB less), at the price
+    of making them twice, to measure, then to write. Only where print_points would draw
+    the same bytes without rich (a pipe or a file, every text one cell a character) as a
+    row per point (it fits); else False, and nothing written."""
+    headers = [shown(c.header) for c in columns]
+    if not isinstance(console, _PlainConsole) or not columns \
+            or not all(map(_simple, headers)):
+        return False
+    widths, count = list(map(len, headers)), 0
+    for cells in slices():
+        for k, texts in enumerate(cells):
+            if k < numbers:
+                texts = list(map(shown, texts))
+                if not all(map(_simple, texts)):
+                    return False
+            widths[k] = max(widths[k], max(map(len, texts), default=0))
+        count += len(cells[0])
+    if not count or table_width(widths) > console.width:
+        return False
+    console.rows(columns, headers, widths, slices, numbers)
+    return True
 
 
 def print_matrix(console, title: str, corner: str, rows: list[str],
