@@ -15,7 +15,8 @@ from .definitions import Definitions
 from .errors import ExpressionError, quote
 from .expression import Expression, normal_name
 from .printer import as_operand as _operand, render
-from .reader import CAUTIONS, LOOKED_AT, Builder as _Builder, ForLark as _ForLark, marks_in
+from .reader import CAUTIONS, LOOKED_AT, Builder as _Builder, ForLark as _ForLark, marks_in, \
+    tex_font as _font_named   # (the grammar's own fonts: \operatorname{sech}, \mathrm e)
 from .records import Record
 
 _EXPECTED = {"NUMBER": "a number", "NAME": "a name", "CALL": "a name", "ROOT": "a name",
@@ -80,7 +81,10 @@ def parse(text: str, definitions: Mapping[str, str] | Definitions | None = None)
 # a 1 MB expression is not walked node by node for them. (Compiled only when a text may
 # hold one: ~1 ms, a start-up's 1%.)
 _POWER_OVER = r"(\^|\*\*)\s*([-−+]?)\s*1\s*/\s*(\d+\.?\d*|\.\d+)"
-_GLUED = r"(\^|\*\*)\s*([-−+]?\s*(?:\d+\.?\d*|\.\d+))(?![eE][-+]?\d)([^\W\d⁰¹²³⁴-⁹π¼-¾⅐-⅞][\w]*)"
+_GLUED = r"(\^|\*\*)\s*([-−+]?\s*(?:\d+\.?\d*|\.\d+))(?![eE][-+]?\d)" \
+    r"([^\W\d⁰¹²³⁴-⁹π¼-¾⅐-⅞][\w]*|π|\\[A-Za-z]+)"
+# (the factor glued on may be π or a command, \theta or \pi: e^2\theta is e^2θ, said as
+# e^2θ is; a command that is no letter, \left or \sin, is no factor of that reading)
 # (CAUTIONS: warnings of readings, at most; LOOKED_AT: places of each reading looked at, at
 # most, x^1/2 10^4 times: the first. Both from adcli.reader, which says some itself.)
 # A name's letters after its first are [\w] in these patterns: _with_marks adds the
@@ -104,7 +108,8 @@ def _may_hold_one(text: str) -> bool:
     for piece in text.replace("**", "^").split("^")[1:]:
         rest = piece.lstrip(" +-−")
         after = rest.lstrip("0123456789.")
-        if len(after) < len(rest) and (after[:1].isalpha() or after.lstrip()[:1] == "/"):
+        if len(after) < len(rest) and (after[:1].isalpha() or after[:1] == "\\"
+                                       or after.lstrip()[:1] == "/"):
             return True
     return False
 
@@ -326,8 +331,6 @@ def _powers(expression: Expression) -> list[str]:
                                                                 text), LOOKED_AT)}
     if not over and not glued:
         return []
-    from .reader import is_function_name
-
     nodes, said = expression.nodes, {}   # (a dict: x^1/2 + x^1/2 is said once)
     for node in nodes:
         if node.name != "pow" or node.kind != "infix" or (
@@ -344,13 +347,24 @@ def _powers(expression: Expression) -> list[str]:
                             _exponent_grouped(text, match, b, f"{b}^{sign}1/{n}"))
         match = glued.get(node.position)
         if match is not None and nodes[base].kind in ("constant", "number") \
-                and not is_function_name(match.group(3)):
+                and _glued_factor(match.group(3)):
             k, name = "".join(match.group(2).split()).replace("−", "-"), match.group(3)
             said.setdefault(f"{b}^{k}{name}: the power is {b}^{k}, and {name} multiplies after it "
                             f"(an exponent is one factor); for {b} to the power {k}{name}, "
                             f"write {b}^({k}{name})",
                             _exponent_grouped(text, match, b, f"{b}^{k}{name}"))
     return dict(itertools.islice(said.items(), CAUTIONS))
+
+
+def _glued_factor(name: str) -> bool:
+    """Whether ``name``, glued to a power's number (e^2x, e^2\\theta), is a factor of
+    its own: a name or a Greek letter's command, not a function (e^2\\sin x, e^2sin x)."""
+    from .expression import LATEX_LETTERS
+    from .reader import is_function_name
+
+    if name[0] == "\\":
+        return name[1:] in LATEX_LETTERS
+    return not is_function_name(name)
 
 
 def _exponent_grouped(text: str, match, base: str, written: str) -> OtherReading:
@@ -407,11 +421,12 @@ def _read(text: str, definitions) -> tuple[list | None, ExpressionError | None]:
 # a name, which the reader refuses as a command it does not read at all ("LaTeX's \cdot is
 # not read here", though it is read).
 _OPERATOR_COMMAND = r"\\(?:cdot|times|div)(?![^\W\d_])"
-_FONT_COMMAND = r"\\(operatorname|mathrm|mathit)(?![^\W\d_])"
-_FONT_NAMED = r"\\(?:operatorname|mathrm|mathit)\s*\{[^\W\d]\w*\}|\\math(?:rm|it)\s+[^\W\d_]"
+# The fonts the grammar reads a name in (its _TEX_FONT: _font_named; a test checks these
+# are its fonts)
 _FONT_EXAMPLES = {"operatorname": "a function's name in braces, as in \\operatorname{sech}(x)",
                   "mathrm": "a name in braces, as in \\mathrm{e}",
                   "mathit": "a name in braces, as in \\mathit{x}"}
+_FONT_COMMAND = r"\\(" + "|".join(_FONT_EXAMPLES) + r")(?![^\W\d_])"
 
 
 def _misplaced_command(text: str, position: int, definitions) -> ExpressionError | None:
@@ -419,7 +434,7 @@ def _misplaced_command(text: str, position: int, definitions) -> ExpressionError
     is there: x + \\cdot y, a syntax error, as x + · y is; \\operatorname{} takes a name.
     None for anything else."""
     font = re.compile(_FONT_COMMAND).match(text, position)
-    if font is not None and not re.compile(_FONT_NAMED).match(text, position) \
+    if font is not None and not re.compile(_font_named()).match(text, position) \
             and not re.search(r"_\{?\s*\Z", text[:position]):  # (x_\operatorname: its own)
         return ExpressionError(f"LaTeX's {font.group()} takes {_FONT_EXAMPLES[font.group(1)]}",
                                text, position)
@@ -547,6 +562,9 @@ def _syntax_error(error, text: str) -> ExpressionError:
     if isinstance(error, UnexpectedCharacters):
         position = error.pos_in_stream
         what = f"unexpected character {text[position]!r}"
+        look_alike = _look_alike(text, position)
+        if look_alike is not None:
+            return ExpressionError(look_alike, text, position)
     elif isinstance(error, UnexpectedToken) and error.token.type == "$END":
         position, what = len(text.rstrip()), "unexpected end of expression"
     elif isinstance(error, UnexpectedToken):
@@ -565,6 +583,40 @@ def _syntax_error(error, text: str) -> ExpressionError:
     if wanted:
         what += "; expected " + (", ".join(wanted[:-1]) + " or " if len(wanted) > 1 else "") + wanted[-1]
     return ExpressionError(what, text, position)
+
+
+# Characters a word processor or a keyboard gives for an operator: what each one is, and
+# the one to write (fullwidth forms, ＋ and （, are found by their NFKC form).
+_LOOK_ALIKES = {"\u2013": ("an en dash", "-"), "\u2014": ("an em dash", "-"),
+                "\u2010": ("a hyphen", "-"), "\u2011": ("a non-breaking hyphen", "-"),
+                "\u2217": ("an asterisk operator", "*"), "\u2215": ("a division slash", "/"),
+                "\u2044": ("a fraction slash", "/")}
+_OPERATOR_CHARACTERS = "+-*/^()[]{}|,!"
+
+
+def _look_alike(text: str, position: int) -> str | None:
+    """What to say of a character that looks like an operator or a bracket but is none
+    (x – 1, x＋1, （x+1）, ∜x): its name and what to write; None for any other."""
+    import unicodedata
+
+    c = text[position]
+    if c == "\u221c":  # (a fourth root has no character of its own here)
+        radicand = re.compile(r"\s*(\([^()]*\)|[\w.]+)").match(text, position + 1)
+        x = radicand.group(1) if radicand else "x"
+        inside = x[1:-1] if x[0] == "(" else x
+        return f"'{c}' (a fourth root) is not read: write {x}^(1/4), or \\sqrt[4]{{{inside}}}"
+    what, meant = _LOOK_ALIKES.get(c, (None, None))
+    plain, form = unicodedata.normalize("NFKC", c), unicodedata.decomposition(c)
+    if c in "⁽⁾":   # x⁽²⁾: a power's brackets raised
+        from .reader import power_meant
+
+        power = power_meant(text, position)
+        shown = f": {power}" if power and power.count("(") == power.count(")") else ""
+        return f"'{c}' (a superscript '{plain}') is not read: write the power with '^'{shown}"
+    if what is None and plain in _OPERATOR_CHARACTERS and form.startswith(("<wide>", "<small>")):
+        kind = "fullwidth" if form.startswith("<wide>") else "small"
+        what, meant = f"a {kind} '{plain}'", plain
+    return None if what is None else f"'{c}' ({what}) is not read: write '{meant}'"
 
 
 # A command that takes one token (TeX's argument without braces), just before it

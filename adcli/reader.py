@@ -120,6 +120,13 @@ _SAID_EXAMPLES = {"\\text": "\\text{by the chain rule}", "\\textrm": "\\textrm{b
 _LACKING = {"sinc": "write sin(u)/u for sinc(u); numpy's sinc(u) is sin(pi u)/(pi u)"}
 
 
+def _constant_or_greek(name: str) -> bool:
+    """Whether a name read from a LaTeX command is a constant (\\pi, \\mathrm{e}) or a
+    Greek letter (\\alpha, \\theta_1): what such a command may name besides a function."""
+    return name in CONSTANTS or name in CONSTANT_SPELLINGS \
+        or name.partition("_")[0] in LATEX_LETTERS.values()
+
+
 def _is_name_base(base: str) -> bool:
     """Whether log_b's base is a name (log_b, log_pi), not a number or e."""
     return base != "e" and not base[0].isdigit()
@@ -431,6 +438,7 @@ def refuse_scripts(text: str) -> None:
     after a name is part of it, as NFKC reads it (x₁ is x1, xᵢ is xi)."""
     import unicodedata
 
+    _refuse_degrees(text)
     scripts = {c: _script_of(c, unicodedata) for c in set(text) if not c.isascii()}
     scripts = {c: kind for c, kind in scripts.items() if kind}
     if not scripts:
@@ -439,8 +447,10 @@ def refuse_scripts(text: str) -> None:
         position, c = found.start(), found.group()
         plain = unicodedata.normalize("NFKC", c)
         if scripts[c] == "super":
+            meant = power_meant(text, position)
             raise ExpressionError(f"'{c}' is a superscript letter, not read as a power: write "
-                                  f"the power with '^': {_power_meant(text, position)}",
+                                  + (f"the power with '^': {meant}" if meant else
+                                     f"a power with '^' after its base, as in x^{escape(plain)}"),
                                   text, position)
         before = re.search(r"\w*\Z", text[:position]).group()
         if not any(letter.isalpha() for letter in before):   # (2ₓ, ½ₓ, (x)ₓ)
@@ -448,6 +458,25 @@ def refuse_scripts(text: str) -> None:
                 plain.isalpha() else ""
             raise ExpressionError(f"'{c}' is a subscript with no name before it: a subscript "
                                   f"goes after a name, as in a_{plain}{product}", text, position)
+
+
+# Degrees as typed: the degree sign, the ring above and the ordinal indicator º (what many
+# keyboards give for it; NFKC would make it the letter o, a power: 90º as 90^o)
+_DEGREES = {"°": "a degree sign", "˚": "a ring, as a degree sign",
+            "º": "the ordinal indicator, not a degree sign"}
+
+
+def _refuse_degrees(text: str) -> None:
+    """90°, sin(45º): angles are radians here, so a degree sign is refused, naming it and
+    saying how to write the angle in degrees (never 90 times a variable 'o')."""
+    found = re.search("[" + "".join(_DEGREES) + "]", text)
+    if found is None:
+        return
+    position, c = found.start(), found.group()
+    angle = _base_before(text, position, call=False)  # (cos(x+1)°: the angle is x+1)
+    meant = f"{angle}*pi/180" if angle != "…" else "90*pi/180 for 90"
+    raise ExpressionError(f"'{c}' ({_DEGREES[c]}) is not read: angles are in radians here; "
+                          f"for degrees, write {escape(meant)}", text, position)
 
 
 def _script_of(c: str, unicodedata) -> str | None:
@@ -461,7 +490,7 @@ def _script_of(c: str, unicodedata) -> str | None:
     return None
 
 
-def _power_meant(text: str, position: int) -> str:
+def power_meant(text: str, position: int) -> str:
     """The power a superscript written at ``position`` means, written with '^': the run
     of superscripts around it is the exponent (x²ʸ is x^(2y), 2ˣ⁺¹ is 2^(x+1)), the word or
     bracket before it the base, and a name's rest after it stays after it (aˣb: a^x b)."""
@@ -479,13 +508,34 @@ def _power_meant(text: str, position: int) -> str:
     if len(exponent) > 1 and not (exponent[0] == "(" and exponent[-1] == ")"):
         exponent = f"({exponent})"
     base = _base_before(text, start)
+    if base == "…":
+        return ""
+    if is_function_name(base.lstrip("\\")):  # sinˣ(x), sinⁿ x: the power of its value
+        return escape(f"{base}({_argument_after(text, end)})^{exponent}")
     rest = re.match(r"\w*", text[end:]).group()
     return escape(f"{base}^{exponent}" + (f" {rest}" if rest else ""))
 
 
-def _base_before(text: str, end: int) -> str:
-    """The base written before ``end``: a bracketed group, or a word (2, e, x1); "…" if
-    none, and shortened to 20 characters."""
+def _argument_after(text: str, start: int) -> str:
+    """What a function written before text[start] takes: a bracketed group's inside, or
+    the factor written after spaces (sinⁿ 2x: 2x); x where there is neither."""
+    i = start
+    while i < len(text) and text[i].isspace():
+        i += 1
+    if i < len(text) and text[i] in _BRACKETS:
+        closing, depth = _BRACKETS[text[i]], 0
+        for j in range(i, len(text)):
+            depth += (text[j] == text[i]) - (text[j] == closing)
+            if depth == 0:
+                return text[i + 1:j].strip() or "x"
+    factor = re.match(r"[\w.]*", text[i:]).group()
+    return factor or "x"
+
+
+def _base_before(text: str, end: int, call: bool = True) -> str:
+    """The base written before ``end``: a bracketed group, with the name of a call before
+    it if ``call`` (sin(x)), bars (|x|), or a word (2, e, x1, \\sin); "…" if none or
+    longer than 40 characters (a hint cut short would be one adcli cannot read)."""
     if end and text[end - 1] in _BRACKETS.values():
         closing, depth, k = text[end - 1], 0, end - 1
         opening = next(o for o, c in _BRACKETS.items() if c == closing)
@@ -494,12 +544,15 @@ def _base_before(text: str, end: int) -> str:
             if depth == 0:
                 break
             k -= 1
-        base = text[max(k, 0):end]
+        k = max(k, 0)
+        name = re.search(r"(?<![\w\\])[^\W\d]\w*\Z", text[:k]) if call else None
+        base = text[name.start() if name and is_function_name(name.group()) else k:end]
+    elif end and text[end - 1] == "|" and "|" in text[:end - 1]:
+        base = text[text.rindex("|", 0, end - 1):end]
+        base = base if base.strip("| ") else ""   # (|x - |y||: bars in bars, not found)
     else:
-        base = re.search(r"[\w.]*\Z", text[:end]).group()
-    if not base:
-        return "…"
-    return base if len(base) <= 20 else "…" + base[-19:]
+        base = re.search(r"\\?[\w.]*\Z", text[:end]).group()
+    return base if 0 < len(base) <= 40 else "…"
 
 
 def is_function_name(name: str) -> bool:
@@ -726,11 +779,22 @@ class Builder:
     def _latex_name(self, written: str, name: str, start: int) -> None:
         """A LaTeX command read as a name must be a function (\\sin), a constant (\\pi)
         or a Greek letter (\\alpha): \\mathrm{e} must not become a variable 'mathrm'."""
-        if not (is_function_name(name) or name in CONSTANTS or name in CONSTANT_SPELLINGS
-                or name.partition("_")[0] in LATEX_LETTERS.values()):
+        if not (is_function_name(name) or _constant_or_greek(name)):
+            if written.startswith("\\operatorname"):
+                self._unknown_operator(name, start)
             if written in _NOTE_EXAMPLES:
                 self._note(written, start)
             self._error(f"LaTeX's {written} is not read here: " + _TEX_READ, start)
+
+    def _unknown_operator(self, name: str, start: int):
+        """\\operatorname{foo}, applied with "(...)" or without: TeX's way to name a
+        function, so an unknown one is the same error both ways (never a variable foo,
+        nor foo*(...))."""
+        match = slip(name, CALLABLE)
+        said = _LACKING.get(name) or (f"did you mean '{match}'?" if match else
+                                      "\\operatorname names a function")
+        self._error(f"LaTeX's \\operatorname{{{escape(name)}}} is not read here: adcli has no "
+                    f"function '{escape(name)}'; {said}", start)
 
     def _note(self, written: str, start: int) -> None:
         """\\label or \\tag that the grammar did not read as the line's annotation: say
@@ -843,6 +907,8 @@ class Builder:
                 function = None  # _apply's other cases: log(x, b), log_2, diff
             self._heads[text] = name, function
             return name, start, function
+        if text.startswith("\\operatorname") and not _constant_or_greek(name):
+            self._unknown_operator(name, start)
         if name in self.definitions:
             self._error(f"'{name}' is a definition and takes no arguments: write {name} "
                         f"alone (it uses the expression's variables), or {name}*(...) to "
@@ -1325,9 +1391,8 @@ class Builder:
         may have been meant (\\alpha_2), to say with the refusal; "" for anything else."""
         written = self.text[before.start:start]
         number = re.compile(r"(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?").match(self.text, start)
-        script = re.fullmatch(r"(\\[^\W\d_]+|\\(?:operatorname|mathrm|mathit)\s*\{\w+\}"
-                              r"|\\math(?:rm|it)\s+[^\W\d_]|\{\s*\\rm\s+\w+\s*\})([_^])(\w)",
-                              written)
+        script = re.fullmatch(r"(?P<command>\\[^\W\d_]+|" + tex_font() +
+                              r")(?P<mark>[_^])(?P<first>\w)", written)
         if number is not None and script is not None:   # \alpha_12, \alpha^22
             return self._glued_to_script(script, number.group())
         root = re.fullmatch(r"(\\sqrt(?:\[[^\]]*\])?)\s*(\d)", written)
@@ -1350,7 +1415,7 @@ class Builder:
     def _glued_to_script(script: re.Match, number: str) -> str:
         """\\alpha_12, \\alpha^22: TeX takes one token as a command's subscript or
         superscript, so the number after it stands alone; the braces to write."""
-        command, mark, first = script.groups()
+        command, mark, first = script.group("command", "mark", "first")
         kind, what = ("subscript", "a subscript") if mark == "_" else \
             ("superscript", f"the power {first}{number}")
         said = f"TeX takes one token as a {kind}, so {script.group()}{number} is " \
@@ -1402,6 +1467,17 @@ def _plain_number(nodes: list[Node]) -> float | None:
     return None
 
 
+@functools.lru_cache(maxsize=1)
+def tex_font() -> str:
+    """The grammar's _TEX_FONT, a font command with the name it takes (\\operatorname{sech},
+    \\mathrm e, {\\rm e}), read from grammar/expr.lark: one list of TeX's fonts for the
+    grammar, this module and adcli.parser. (Asked by refusals only: read once then.)"""
+    from .lalr import grammar_text
+
+    return re.search(r"^_TEX_FONT: /(.*)/$", grammar_text(), re.M).group(1)
+
+
+# The fonts' spellings as normal_name reads them (a test checks they are the grammar's)
 _FONTS = {"\\rm": "\\mathrm", "\\mathrm": "\\mathrm", "\\mathit": "\\mathit",
           "\\operatorname": "\\operatorname"}
 
