@@ -403,12 +403,16 @@ class _Range:
     ``fixed`` where a value, which no h moves, is subnormal, overflowed, or is 0 from
     arguments finite and not 0 by a function without exact zeros (exp(-800)).
 
-    Not seen: a row from 1 on that underflowed to 0 in one step, with no subnormal on its
-    way (1e-200 * 1e-200); the rows of a product fall to it through subnormals, by 1/k."""
+    A row from 1 on that underflowed to 0 in one step, with no subnormal on its way
+    (1e-293 * 1e-131), is seen only against other lines (``seen``): per function, in the
+    order of the sweep, where its rows were not 0 (nor nan) along some line tried, at the
+    points searched, of which this sweep's are ``points``. Rows in range scale by 2^(m k)
+    to the bit, so one that is 0 here and was not there left the range: ``low``."""
 
-    def __init__(self, n: int):
+    def __init__(self, n: int, seen: list | None = None, points=None, total: int = 0):
         self.low, self.high, self.fixed = (np.zeros(n, dtype=bool) for _ in range(3))
         self.row = None     # the output's row asked for (_watched)
+        self.seen, self.points, self.total, self.calls = seen, points, total, 0
 
     def __call__(self, function, series, args) -> None:
         size = np.abs(series)
@@ -420,13 +424,25 @@ class _Range:
         self.fixed |= subnormal[0] | (np.isinf(size[0]) & finite) | zeroed
         self.low |= subnormal[1:].any(axis=0)
         self.high |= ~np.isfinite(size[1:]).all(axis=0) & finite & np.isfinite(size[0])
+        if self.seen is not None:
+            self._vanished(size[1:])
+
+    def _vanished(self, size) -> None:
+        rows = np.broadcast_to(size.reshape(len(size), -1), (len(size), len(self.low)))
+        if self.calls == len(self.seen):
+            self.seen.append(np.zeros((len(size), self.total), dtype=bool))
+        seen = self.seen[self.calls]
+        before = seen[:, self.points]
+        self.low |= (before & (rows == 0)).any(axis=0)
+        seen[:, self.points] = before | ((rows != 0) & ~np.isnan(rows))
+        self.calls += 1
 
 
 def _rescaled(expression, arrays, name: str, order: int, derivative: np.ndarray):
     """The derivative again where the sweep along x + t left the range at a point, from a
     sweep along x + 2^m t whose rows did not (``redone``); ``lost`` where no such m was
     found, or a value on the way was out of range (1e300 exp(x) at -720: exp's 1.9e-313
-    keeps 43 bits, whatever m), and the number shown is a normal float (see ``Nth``).
+    keeps 43 bits, whatever m), and the number shown may be wrong (see ``Nth``).
 
     Each point's m is searched: where rows underflowed, first m0 = ceil(log2 order), the
     smallest h >= order, then fourfold further up; where they overflowed, down from -m0
@@ -438,42 +454,54 @@ def _rescaled(expression, arrays, name: str, order: int, derivative: np.ndarray)
     derivative = derivative.reshape(-1).copy()
     watch = _watched(expression, flat, name, order, np.ones(derivative.size))
     unsure, redone = watch.fixed, np.zeros(derivative.size, dtype=bool)
-    # Where row ``order`` was not 0 along a line tried (inf counts, nan does not), a 0
-    # along x + 2^m t is an underflow in one step, unseen by the watch (1/x at 1e-100,
-    # m = -768: row 4 is 1e-424), not a sweep in range: rows in range scale by 2^(m k) to
-    # the bit. (cbrt at 1e-150, order 5: nan along x + t, inf at m = -192, 0 at -768.)
-    along_t = watch.row
-    there = (along_t != 0) & ~np.isnan(along_t)
     at = np.flatnonzero(watch.low | watch.high)
-    lo = np.where(watch.low[at], 0, -_UNKNOWN)     # the largest m whose rows underflowed
-    hi = np.where(watch.high[at], 0, _UNKNOWN)     # the smallest m whose rows overflowed
+    # the points searched at once: what they saw (_Range.seen) held in _SEEN bytes
+    block = max(1, _SEEN // ((len(expression.nodes) + 1) * order))
+    for start in range(0, at.size, block):
+        some = at[start:start + block]
+        _search(expression, flat, name, order, some, watch.low[some], watch.high[some],
+                derivative, unsure, redone)
+    size = np.abs(derivative)
+    # below the range, only where x + t's row was not 0 too: exp(x) at -800 is 0 all along
+    # (rightly), x^5 log(x) at 1e-200 gives 0 for -54988 (x^5's 1e-1000 times log's 1e1000)
+    lost = unsure & (size < np.inf) & ((size >= _TINY) | (watch.row != 0))
+    return derivative.reshape(shape), lost.reshape(shape), redone.reshape(shape)
+
+
+_SEEN = 2**25
+
+
+def _search(expression, flat, name: str, order: int, at, low, high, derivative, unsure,
+            redone) -> None:
+    """_rescaled's search of m at the points ``at`` (indices into ``flat``), whose sweep
+    along x + t underflowed (``low``) or overflowed (``high``): the derivative found, into
+    ``derivative`` there, ``redone`` where it was, ``unsure`` where no m was left."""
+    lo = np.where(low, 0, -_UNKNOWN)      # the largest m whose rows underflowed
+    hi = np.where(high, 0, _UNKNOWN)      # the smallest m whose rows overflowed
+    seen, points, total = [], np.arange(at.size), at.size
+    _watched(expression, [a[at] for a in flat], name, order, np.ones(total),
+             _Range(total, seen, points, total))      # what x + t's rows saw
     first = max(1, math.ceil(math.log2(order)))
     while at.size:
         m = _next_exponent(lo, hi, first)
         left = (m > lo) & (m < hi)              # else no m is left between them
         unsure[at[~left]] = True
-        at, lo, hi, m = at[left], lo[left], hi[left], m[left]
+        at, lo, hi, m, points = at[left], lo[left], hi[left], m[left], points[left]
         if not at.size:
             break
-        watch = _watched(expression, [a[at] for a in flat], name, order, np.ldexp(1.0, m))
-        low = watch.low | (there[at] & (watch.row == 0))
-        there[at] |= (watch.row != 0) & ~np.isnan(watch.row)
-        clean = ~(low | watch.high)
+        watch = _watched(expression, [a[at] for a in flat], name, order, np.ldexp(1.0, m),
+                         _Range(at.size, seen, points, total))
+        clean = ~(watch.low | watch.high)
         derivative[at[clean]] = _unscaled(watch.row[clean], order, m[clean])
         redone[at[clean]] = True
-        lo, hi = np.where(low, m, lo), np.where(watch.high, m, hi)
-        at, lo, hi = at[~clean], lo[~clean], hi[~clean]
-    size = np.abs(derivative)
-    # below the range, only where x + t's row was not 0 too: exp(x) at -800 is 0 all along
-    # (rightly), x^5 log(x) at 1e-200 gives 0 for -54988 (x^5's 1e-1000 times log's 1e1000)
-    lost = unsure & (size < np.inf) & ((size >= _TINY) | (along_t != 0))
-    return derivative.reshape(shape), lost.reshape(shape), redone.reshape(shape)
+        lo, hi = np.where(watch.low, m, lo), np.where(watch.high, m, hi)
+        at, lo, hi, points = at[~clean], lo[~clean], hi[~clean], points[~clean]
 
 
-def _watched(expression, flat, name: str, order: int, scale) -> _Range:
-    """A sweep along x + scale t at the points ``flat`` (one array per variable), watched;
-    its row ``order`` is kept as the watch's ``row``."""
-    watch = _Range(len(scale))
+def _watched(expression, flat, name: str, order: int, scale, watch=None) -> _Range:
+    """A sweep along x + scale t at the points ``flat`` (one array per variable), watched
+    (by ``watch``, or a new _Range); its row ``order`` is kept as the watch's ``row``."""
+    watch = _Range(len(scale)) if watch is None else watch
     watch.row = _output(expression, flat, name, order + 1, scale, watch=watch)[order]
     return watch
 

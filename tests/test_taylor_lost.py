@@ -61,15 +61,15 @@ def test_the_api_marks_the_points():
     np.testing.assert_array_equal(result.diagnostics.masks[("x^4", "lost")], [True, False])
 
 
-def test_a_zero_where_the_unscaled_row_was_not_is_warned():
+def test_a_number_no_line_can_hold_is_not_shown_as_zero():
     # d5/dx5 x^5 log x = 120 log x + 274 (by hand): -54988.04 at 1e-200, where x^5 = 1e-1000
-    # is 0 in float64 along any line; 0.0 was shown without a word
+    # is 0 in float64 along any line and log's rows overflow: 0.0 was shown without a word
     code, out, err = run_cli("grad", "x^5*log(x)", "--at", "x=1e-200", "--order", "5",
                              "--format", "json")
     assert code == 0, err
     document = strict_json(out)
-    assert document["points"][0]["derivative"] == 0.0
-    assert [w["kind"] for w in document["warnings"]] == ["lost"]
+    assert document["points"][0]["derivative"] == "nan"
+    assert [w["kind"] for w in document["warnings"]] == ["overflow"]
 
 
 def test_a_zero_all_along_is_not_warned():
@@ -87,7 +87,10 @@ def test_a_zero_all_along_is_not_warned():
 # was shown with no warning, where overflow (inf, warned of) is the float64 answer.
 @pytest.mark.parametrize("text, at, order, sign", [
     ("1/x", "1e-100", 5, -1), ("1/x", "1e-100", 6, 1), ("log(x)", "1e-200", 5, 1),
-    ("sqrt(x)", "1e-120", 5, 1), ("sqrt(x)", "1e-200", 8, -1)])
+    ("sqrt(x)", "1e-120", 5, 1), ("sqrt(x)", "1e-200", 8, -1),
+    # and where the output's row was nan along x + t: an inner function's row is compared
+    # (cbrt's n-th derivative is (1/3)(1/3 - 1)...(1/3 - n + 1) x^(1/3 - n); 1/x^2's 9!/x^10)
+    ("cbrt(x)", "1e-150", 6, -1), ("cbrt(x)", "1e-300", 5, 1), ("1/x^2", "1e-120", 8, 1)])
 def test_an_overflowing_derivative_is_not_shown_as_zero(text, at, order, sign):
     code, out, err = run_cli("grad", text, "--at", f"x={at}", "--order", str(order),
                              "--format", "json")
