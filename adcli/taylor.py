@@ -40,10 +40,10 @@ class JVP(NamedTuple):
 class Nth(NamedTuple):
     """The ``order``-th derivative, and ``lost``: where no scale of the line kept every
     step of the sweep inside float64's normal range (``_rescaled``), so that the number
-    may be wrong. Not where it is nan or inf (warned of as such), nor below the normal
-    range where the row along x + t was 0 too: there a number's error is counted in units
-    of 2^-1074, not relative to it (exp(x) at -800: every derivative is 0, as its value
-    is; adcli.wider.contradicts)."""
+    may be wrong. Only where the number is a normal float: nan and inf are warned of as
+    such, and below the normal range a number's error is counted in units of 2^-1074, not
+    relative to it (exp(-x) at 740: every derivative is -e^-740 to within a unit, exp(x) at
+    -800 0, as their values are; adcli.wider.contradicts)."""
 
     derivative: np.ndarray
     lost: np.ndarray
@@ -462,9 +462,7 @@ def _rescaled(expression, arrays, name: str, order: int, derivative: np.ndarray)
         _search(expression, flat, name, order, some, watch.low[some], watch.high[some],
                 derivative, unsure, redone)
     size = np.abs(derivative)
-    # below the range, only where x + t's row was not 0 too: exp(x) at -800 is 0 all along
-    # (rightly), x^5 log(x) at 1e-200 gives 0 for -54988 (x^5's 1e-1000 times log's 1e1000)
-    lost = unsure & (size < np.inf) & ((size >= _TINY) | (watch.row != 0))
+    lost = unsure & (size >= _TINY) & (size < np.inf)
     return derivative.reshape(shape), lost.reshape(shape), redone.reshape(shape)
 
 

@@ -29,9 +29,10 @@ def test_lost_digits_are_warned_and_were_lost(order):
     document = strict_json(out)
     shown = document["points"][0]["derivative"]
     assert abs(shown - _truth(-720.0)) > 1e-13 * _truth(-720.0)  # the warning is true
-    assert document["warnings"] == [{"at": {"x": -720.0}, "function": f"d{order}/dx{order}",
-                                     "kind": "lost", "why": LOST}]
-    assert warnings_in(err) == [f"adcli: warning: d{order}/dx{order} at 1 of 1 point: {LOST}"]
+    lost = {"at": {"x": -720.0}, "function": f"d{order}/dx{order}", "kind": "lost",
+            "why": LOST}
+    assert lost in document["warnings"]
+    assert f"adcli: warning: d{order}/dx{order} at 1 of 1 point: {LOST}" in warnings_in(err)
 
 
 def test_only_the_points_that_lost_digits_are_counted():
@@ -40,9 +41,10 @@ def test_only_the_points_that_lost_digits_are_counted():
                              "--format", "json")
     assert code == 0, err
     document = strict_json(out)
-    assert [w["at"]["x"] for w in document["warnings"]] == [-720.0, -710.0]
+    lost = [w["at"]["x"] for w in document["warnings"] if w["kind"] == "lost"]
+    assert lost == [-720.0, -710.0]
     assert document["points"][2]["derivative"] == pytest.approx(_truth(-700.0), rel=1e-14)
-    assert warnings_in(err) == [f"adcli: warning: d3/dx3 at 2 of 3 points: {LOST}"]
+    assert f"adcli: warning: d3/dx3 at 2 of 3 points: {LOST}" in warnings_in(err)
 
 
 def test_a_point_rescaled_into_range_is_not_warned():
@@ -99,3 +101,16 @@ def test_an_overflowing_derivative_is_not_shown_as_zero(text, at, order, sign):
     assert document["points"][0]["derivative"] == ("-inf" if sign < 0 else "inf")  # (JSON)
     assert document["warnings"] and warnings_in(err)
 
+
+
+def test_the_value_and_gradient_that_lost_digits_are_warned():
+    # the same loss at order 1: f and f' 2.9e-12 off, once within the 1e-11 the long
+    # double witness allowed (adcli.wider.AGREE, now 1e-13)
+    code, out, err = run_cli("grad", "1e300*exp(x)", "--at", "x=-720", "--format", "json")
+    assert code == 0, err
+    document = strict_json(out)
+    assert [(w["function"], w["kind"]) for w in document["warnings"]] == \
+        [("value", "range"), ("d/dx", "range")]
+    said = warnings_in(err)
+    assert len(said) == 2 and all("it is 2.0322308024243e-13 where float64 gives "
+                                  "2.0322308024184e-13" in line for line in said)
