@@ -155,8 +155,12 @@ def inside(function, xs) -> np.ndarray | bool:
     distance positive; everywhere for a function without edges). False for a function
     whose own reason for an infinite derivative says it (a divisor of 0, or 1/b
     overflowing)."""
-    from .functions import Primitive
+    from .functions import POW_DERIVATIVE, Primitive
 
+    if function.derivative_reason == POW_DERIVATIVE:
+        # (pow and its rules' helpers, of (a, b): at a base above 0 neither b·a^(b-1) nor
+        # a^b·ln(a) has an edge or a vertical tangent; inf there is an overflow)
+        return np.asarray(xs[0]) > 0
     if function.derivative_reason != Primitive.derivative_reason:
         return False
     return np.asarray(function.kink(*xs)) > 0

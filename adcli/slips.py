@@ -19,7 +19,7 @@ from .checking import (DEFAULT_RTOL, MIN_FOR_DIAGNOSIS, UNDEFINED_CLAIM, Target,
                        _close, _expectation, _judged, derivative_values, label_for, mixed_label,
                        path, undefined)
 from .errors import AdcliError, listing
-from .functions import CALLABLE
+from .functions import CALLABLE, cos
 
 SLIP_NODES = 2000      # nodes of f up to which every g(u) is searched for a slip, not the root
 # The rules' names (u and v of u·v, g of g(u)) are written as these placeholders, then as
@@ -27,6 +27,7 @@ SLIP_NODES = 2000      # nodes of f up to which every g(u) is searched for a sli
 U, V, G = "\ue000", "\ue001", "\ue002"
 RULE_NAMES = (("u", "v"), ("p", "q"), ("g", "h"), ("r", "s"), ("a", "b"), ("m", "n"))
 FUNCTION_NAMES = ("g", "h", "k", "φ", "ψ")
+WITHOUT_LN = " without the factor ln("    # (2^x's written 2^x: f itself, said so alone)
 
 
 def diagnose(f, targets, order, points, found, status) -> list[str]:
@@ -179,13 +180,20 @@ def _one_story(t, claims, inner, multiple, orders):
     out, since e^u is its own derivative: one observation, said the simpler way (its 1/3
     too, which that u explained). An antiderivative beside a rule's slip is a coincidence:
     sin(-x)'s written cos(-x) is d/du of sin(u), -f', and -f' is an antiderivative of f
-    only because sin'' = -sin, not because the two were given the other way round."""
-    if inner and orders == [_itself(t)]:
-        claims = [c for c in claims if c not in inner]
+    only because sin'' = -sin, not because the two were given the other way round. So is
+    2^x's written 2^x: its ln(2) left out, and the ×1/ln(2) that explains, are f itself
+    said twice more (one line, not three)."""
+    if orders == [_itself(t)] and (inner or _without_ln(claims)):
+        claims = [c for c in claims if c not in inner and not _without_ln([c])]
         multiple = multiple if claims else []
     elif claims and orders == _antiderivative_words(t):
         orders = []
     return claims, multiple, orders
+
+
+def _without_ln(claims) -> bool:
+    """Whether a claim is a constant base's power without its ln (_power_rule's)."""
+    return any(c.startswith("this differentiates ") and WITHOUT_LN in c for c in claims)
 
 
 def _sign_in_part(t, e, e_scale, a, a_scale, points, where, tolerance) -> list[str]:
@@ -824,7 +832,8 @@ _MISREMEMBERED = {
               (lambda u: np.sqrt(u) / 2, f"sqrt({U})/2", "the power rule lowers the exponent "
                                                          "1/2 by one, to -1/2")],
              f"1/(2·sqrt({U}))"),
-    "tan": ([(lambda u: 1 / np.cos(u), f"sec({U})", "the square is left out")], f"sec({U})^2"),
+    # (cos as sec computes it, reduced in long double past 2^26: np.cos is 2e-11 off there)
+    "tan": ([(lambda u: 1 / cos(u), f"sec({U})", "the square is left out")], f"sec({U})^2"),
     "exp": ([(lambda u: u * np.exp(u - 1), f"{U}·e^({U}-1)", "the power rule is for a constant "
                                                              "exponent")], f"e^{U}, itself"),
 }
@@ -846,15 +855,30 @@ def _misremembered(f, t, e, e_scale, a, sweep, found, where, tolerance) -> list[
             if not _replaced(e, e_scale, a, adjoint, sweep.tangents[index], wrong, tolerance):
                 continue
             if plain:   # sqrt(x) as 1/(2x)
-                return [f"this differentiates {node.name}({t.name}) as "
-                        f"{written.replace(U, t.name)}: {why}; {node.name}'s derivative "
-                        f"is {rule.replace(U, t.name)}"]
+                form = written.replace(U, t.name)
+                if index == len(f.nodes) - 1:   # the expectation is that form, as written
+                    form = _as_read(t.expectation, form)
+                return [f"this differentiates {node.name}({t.name}) as {form}: {why}; "
+                        f"{node.name}'s derivative is {rule.replace(U, t.name)}"]
             times = f"·{d}{U}/{d}{t.name}" if chain else ""
             missing = "" if chain else f"; and the chain rule's factor {d}{U}/{d}{t.name} is " \
                                        "missing"
             return [f"this differentiates {node.name}({U}) as {written}{times}, for {U} = "
                     f"{_part(f, arg)}: {why}; {node.name}'s derivative is {rule}{missing}"]
     return []
+
+
+def _as_read(e, form: str) -> str:
+    """A form a claim names (1/sqrt(x)), equal to the expectation ``e``: as it was read,
+    then the form where they are written otherwise (x^(-1/2), that is 1/sqrt(x)): a
+    diagnosis speaks of what was written, not of a rewriting of it."""
+    from .parser import parse
+
+    try:
+        same = parse(form.replace("·", "*")).parsed == e.parsed
+    except AdcliError:
+        same = False
+    return form if same else f"{e.parsed}, that is {form}"
 
 
 def _one_term(f, t, e, e_scale, a, a_scale, found, where, run, tolerance) -> list[str]:
@@ -1110,8 +1134,7 @@ def _power_rule(f, t, e, e_scale, a, sweep, found, where, tolerance) -> list[str
                 return [f"this is the power rule {V}·{U}^({V}-1) on {_part(f, p)}, whose exponent "
                         f"varies: that rule is for a constant exponent; {ours}"]
         if _replaced(e, e_scale, a, adjoint, sweep.tangents[p], own, tolerance):
-            return [f"this differentiates {_part(f, p)} without the factor "
-                    f"ln({_part(f, base)}): {ours}"]
+            return [f"this differentiates {_part(f, p)}{WITHOUT_LN}{_part(f, base)}): {ours}"]
     return []
 
 
@@ -1437,7 +1460,7 @@ def _read_otherwise(t, points, where, a, a_scale, tolerance) -> str | None:
     the words for that. Two such readings are tried together too (1/2 x^-1/2, both a
     divisor written side by side and a power without parentheses, is (1/2)*x^(-1/2))."""
     e = t.expectation
-    if not e.cautions or len(e.text) > READING_CHARS:
+    if len(e.text) > READING_CHARS or not (e.cautions or "/" in e.text):
         return None
     n = int(np.count_nonzero(where))
 
@@ -1448,7 +1471,12 @@ def _read_otherwise(t, points, where, a, a_scale, tolerance) -> str | None:
             value, scale = _expectation(other, {v: points[v][where] for v in points}, n)
         return bool(np.all(_close(value, a, scale, a_scale, *tolerance)))
 
-    for readings, other in _other_readings(e):
+    for reading, other in _unspaced_readings(e):
+        if matches(other):
+            return (f"{reading.written} is read as {reading.read}: a product written side "
+                    f"by side binds tighter than '/'; as {reading.meant}, the expectation "
+                    "matches")
+    for readings, other in _other_readings(e) if e.cautions else ():
         if matches(other):
             written = " and ".join(r.written for r in readings)
             meant = " and ".join(r.meant for r in readings)
@@ -1457,6 +1485,41 @@ def _read_otherwise(t, points, where, a, a_scale, tolerance) -> str | None:
                     f"{'it was' if one else 'they were'} likely meant (see the "
                     f"warning{'' if one else 's'}); as {meant}, the expectation matches")
     return None
+
+
+def _unspaced_readings(e):
+    """(the words, the expectation so read) for each number divided by a product written
+    side by side from a number, with no space: 1/2x^(-1/2) is 1/(2x^(-1/2)) by the rules,
+    as 1/2x is 1/(2x), and no caution says it (it is as often meant); where f' is
+    (1/2)*x^(-1/2) and not what was read, the reading is the slip, not "sqrt(x)'s
+    derivative as sqrt(x)/2", the value of what was written. ``reading``: as written, as
+    read, and as likely meant (not the parser's OtherReading: no warning offers it).
+    (Not where --let names are in it: their nodes' places are in their own texts.)"""
+    from types import SimpleNamespace
+
+    from .parser import _factor_end, _run_after, parse
+    from .printer import as_operand, render
+
+    nodes, text = e.nodes, e.text
+    for index, node in enumerate([] if e.names else nodes):
+        if node.name != "div" or node.kind != "infix":
+            continue
+        top, bottom = node.args
+        end = _factor_end(text, node.position + 1)
+        if end is None or nodes[top].kind != "number" or text[end:end + 1].isspace():
+            continue
+        factors, first = _run_after(e, bottom, end)
+        if not factors or nodes[first].kind != "number":
+            continue
+        over, n = as_operand(nodes, top), as_operand(nodes, first)
+        rest = [as_operand(nodes, j) for j in reversed(factors)]
+        try:
+            other = parse(f"{text[:end]}*{text[end:]}")
+        except AdcliError:
+            continue
+        yield SimpleNamespace(written=f"{over}/{n}{' '.join(rest)}",
+                              read=render(nodes, root=index),
+                              meant=f"({over}/{n})*{'*'.join(rest)}"), other
 
 
 def _other_readings(e):

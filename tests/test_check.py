@@ -356,8 +356,8 @@ DIAGNOSES = [
     ("e^(3*x)", "3*x*e^(3*x-1)", {}, "this is the power rule v·u^(v-1) on e^(3*x)"),
     ("e^(3*x)", "9*x*e^(3*x-1)", {}, "this is the power rule v·u^(v-1) on e^(3*x)"),
     # ... or that rule without its ln(u): (2^x)' = 2^x ln 2; (x 10^x)' = 10^x + x 10^x ln 10
-    ("2^x", "2^x", {}, "this differentiates 2^x without the factor ln(2): for a constant "
-                       "base u = 2, d(u^v)/dx = u^v·ln(u)·(dv/dx)"),
+    ("2^(3*x)", "3*2^(3*x)", {}, "this differentiates 2^(3*x) without the factor ln(2): "
+                                 "for a constant base u = 2, d(u^v)/dx = u^v·ln(u)·(dv/dx)"),
     ("x*10^x", "10^x + x*10^x", {}, "this differentiates 10^x without the factor ln(10)"),
     # a factor made of a constant is said with it: (sin(pi x))' = pi cos(pi x); (x^2)' = 2x
     ("sin(pi*x)", "cos(pi*x)", {}, "×1/π everywhere: the expectation is 1/π times d/dx"),

@@ -65,6 +65,7 @@ class Check(Command):
         from .. import checking
         from ..definitions import from_pairs, unused
         from ..parser import define
+        from ..pipeline import refuse_constant_columns
 
         out, err = out or sys.stdout, err or sys.stderr
         if len(texts) not in (1, 2):
@@ -82,8 +83,8 @@ class Check(Command):
         # a constant F with d/dx written or --wrt x is a function of x (--at x=1 is its)
         f = checking.constant_in(f, expected, expectations, 1 if order is None else order,
                                  wrt)
-        given, extra = _points(f, at, grid, points_file, skip_bad_rows, strict, err,
-                               points_format, columns)
+        given, extra, source = _points(f, at, grid, points_file, skip_bad_rows, strict, err,
+                                       points_format, columns)
         spans = _known(f, _domains(domain, err), "--domain", strict, err)
         with np.errstate(all="ignore"), warnings.catch_warnings():
             warnings.simplefilter("ignore", RuntimeWarning)
@@ -96,6 +97,9 @@ class Check(Command):
                 for message in getattr(error, "cautions", ()):
                     warn(err, message)
                 raise
+        if source is not None:  # (the expectations are read by check: e^x for exp(x))
+            refuse_constant_columns([t.expectation for t in result.targets
+                                     if t.expectation is not None], source)
         for message in unused(definitions) if definitions is not None else ():
             warn(err, message)
         _FORMATS[fmt](result, out, digits, extra=extra, header=not no_header)
@@ -268,10 +272,11 @@ def _domains(options, err) -> dict:
 def _points(f, at, grid, points_file, skip_bad_rows, strict, err, points_format=None,
             columns=None):
     """The values the user gave: whole points (--grid, --points, or --at for every
-    variable), or fixed values with the rest sampled by adcli.check; and the columns of
+    variable), or fixed values with the rest sampled by adcli.check; the columns of
     a points file that are not variables, passed through as read (ids: rows stay
-    identifiable), by name."""
-    from ..pipeline import warn_skipped
+    identifiable), by name; and the points' source where there is a points file (its
+    columns named as a constant an expectation uses are refused once check has read it)."""
+    from ..pipeline import refuse_constant_columns, warn_skipped
     from ..points import PointSource, only_with_points, parse_values
 
     only_with_points(points_file, points_format, columns, skip_bad_rows)
@@ -282,9 +287,10 @@ def _points(f, at, grid, points_file, skip_bad_rows, strict, err, points_format=
                          skip_bad_rows=skip_bad_rows, stream_format=points_format,
                          columns=None if columns is None else columns.split(","))
     source.check()
+    refuse_constant_columns([f], source)    # (as grad: e*x over a column e)
     names = source.names()
     if not source.grid and source.stream is None:
-        return _known(f, dict(source.fixed), "--at", strict, err), {}
+        return _known(f, dict(source.fixed), "--at", strict, err), {}, None
     missing = [v for v in f.variables if v not in names]
     if missing:     # (grad's hints: omega given for ω, a typo, xy run together)
         from ..pipeline import value_hints
@@ -303,7 +309,8 @@ def _points(f, at, grid, points_file, skip_bad_rows, strict, err, points_format=
     if not chunks or not len(next(iter(columns.values()), [])):
         raise ValuesError("no points to check: the points file has no rows")
     extra = {n: [v for c in chunks for v in c.extra[n]] for n in source.extra_names}
-    return _known(f, columns, "--at/--grid/--points", strict, err), extra
+    return _known(f, columns, "--at/--grid/--points", strict, err), extra, \
+        (source if source.stream is not None else None)
 
 
 def _warnings(result, err) -> None:
