@@ -10,12 +10,17 @@ The numbers are the engine's own: the graph is recorded by the same Functions
 contribution is caught as the engine hands it over (``backward(watch=...)``); the tangents
 come from Taylor mode's ``jvp``. The rule written beside a number ("v̄3·cos(v1)") is the
 primitive's own ``backward`` run once more on Variables named v1, v̄3, ..., and printed:
-each function's derivative is still defined in one place.
+each function's derivative is still defined in one place. A helper the engine runs inside
+a rule (pow's b·a^(b-1) with b - 1 taken exactly, tanh's sech²) prints in the language,
+so the text is the mathematical rule: where, worked out as written in float64, it does not
+give the engine's number bit for bit, the row says so and what it gives (``written``).
 """
 from __future__ import annotations
 
+import functools
 import itertools
 import math
+import operator
 import re
 from dataclasses import dataclass, field
 from typing import Mapping, NamedTuple
@@ -32,15 +37,38 @@ from .printer import format_number, render
 BAR, DOT = "\u0304", "\u0307"  # combining macron (v̄, an adjoint) and dot above (v̇, a tangent)
 SYMBOLS = {"mul": "·"}         # how the literature writes a product
 STEP_LETTERS = "vwuyzstpqrabdfghjkmn"  # not c (graph's numbers are c1, c2, ...) or e
+MATHEMATICAL = "the mathematical rule"
+# A quantity a rule uses but does not differentiate (a Flat step), by the function of the
+# language that writes it: abs' = sign(x) prints as sign(v1), not as the number it is here.
+WRITTEN_FLATS = {np.sign: "sign"}
 
 
 class Rule(NamedTuple):
-    """One term of an adjoint or tangent: its formula, its value, and, where a convention
-    at an edge of a domain makes it 0 (0^b is flat in b), where ("where v1 = 0")."""
+    """One term of an adjoint or tangent: its formula, its value, where a convention at an
+    edge of a domain makes it 0 (0^b is flat in b), where ("where v1 = 0"), and what the
+    formula gives worked out as written in float64 (None: the value, bit for bit)."""
 
     text: str
     value: float
     convention: str | None = None
+    written: float | None = None
+    kink: str | None = None          # the point is on a kink of the step (Step.kink_note)
+
+
+def written(text_value: float, value: float) -> float | None:
+    """What a formula gives as written, where that is not the engine's number: a helper
+    that takes b - 1 exactly (pow) or avoids a cancellation (tanh') computes the same
+    mathematics more accurately than its written form does in float64."""
+    same = text_value == value and math.copysign(1, text_value) == math.copysign(1, value)
+    return None if same or (math.isnan(text_value) and math.isnan(value)) else text_value
+
+
+def mathematical(rule_text: str | None, value: float) -> str:
+    """The words for a rule that does not give its number as written (see ``written``)."""
+    subject = f"{rule_text} is " if rule_text else ""
+    return (f"{subject}{MATHEMATICAL}: worked out as written in float64 it gives "
+            f"{format_number(value)}; the number shown is the engine's, worked out another "
+            "way")
 
 
 @dataclass(frozen=True)
@@ -80,6 +108,17 @@ class Step:
     tangent: float | None = None     # forward mode only
     moves: bool | None = None        # forward mode: whether it depends on the wrt variable
     letter: str = "v"                # another where a variable is named v1 (step_letter)
+    kink: bool = False               # on one of its function's kinks: a convention here
+
+    def kink_note(self) -> str | None:
+        """Where the step sits on a kink (abs at 0, a tie of max): its rule gives a number,
+        but the derivative does not exist there and the number is a convention."""
+        if not self.kink:
+            return None
+        at = listing([f"{o.id} = {format_number(o.value)}" for o in self.operands
+                      if isinstance(o, Step)])
+        return (f"a convention: {self.function.label()} is not differentiable at {at}, "
+                f"{self.function.kink_reason}")
 
     @property
     def id(self) -> str:
@@ -199,6 +238,14 @@ class Trace:
         summed, left_out = self.tangent_terms(step)
         rule = join_terms([r.text for r in summed]) if summed else "0"
         notes = [f"{r.text} is 0 by convention {r.convention}" for r in summed if r.convention]
+        if step.kink and summed and not any(r.convention for r in summed):
+            notes.append(step.kink_note())  # (a pin's note says the convention)
+        # The terms as written, added left to right as printed; a term a convention pins
+        # to 0 counts as the 0 its note says.
+        total = functools.reduce(operator.add, [r.value if r.convention or r.written is None
+                                                else r.written for r in summed], 0.0)
+        if summed and written(total, step.tangent) is not None:
+            notes.append(mathematical(None, total))
         if left_out:
             inputs = list(dict.fromkeys(o.id for _, o in left_out))
             notes.append(f"left out: {listing([r.text for r, _ in left_out])}, exactly 0 as "
@@ -208,11 +255,17 @@ class Trace:
 
 
 def adjoint_note(rules: list[Rule], single: bool) -> str | None:
-    """Where a convention makes a term of an adjoint 0: its formula does not say so."""
+    """What the formulas of an adjoint's terms do not say: that a convention makes one 0,
+    that the point is on a kink, that one is the mathematical rule, not the arithmetic
+    (see ``written``)."""
     pinned = [r for r in rules if r.convention]
     if single and pinned:
         return f"0 by convention {pinned[0].convention}"
-    return "; ".join(f"{r.text} is 0 by convention {r.convention}" for r in pinned) or None
+    notes = [f"{r.text} is 0 by convention {r.convention}" for r in pinned]
+    notes += [r.kink if single else f"{r.text} is {r.kink}" for r in rules if r.kink]
+    notes += [mathematical(None if single else r.text, r.written) for r in rules
+              if r.written is not None]
+    return "; ".join(notes) or None
 
 
 def scalar(data) -> float:
@@ -259,10 +312,13 @@ def record(expression: Expression, point: Mapping[str, float]) -> Trace:
                 # -1 in x^-1, 1/2 in x^(1/2): a number, worked out as by hand, not a step
                 operands.append(Literal(format_number(scalar(y.data)), y))
                 continue
+            kink = False
             if expression.varying[index]:
-                diagnostics.add_kinks(function, *[a.variable.data for a in args])
+                data = [a.variable.data for a in args]
+                diagnostics.add_kinks(function, *data)
+                kink = bool(np.any(function.kinks(*data)))
             step = Step(len(steps) + 1, "operation", node.function.name, y, args, function,
-                        index, letter=letter)
+                        index, letter=letter, kink=kink)
             steps.append(step)
             operands.append(step)
     output = operands[-1]
@@ -357,18 +413,22 @@ def _rules(step: Step, gradient_name: str, gradient_data) -> list[Rule | None]:
         gradients = (gradients,)
     with np.errstate(all="ignore"):  # a helper written out (0^(0.5 - 1)) computes again
         return [None if g is None or not o.variable.requires_grad else
-                _rule(as_variable(g), masks) for o, g in zip(step.operands, gradients)]
+                _rule(as_variable(g), masks, step.kink_note())
+                for o, g in zip(step.operands, gradients)]
 
 
-def _rule(gradient: Variable, masks: dict) -> Rule:
+def _rule(gradient: Variable, masks: dict, kink: str | None) -> Rule:
     """A gradient as a Rule: a pin that makes it 0 here (Keep, a convention at an edge) is
     not printed as keep(..., 0), an engine helper no one writes, but said in words."""
     from .functions import Keep
 
+    value = scalar(gradient.data)
     pin = gradient.creator
     if gradient.name or not isinstance(pin, Keep) or np.all(pin.inputs[1].data):
-        return Rule(formula(gradient), scalar(gradient.data))
-    return Rule(formula(pin.inputs[0]), scalar(gradient.data),
+        text, as_written = _written_formula(gradient, masks)
+        return Rule(text, value, None, written(as_written, value), kink)
+    # pinned: the convention's note says the 0, whatever the formula gives
+    return Rule(_written_formula(pin.inputs[0], masks)[0], value,
                 _where(masks.get(id(pin.inputs[1]))))
 
 
@@ -393,7 +453,16 @@ def _placeholder_name(operand) -> str | None:
 def formula(root: Variable) -> str:
     """A recorded Variable as text: named Variables are leaves, recorded ones are expanded
     into their Function (with an explicit stack: no recursion), the rest are numbers."""
+    return _written_formula(root)[0]
+
+
+def _written_formula(root: Variable, flats: dict | None = None) -> tuple[str, float]:
+    """``formula(root)``, and what that text gives worked out as written in float64: each
+    function of the language on the values of its arguments as printed (a helper as it is
+    spelled, a number as printed), not the helper the engine ran. ``flats``: the Flat
+    steps seen being made (_rules), so that abs's sign(v1) prints as sign(v1)."""
     nodes: list[Node] = []
+    values: list = []                  # per node: its value as written
     placed: dict[int, int] = {}
     spelled: dict[int, Variable] = {}  # a helper primitive's output -> the language's form
     stack = [(_through_pins(root), False)]
@@ -401,7 +470,8 @@ def formula(root: Variable) -> str:
         variable, ready = stack.pop()
         if id(variable) in placed:
             continue
-        creator = None if variable.name else variable.creator
+        creator = None if variable.name else variable.creator or _flat_written(variable,
+                                                                               flats)
         if hasattr(creator, "spelled"):  # a helper only backward rules use (sech2, ...)
             if id(variable) not in spelled:
                 with using_backprop(True):
@@ -413,19 +483,36 @@ def formula(root: Variable) -> str:
                 stack.extend([(variable, False), (form, False)])
             continue
         if creator is None:
-            nodes.extend(_leaf(variable, len(nodes)))
+            leaf = _leaf(variable, len(nodes))
+            nodes.extend(leaf)
+            values.extend([-variable.data, variable.data][-len(leaf):])
         elif not ready:
             stack.append((variable, True))
             stack.extend((_through_pins(x), False) for x in reversed(creator.inputs))
             continue
         else:
             cls = type(creator)
+            args = tuple(placed[id(_through_pins(x))] for x in creator.inputs)
             nodes.append(Node(_kind(creator), 0, name=getattr(cls, "name", "") or
-                              cls.__name__.lower(), function=cls,
-                              args=tuple(placed[id(_through_pins(x))]
-                                         for x in creator.inputs)))
+                              cls.__name__.lower(), function=cls, args=args))
+            with np.errstate(all="ignore"):
+                values.append(creator.forward(*[values[i] for i in args]))
         placed[id(variable)] = len(nodes) - 1
-    return render(nodes, SYMBOLS)
+    return render(nodes, SYMBOLS), scalar(values[-1])
+
+
+def _flat_written(variable: Variable, flats: dict | None) -> Function | None:
+    """The language's function that writes a Flat step (WRITTEN_FLATS), as the creator of
+    its output, or None: the step prints as its number (a share of min's gradient)."""
+    made = (flats or {}).get(id(variable))
+    name = made and WRITTEN_FLATS.get(made[0].rule)
+    if not name:
+        return None
+    from .functions import PRIMITIVES
+
+    function = PRIMITIVES[name]()
+    function.inputs = list(made[1])
+    return function
 
 
 def _through_pins(variable: Variable) -> Variable:
