@@ -878,8 +878,7 @@ def _right_side(text: str, order: int, names: tuple, f: Expression, definitions=
     if isinstance(variable, tuple) or len(set(names)) > 1:
         if names:   # (at order 0, the order is what is wrong)
             _same_mixed(left, variable, names, f)
-    elif variable is not None:
-        variable = normal_name(variable)
+    elif (variable := _said_variable(left, said)) is not None:
         if name is not None and variable not in f.variables:
             raise ValuesError(_not_f_variable(left, variable, f))
         if name is not None and variable != name:
@@ -930,9 +929,17 @@ def _left_side_read(text: str, f: Expression) -> None:
         raise ExpressionError(_at_point_words(left, *point, f), text, point[1])
     if not said and "=" in text and "=" not in right:
         raise ValuesError(_unread_words(left.strip(), right.strip(), f))
-    if said and isinstance(said[1], str) and normal_name(said[1]) not in f.variables \
-            and len(f.variables) > 1:
-        raise ValuesError(_not_f_variable(left, normal_name(said[1]), f))
+    variable = said and _said_variable(left, said)
+    if isinstance(variable, str) and variable not in f.variables and len(f.variables) > 1:
+        raise ValuesError(_not_f_variable(left, variable, f))
+
+
+def _said_variable(left: str, said: tuple) -> str | tuple | None:
+    """The variable a left side differentiates in, as _left_side says it, or the one name
+    its primes carry (f'(t) says t as dy/dt does: a name F lacks is the same error)."""
+    if said[1] is None:
+        return _primes_name(left)
+    return said[1] if isinstance(said[1], tuple) else normal_name(said[1])
 
 
 # A derivative named at a point, d/dx of f at 2: df/dx(2), ∂f/∂x(1,2), ∂²f/∂x∂y(0,0), as
@@ -3119,8 +3126,11 @@ def _summary(r: CheckResult) -> str:
     what = _labels(r.targets)
     largest = f"largest relative difference {r.largest_difference:.2g}"
     if not r.expected_mode:
+        # (points where it is 0 to within rounding are said apart, as "N more": the
+        # relative difference is over the rest)
+        rest = r.counted - int(np.sum(_flat_points(r.targets, r.status))) or r.counted
         head = (f"adcli's derivative agrees with finite differences for {what} at "
-                f"{r.counted}/{r.counted} points, {_flat_words(r, largest)}"
+                f"{rest}/{rest} points, {_flat_words(r, largest)}"
                 if r.verdict == "matches" else
                 f"adcli's derivative and finite differences disagree for {what} at "
                 f"{r.differing} of {_s(r.counted)}")

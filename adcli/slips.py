@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import re
 
 import numpy as np
 
@@ -800,6 +801,24 @@ def _outer_missing(f, t, e, e_scale, a, sweep, found, where, tolerance) -> list[
     return []
 
 
+# Functions whose rules a student mixes up: one family of the table (abs's rule, sign(u),
+# is a factor's sign, and log1p and expm1 are log and exp written for accuracy: in none)
+_FAMILIES = (frozenset({"sin", "cos", "tan", "cot", "sec", "csc"}),
+             frozenset({"sinh", "cosh", "tanh", "coth", "sech", "csch"}),
+             frozenset({"asin", "acos", "atan", "acot", "asec", "acsc"}),
+             frozenset({"asinh", "acosh", "atanh"}),
+             frozenset({"exp", "log", "log2", "log10"}),
+             frozenset({"sqrt", "cbrt"}), frozenset({"sigmoid", "softplus"}))
+
+
+def _confusable(own: str, other: str) -> bool:
+    """Whether ``other``'s rule is one a student takes for ``own``'s: of one family, or
+    its hyperbolic twin (atan's and atanh's differ by a sign); not any function whose rule
+    equals by an identity (atanh's at sin x is 1/cos x, ln's taken at du/dx)."""
+    twins = {own, own + "h", own.removesuffix("h")}
+    return other in twins or any({own, other} <= family for family in _FAMILIES)
+
+
 def _other_function(f, e, e_scale, a, sweep, found, where, tolerance) -> list[str]:
     """A node g(u) differentiated as h'(u)·du/dx for another function h: a rule from the
     table misremembered (atan's derivative written as atanh's, 1/(1 - x^2))."""
@@ -807,10 +826,8 @@ def _other_function(f, e, e_scale, a, sweep, found, where, tolerance) -> list[st
         own, arg = type(node.function()), node.args[0]
         u = np.stack(np.broadcast_arrays(sweep.values[arg], sweep.tangents[arg]))
         for name, cls in sorted(CALLABLE.items()):
-            # (abs's rule, sign(u), is a factor's sign: _outer_missing's claim; log1p's
-            # and expm1's are log's and exp's, written for accuracy, not a student's rule)
             if cls is own or cls.arity != 1 or name != cls.name or \
-                    name in ("abs", "log1p", "expm1"):
+                    not _confusable(own.name, name):
                 continue
             with np.errstate(all="ignore"):
                 wrong = cls().taylor(u)[1]
@@ -1524,20 +1541,66 @@ def _unspaced_readings(e):
 
 def _other_readings(e):
     """(the readings taken, the expectation so read) for each reading a caution offers,
-    then for each two of them taken together (the second as the first's text offers it)."""
-    from .errors import AdcliError
-    from .parser import other_readings, parse
+    then for each two of them taken together (the second as the first's text offers it),
+    then every function's wide argument narrowed at once (sin x e^x + cos x e^x)."""
+    from .parser import parse
 
     singles = []
-    for reading in other_readings(e):
+    for reading in _offered(e):
         try:
             singles.append(([reading], parse(reading.text)))
         except AdcliError:
             continue
     yield from singles
     for (first,), once in singles:
-        for second in other_readings(once):
+        for second in _offered(once):
             try:
                 yield [first, second], parse(second.text)
             except AdcliError:
                 continue
+    wide = _wide_readings(e)
+    if len(wide) > 1:
+        try:
+            yield wide, parse(_narrowed(e.parsed, wide))
+        except AdcliError:
+            pass
+
+
+def _offered(e) -> list:
+    """The readings e's cautions offer: the parser's (1/2 x, x^1/2, e^2x) and the reader's
+    of a function's wide argument (sin x e^x)."""
+    from .parser import other_readings
+
+    return [*other_readings(e), *_wide_readings(e)]
+
+
+# The reader's caution of a function written without parentheses over several factors
+_WIDE = re.compile(r"(?P<written>.+): a function written without parentheses takes every "
+                   r"factor after it, so this is (?P<read>.+); for (?P<meant>.+), write .+",
+                   re.DOTALL)
+
+
+def _wide_readings(e) -> list:
+    """The reading each caution of a function's wide argument offers (\\sin x e^x, read
+    sin(x*e^x), meant sin(x)*e^x), with its text: e as read with that one function
+    narrowed (the caution names the function as read, a part of e's reading; of the
+    text as typed it does not say where the argument ends)."""
+    from types import SimpleNamespace
+
+    readings = []
+    for caution in e.cautions:
+        found = _WIDE.fullmatch(caution)
+        if found is None or found["read"] not in e.parsed:
+            continue
+        reading = SimpleNamespace(written=found["written"], read=found["read"],
+                                  meant=found["meant"])
+        reading.text = _narrowed(e.parsed, [reading])
+        readings.append(reading)
+    return readings
+
+
+def _narrowed(parsed: str, readings) -> str:
+    """e as read (its printed form) with each function's argument as the readings meant."""
+    for reading in readings:
+        parsed = parsed.replace(reading.read, f"({reading.meant})", 1)
+    return parsed
