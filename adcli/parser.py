@@ -12,11 +12,11 @@ from collections.abc import Mapping
 
 from . import lalr
 from .definitions import Definitions
-from .errors import ExpressionError, quote
+from .errors import ExpressionError, escape, quote
 from .expression import Expression, normal_name
 from .printer import as_operand as _operand, render
-from .reader import CAUTIONS, LOOKED_AT, Builder as _Builder, ForLark as _ForLark, marks_in, \
-    tex_font as _font_named   # (the grammar's own fonts: \operatorname{sech}, \mathrm e)
+from .reader import CAUTIONS, LOOKED_AT, PI_FORMS, Builder as _Builder, ForLark as _ForLark, \
+    marks_in, tex_font as _font_named   # (the grammar's own fonts: \operatorname{sech}, \mathrm e)
 from .records import Record
 
 _EXPECTED = {"NUMBER": "a number", "NAME": "a name", "CALL": "a name", "ROOT": "a name",
@@ -82,9 +82,10 @@ def parse(text: str, definitions: Mapping[str, str] | Definitions | None = None)
 # hold one: ~1 ms, a start-up's 1%.)
 _POWER_OVER = r"(\^|\*\*)\s*([-−+]?)\s*1\s*/\s*(\d+\.?\d*|\.\d+)"
 _GLUED = r"(\^|\*\*)\s*([-−+]?\s*(?:\d+\.?\d*|\.\d+))(?![eE][-+]?\d)" \
-    r"([^\W\d⁰¹²³⁴-⁹π¼-¾⅐-⅞][\w]*|π|\\[A-Za-z]+)"
-# (the factor glued on may be π or a command, \theta or \pi: e^2\theta is e^2θ, said as
-# e^2θ is; a command that is no letter, \left or \sin, is no factor of that reading)
+    r"([^\W\d⁰¹²³⁴-⁹¼-¾⅐-⅞" + PI_FORMS + r"][\w]*|[" + PI_FORMS + r"]|\\[A-Za-z]+)"
+# (the factor glued on may be π, in any of its forms, or a command, \theta or \pi: e^2\theta
+# is e^2θ, said as e^2θ is; a command that is no letter, \left or \sin, is no factor of that
+# reading)
 # (CAUTIONS: warnings of readings, at most; LOOKED_AT: places of each reading looked at, at
 # most, x^1/2 10^4 times: the first. Both from adcli.reader, which says some itself.)
 # A name's letters after its first are [\w] in these patterns: _with_marks adds the
@@ -571,6 +572,9 @@ def _syntax_error(error, text: str) -> ExpressionError:
         position, what = error.token.start_pos, f"unexpected {_describe(error.token)}"
     else:
         position, what = getattr(error, "pos_in_stream", 0) or 0, "syntax error"
+    raised = _raised_point(text, position)
+    if raised is not None:
+        return raised
     if text[position:position + 1] == "!":  # x!, (n+1)!, 3!!: no gamma function for them
         return ExpressionError("a factorial is read after a whole number only (3!), once: "
                                "there is no factorial of a variable or expression", text,
@@ -590,7 +594,11 @@ def _syntax_error(error, text: str) -> ExpressionError:
 _LOOK_ALIKES = {"\u2013": ("an en dash", "-"), "\u2014": ("an em dash", "-"),
                 "\u2010": ("a hyphen", "-"), "\u2011": ("a non-breaking hyphen", "-"),
                 "\u2217": ("an asterisk operator", "*"), "\u2215": ("a division slash", "/"),
-                "\u2044": ("a fraction slash", "/")}
+                "\u2044": ("a fraction slash", "/"), "\u2219": ("a bullet operator", "*"),
+                "\u2022": ("a bullet", "*"), "\u2064": ("an invisible plus", "+"),
+                "\u2063": ("an invisible separator, or comma", ",")}
+# (Word's invisible separator stands between indices as often as between arguments)
+_LOOK_ALIKES_SAY = {"\u2063": " between a function's arguments, or leave it out"}
 _OPERATOR_CHARACTERS = "+-*/^()[]{}|,!"
 
 
@@ -616,7 +624,36 @@ def _look_alike(text: str, position: int) -> str | None:
     if what is None and plain in _OPERATOR_CHARACTERS and form.startswith(("<wide>", "<small>")):
         kind = "fullwidth" if form.startswith("<wide>") else "small"
         what, meant = f"a {kind} '{plain}'", plain
-    return None if what is None else f"'{c}' ({what}) is not read: write '{meant}'"
+    if what is None:
+        return None
+    return f"'{escape(c)}' ({what}) is not read: write '{meant}'{_LOOK_ALIKES_SAY.get(c, '')}"
+
+
+_POINTS = ".·⋅"    # a decimal point, or the dot a word processor raises with superscripts
+
+
+def _raised_point(text: str, position: int) -> ExpressionError | None:
+    """x⁰·⁵, x².⁵: a point between superscript digits, the decimal point of a power
+    typed raised, which nothing reads so (· multiplies): what to write, the caret on the
+    point whether the parser stopped there or at the digit after it; None for all else."""
+    point = position - 1 if 0 < position < len(text) and text[position] in _SUPERSCRIPTS \
+        else position
+    if not (0 < point < len(text) - 1 and text[point] in _POINTS
+            and text[point - 1] in _SUPERSCRIPTS and text[point + 1] in _SUPERSCRIPTS):
+        return None
+    from .reader import _SUPERSCRIPT_DIGITS, _base_before
+
+    start, end = point - 1, point + 2
+    while start > 0 and text[start - 1] in _SUPERSCRIPTS:
+        start -= 1
+    while end < len(text) and text[end] in _SUPERSCRIPTS:
+        end += 1
+    power = text[start:point].translate(_SUPERSCRIPT_DIGITS) + "." + \
+        text[point + 1:end].translate(_SUPERSCRIPT_DIGITS)
+    base = _base_before(text, start)
+    meant = f": {base}^{power}" if base != "…" else f", as in x^{power}"
+    return ExpressionError(f"'{text[point]}' between superscript digits is not a decimal "
+                           f"point: write the power with '^'{meant}", text, point)
 
 
 # A command that takes one token (TeX's argument without braces), just before it

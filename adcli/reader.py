@@ -37,6 +37,12 @@ from .records import Record
 
 _SUPERSCRIPT_DIGITS = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻", "0123456789+-")
 CONSTANT_SPELLINGS = {"π": "pi"}
+# π in every form Unicode has for it (each is π in NFKC form: ϖ, ℼ, and 𝛑 𝜋 𝝅 ... pasted
+# from typeset maths): the grammar's _PI, the constant on its own, never part of a name
+PI_FORMS = "πϖℼ\U0001d6d1\U0001d6e1\U0001d70b\U0001d71b\U0001d745\U0001d755\U0001d77f" \
+    "\U0001d78f\U0001d7b9\U0001d7c9"
+# Word's invisible function application and invisible times: spaces, as the grammar reads them
+INVISIBLE_SPACES = "\u2061\u2062"
 # The vulgar fractions the grammar reads as numbers (its NUMBER): ½ is (1, 2). Written out,
 # not derived by NFKC at import (tests/test_start_up_path.py checks them against it).
 _FRACTIONS = {"¼": (1, 4), "½": (1, 2), "¾": (3, 4), "⅐": (1, 7), "⅑": (1, 9), "⅒": (1, 10),
@@ -62,7 +68,7 @@ _DECIMAL = r"\s*[-+\u2212]?(\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?\s*\Z"
 _LEIBNIZ = r"(?<!\w)d\s*/\s*\Z"        # d/dx(x^2): before "dx("
 _SIGNED = r"\s*([-+\u2212]\s*[\w.]+)"    # sin -x: suggest sin(-x)
 # A subscript the grammar reads into a name (x_{1}, x_{ij}): what its braces may hold.
-_SUBSCRIPT = r"[^\W⁰¹²³⁴-⁹π¼-¾⅐-⅞]+\Z"
+_SUBSCRIPT = r"(?:[^\W⁰¹²³⁴-⁹¼-¾⅐-⅞" + PI_FORMS + "]+|[" + PI_FORMS + r"])\Z"   # (x_{π} too)
 _BRACKETS = {"{": "}", "(": ")", "[": "]"}
 # Superscripts that are not letters: with superscript letters, they spell an exponent
 _RAISED = "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁼⁽⁾"
@@ -452,12 +458,28 @@ def refuse_scripts(text: str) -> None:
                                   + (f"the power with '^': {meant}" if meant else
                                      f"a power with '^' after its base, as in x^{escape(plain)}"),
                                   text, position)
+        if position and text[position - 1] in PI_FORMS:    # π₁: never pi times 1
+            pi_subscript(text, text[position - 1], plain, position)
         before = re.search(r"\w*\Z", text[:position]).group()
         if not any(letter.isalpha() for letter in before):   # (2ₓ, ½ₓ, (x)ₓ)
             product = f"; for a product, write {before}*{plain}" if before and \
                 plain.isalpha() else ""
             raise ExpressionError(f"'{c}' is a subscript with no name before it: a subscript "
                                   f"goes after a name, as in a_{plain}{product}", text, position)
+
+
+def _subscript_character(c: str) -> bool:
+    import unicodedata
+
+    return _script_of(c, unicodedata) == "sub"
+
+
+def pi_subscript(text: str, pi: str, subscript: str, position: int):
+    """π₁, π_1, \\pi_1: π is the constant, so a subscript on it names nothing (π as a
+    subscript is part of a name: x_π). Refused, the caret on the subscript."""
+    raise ExpressionError(f"'{pi}' is the constant pi, which takes no subscript: name the "
+                          f"variable with another letter, as p_{escape(subscript)}", text,
+                          position)
 
 
 # Degrees as typed: the degree sign, the ring above and the ordinal indicator º (what many
@@ -725,6 +747,11 @@ class Builder:
         ((name, start),) = children
         if name[0] == "_" and self._tex:  # (before the cache: _1 alone may be met first)
             self._stray_subscript(name, start)
+        if name[0] > "\x7f" and _subscript_character(name[0]):
+            self._bare_subscript(name[0], start)  # x_\pi₁, \pi^x₁: ₁ alone, never a name '1'
+        if name[0] == "_" and start and self.text[start - 1] in PI_FORMS:   # π_1
+            script = re.compile(r"_+\{?\s*(\w*)").match(self.text, start).group(1)
+            pi_subscript(self.text, self.text[start - 1], script or "1", start)
         if self.definitions and (ref := normal_name(name)) in self.definitions:
             return self._add(Node("ref", start, name=ref))
         leaf = self._leaves.get(name)
@@ -739,6 +766,8 @@ class Builder:
                 self._latex_name(written, name, start)
             else:
                 name = normal_name(name)
+            if "π" in name and name != "π":
+                self._pi_in_name(written, name, start)
             if name != written and name in self.definitions:  # x_\alpha, --let x_α=...
                 return self._add(Node("ref", start, name=name))
             if is_function_name(name):
@@ -753,6 +782,27 @@ class Builder:
         nodes = self.nodes
         nodes.append(Node(leaf[0], start, leaf[1], leaf[2]))
         return len(nodes) - 1
+
+    def _bare_subscript(self, c: str, start: int) -> None:
+        """A subscript character read as a name of its own: after what refuse_scripts
+        took for a name's letters, a command's (x_\\pi₁) or a power's (\\pi^x₁)."""
+        import unicodedata
+
+        plain = unicodedata.normalize("NFKC", c)
+        self._error(f"'{c}' is a subscript with no name before it: a subscript goes after a "
+                    f"name, as in a_{plain}", start)
+
+    def _pi_in_name(self, written: str, name: str, start: int) -> None:
+        """π is part of a name only as a whole subscript, as the grammar reads x_π; any
+        other name with π in it (\\pi_1, \\mathrm{πr}) could be given no value: refused."""
+        if name.startswith("π_"):
+            under = written.index("_")
+            script = normal_name(written[under + 1:].strip("{}"))
+            pi_subscript(self.text, written[:under], script, start + under)
+        if "π" in re.sub(r"_π(?=_|\Z)", "", name):
+            self._error(f"π is the constant pi, never part of a longer name: "
+                        f"'{escape(written)}' cannot name a variable; set π apart, as in 2πx "
+                        "(2*pi*x)", start)
 
     def _stray_subscript(self, written: str, start: int) -> None:
         """\\sqrt x_1, \\sin^2_2x: a "_" glued to what is no name, a token TeX takes alone
@@ -1445,7 +1495,7 @@ class Builder:
         while k >= 0:
             if k > 0 and text[k - 1] == "\\" and (text[k] in ",;:!" or text[k].isspace()):
                 spaced, k = spaced or text[k] != "!", k - 2
-            elif text[k].isspace():
+            elif text[k].isspace() or text[k] in INVISIBLE_SPACES:
                 k -= 1
             elif k + 1 in self._passed:     # \\quad is a space; \\label{a} is nothing
                 k, space = self._passed[k + 1]
