@@ -224,7 +224,10 @@ def warn_skipped(source: PointSource, err) -> None:
 def _wrt(command, wrt: str | None, strict: bool, err) -> list[str]:
     if not command.differentiates:
         return []
-    names = command.names if wrt is None else [w.strip() for w in wrt.split(",")]
+    if wrt is None:  # (the expression's own names: the parser made them, never "--wrt")
+        command.check_wrt(list(command.names))
+        return list(command.names)
+    names = [w.strip() for w in wrt.split(",")]
     if not all(map(is_name, names)) or len(set(map(normal_name, names))) != len(names):
         raise ValuesError(f"--wrt {wrt!r}: give distinct variable names separated by commas")
     names = [normal_name(name) for name in names]

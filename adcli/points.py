@@ -15,7 +15,7 @@ import numpy as np
 from .errors import ExpressionError, PointsError, ValuesError, escape, quote
 from .functions import CONSTANTS
 from .parser import is_name, normal_name, parse
-from .reader import CONSTANT_SPELLINGS, out_of_range
+from .reader import CONSTANT_SPELLINGS, PI_FORMS, out_of_range
 from .printer import format_number
 from .records import Record
 from .streams import AnyNames, Bad, Hashed, StreamReader, is_number, number
@@ -101,6 +101,10 @@ def _pairs(option: str, text: str):
             if joined != pair.strip():
                 raise ValuesError(f"{option} {quote(text)}: separate the name=value pairs "
                                   f"with commas: {option} {joined}")
+        if equals and any(c in PI_FORMS for c in name) and not is_name(name):
+            raise ValuesError(f"{option} {quote(text)}: {quote(name)} is no variable: π is "
+                              "the constant pi, never part of a name (2πx is 2*pi*x): give "
+                              "the variable's value alone")
         if not equals or not is_name(name) or not value.strip():
             # x=1,2,3: several values of one variable, where --at is one point.
             several = not equals and option == "--at" and re.match(_DECIMAL, pair.strip())

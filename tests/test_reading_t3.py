@@ -174,3 +174,11 @@ def test_a_subscript_after_a_command_is_no_name_of_its_own(text):
     assert_one_line_error(run_cli("eval", text), text, f"'{text[-1]}' is a subscript with no "
                           f"name before it: a subscript goes after a name, as in a_{plain}",
                           len(text) - 1)
+
+
+def test_a_value_given_to_a_name_with_pi_says_pi_is_the_constant():
+    # --at 𝜋x=0.25 (the name eval's old hint asked for) names no variable: 2𝜋x is 2*pi*x
+    code, out, err = run_cli("eval", "sin(2𝜋x)", "--at", "𝜋x=0.25")
+    assert code == 2 and out == ""
+    assert err == ("adcli: error: --at '𝜋x=0.25': '𝜋x' is no variable: π is the constant pi, "
+                   "never part of a name (2πx is 2*pi*x): give the variable's value alone\n")
