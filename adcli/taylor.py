@@ -68,7 +68,8 @@ def taylor_nth(expression, values: dict, name: str, order: int, diagnostics=None
         derivative = _times_factorial(rows[order], order)
         lost = redone = np.zeros(derivative.shape, dtype=bool)
         if flags.raised and order:  # (rare: the common path pays for the flags only)
-            derivative, lost, redone = _rescaled(expression, arrays, name, order, derivative)
+            derivative, lost, redone = _rescaled(expression, arrays, name, order, derivative,
+                                                 flags.under)
     if diagnostics is not None:
         # a point swept again in range to a finite number has no blame: the number stands
         # (1e-300 log x at 1e-40, where log's row 8 overflowed along x + t)
@@ -383,10 +384,11 @@ class _RangeFlags:
     _MODES = {"overflow": "over", "underflow": "under", "divide by zero": "divide"}
 
     def __init__(self):
-        self.raised = False
+        self.raised = self.under = False
 
     def __call__(self, error: str, flag: int) -> None:
         self.raised = self.raised or error in ("overflow", "underflow")
+        self.under = self.under or error == "underflow"
         if self.passed.get(self._MODES.get(error, "invalid")) == "call":
             self.outer(error, flag)
 
@@ -407,10 +409,13 @@ class _Range:
     (1e-293 * 1e-131), is seen only against other lines (``seen``): per function, in the
     order of the sweep, where its rows were not 0 (nor nan) along some line tried, at the
     points searched, of which this sweep's are ``points``. Rows in range scale by 2^(m k)
-    to the bit, so one that is 0 here and was not there left the range: ``low``."""
+    to the bit, so one that is 0 here and was not there left the range: ``low``. Where
+    a row from 1 on is 0 with a moving argument (``zero``), it may be such a one, or an
+    exact 0 (row 3 of x^2): only other lines tell (_search's ``probe``)."""
 
     def __init__(self, n: int, seen: list | None = None, points=None, total: int = 0):
-        self.low, self.high, self.fixed = (np.zeros(n, dtype=bool) for _ in range(3))
+        self.low, self.high, self.fixed, self.zero = (np.zeros(n, dtype=bool)
+                                                      for _ in range(4))
         self.row = None     # the output's row asked for (_watched)
         self.seen, self.points, self.total, self.calls = seen, points, total, 0
 
@@ -418,9 +423,12 @@ class _Range:
         size = np.abs(series)
         subnormal = (size > 0) & (size < _TINY)
         finite, zeroed = True, (size[0] == 0) & (not function.exact_zeros)
+        moving = False
         for a in args:
             finite = finite & np.isfinite(a).all(axis=0)
             zeroed = zeroed & (a[0] != 0) & np.isfinite(a[0])
+            moving = moving | (a[1:] != 0).any(axis=0)
+        self.zero |= (size[1:] == 0).any(axis=0) & moving
         self.fixed |= subnormal[0] | (np.isinf(size[0]) & finite) | zeroed
         self.low |= subnormal[1:].any(axis=0)
         self.high |= ~np.isfinite(size[1:]).all(axis=0) & finite & np.isfinite(size[0])
@@ -438,7 +446,8 @@ class _Range:
         self.calls += 1
 
 
-def _rescaled(expression, arrays, name: str, order: int, derivative: np.ndarray):
+def _rescaled(expression, arrays, name: str, order: int, derivative: np.ndarray,
+              under: bool = True):
     """The derivative again where the sweep along x + t left the range at a point, from a
     sweep along x + 2^m t whose rows did not (``redone``); ``lost`` where no such m was
     found, or a value on the way was out of range (1e300 exp(x) at -720: exp's 1.9e-313
@@ -454,13 +463,16 @@ def _rescaled(expression, arrays, name: str, order: int, derivative: np.ndarray)
     derivative = derivative.reshape(-1).copy()
     watch = _watched(expression, flat, name, order, np.ones(derivative.size))
     unsure, redone = watch.fixed, np.zeros(derivative.size, dtype=bool)
-    at = np.flatnonzero(watch.low | watch.high)
+    # a row that underflowed to 0 in one step (log's row 2 at 1e300: -1e-600 / 2) shows
+    # no subnormal: where an underflow was flagged, a 0 row is looked at on other lines
+    probe = under & watch.zero & ~(watch.low | watch.high | watch.fixed)
+    at = np.flatnonzero(watch.low | watch.high | probe)
     # the points searched at once: what they saw (_Range.seen) held in _SEEN bytes
     block = max(1, _SEEN // ((len(expression.nodes) + 1) * order))
     for start in range(0, at.size, block):
         some = at[start:start + block]
         _search(expression, flat, name, order, some, watch.low[some], watch.high[some],
-                derivative, unsure, redone)
+                derivative, unsure, redone, probe[some])
     size = np.abs(derivative)
     lost = unsure & (size >= _TINY) & (size < np.inf)
     return derivative.reshape(shape), lost.reshape(shape), redone.reshape(shape)
@@ -470,30 +482,48 @@ _SEEN = 2**25
 
 
 def _search(expression, flat, name: str, order: int, at, low, high, derivative, unsure,
-            redone) -> None:
+            redone, probe) -> None:
     """_rescaled's search of m at the points ``at`` (indices into ``flat``), whose sweep
     along x + t underflowed (``low``) or overflowed (``high``): the derivative found, into
-    ``derivative`` there, ``redone`` where it was, ``unsure`` where no m was left."""
-    lo = np.where(low, 0, -_UNKNOWN)      # the largest m whose rows underflowed
-    hi = np.where(high, 0, _UNKNOWN)      # the smallest m whose rows overflowed
+    ``derivative`` there, ``redone`` where it was, ``unsure`` where no m was left.
+
+    At the points ``probe``, a row was 0 where an underflow was flagged: lines lifted ever
+    higher are looked at first, so that a row which is 0 on a line only for having left the
+    range is known by the lines where it is not; an exact 0 is 0 on every line, and there
+    the first m tried gives the same number, to the bit. Where no m is left for them, x + t's
+    number stays, unsure as it was before (the rows of x log x + sin x at 1e100, order 8:
+    log's below the range on any line where sin's are not above it, and negligible)."""
+    lo = np.where(low | probe, 0, -_UNKNOWN)      # the largest m whose rows underflowed
+    hi = np.where(high, 0, _UNKNOWN)              # the smallest m whose rows overflowed
     seen, points, total = [], np.arange(at.size), at.size
-    _watched(expression, [a[at] for a in flat], name, order, np.ones(total),
-             _Range(total, seen, points, total))      # what x + t's rows saw
     first = max(1, math.ceil(math.log2(order)))
+    if probe.any():     # (only there: elsewhere the search goes as it would without them)
+        some, where = at[probe], points[probe]
+        for m in _probes(first):
+            _watched(expression, [a[some] for a in flat], name, order,
+                     np.full(some.size, 2.0**m), _Range(some.size, seen, where, total))
+    line = _watched(expression, [a[at] for a in flat], name, order, np.ones(total),
+                    _Range(total, seen, points, total))      # what x + t's rows saw
+    searched = ~probe | line.low        # a probed point whose 0s were exact: its number stands
+    at, lo, hi, points, probe = (a[searched] for a in (at, lo, hi, points, probe))
     while at.size:
         m = _next_exponent(lo, hi, first)
         left = (m > lo) & (m < hi)              # else no m is left between them
-        unsure[at[~left]] = True
+        unsure[at[~left & ~probe]] = True
         at, lo, hi, m, points = at[left], lo[left], hi[left], m[left], points[left]
+        probe = probe[left]
         if not at.size:
             break
         watch = _watched(expression, [a[at] for a in flat], name, order, np.ldexp(1.0, m),
                          _Range(at.size, seen, points, total))
-        clean = ~(watch.low | watch.high)
+        # a row not finite where x + t's was: this line went too high, whatever the
+        # watch saw (x^3's rows at 1e200 are inf on every line, and so not "high")
+        high = watch.high | (~np.isfinite(watch.row) & np.isfinite(derivative[at]))
+        clean = ~(watch.low | high)
         derivative[at[clean]] = _unscaled(watch.row[clean], order, m[clean])
         redone[at[clean]] = True
-        lo, hi = np.where(watch.low, m, lo), np.where(watch.high, m, hi)
-        at, lo, hi, points = at[~clean], lo[~clean], hi[~clean], points[~clean]
+        lo, hi = np.where(watch.low, m, lo), np.where(high, m, hi)
+        at, lo, hi, points, probe = (a[~clean] for a in (at, lo, hi, points, probe))
 
 
 def _watched(expression, flat, name: str, order: int, scale, watch=None) -> _Range:
@@ -502,6 +532,15 @@ def _watched(expression, flat, name: str, order: int, scale, watch=None) -> _Ran
     watch = _Range(len(scale)) if watch is None else watch
     watch.row = _output(expression, flat, name, order + 1, scale, watch=watch)[order]
     return watch
+
+
+def _probes(first: int) -> list[int]:
+    """Lines lifted fourfold further each time, from 2^first to the largest float: row k
+    of the highest is 2^(1023 k) times x + t's, past any underflow of a float64 product."""
+    steps = [first]
+    while steps[-1] < _HIGHEST:
+        steps.append(min(4 * steps[-1], _HIGHEST))
+    return steps
 
 
 def _next_exponent(lo, hi, first: int):
