@@ -22,16 +22,21 @@ from .records import Record
 class Diagnostics(Record):
     """``masks[(name, what)]`` is True at each point where primitive ``name`` misbehaved."""
 
-    _fields = ("shape", "masks", "unsure", "wider")
+    _fields = ("shape", "masks", "unsure", "wider", "numbers")
 
     def __init__(self, shape: tuple = (), masks: dict[tuple[str, str], np.ndarray] | None = None,
-                 unsure: dict[str, Unsure] | None = None, wider: dict[str, Wider] | None = None):
+                 unsure: dict[str, Unsure] | None = None, wider: dict[str, Wider] | None = None,
+                 numbers: dict | None = None):
         self.shape = shape
         self.masks = {} if masks is None else masks
         # per variable, the first point its ("unsure") mask marks, with both modes' numbers
         self.unsure = {} if unsure is None else unsure
         # per variable ("" for the value), the first point its ("range") mask marks
         self.wider = {} if wider is None else wider
+        # per mask of a variable's kind, the other witness's numbers, each an array shaped
+        # as the mask (nan where it is False): JSON's warnings give them per point
+        self.numbers: dict[tuple[str, str], dict[str, np.ndarray]] = \
+            {} if numbers is None else numbers
 
     def add(self, function, what: str, bad: np.ndarray) -> None:
         self._or((function.name, what), bad)
@@ -50,22 +55,37 @@ class Diagnostics(Record):
         if mask is not None:
             self.add(function, "kink", mask)
 
-    def add_unsure(self, name: str, bad: np.ndarray, first: Unsure) -> None:
+    def add_unsure(self, name: str, bad: np.ndarray, first: Unsure, forward=None) -> None:
         """Mark the points where d/d ``name`` by reverse and by forward mode differ after
-        an overflow or underflow; ``first``: the first of them."""
+        an overflow or underflow; ``first``: the first of them; ``forward``: forward mode's
+        number at each (shaped as ``bad``)."""
         self._or((name, "unsure"), bad)
         _keep_first(self.unsure, name, first)
+        if forward is not None:
+            self._numbers((name, "unsure"), bad, forward_mode=forward)
 
     def add_lost(self, name: str, bad: np.ndarray) -> None:
         """Mark the points where the n-th derivative ``name`` ("x^3") may be wrong
         to an underflow or overflow that no scale of Taylor mode's line avoided."""
         self._or((name, "lost"), bad)
 
-    def add_wider(self, name: str, bad: np.ndarray, first: Wider) -> None:
+    def add_wider(self, name: str, bad: np.ndarray, first: Wider, wider=None,
+                  bounds=None) -> None:
         """Mark the points where the long double run contradicts d/d ``name`` (name "":
-        the value); ``first``: the first of them."""
+        the value); ``first``: the first of them; ``wider`` and ``bounds``: its number at
+        each, and how far that may be off (0 where it is no rounding of its own)."""
         self._or((name, "range"), bad)
         _keep_first(self.wider, name, first)
+        if wider is not None:
+            self._numbers((name, "range"), bad, long_double=wider, give_or_take=bounds)
+
+    def _numbers(self, key: tuple[str, str], bad: np.ndarray, **fields) -> None:
+        kept = self.numbers.setdefault(key, {})
+        for field, values in fields.items():
+            values = np.broadcast_to(values, np.shape(bad))
+            if field not in kept:
+                kept[field] = np.full(self.masks[key].shape, np.nan)
+            kept[field].reshape(-1)[np.ravel(bad)] = np.ravel(values)[np.ravel(bad)]
 
     def name_output(self, output: str) -> None:
         """Key every mask by ``output`` too (``"f2:log"``, ``"f2:x"``, ``"f2:"`` for the
@@ -76,6 +96,7 @@ class Diagnostics(Record):
         self.masks = {(named(n), w): m for (n, w), m in self.masks.items()}
         self.unsure = {named(n): first for n, first in self.unsure.items()}
         self.wider = {named(n): first for n, first in self.wider.items()}
+        self.numbers = {(named(n), w): kept for (n, w), kept in self.numbers.items()}
 
     def first(self, name: str, what: str) -> Unsure | Wider | None:
         """The first point marked by the mask ``(name, what)`` of a variable's kind."""
@@ -90,6 +111,9 @@ class Diagnostics(Record):
         for mine, theirs in ((self.unsure, other.unsure), (self.wider, other.wider)):
             for name, first in theirs.items():
                 _keep_first(mine, name, first)
+        for key, fields in other.numbers.items():
+            self._numbers(key, np.broadcast_to(other.masks[key], self.masks[key].shape),
+                          **fields)
 
     def any(self) -> np.ndarray:
         """True at every point some function misbehaved."""
@@ -100,7 +124,9 @@ class Diagnostics(Record):
 
     def reshape(self, shape: tuple) -> Diagnostics:
         return Diagnostics(shape, {k: m.reshape(shape) for k, m in self.masks.items()},
-                           dict(self.unsure), dict(self.wider))
+                           dict(self.unsure), dict(self.wider),
+                           {k: {f: v.reshape(shape) for f, v in fields.items()}
+                            for k, fields in self.numbers.items()})
 
 
 def _keep_first(firsts: dict, name: str, first) -> None:

@@ -310,7 +310,9 @@ class Expression:
                                            zip(self.variables, variables)},
                               float(seen.numbers[name][k]), float(shown[name][k]),
                               float(seen.bounds[name][k]))
-                result.diagnostics.add_wider(name, bad, first)
+                numbers, bounds = (np.zeros(bad.shape) for _ in range(2))
+                numbers[where], bounds[where] = seen.numbers[name], seen.bounds[name]
+                result.diagnostics.add_wider(name, bad, first, numbers, bounds)
         settled = np.zeros(result.value.shape, dtype=bool)  # (forward mode's question)
         settled[where] = seen.settled
         _drop_range_artifacts(result.diagnostics, where, seen)
@@ -345,7 +347,9 @@ class Expression:
                 first = Unsure(int(np.flatnonzero(where)[k]),
                                {v: float(values[v][k]) for v in self.variables},
                                float(forward[k]), float(reverse[k]))
-                result.diagnostics.add_unsure(name, bad, first)
+                numbers = np.zeros(bad.shape)
+                numbers[where] = forward
+                result.diagnostics.add_unsure(name, bad, first, numbers)
 
 
 # How far apart forward and reverse mode's derivatives may be and still agree, relative to

@@ -50,7 +50,8 @@ class Rows(Record):
                  warnings=()):
         self.at, self.columns, self.n = at, columns, n
         self.extra = {} if extra is None else extra
-        # ((function, kind, why), indices of the points it marks): JSON's "warnings"
+        # ((function, kind, why), indices of the points it marks, the other witness's
+        # numbers there): JSON's "warnings" (report.warned)
         self.warnings = warnings
 
     def __len__(self):
@@ -60,7 +61,8 @@ class Rows(Record):
         """The first k points."""
         return Rows({n: a[:k] for n, a in self.at.items()}, [c[:k] for c in self.columns], k,
                     {n: v[:k] for n, v in self.extra.items()},
-                    [(key, indices[indices < k]) for key, indices in self.warnings])
+                    [(key, indices[indices < k], {f: v[indices < k] for f, v in numbers.items()})
+                     for key, indices, numbers in self.warnings])
 
 
 def _lines(command, rows: Rows) -> list[list[float]]:
@@ -446,18 +448,19 @@ class JsonWriter(_PointWriter):
 
     def _keep(self, rows: Rows) -> None:
         """The chunk's warnings, in point order, while there is room; then counts."""
-        keys = [key for key, _ in rows.warnings]
+        keys = [key for key, _, _ in rows.warnings]
         room = max(0, WARNINGS_KEPT - len(self.warnings))
         kept = _first_warnings(rows.warnings, room)
         names = self.command.names
         for i, k in kept:
             function, kind, why = keys[k]
             self.warnings.append({"at": {n: number_json(rows.at[n][i]) for n in names},
-                                  "function": function, "kind": kind, "why": why})
+                                  "function": function, "kind": kind, "why": why,
+                                  **_numbers_at(rows.warnings[k], i)})
         taken = [0] * len(keys)
         for _, k in kept:
             taken[k] += 1
-        for k, (key, indices) in enumerate(rows.warnings):
+        for k, (key, indices, _) in enumerate(rows.warnings):
             if len(indices) > taken[k]:
                 self.left_out[key] = self.left_out.get(key, 0) + len(indices) - taken[k]
 
@@ -484,8 +487,24 @@ def _first_warnings(warnings: list, room: int) -> list[tuple[int, int]]:
         return []
     # A point is marked by several kinds at most once each: the first room of each
     # kind hold the first room of all.
-    pairs = [(int(i), k) for k, (_, indices) in enumerate(warnings) for i in indices[:room]]
+    pairs = [(int(i), k) for k, (_, indices, _) in enumerate(warnings)
+             for i in indices[:room]]
     return sorted(pairs)[:room]
+
+
+def _numbers_at(warning, i: int) -> dict:
+    """The other witness's numbers at point i of a warning (report.warned's), for its JSON
+    entry: ``{"long_double": num}``, with ``"give_or_take"`` where that is its own
+    rounding (wider.SPREAD); ``{"forward_mode": num}``; {} for a function's kinds."""
+    _, indices, numbers = warning
+    if not numbers:
+        return {}
+    import numpy as np
+
+    j = int(np.searchsorted(indices, i))
+    found = {field: float(values[j]) for field, values in numbers.items()}
+    return {field: number_json(v) for field, v in found.items()
+            if v or field != "give_or_take"}
 
 
 class JsonLinesWriter(_PointWriter):
@@ -509,16 +528,20 @@ class JsonLinesWriter(_PointWriter):
         lines = text.split("\n")
         # Which kinds mark each point, one bit per kind (Python ints past 62 kinds).
         codes = np.zeros(len(lines), dtype=np.int64 if len(warnings) < 63 else object)
-        for k, (_, indices) in enumerate(warnings):
+        for k, (_, indices, _) in enumerate(warnings):
             codes[indices] |= 1 << k
+        numbered = sum(1 << k for k, (_, _, numbers) in enumerate(warnings) if numbers)
         marked = np.flatnonzero(codes)
         tails: dict[int, str] = {}
         for i, code in zip(marked.tolist(), codes[marked].tolist()):
             tail = tails.get(code)
             if tail is None:
-                tail = tails[code] = ', "warnings": ' + self.dumps(
-                    [{"function": f, "kind": kind, "why": why}
-                     for k, ((f, kind, why), _) in enumerate(warnings) if code >> k & 1]) + "}"
+                tail = ', "warnings": ' + self.dumps(
+                    [{"function": f, "kind": kind, "why": why, **_numbers_at(warning, i)}
+                     for k, warning in enumerate(warnings) if code >> k & 1
+                     for f, kind, why in [warning[0]]]) + "}"
+                if not code & numbered:   # the same text at every point so marked
+                    tails[code] = tail
             lines[i] = lines[i][:-1] + tail
         return "\n".join(lines)
 

@@ -103,17 +103,25 @@ def merged(diagnostics) -> dict[tuple[str, str], np.ndarray]:
     return masks
 
 
-def warned(diagnostics) -> list[tuple[tuple[str, str, str], np.ndarray]]:
-    """Per function and kind of trouble, ``((function, kind, why), indices)``: the points
-    it marks. Worded once per kind, not once per point: a run may warn at every point."""
-    return [((label(name, what), what, why(name, what)), np.flatnonzero(np.ravel(mask)))
-            for (name, what), mask in merged(diagnostics).items() if mask.any()]
+def warned(diagnostics) -> list[tuple[tuple[str, str, str], np.ndarray, dict]]:
+    """Per function and kind of trouble, ``((function, kind, why), indices, numbers)``:
+    the points it marks, and the other witness's numbers there (``{"long_double":
+    values}``, one per index; {} for a function's kinds). Worded once per kind, not once
+    per point: a run may warn at every point."""
+    found = []
+    for (name, what), mask in merged(diagnostics).items():
+        if mask.any():
+            indices = np.flatnonzero(np.ravel(mask))
+            numbers = {field: np.ravel(values)[indices] for field, values in
+                       diagnostics.numbers.get((name, what), {}).items()}
+            found.append(((label(name, what), what, why(name, what)), indices, numbers))
+    return found
 
 
 def point_warnings(diagnostics) -> list[tuple[int, str, str, str]]:
     """One ``(point index, function, kind, why)`` per point each diagnostic marks, in
     point order: the JSON "warnings" list."""
-    found = [(int(i), *key) for key, indices in warned(diagnostics) for i in indices]
+    found = [(int(i), *key) for key, indices, _ in warned(diagnostics) for i in indices]
     return sorted(found, key=lambda w: w[0])
 
 
