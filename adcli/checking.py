@@ -28,6 +28,7 @@ When it differs, slips.py names what is certain at every counted point.
 from __future__ import annotations
 
 import copy
+import functools
 import itertools
 import re
 from collections.abc import Mapping
@@ -1163,6 +1164,7 @@ def _balanced(text: str) -> bool:
 def _plain_operator(left: str) -> str:
     """A left side with LaTeX's derivative operator written plainly: \\frac{d}{dx} as d/dx
     (when a \\frac starts it, what follows is kept as written)."""
+    left = _plain_d(left)
     operator = _TEX_OPERATOR.match(left)
     head, operand = (left, "") if operator is None else \
         (operator.group(0), " " + left[operator.end():])
@@ -1170,6 +1172,25 @@ def _plain_operator(left: str) -> str:
     for pattern, replacement in _TEX_D:
         head = pattern.sub(replacement, head)
     return _DENOMINATOR_IN_PARENTHESES.sub(r"/\1", head) + operand
+
+
+def _plain_d(left: str) -> str:
+    """d and ∂ in the forms a typeset formula pastes them, as the plain letters: Word's
+    italic 𝑑 and 𝜕, ⅆ, the fullwidth ｄ (each is d or ∂ in NFKC form, as a name's letters
+    are read; one character for one, so a caret's column stays)."""
+    return left if left.isascii() else "".join(map(_d_form, left))
+
+
+@functools.lru_cache(maxsize=256)
+def _d_form(c: str) -> str:
+    """c, or d or ∂ for a font's or the fullwidth form of it (not a superscript ᵈ)."""
+    if c.isascii():
+        return c
+    import unicodedata
+
+    plain = unicodedata.normalize("NFKC", c)
+    form = unicodedata.decomposition(c).split(" ")[0]
+    return plain if plain in ("d", "∂") and form in ("<font>", "<wide>") else c
 
 
 # ∂²f/(∂x∂y): the parentheses around a denominator of d's or ∂'s only, at the end

@@ -29,6 +29,7 @@ U, V, G = "\ue000", "\ue001", "\ue002"
 RULE_NAMES = (("u", "v"), ("p", "q"), ("g", "h"), ("r", "s"), ("a", "b"), ("m", "n"))
 FUNCTION_NAMES = ("g", "h", "k", "φ", "ψ")
 WITHOUT_LN = " without the factor ln("    # (2^x's written 2^x: f itself, said so alone)
+POWER_RULE_ALONE = "; this is the power rule "  # (x^x's written x·x^(x-1): not f itself)
 
 
 def diagnose(f, targets, order, points, found, status) -> list[str]:
@@ -108,10 +109,10 @@ def _claims(f, targets, order, points, found, status) -> list[str]:
                              + _base_logs(f, t.expectation))
         # Another order is said beside the claims of a rule (e^(3x)'s written e^(3x) is f
         # itself, and the chain rule's 3 left out): it is a coincidence as often as the
-        # slip; but above the finer ones, as the README ranks them (x*x^(x-1) is f itself,
-        # and x^x's power rule alone: said as f itself). Two or three too
-        # many only where no factor explains it (cos's derivative written sin is -1 times
-        # it, and its third derivative) and the expectation is no constant (x^3's 6).
+        # slip; but above the finer ones, as the README ranks them (x e^x's written x e^x is
+        # f itself, and the product rule's term e^x left out: said as f itself). Two or
+        # three too many only where no factor explains it (cos's derivative written sin is
+        # -1 times it, and its third derivative) and the expectation is no constant (x^3's 6).
         far = not multiple and np.ptp(e) > 0
         if f.has_diff or t.name is None:
             orders = []
@@ -144,8 +145,13 @@ def _claims(f, targets, order, points, found, status) -> list[str]:
                                                                   found, where, tolerance)
             # (the README ranks a power's exponent kept or raised, and its like, below the
             # quotient rule: 1/x^2's derivative written -2/x is over v, not x^2's 2x^3)
-            for lower in (_power_rule, _exponent_kept, _inside_only):
-                claims = claims or lower(f, t, e, e_scale, a, sweep, found, where, tolerance)
+            for lower in (lambda: _power_rule(f, t, e, e_scale, a, sweep, found, points, where,
+                                              tolerance),
+                          lambda: _exponent_kept(f, t, e, e_scale, a, sweep, found, where,
+                                                 tolerance),
+                          lambda: _inside_only(f, t, e, e_scale, a, sweep, found, where,
+                                               tolerance)):
+                claims = claims or lower()
             # The finer claims, each only when nothing above holds: terms of a sum each
             # right or without its chain factor (sin(2x) + cos(3x) as cos(2x) - sin(3x)),
             # one term off (x e^x's
@@ -183,13 +189,23 @@ def _one_story(t, claims, inner, multiple, orders):
     sin(-x)'s written cos(-x) is d/du of sin(u), -f', and -f' is an antiderivative of f
     only because sin'' = -sin, not because the two were given the other way round. So is
     2^x's written 2^x: its ln(2) left out, and the ×1/ln(2) that explains, are f itself
-    said twice more (one line, not three)."""
-    if orders == [_itself(t)] and (inner or _without_ln(claims)):
+    said twice more (one line, not three). But the power rule on a varying exponent, as
+    written, is the finer story: x^x's written x·x^(x-1) is x^x by chance (v = u), and
+    what was done is the power rule (said alone)."""
+    if orders == [_itself(t)] and _power_rule_alone(claims):
+        orders = []
+    elif orders == [_itself(t)] and (inner or _without_ln(claims)):
         claims = [c for c in claims if c not in inner and not _without_ln([c])]
         multiple = multiple if claims else []
     elif claims and orders == _antiderivative_words(t):
         orders = []
     return claims, multiple, orders
+
+
+def _power_rule_alone(claims) -> bool:
+    """Whether a claim is the power rule written for a power whose exponent varies
+    (_power_rule's, of x^x's x·x^(x-1))."""
+    return any(POWER_RULE_ALONE in c for c in claims)
 
 
 def _without_ln(claims) -> bool:
@@ -1126,10 +1142,11 @@ def _combined(f, t, e, e_scale, a, sweep, found, where, tolerance) -> list[str]:
     return []
 
 
-def _power_rule(f, t, e, e_scale, a, sweep, found, where, tolerance) -> list[str]:
-    """The power rule n·u^(n-1) used on a constant base raised to a varying exponent:
-    2^x differentiated as x·2^(x-1) (with or without the exponent's dv/dx); or the rule
-    for such a power, u^v·ln(u)·dv/dx, without its ln(u) (2^x's written 2^x)."""
+def _power_rule(f, t, e, e_scale, a, sweep, found, points, where, tolerance) -> list[str]:
+    """The power rule n·u^(n-1) used on a power whose exponent varies: on a constant base
+    (2^x differentiated as x·2^(x-1), with or without the exponent's dv/dx), or on a
+    varying base as written (x^x's as x·x^(x-1)); or the rule for a constant base,
+    u^v·ln(u)·dv/dx, without its ln(u) (2^x's written 2^x)."""
     if sweep is None:
         return []
     d = _d(t)
@@ -1138,8 +1155,13 @@ def _power_rule(f, t, e, e_scale, a, sweep, found, where, tolerance) -> list[str
             continue
         base, power = node.args
         adjoint = _adjoint(found, p, where)
-        if adjoint is None or np.any(sweep.tangents[base] != 0) \
-                or not np.any(sweep.tangents[power] != 0):
+        if adjoint is None or not np.any(sweep.tangents[power] != 0):
+            continue
+        if np.any(sweep.tangents[base] != 0):
+            if _varying_base(f, t, p, e, e_scale, a, adjoint, sweep, points, where, tolerance):
+                return [_term_words(f, p, 1, t, 0) + f"{POWER_RULE_ALONE}"
+                        f"{_fill(_RULES['pow'][0], d, t.name)} alone, on {_part(f, p)}, whose "
+                        "exponent varies: that rule is for a constant exponent"]
             continue
         u, v, dv = sweep.values[base], sweep.values[power], sweep.tangents[power]
         with np.errstate(all="ignore"):
@@ -1155,31 +1177,106 @@ def _power_rule(f, t, e, e_scale, a, sweep, found, where, tolerance) -> list[str
     return []
 
 
+def _varying_base(f, t, p: int, e, e_scale, a, adjoint, sweep, points, where,
+                  tolerance) -> bool:
+    """Whether the expectation is f' with power p = u^v, u and v both varying,
+    differentiated by the power rule v·u^(v-1)·du/dx alone, and u^(v-1) is written in it:
+    what was done shows there (x^x's x·x^(x-1), which is x^x too, as f itself would be
+    said; written x^x, nothing was differentiated)."""
+    base, power = f.nodes[p].args
+    u, v = sweep.values[base], sweep.values[power]
+    with np.errstate(all="ignore"):
+        rule = v * u ** (v - 1) * sweep.tangents[base]
+    return _replaced(e, e_scale, a, adjoint, sweep.tangents[p], rule, tolerance) and \
+        _written_power(t, points, where, u, v - 1, tolerance)
+
+
+def _written_power(t, points, where, base, exponent, tolerance) -> bool:
+    """Whether the expectation has a power in it with this base and exponent at every
+    counted point (x^(x-1) in x·x^(x-1), however it is spelled: x^{x-1}, x^(-1+x))."""
+    e_expr = t.expectation
+    if e_expr.has_diff:     # (no Taylor rule for diff()'s nodes)
+        return False
+    from .taylor import jvp
+
+    with np.errstate(all="ignore"):
+        run = jvp(e_expr, {v: points[v][where] for v in e_expr.variables}, {})
+    shape = np.shape(base)
+    for node in e_expr.nodes:
+        if node.name != "pow" or len(node.args) != 2:
+            continue
+        b, c = (np.broadcast_to(run.values[j], shape) for j in node.args)
+        if np.all(_close(b, base, np.abs(b), np.abs(base), *tolerance)) and \
+                np.all(_close(c, exponent, np.abs(c), np.abs(exponent), *tolerance)):
+            return True
+    return False
+
+
 def _exponent_kept(f, t, e, e_scale, a, sweep, found, where, tolerance) -> list[str]:
     """The power rule c·u^(c-1) written with the exponent kept, c·u^c (x^3's derivative as
-    3x^3), or raised, c·u^(c+1) (x^-2's as -2x^-1: toward zero, as if it were lowered)."""
+    3x^3), or raised, c·u^(c+1) (x^-2's as -2x^-1: toward zero, as if it were lowered);
+    of k/u^c as the rule takes it, k·u^(-c) (1/x^2's written -2/x^2 keeps x^(-2)'s)."""
     if sweep is None:
         return []
     d = _d(t)
-    for p, node in enumerate(f.nodes):
-        if node.name != "pow" or node.kind != "infix":
-            continue
-        base, power = node.args
+    for p, base, c, k in _constant_powers(f, sweep):
         adjoint = _adjoint(found, p, where)
-        c = sweep.values[power]
-        if adjoint is None or np.any(sweep.tangents[power] != 0) or np.ptp(c) != 0 \
-                or not np.any(sweep.tangents[base] != 0):
+        if adjoint is None:
             continue
-        u, du, c = sweep.values[base], sweep.tangents[base], float(np.ravel(c)[0])
+        u, du = sweep.values[base], sweep.tangents[base]
         for shift, what in ((0, "keeps the exponent"), (1, "raises the exponent")):
             with np.errstate(all="ignore"):
-                wrong = c * u ** (c + shift) * du
+                wrong = k * c * u ** (c + shift) * du
             if _replaced(e, e_scale, a, adjoint, sweep.tangents[p], wrong, tolerance):
-                n, du = _nice(c), f"({d}{U}/{d}{t.name})"
-                return [f"this {what} of {_part(f, p)}: the power rule lowers it by one, "
-                        f"{d}({U}^{_exponent(c)})/{d}{t.name} = {n}·{U}^{_exponent(c - 1)}·{du}, "
-                        f"not {n}·{U}^{_exponent(c + shift)}·{du}, for {U} = {_part(f, base)}"]
+                n, du = _nice(k * c), f"({d}{U}/{d}{t.name})"
+                power = _times(k, c)
+                said = "" if f.nodes[p].name == "pow" else f", {power}"    # 1/(x^2), u^(-2)
+                return [f"this {what} of {_part(f, p)}{said}: the power rule lowers it by one, "
+                        f"{d}({power})/{d}{t.name} = {_times(n, c - 1)}·{du}, "
+                        f"not {_times(n, c + shift)}·{du}, for {U} = {_part(f, base)}"]
     return []
+
+
+def _constant_powers(f, sweep):
+    """(node, its base u, exponent c, factor k) for each node of f that is k·u^c, u moving,
+    c and k constant: a power u^c (k = 1), or k/u^c, which the power rule takes as
+    k·u^(-c) (1/x^2 as x^(-2)). The power under such a quotient is left to it: x^2's
+    derivative written 2x^2 in 1/x^2 is x^(-2)'s written -2x^(-2), one slip, said as the
+    student who wrote -2/x^2 for 1/x^2 made it."""
+    def power(j):   # (u, c) for node j = u^c, else None
+        node = f.nodes[j]
+        if node.name != "pow" or node.kind != "infix":
+            return None
+        base, exponent = node.args
+        c = sweep.values[exponent]
+        if np.any(sweep.tangents[exponent] != 0) or np.ptp(c) != 0 \
+                or not np.any(sweep.tangents[base] != 0):
+            return None
+        return base, float(np.ravel(c)[0])
+
+    over = {}   # the quotients k/u^c, by their denominator
+    for p, node in enumerate(f.nodes):
+        top = node.args[0] if node.name == "div" and node.kind == "infix" else None
+        if top is not None and not np.any(sweep.tangents[top] != 0) and \
+                np.ptp(sweep.values[top]) == 0 and np.ravel(sweep.values[top])[0] != 0 and \
+                power(node.args[1]):
+            over[node.args[1]] = p
+    quotients = {p: j for j, p in over.items()}
+    for p in range(len(f.nodes)):
+        if p in quotients:
+            base, c = power(quotients[p])
+            yield p, base, -c, float(np.ravel(sweep.values[f.nodes[p].args[0]])[0])
+        elif p not in over and (found := power(p)):
+            yield p, *found, 1.0
+
+
+def _times(k: float | str, c: float) -> str:
+    """k·u^c as written: 2·u^(-3), 3·u, u^2 (k 1), -u^2, 2 (c 0)."""
+    k = k if isinstance(k, str) else _nice(k)
+    if c == 0:
+        return k
+    power = U if c == 1 else f"{U}^{_exponent(c)}"
+    return power if k == "1" else f"-{power}" if k == "-1" else f"{k}·{power}"
 
 
 def _exponent(c: float) -> str:
