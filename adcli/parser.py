@@ -20,7 +20,7 @@ from .reader import CAUTIONS, LOOKED_AT, PI_FORMS, Builder as _Builder, ForLark 
 from .records import Record
 
 _EXPECTED = {"NUMBER": "a number", "NAME": "a name", "CALL": "a name", "ROOT": "a name",
-             "PI": "a name", "LPAR": "'('", "BAR": "'|'",
+             "PI": "a name", "LPAR": "'('", "BAR": "'|'", "_WORD_RPAR": "'〗'",
              "ADD_OP": "an operator", "MUL_OP": "an operator", "POW_OP": "an operator",
              "SUPERSCRIPT": "an operator", "RPAR": "')'", "RSQB": "']'", "RBRACE": "'}'",
              "COMMA": "','", "$END": "the end"}
@@ -152,20 +152,22 @@ def _readings(expression: Expression) -> dict[str, OtherReading]:
 
 
 # A factor after '/', then a space and another factor: 1/2 x, 3/4 sin x, 1/(x+1) (x-1),
-# sin(x)/x cos(x), 1/sin 2x cos x, or a LaTeX command (2/x\ln x); spaces inside a bracket
-# too: 1/(x^2 + 1) 2x. (A quick look for one; the text is read properly by _factor_end and
-# _spaced_at.)
-_SPACED = r"/\s*[^\s/]+(?:\s+[\w\\(.]|\\)|/[^/]*?[)\]}|]\s+[\w\\(.]"
+# sin(x)/x cos(x), 1/sin 2x cos x, 3/2 √x, 1/2 |x|, or a LaTeX command (2/x\ln x); spaces
+# inside a bracket too: 1/(x^2 + 1) 2x. (A quick look for one; the text is read properly by
+# _factor_end and _spaced_at.)
+_FACTOR_OPENS = r"[\w\\(\[{|.\u221a\u221b]"    # a name, a command, a bracket, bars, √ or ∛
+_SPACED = r"/\s*[^\s/]+(?:\s+" + _FACTOR_OPENS + r"|\\)|/[^/]*?[)\]}|]\s+" + _FACTOR_OPENS
 _NAME = r"[^\W\d][\w]*"
 # (a command word ends at its last letter, as the grammar's _TEX_WORD: \pi2 is \pi, 2)
 _ATOM = r"\d+\.?\d*|\.\d+|" + _NAME + r"|\\[^\W\d_]+(?:_[\w])?"   # (its subscript: one token)
 # What shows a space after the divisor's first factor: a space (then a letter, a command, a
-# bracket or a number: the chain rule's factor, 1/(x^2+1) 2x), TeX's spacing (\, \; \:
+# bracket, bars, a root's sign or a number: the chain rule's factor, 1/(x^2+1) 2x; 3/2 √x,
+# 1/2 |x|: whatever the factor after the space starts with), TeX's spacing (\, \; \:
 # \quad), or a function's command, which TeX sets apart from the factor before it (2/x\ln x
 # shows as 2/x \ln x does; 1/2\pi as 1/2π, no space). (A number after a name is refused by
 # the reader, 1/x 2: one can follow only a bracket or a bar, 1/(x+1) 2x.)
-_GAP = r"\s+(?:[^\W\d_]|\\|\(|\.?\d)|\\(?:[,;: ]|q?quad(?![^\W\d_])|operatorname\b)" \
-    r"|\\(?P<command>[^\W\d_]+)"
+_GAP = r"\s+(?:[^\W\d_]|\\|[(\[{|\u221a\u221b]|\.?\d)" \
+    r"|\\(?:[,;: ]|q?quad(?![^\W\d_])|operatorname\b)|\\(?P<command>[^\W\d_]+)"
 _OPENING = "([{|"
 _SUPERSCRIPTS = "⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺"
 
@@ -615,6 +617,8 @@ def _look_alike(text: str, position: int) -> str | None:
         return f"'{c}' (a fourth root) is not read: write {x}^(1/4), or \\sqrt[4]{{{inside}}}"
     what, meant = _LOOK_ALIKES.get(c, (None, None))
     plain, form = unicodedata.normalize("NFKC", c), unicodedata.decomposition(c)
+    if c in _SCRIPT_SIGNS:
+        return _script_sign(c, plain, form)
     if c in "⁽⁾":   # x⁽²⁾: a power's brackets raised
         from .reader import power_meant
 
@@ -627,6 +631,27 @@ def _look_alike(text: str, position: int) -> str | None:
     if what is None:
         return None
     return f"'{escape(c)}' ({what}) is not read: write '{meant}'{_LOOK_ALIKES_SAY.get(c, '')}"
+
+
+# Signs raised or lowered, as Word types them in a superscript or a subscript (x⁼1, 2₊x):
+# a raised sign is read only before superscript digits (x⁻¹), a lowered one never
+_SCRIPT_SIGNS = "⁺⁻⁼₊₋₌₍₎"
+
+
+def _script_sign(c: str, plain: str, form: str) -> str:
+    """What to say of a raised or lowered sign where none is read: its name, and what to
+    write. (The words "unexpected character" stay first: it is one, where it stands.)"""
+    kind = "superscript" if form.startswith("<super>") else "subscript"
+    plain = plain.replace("\u2212", "-")   # (⁻ and ₋ are Unicode's minus)
+    said = f"unexpected character '{c}' (a {kind} '{plain}'): "
+    if plain == "=":
+        return said + "an expression has no '=' (give the right-hand side alone), and a " \
+            "power or a subscript is written with '^' or '_' and plain characters"
+    if kind == "superscript":
+        return said + "write the power with '^', as in x^(-1) or x^(n+1)"
+    if plain in "()":
+        return said + "write a subscript with '_', as in x_{1}"
+    return said + f"write '{plain}'"
 
 
 _POINTS = ".·⋅"    # a decimal point, or the dot a word processor raises with superscripts

@@ -71,7 +71,11 @@ _SIGNED = r"\s*([-+\u2212]\s*[\w.]+)"    # sin -x: suggest sin(-x)
 _SUBSCRIPT = r"(?:[^\W⁰¹²³⁴-⁹¼-¾⅐-⅞" + PI_FORMS + "]+|[" + PI_FORMS + r"])\Z"   # (x_{π} too)
 _BRACKETS = {"{": "}", "(": ")", "[": "]"}
 # Superscripts that are not letters: with superscript letters, they spell an exponent
-_RAISED = "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁼⁽⁾"
+_RAISED = "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁼⁽⁾\u141f"
+# Word's raised fraction slash (x⁻¹ᐟ² is x^(-1/2)), U+141F, a letter to Unicode: read only
+# between superscript digits, as the grammar's SUPERSCRIPT does
+_RAISED_SLASH = "\u141f"
+_RAISED_DIGITS = "⁰¹²³⁴⁵⁶⁷⁸⁹"
 # amsmath's environments meant to sit inside maths (\\[ \\begin{aligned} ... \\end{aligned} \\])
 INNER = ("aligned", "gathered", "split")
 # TeX's math delimiters ($x^2$, \\(x^2\\)), and the display environments pasted from notes
@@ -357,12 +361,31 @@ def refuse_stray_marks(text: str) -> None:
     for position, mark, read in line_marks(unnoted(text), start, end):
         if read:
             continue
+        if mark == "&" and _in_word_root(text, position):
+            continue
         if mark == "&":
             raise ExpressionError("unexpected character '&': TeX's alignment mark is read "
                                   "only first on a line (& 2x), one or two last (2x &&, as "
                                   "flalign's lines end), or at the '=' of check's expected "
                                   "derivative (f'(x) &= 2x)", text, position)
         _stray_break(text, position, mark, end)
+
+
+# Word's root with its index, √(3&x), up to its '&' (the grammar's WORD_ROOT)
+_WORD_ROOT = r"√\s*\(\s*([^\s()&]*)\s*\Z"
+
+
+def _in_word_root(text: str, position: int) -> bool:
+    """Whether the '&' at ``position`` is the one of Word's root √(n&x) with a whole number
+    n, the grammar's to read; an ExpressionError, the caret on the √, for another n."""
+    head = re.search(_WORD_ROOT, text[max(0, position - 40):position])
+    if head is None:
+        return False
+    if head.group(1).isdigit():
+        return True
+    raise ExpressionError("Word's root √(n&x) takes a whole number n, as in √(3&x) for a cube "
+                          "root; for any other index, write x^(1/n)", text,
+                          max(0, position - 40) + head.start())
 
 
 def _stray_break(text: str, position: int, mark: str, end: int):
@@ -468,6 +491,18 @@ def refuse_scripts(text: str) -> None:
                                   f"goes after a name, as in a_{plain}{product}", text, position)
 
 
+def _refuse_raised_slash(text: str) -> None:
+    """Word's raised fraction slash ᐟ (U+141F) anywhere but between superscript digits
+    (x⁻¹ᐟ²): never a name, as a letter would make it; refused, the caret on it."""
+    for found in re.finditer(_RAISED_SLASH, text):
+        at = found.start()
+        if not (0 < at < len(text) - 1 and text[at - 1] in _RAISED_DIGITS
+                and text[at + 1] in _RAISED_DIGITS):
+            raise ExpressionError("'\u141f' (Word's raised fraction slash) is read between "
+                                  "superscript digits only, as in x⁻¹ᐟ² for x^(-1/2): write "
+                                  "the power with '^'", text, at)
+
+
 def _subscript_character(c: str) -> bool:
     import unicodedata
 
@@ -501,6 +536,24 @@ def _refuse_degrees(text: str) -> None:
                           f"for degrees, write {escape(meant)}", text, position)
 
 
+# TeX's degrees: a raised \circ (90^\circ, 90^{\circ}) and gensymb's \degree
+_TEX_DEGREES = r"\^\s*(?:\{\s*\\circ\s*\}|\\circ(?![A-Za-z]))|\\degree(?![A-Za-z])"
+
+
+def _refuse_tex_degrees(text: str) -> None:
+    """90^\\circ, \\sin(30^{\\circ}): refused as the degree sign is (_refuse_degrees),
+    never read as a power of a name 'circ' (TeX sets them as a degree sign)."""
+    found = re.search(_TEX_DEGREES, text)
+    if found is None:
+        return
+    position = found.start()
+    angle = _base_before(text, position, call=False)
+    meant = f"{angle}*pi/180" if angle != "…" else "90*pi/180 for 90"
+    raise ExpressionError(f"'{escape(found.group())}' (TeX's degree sign) is not read: angles "
+                          f"are in radians here; for degrees, write {escape(meant)}", text,
+                          position)
+
+
 def _script_of(c: str, unicodedata) -> str | None:
     """"super" for a superscript letter (ˣ, ⁿ, ᶿ; superscript digits are powers), "sub"
     for a subscript letter or digit (ₓ, ᵢ, ₁), as Unicode decomposes them; else None."""
@@ -526,7 +579,7 @@ def power_meant(text: str, position: int) -> str:
         start -= 1
     while end < len(text) and raised(text[end]):
         end += 1
-    exponent = unicodedata.normalize("NFKC", text[start:end])
+    exponent = unicodedata.normalize("NFKC", text[start:end]).replace(_RAISED_SLASH, "/")
     if len(exponent) > 1 and not (exponent[0] == "(" and exponent[-1] == ")"):
         exponent = f"({exponent})"
     base = _base_before(text, start)
@@ -684,10 +737,15 @@ class Builder:
         self._looked = 0
         self._starts = None  # the first two letters of functions' names: _glued_function
         self._tex = "\\" in text  # LaTeX's \\, may end a function's argument (_gap)
+        self._applies = "\u2061" in text   # Word's function application mark: _applied_name
         if self._tex or "$" in text or "&" in text:  # (a stray $, \\( or & is refused
             refuse_stray_marks(text)                   # before parsing)
+        if self._tex and ("\\circ" in text or "\\degree" in text):
+            _refuse_tex_degrees(text)
         if not text.isascii():
             refuse_scripts(text)
+            if _RAISED_SLASH in text:
+                _refuse_raised_slash(text)
         # (end: start of) the notes and \\quads the grammar reads as nothing: _gap looks past
         self._passed = passed_over(text) if self._tex else {}
         # What each name read so far is, as _leaf_of says: a variable is met again and
@@ -754,6 +812,9 @@ class Builder:
             pi_subscript(self.text, self.text[start - 1], script or "1", start)
         if self.definitions and (ref := normal_name(name)) in self.definitions:
             return self._add(Node("ref", start, name=ref))
+        if self._applies and self.text.startswith("\u2061", start + len(name)) \
+                and not is_function_name(normal_name(name)):
+            return self._applied_name(name, start)
         leaf = self._leaves.get(name)
         if leaf is None:
             written = name  # (the cache is by the text written)
@@ -782,6 +843,20 @@ class Builder:
         nodes = self.nodes
         nodes.append(Node(leaf[0], start, leaf[1], leaf[2]))
         return len(nodes) - 1
+
+    def _applied_name(self, written: str, start: int) -> Run:
+        """𝑥cos⁡(𝑥): Word's function application mark (U+2061) right after letters marks
+        the end of a function's name, so the letters are a name and that function, read
+        side by side (x cos(x)); refused if they end in no function's name."""
+        for k in range(1, len(written)):
+            if is_function_name(normal_name(written[k:])):
+                head = self._plain(self.name([(written[:k], start)]))
+                function = normal_name(written[k:])
+                return Run([head, Func(written[k:], function, start + k, len(self.nodes))])
+        self._error(f"'{escape(normal_name(written))}' is followed by Word's function "
+                    "application mark (U+2061), but neither it nor the end of it names a "
+                    "function adcli has: write a function's name before its argument, as in "
+                    "x cos(x)", start)
 
     def _bare_subscript(self, c: str, start: int) -> None:
         """A subscript character read as a name of its own: after what refuse_scripts
@@ -830,11 +905,20 @@ class Builder:
         """A LaTeX command read as a name must be a function (\\sin), a constant (\\pi)
         or a Greek letter (\\alpha): \\mathrm{e} must not become a variable 'mathrm'."""
         if not (is_function_name(name) or _constant_or_greek(name)):
+            if written == "\\lg":
+                self._no_lg(written, start)
             if written.startswith("\\operatorname"):
                 self._unknown_operator(name, start)
             if written in _NOTE_EXAMPLES:
                 self._note(written, start)
             self._error(f"LaTeX's {written} is not read here: " + _TEX_READ, start)
+
+    def _no_lg(self, written: str, start: int):
+        """\\lg: the logarithm to base 10 in some texts, to base 2 in others (and lg(x)):
+        which one is not guessed."""
+        said = f"LaTeX's {written}" if written.startswith("\\") else f"'{escape(written)}'"
+        self._error(f"{said} is the logarithm to base 10 in some texts and to base 2 in others: "
+                    "write log_10 x or log_2 x", start)
 
     def _unknown_operator(self, name: str, start: int):
         """\\operatorname{foo}, applied with "(...)" or without: TeX's way to name a
@@ -970,6 +1054,8 @@ class Builder:
                         "differentiate an expression given alone)", start)
         if name in _LACKING:
             self._error(f"unknown function '{name}': adcli has none; {_LACKING[name]}", start)
+        if name == "lg":
+            self._no_lg(_call_name(text), start)
         if name not in CONSTANTS and not re.fullmatch(_SHORT_NAME, unmarked(name)):
             # tand(x), cosd(x), log3(x): most likely functions adcli lacks or misspelt.
             match = slip(name, CALLABLE)
@@ -1117,8 +1203,25 @@ class Builder:
     # ----- groups, bars, powers ---------------------------------------------------------
 
     def group(self, children):
-        (_, start), inner = children
+        (opening, start), inner = children
+        if opening == "\u3016" and isinstance(inner, Func):  # Word's 〖sin〗^2⁡x: the name
+            return inner                                     # it holds, to take its power
         return Factor(self._value(inner), start, "paren")
+
+    def word_root(self, children):
+        """Word's √(n&x): the nth root of x, n a whole number (√ for 2, ∛ for 3, else
+        x^(1/n))."""
+        (head, start), radicand = children
+        n, x = float(head.strip("√(&").strip()), self._value(radicand)
+        if n in (2.0, 3.0):
+            name = "sqrt" if n == 2.0 else "cbrt"
+            index = self._add(Node("call", start, name=name, function=CALLABLE[name], args=(x,)))
+            return Factor(index, start, "paren")
+        if n == 0.0:
+            self._error("Word's root √(n&x) takes a whole number n from 1 on, not 0", start)
+        one, degree = (self._add(Node("number", start, "", v)) for v in (1.0, n))
+        exponent = self._infix("div", one, degree, start)
+        return Factor(self._infix("pow", x, exponent, start), start, "paren")
 
     def nth_root(self, children):  # LaTeX's \sqrt[n]{x}, \sqrt[n]2: x^(1/n), one token
         (_, start), degree, radicand = children
@@ -1168,10 +1271,14 @@ class Builder:
     def power(self, children):
         if len(children) == 2:  # a superscript: x², sin⁻¹
             base, (text, position) = children
-            exponent = self.number([(text.translate(_SUPERSCRIPT_DIGITS), position)])
+            exponent = self._superscript(text, position)
         else:
             base, (_, position), exponent = children
         base = self._plain(base)
+        if isinstance(base, Run):   # 𝑥cos⁡^2: the function's argument must come next
+            self._error(f"'{escape(base[-1].written)}' is followed by Word's function "
+                        "application mark (U+2061), so its argument must come right after it, "
+                        "not a power", position)
         if isinstance(base, Func):
             return self._function_power(base, exponent, position)
         if isinstance(exponent, Pieces):  # x^y(z+1): the exponent is y alone
@@ -1179,6 +1286,17 @@ class Builder:
         if isinstance(base, Pieces):      # x(y)^2: the power is on the group
             return Pieces(base.head, self._power(base.paren, exponent, position))
         return self._power(base, exponent, position)
+
+    def _superscript(self, text: str, position: int) -> Factor:
+        """A superscript exponent's value: x² is 2; Word's raised fraction x⁻¹ᐟ² is
+        (-1)/2, read as written, exact where -1/2 is."""
+        top, _, bottom = text.translate(_SUPERSCRIPT_DIGITS).partition("\u141f")
+        exponent = self.number([(top, position)])
+        if not bottom:
+            return exponent
+        below = self.number([(bottom, position + len(text) - len(bottom))])
+        return Factor(self._infix("div", exponent.index, below.index, position), position,
+                      "number")
 
     def _power(self, base: Factor, exponent, position: int) -> Factor:
         index = self._infix("pow", base.index, self._value(exponent, power=True), position)
@@ -1272,10 +1390,12 @@ class Builder:
     def juxtapose(self, children):
         left, right = children
         right = self._plain(right)
+        # (a Run on the right: a name and Word's function name glued to it, 𝑥cos⁡, see name)
+        rights = right if right.__class__ is Run else [right]
         if isinstance(left, Run):
-            left.append(right)
+            left.extend(rights)
             return left
-        return Run([self._plain(left), right])
+        return Run([self._plain(left), *rights])
 
     def _value(self, item, power: bool = False) -> int:
         """The node index of anything a rule handed up, reading a run if it is one."""
