@@ -1307,7 +1307,7 @@ def test_the_result_object():
     assert (result.verdict, result.ok, result.exit_code) == ("matches", True, 0)
     (t,) = result.targets
     assert list(t.expected) == [2.0, 4.0, 6.0] and list(t.ad) == [2.0, 4.0, 6.0]
-    assert np.allclose(t.fd, [2.0, 4.0, 6.0], rtol=1e-12)
+    assert np.allclose(t.fd, [2.0, 4.0, 6.0], rtol=1e-12, atol=0)
     assert list(result.status) == ["match"] * 3
     assert str(result) == result.summary
 

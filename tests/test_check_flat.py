@@ -155,7 +155,7 @@ def test_a_wrong_rule_on_a_flat_f_differs_at_every_point(off):
 def test_a_wrong_rule_on_an_exact_zero_differs(off):
     # f = off(x) - x is exactly 0, f' = 0; AD says 1.001 - 1 = 0.001
     result = adcli.check("checkflat_off(x) - x")
-    assert np.allclose(result.targets[0].ad, 0.001, rtol=1e-12)
+    assert np.allclose(result.targets[0].ad, 0.001, rtol=1e-12, atol=0)
     assert (result.verdict, result.differing, result.exit_code) == ("differs", 30, 1)
 
 
@@ -276,7 +276,7 @@ def test_a_small_nonzero_derivative_is_never_0_within_rounding(f):
     assert "0 to within rounding" not in out and "constant" not in out, out
     result = adcli.check(f)
     t = result.targets[0]
-    assert np.allclose(t.ad, float(f.rpartition("+")[2][:-2]), rtol=1e-6)
+    assert np.allclose(t.ad, float(f.rpartition("+")[2][:-2]), rtol=1e-6, atol=0)
     assert not np.any((t.status == "match") & np.isfinite(t.flat)), t.fd_error
     assert result.differing == 0
 
@@ -287,7 +287,7 @@ def test_a_wrong_small_derivative_on_a_flat_f_does_not_agree(kilo):
     result = adcli.check("1e6+sin(x)^2+cos(x)^2+1e-9*checkflat_kilo(x)",
                          domain={"x": (0.001, 0.002)})
     t = result.targets[0]
-    assert np.allclose(t.ad, 1e-6, rtol=1e-6)
+    assert np.allclose(t.ad, 1e-6, rtol=1e-6, atol=0)
     assert "match" not in list(t.status), result.summary
     assert "0 to within rounding" not in result.summary
 

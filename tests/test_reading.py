@@ -159,12 +159,12 @@ VALUES = [
 def test_every_vulgar_fraction_is_its_number(fraction):
     # ¼ ½ ¾ and ⅐ to ⅞: Unicode's own value for each, to the rounding of a division
     assert float(adcli.parse(fraction).value()) == pytest.approx(
-        unicodedata.numeric(fraction), rel=1e-15)
+        unicodedata.numeric(fraction), rel=1e-15, abs=0)
 
 
 @pytest.mark.parametrize("text, at, expected", VALUES, ids=[t for t, _, _ in VALUES])
 def test_values_of_readings(text, at, expected):
-    assert float(adcli.parse(text).value(**at)) == pytest.approx(expected, rel=1e-15, abs=1e-15)
+    assert float(adcli.parse(text).value(**at)) == pytest.approx(expected, rel=1e-15, abs=0)
 
 
 @pytest.mark.parametrize("alias, name", [
@@ -530,7 +530,7 @@ def test_definitions_in_python():
     f = adcli.parse("-diff(F,x)/diff(F,y)", definitions={"F": "x^2+y^2-1"})
     assert f.variables == ("x", "y")
     assert f.parsed == "(-diff(F, x))/diff(F, y) where F = ((x^2) + (y^2)) - 1"
-    assert float(f.value(x=0.6, y=0.8)) == pytest.approx(-0.75, rel=1e-15)
+    assert float(f.value(x=0.6, y=0.8)) == pytest.approx(-0.75, rel=1e-15, abs=0)
 
 
 def test_definitions_of_one_name_or_number_are_printed_by_name_wherever_used():
@@ -611,7 +611,7 @@ def test_the_issue_examples_on_the_command_line():
                              "--at", "x=0.6,y=0.8", "--format", "json")
     document = strict_json(out)
     assert document["parsed"] == "(-diff(F, x))/diff(F, y) where F = ((x^2) + (y^2)) - 1"
-    assert document["points"][0]["value"] == pytest.approx(-0.75, rel=1e-15)
+    assert document["points"][0]["value"] == pytest.approx(-0.75, rel=1e-15, abs=0)
 
 
 @pytest.mark.parametrize("argv, expected", [
@@ -1156,13 +1156,14 @@ def test_the_wide_argument_caution_names_a_definition():
 def test_latex_thin_spaces_end_a_functions_argument(text, reading, at, value):
     f = adcli.parse(text)
     assert f.parsed == reading
-    assert f.value(x=at) == pytest.approx(value, rel=1e-15)
+    assert f.value(x=at) == pytest.approx(value, rel=1e-15, abs=0)
 
 
 def test_a_product_after_a_thin_space_differentiates_as_two_factors():
     # (sin x · e^x)' = e^x (sin x + cos x), by hand
     grad = adcli.parse(r"\sin x \, e^{x}").grad(x=0.5)["x"]
-    assert grad == pytest.approx(math.exp(0.5) * (math.sin(0.5) + math.cos(0.5)), rel=1e-15)
+    assert grad == pytest.approx(math.exp(0.5) * (math.sin(0.5) + math.cos(0.5)), rel=1e-15,
+                                 abs=0)
 
 
 @pytest.mark.parametrize("name, head, rest", [

@@ -37,7 +37,7 @@ def _grad(text: str, at: str) -> tuple[float, dict, list[str]]:
 
 
 def _close(got: float, want: float) -> bool:
-    return math.isclose(got, want, rel_tol=1e-13, abs_tol=1e-15)
+    return math.isclose(got, want, rel_tol=1e-13, abs_tol=0.0)
 
 
 # ----- 1. a superscript letter's hint is accepted ----------------------------------------

@@ -100,14 +100,14 @@ def test_superscript_digits_are_still_powers():
 ])
 def test_a_function_powers_group_then_a_power(text, value):
     at = "x=0.5,y=3" if "y" in text else "x=0.5"
-    assert _plain("eval", text, "--at", at) == pytest.approx([value], rel=1e-15)
+    assert _plain("eval", text, "--at", at) == pytest.approx([value], rel=1e-15, abs=0)
 
 
 def test_the_gradient_of_asin_squared():
     # d/dx asin(x)^2 = 2 asin(x) / sqrt(1 - x^2)
     value, slope = _plain("grad", "sin^-1(x)^2", "--at", "x=0.5")
-    assert value == pytest.approx(math.asin(0.5) ** 2, rel=1e-15)
-    assert slope == pytest.approx(2 * math.asin(0.5) / math.sqrt(0.75), rel=1e-14)
+    assert value == pytest.approx(math.asin(0.5) ** 2, rel=1e-15, abs=0)
+    assert slope == pytest.approx(2 * math.asin(0.5) / math.sqrt(0.75), rel=1e-14, abs=0)
 
 
 @pytest.mark.parametrize("text, reading", [

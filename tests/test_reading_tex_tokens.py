@@ -58,11 +58,11 @@ def test_one_token_as_tex_reads_it(written, explicit, value, gradient):
     at = {"x": X, "y": Y}
     at = {v: at[v] for v in f.variables}
     assert sorted(f.variables) == sorted(g.variables) == sorted(gradient)
-    assert f.value(**at) == pytest.approx(g.value(**at), rel=1e-15)
-    assert f.value(**at) == pytest.approx(value, rel=1e-14)
+    assert f.value(**at) == pytest.approx(g.value(**at), rel=1e-15, abs=0)
+    assert f.value(**at) == pytest.approx(value, rel=1e-14, abs=0)
     for name, derivative in gradient.items():
-        assert f.grad(**at)[name] == pytest.approx(g.grad(**at)[name], rel=1e-14)
-        assert f.grad(**at)[name] == pytest.approx(derivative, rel=1e-13)
+        assert f.grad(**at)[name] == pytest.approx(g.grad(**at)[name], rel=1e-14, abs=0)
+        assert f.grad(**at)[name] == pytest.approx(derivative, rel=1e-13, abs=0)
 
 
 @pytest.mark.parametrize("written, reading", [
@@ -80,7 +80,7 @@ def test_the_reading_shown(written, reading):
 def test_a_subscript_one_token_after_a_greek_letter():
     f = adcli.parse(r"\theta_1x")
     assert f.parsed == "θ_1*x" and sorted(f.variables) == ["x", "θ_1"]
-    assert f.value(x=X, θ_1=2.0) == pytest.approx(2 * X, rel=1e-15)
+    assert f.value(x=X, θ_1=2.0) == pytest.approx(2 * X, rel=1e-15, abs=0)
 
 
 @pytest.mark.parametrize("written, reading", [
@@ -112,8 +112,8 @@ def test_the_cli_reads_sin_22x():
     code, out, err = run_cli("grad", r"\sin^22x", "--at", "x=0.3", "--format", "plain")
     value, derivative = map(float, out.split())
     assert (code, err) == (0, "")
-    assert value == pytest.approx(math.sin(0.6) ** 2, rel=1e-15)
-    assert derivative == pytest.approx(4 * math.sin(0.6) * math.cos(0.6), rel=1e-14)
+    assert value == pytest.approx(math.sin(0.6) ** 2, rel=1e-15, abs=0)
+    assert derivative == pytest.approx(4 * math.sin(0.6) * math.cos(0.6), rel=1e-14, abs=0)
 
 
 ONE_TOKEN = "TeX takes one token as a subscript"

@@ -43,7 +43,7 @@ def test_only_the_points_that_lost_digits_are_counted():
     document = strict_json(out)
     lost = [w["at"]["x"] for w in document["warnings"] if w["kind"] == "lost"]
     assert lost == [-720.0, -710.0]
-    assert document["points"][2]["derivative"] == pytest.approx(_truth(-700.0), rel=1e-14)
+    assert document["points"][2]["derivative"] == pytest.approx(_truth(-700.0), rel=1e-14, abs=0)
     assert f"adcli: warning: d3/dx3 at 2 of 3 points: {LOST}" in warnings_in(err)
 
 
@@ -55,7 +55,7 @@ def test_a_point_rescaled_into_range_is_not_warned():
     assert "warnings" not in document and warnings_in(err) == []
     with mpmath.workdps(50):
         truth = float(mpmath.exp(-705))
-    assert document["points"][0]["derivative"] == pytest.approx(truth, rel=1e-14)
+    assert document["points"][0]["derivative"] == pytest.approx(truth, rel=1e-14, abs=0)
 
 
 def test_the_api_marks_the_points():
