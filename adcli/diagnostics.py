@@ -22,11 +22,11 @@ from .records import Record
 class Diagnostics(Record):
     """``masks[(name, what)]`` is True at each point where primitive ``name`` misbehaved."""
 
-    _fields = ("shape", "masks", "unsure", "wider", "numbers")
+    _fields = ("shape", "masks", "unsure", "wider", "numbers", "rounded")
 
     def __init__(self, shape: tuple = (), masks: dict[tuple[str, str], np.ndarray] | None = None,
                  unsure: dict[str, Unsure] | None = None, wider: dict[str, Wider] | None = None,
-                 numbers: dict | None = None):
+                 numbers: dict | None = None, rounded: dict[str, Rounded] | None = None):
         self.shape = shape
         self.masks = {} if masks is None else masks
         # per variable, the first point its ("unsure") mask marks, with both modes' numbers
@@ -37,6 +37,8 @@ class Diagnostics(Record):
         # as the mask (nan where it is False): JSON's warnings give them per point
         self.numbers: dict[tuple[str, str], dict[str, np.ndarray]] = \
             {} if numbers is None else numbers
+        # per variable ("" for the value), the first point its ("rounding") mask marks
+        self.rounded = {} if rounded is None else rounded
 
     def add(self, function, what: str, bad: np.ndarray) -> None:
         self._or((function.name, what), bad)
@@ -79,6 +81,13 @@ class Diagnostics(Record):
         if wider is not None:
             self._numbers((name, "range"), bad, long_double=wider, give_or_take=bounds)
 
+    def add_rounding(self, name: str, bad: np.ndarray, first: Rounded, spread) -> None:
+        """Mark the points where d/d ``name`` (name "": the value) moved by more than
+        adcli.rounding.LOOSE of itself when every step was nudged; ``spread``: how far."""
+        self._or((name, "rounding"), bad)
+        _keep_first(self.rounded, name, first)
+        self._numbers((name, "rounding"), bad, give_or_take=spread)
+
     def _numbers(self, key: tuple[str, str], bad: np.ndarray, **fields) -> None:
         kept = self.numbers.setdefault(key, {})
         for field, values in fields.items():
@@ -96,11 +105,12 @@ class Diagnostics(Record):
         self.masks = {(named(n), w): m for (n, w), m in self.masks.items()}
         self.unsure = {named(n): first for n, first in self.unsure.items()}
         self.wider = {named(n): first for n, first in self.wider.items()}
+        self.rounded = {named(n): first for n, first in self.rounded.items()}
         self.numbers = {(named(n), w): kept for (n, w), kept in self.numbers.items()}
 
     def first(self, name: str, what: str) -> Unsure | Wider | None:
         """The first point marked by the mask ``(name, what)`` of a variable's kind."""
-        return (self.unsure if what == "unsure" else self.wider).get(name)
+        return {"unsure": self.unsure, "rounding": self.rounded}.get(what, self.wider).get(name)
 
     def merge(self, other: Diagnostics) -> None:
         """OR another evaluation's masks over the same points (or one point) into these."""
@@ -108,7 +118,8 @@ class Diagnostics(Record):
             mask = np.broadcast_to(mask, self.shape)
             previous = self.masks.get(key)
             self.masks[key] = mask.copy() if previous is None else previous | mask
-        for mine, theirs in ((self.unsure, other.unsure), (self.wider, other.wider)):
+        for mine, theirs in ((self.unsure, other.unsure), (self.wider, other.wider),
+                             (self.rounded, other.rounded)):
             for name, first in theirs.items():
                 _keep_first(mine, name, first)
         for key, fields in other.numbers.items():
@@ -126,7 +137,7 @@ class Diagnostics(Record):
         return Diagnostics(shape, {k: m.reshape(shape) for k, m in self.masks.items()},
                            dict(self.unsure), dict(self.wider),
                            {k: {f: v.reshape(shape) for f, v in fields.items()}
-                            for k, fields in self.numbers.items()})
+                            for k, fields in self.numbers.items()}, dict(self.rounded))
 
 
 def _keep_first(firsts: dict, name: str, first) -> None:
@@ -190,3 +201,14 @@ def inside(function, xs) -> np.ndarray | bool:
     if function.derivative_reason != Primitive.derivative_reason:
         return False
     return np.asarray(function.kink(*xs)) > 0
+
+
+class Rounded(Record):
+    """The first point where a number moved by more than adcli.rounding.LOOSE of itself
+    when every step was nudged: its index among the points (flat), the variables' values
+    there, the number shown and how far the nudged runs landed from it."""
+
+    __slots__ = _fields = ("index", "at", "shown", "spread")
+
+    def __init__(self, index: int, at: dict[str, float], shown: float, spread: float):
+        self.index, self.at, self.shown, self.spread = index, at, shown, spread

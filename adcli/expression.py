@@ -263,7 +263,46 @@ class Expression:
                 result = compute(run)
             if run.out_of_range is not None and witnessed:
                 self._cross_check(arrays, result, run.out_of_range, run.nth_asked)
+            if witnessed and not self.has_diff and _size(shape) <= _ROUNDING_POINTS \
+                    and len(self.nodes) <= _ROUNDING_NODES:
+                self._by_rounding(arrays, result, run.nth_asked)
         return _as_point(result) if point else result
+
+    def _by_rounding(self, arrays, result: Result, nth) -> None:
+        """Mark the numbers shown that lost most of their digits to rounding on the way,
+        where no other diagnostic of theirs said so already (adcli.rounding)."""
+        from . import rounding
+        from .reruns import Asked
+
+        wrt = [] if result.gradient is None else [n for n in result.wrt if n in self.variables]
+        asked = Asked(wrt, result.hessian is not None and len(wrt) == len(result.wrt))
+        flat = [a.reshape(-1) for a in arrays]
+        shown = {name: np.ravel(a) for name, a in asked.named(
+            result.value, result.gradient, result.hessian).items()}
+        far = rounding.spread(self._made_run, flat, asked, shown)
+        if nth is not None and nth[1] >= 1 and result.derivative is not None:
+            name, order = nth
+            named = name if order == 1 else f"{name}^{order}"
+            shown[named] = np.ravel(result.derivative)
+            far[named] = rounding.taylor_spread(self, flat, name, order, shown[named])
+        for name, a in shown.items():
+            self._mark_rounding(result, flat, name, a, far[name])
+
+    def _mark_rounding(self, result: Result, flat, name: str, shown, far) -> None:
+        from .diagnostics import Rounded
+        from .rounding import loose
+
+        bad = loose(shown, far)
+        for what in ("range", "unsure", "lost"):   # (said already, and why)
+            said = result.diagnostics.masks.get((name, what))
+            if said is not None:
+                bad &= ~np.ravel(said)
+        if bad.any():
+            k = int(np.argmax(bad))
+            first = Rounded(k, {v: float(a[k]) for v, a in zip(self.variables, flat)},
+                            float(shown[k]), float(far[k]))
+            shape = result.value.shape
+            result.diagnostics.add_rounding(name, bad.reshape(shape), first, far.reshape(shape))
 
     def _cross_check(self, arrays, result: Result, flagged: np.ndarray, nth=None) -> None:
         """Where a step overflowed or underflowed (``flagged``), a number shown may have
@@ -394,14 +433,14 @@ def _told(result: Result, returned: tuple = ("value", "gradient"),
     callers never see the diagnostics (``derivatives`` returns them). ``output``: the
     expression's name among several (jacobian's f1, f2, ...)."""
     diagnostics = result.diagnostics
-    if not (diagnostics.unsure or diagnostics.wider):
+    if not (diagnostics.unsure or diagnostics.wider or diagnostics.rounded):
         return result
     from .report import variable_said
 
     if output is not None:
         diagnostics.name_output(output)
     said = [(name, what) for name, what in diagnostics.masks
-            if what in ("unsure", "range") and _part(name) in returned]
+            if what in ("unsure", "range", "rounding") and _part(name) in returned]
     points = int(np.prod(diagnostics.shape, dtype=np.int64)) if diagnostics.shape else 1
     _warn([variable_said(name, what, f"{int(np.count_nonzero(mask))} of {points} "
                                      f"point{'s' * (points != 1)}",
@@ -615,6 +654,16 @@ def _all_finite(computed) -> bool:
     """Whether a gradient (a dict), a Hessian or a derivative holds no nan or inf."""
     arrays = computed.values() if isinstance(computed, dict) else [computed]
     return all(a is None or np.isfinite(a).all() for a in arrays)
+
+
+# Points up to which adcli.rounding's witness runs (three evaluations instead of one)
+_ROUNDING_POINTS = 4096
+# ... and nodes (as check's wider look at one point: a huge expression's runs are its cost)
+_ROUNDING_NODES = 2000
+
+
+def _size(shape: tuple) -> int:
+    return int(np.prod(shape, dtype=np.int64))
 
 
 def _as_point(result: Result) -> Result:

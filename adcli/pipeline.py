@@ -182,7 +182,10 @@ def _head(diagnostics: Diagnostics, k: int) -> Diagnostics:
     masks = {key: np.ravel(mask)[:k] for key, mask in diagnostics.masks.items()}
     return Diagnostics((k,), {key: mask for key, mask in masks.items() if mask.any()},
                        {n: f for n, f in diagnostics.unsure.items() if f.index < k},
-                       {n: f for n, f in diagnostics.wider.items() if f.index < k})
+                       {n: f for n, f in diagnostics.wider.items() if f.index < k},
+                       {key: {f: np.ravel(v)[:k] for f, v in fields.items()}
+                        for key, fields in diagnostics.numbers.items()},
+                       {n: f for n, f in diagnostics.rounded.items() if f.index < k})
 
 
 def _where(source: PointSource, read: int, left: int, names, at: dict, i: int) -> str:

@@ -16,6 +16,9 @@ RECOMPUTED = ("an intermediate step overflowed or underflowed in float64, and co
 LOST = ("Taylor mode's steps left float64's normal range (an underflow or overflow on the "
         "way) along every scale of the line it tried: the derivative shown may be wrong "
         "there")
+# What the rounding witness (adcli.rounding) saw
+ROUNDED = ("its steps' rounding errors grew on the way (nearly equal numbers subtracted): "
+           "with every step moved by a few ulps it moves by as much")
 # Why, per kind of diagnostic: said once per function on stderr, once per point in JSON.
 _WHY = {
     "value": "gave nan or inf ({reason})",
@@ -27,12 +30,13 @@ _WHY = {
               "derivative: the derivative shown may be wrong there",
     "range": RECOMPUTED + " it is another number: the {shown} shown is wrong there",
     "lost": LOST,
+    "rounding": ROUNDED + ": the {shown} shown has fewer than 8 correct digits there",
 }
 # Kinds that name a function for a nan or inf, or ("range") say the true number instead.
 _BLAMED = ("value", "derivative", "overflow", "range")
 # Kinds keyed by a variable (d/dx; for "range", "" is the value), not by a function:
 # forward and reverse mode differ, or the long double run contradicts the number shown.
-_OF_VARIABLES = {"unsure", "range", "lost"}
+_OF_VARIABLES = {"unsure", "range", "lost", "rounding"}
 
 
 def why(name: str, what: str) -> str:
@@ -193,6 +197,8 @@ def variable_said(name: str, what: str, where: str, first, points: int) -> str:
     """A diagnostic of a kind keyed by a variable, in words (see unsure_said, wider_said)."""
     if what == "lost":
         return f"{_subject(name)} at {where}: {LOST}"
+    if what == "rounding":
+        return rounding_said(name, where, first, points)
     return (unsure_said if what == "unsure" else wider_said)(name, where, first, points)
 
 
@@ -209,6 +215,23 @@ def wider_said(name: str, where: str, first, points: int) -> str:
                  f"{number_digits(first.shown)}{f' (first at {at})' if points > 1 else ''}")
     return (f"{_subject(name, 'the value')} at {where}: {RECOMPUTED} {it_is}: the "
             f"{_shown(name)} shown is wrong there")
+
+
+def rounding_said(name: str, where: str, first, points: int) -> str:
+    """d/d name (name "": the value) moved far when every step was nudged, at ``where``
+    (points counted); ``first``: the first such point (a diagnostics.Rounded)."""
+    from .rounding import digits
+
+    subject, shown = _subject(name, "the value"), _shown(name)
+    if first is None:
+        return f"{subject} at {where}: {ROUNDED}: the {shown} shown has fewer than 8 " \
+               "correct digits there"
+    at = ", ".join(f"{n}={v!r}" for n, v in first.at.items())
+    return (f"{subject} at {where}: its steps' rounding errors grew on the way (nearly equal "
+            f"numbers subtracted): with every step moved by a few ulps it moves by "
+            f"{first.spread:.2g}{f' (first at {at})' if points > 1 else ''}, so the {shown} "
+            f"shown, {number_digits(first.shown)}, has {digits(first.shown, first.spread)} "
+            "there")
 
 
 def number_digits(number: float) -> str:

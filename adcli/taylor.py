@@ -103,6 +103,24 @@ def _output(expression, arrays, name: str, length: int, scale=1.0, diagnostics=N
     return np.broadcast_to(series, (length,) + shape)
 
 
+def nudged_derivative(expression, arrays, name: str, order: int, nudge):
+    """The ``order``-th derivative at the points ``arrays`` (1-d) by a sweep along x + t
+    whose every series ``nudge(function, series, args)`` moves (adcli.rounding's witness),
+    and where that sweep stayed in float64's range: elsewhere the number shown came from
+    another line (_rescaled), or is said to be unsure, and this one is no witness of it."""
+    watch, flags = _Range(len(arrays[0]) if arrays else 1), _RangeFlags()
+
+    def watched(function, series, args):
+        watch(function, series, args)
+        return nudge(function, series, args)
+
+    with flags.counting():
+        rows = _output(expression, arrays, name, order + 1, watch=watched)
+        derivative = _times_factorial(rows[order], order)
+    left = watch.low | watch.high | watch.fixed | (flags.under & watch.zero)
+    return derivative, ~left
+
+
 def _quiet():
     """nan and inf are results here: numpy says nothing, but a caller counting overflow
     and underflow flags (expression._Flags, for grad --order N) still sees them."""
@@ -164,8 +182,9 @@ def _sweep(nodes, seeds: dict, length: int, keep: bool, diagnostics=None,
                     _blame(diagnostics, node.function, computed[i], args)
             else:   # nothing here moves along the line: its value is all there is
                 computed[i] = _constant_series(function.forward(*[a[0] for a in args]), length)
-            if watch is not None:
-                watch(node.function, computed[i], args)
+            if watch is not None:   # (a watch may hand back the series moved: rounding.py)
+                moved = watch(node.function, computed[i], args)
+                computed[i] = computed[i] if moved is None else moved
             for j in node.args:
                 if last_use.get(j) == i:
                     computed[j] = None
@@ -487,31 +506,32 @@ def _search(expression, flat, name: str, order: int, at, low, high, derivative, 
     along x + t underflowed (``low``) or overflowed (``high``): the derivative found, into
     ``derivative`` there, ``redone`` where it was, ``unsure`` where no m was left.
 
-    At the points ``probe``, a row was 0 where an underflow was flagged: lines lifted ever
-    higher are looked at first, so that a row which is 0 on a line only for having left the
-    range is known by the lines where it is not; an exact 0 is 0 on every line, and there
-    the first m tried gives the same number, to the bit. Where no m is left for them, x + t's
-    number stays, unsure as it was before (the rows of x log x + sin x at 1e100, order 8:
-    log's below the range on any line where sin's are not above it, and negligible)."""
+    At the points ``probe`` a row was 0 where an underflow was flagged. There, and where
+    rows underflowed, lines lifted ever higher are looked at first, so that a row which is
+    0 on a line only for having left the range is known by the lines where it is not (log's
+    row 5 of x^2 log x at 1e44 is 0 along x + 2^12 t too, and that line is not clean); an
+    exact 0 is 0 on every line, and there the first m tried gives the same number, to the
+    bit. Where no m is left, the number may be wrong (unsure), even where what vanished was
+    negligible (x log x + sin x at 1e100, order 8): no line tells that apart."""
     lo = np.where(low | probe, 0, -_UNKNOWN)      # the largest m whose rows underflowed
     hi = np.where(high, 0, _UNKNOWN)              # the smallest m whose rows overflowed
     seen, points, total = [], np.arange(at.size), at.size
     first = max(1, math.ceil(math.log2(order)))
-    if probe.any():     # (only there: elsewhere the search goes as it would without them)
-        some, where = at[probe], points[probe]
-        for m in _probes(first):
+    looked = low | probe
+    if looked.any():     # (only there: a line lifted lowers no overflowed row)
+        some, where = at[looked], points[looked]
+        for m in _probes(first, order):
             _watched(expression, [a[some] for a in flat], name, order,
                      np.full(some.size, 2.0**m), _Range(some.size, seen, where, total))
     line = _watched(expression, [a[at] for a in flat], name, order, np.ones(total),
                     _Range(total, seen, points, total))      # what x + t's rows saw
     searched = ~probe | line.low        # a probed point whose 0s were exact: its number stands
-    at, lo, hi, points, probe = (a[searched] for a in (at, lo, hi, points, probe))
+    at, lo, hi, points = (a[searched] for a in (at, lo, hi, points))
     while at.size:
         m = _next_exponent(lo, hi, first)
         left = (m > lo) & (m < hi)              # else no m is left between them
-        unsure[at[~left & ~probe]] = True
+        unsure[at[~left]] = True
         at, lo, hi, m, points = at[left], lo[left], hi[left], m[left], points[left]
-        probe = probe[left]
         if not at.size:
             break
         watch = _watched(expression, [a[at] for a in flat], name, order, np.ldexp(1.0, m),
@@ -523,7 +543,7 @@ def _search(expression, flat, name: str, order: int, at, low, high, derivative, 
         derivative[at[clean]] = _unscaled(watch.row[clean], order, m[clean])
         redone[at[clean]] = True
         lo, hi = np.where(watch.low, m, lo), np.where(high, m, hi)
-        at, lo, hi, points, probe = (a[~clean] for a in (at, lo, hi, points, probe))
+        at, lo, hi, points = (a[~clean] for a in (at, lo, hi, points))
 
 
 def _watched(expression, flat, name: str, order: int, scale, watch=None) -> _Range:
@@ -534,12 +554,16 @@ def _watched(expression, flat, name: str, order: int, scale, watch=None) -> _Ran
     return watch
 
 
-def _probes(first: int) -> list[int]:
-    """Lines lifted fourfold further each time, from 2^first to the largest float: row k
-    of the highest is 2^(1023 k) times x + t's, past any underflow of a float64 product."""
+def _probes(first: int, order: int) -> list[int]:
+    """Lines lifted fourfold further each time, from 2^first to 2^(2200/order) (at most the
+    largest float): row k of the highest is 2^(2200 k/order) times x + t's, past the
+    underflow of a float64 product of two normal rows where k is near the order; beyond,
+    the rows overflow on every line, and each overflowed row is redone from backward
+    (_redo_from_backward), which at order 20 costs minutes."""
+    top = max(first, min(_HIGHEST, 2200 // order))
     steps = [first]
-    while steps[-1] < _HIGHEST:
-        steps.append(min(4 * steps[-1], _HIGHEST))
+    while steps[-1] < top:
+        steps.append(min(4 * steps[-1], top))
     return steps
 
 

@@ -78,12 +78,34 @@ def test_exact_zero_rows_keep_their_number_to_the_bit():
     assert got[0] == pytest.approx(float(_x_log_x(mp.mpf(1e100), 3)), rel=RTOL, abs=0)
 
 
-def test_a_negligible_vanished_row_is_no_alarm():
-    # log's rows are below the range on every line where sin's are not above it; they are
-    # 1e-1400 beside sin's 1: the number stands, and no "may be wrong" is said
+def test_a_vanished_row_no_line_weighs_is_said_to_be_unsure():
+    # log's rows are below the range on every line where sin's are not above it; here they
+    # are 1e-1400 beside sin's 1, and x + t's number (kept) is right, but no line can tell
+    # that apart from a row that is the whole answer (next test): "may be wrong"
     code, out, err = run_cli("grad", "x*log(x) + sin(x)", "--at", "x=1e200", "--order", "8",
                              "--format", "json")
     assert code == 0
     derivative = json.loads(out)["points"][0]["derivative"]
     assert derivative == pytest.approx(float(mp.sin(mp.mpf(1e200))), rel=RTOL, abs=0)
-    assert "may be wrong" not in err
+    assert "may be wrong" in err
+
+
+def test_a_vanished_row_that_is_the_whole_answer_is_said_to_be_unsure():
+    # A tester: x^2 e^(-1/x) at 4.64e41, order 7: the truth is 3.9e-331 (mpmath at 1,200
+    # digits), 0 as a float; every line tried under- or overflowed, and -5e-247 was shown
+    # with nothing said
+    code, out, err = run_cli("grad", "x^2*exp(-1/x)", "--at", "x=4.64e41", "--order", "7",
+                             "--format", "json")
+    assert code == 0
+    assert "d7/dx7 at 1 of 1 point" in err and "may be wrong there" in err
+
+
+@pytest.mark.parametrize("x, order", [(1e44, 8), (6e76, 5), (2.5e61, 6), (1.5e51, 7),
+                                      (1e80, 5)])
+def test_a_clean_looking_line_where_a_row_still_vanished_is_not_taken(x, order):
+    # A tester: the search took x + 2^12 t as clean where log's row 5 was 0 there too
+    # (wrong sign, 5-20 times too large, nothing said); the probes show that row nonzero
+    got = taylor_nth(adcli.parse("x^2*log(x)"), {"x": np.array([x, 3.0])}, "x", order)
+    for value, at in zip(got.derivative, (x, 3.0)):
+        assert value == pytest.approx(float(_x2_log_x(mp.mpf(at), order)), rel=RTOL, abs=0)
+    assert not got.lost.any()

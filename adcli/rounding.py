@@ -1,0 +1,145 @@
+"""A witness for rounding: the same graph run twice more in float64, every step's result
+moved by a few of its ulps at random (Vignes's CESTAC, as adcli.wider uses it for long
+double). A number whose rounding errors stayed small moves by about as much; one made by
+subtracting nearly equal numbers moves by as much as the number itself. (1 - cos x)/x^2 at
+1e-8: cos x is 1 to within 5e-17, 1 - cos x is 0 or 1.1e-16, and f' comes out 1e8 where it
+is -8e-10: moved by 4 ulps of cos x, f' moves by ~2e9. Where a number moves by more than
+LOOSE of itself, fewer than 8 of its digits are right, and it is said ("rounding").
+Only where there are at most 4,096 points (expression._ROUNDING_POINTS): three runs cost
+three evaluations, and bulk runs are the speed goal's.
+
+A 0 shown is not judged: where terms cancel exactly (3x^2 - 3 at 1) it moves as a 0
+made by cancelling rounding does, and 0 is the right number there. grad --order N is judged
+by its own Taylor sweep, nudged the same way.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+# Moved by more than this of itself, a number has fewer than 8 correct digits.
+LOOSE = 1e-8
+# A step's result moved by 4 of float64's ulps (2^-52 each), up or down at random.
+_NUDGE = 2.0**-50
+
+
+class _Nudge:
+    """Moves every Function's result (a tape step, or a Taylor series: ``series``) by
+    _NUDGE of itself, up or down at random per number (a fixed seed: the same run, the
+    same words), where the step rounded: an exact one (2x, x*1, x + 0, 1 - cos x near 0)
+    has no error to move by, and moving it would call sin(2x) at 1e9 unsure, where float64
+    has every digit (sin's argument moved by 4 ulps of 2e9 moves sin by 1e-6)."""
+
+    def __init__(self, seed: int):
+        self.seed, self.calls = seed, 0
+
+    def __call__(self, function, inputs, y) -> None:
+        rounded = _rounded(function, [x.data for x in inputs], y.data)
+        y.data = self.moved(y.data, rounded)
+
+    def moved(self, data, rounded=True):
+        signs = self._signs(np.shape(data))
+        return data * (1 + np.where(rounded, signs * _NUDGE, 0.0))
+
+    def _signs(self, shape) -> np.ndarray:
+        """+1 or -1 per number, a hash of its place, the call and the seed (Knuth's
+        multiplicative hash: numpy.random costs a one-point run 10 ms to import)."""
+        self.calls += 1
+        place = np.arange(int(np.prod(shape, dtype=np.int64)), dtype=np.uint64)
+        mixed = (place + np.uint64(self.calls * 7919 + self.seed * 104729)) \
+            * np.uint64(2654435761)
+        return ((mixed >> np.uint64(13)) & np.uint64(1)).astype(np.float64).reshape(shape) \
+            * 2 - 1
+
+    def series(self, function, series, args):   # (taylor._sweep's watch)
+        # a series' rows are sums of products of the arguments' rows: where its value
+        # (row 0) is exact, so are they, for the arithmetic that makes exact steps
+        return self.moved(series, _rounded(function, [a[0] for a in args], series[0]))
+
+
+def _rounded(function, inputs: list, y) -> np.ndarray | bool:
+    """Where float64's step ``function(*inputs) = y`` was not exact: told exactly for
+    + - * / (Knuth's TwoSum, Dekker's TwoProduct), and 0 or x^1 and x^2 of pow; any other
+    function rounds."""
+    name = getattr(function, "name", "")
+    with np.errstate(all="ignore"):
+        if name in ("add", "sub"):
+            b = inputs[1] if name == "add" else -inputs[1]
+            return _sum_error(inputs[0], b, y) != 0
+        if name == "mul":
+            return _product_error(inputs[0], inputs[1], y) != 0
+        if name == "div":   # a/b = q exactly where q*b is a, with no error
+            return (_product_error(y, inputs[1], y * inputs[1]) != 0) | (y * inputs[1] != inputs[0])
+        if name == "neg":
+            return False
+        if name == "pow":
+            b = np.asarray(inputs[1])
+            square = (b == 2) & (_product_error(inputs[0], inputs[0], y) == 0)
+            return ~((b == 1) | (b == 0) | square)
+    return True
+
+
+def _sum_error(a, b, s):
+    """a + b - s exactly (TwoSum): 0 where s = a + b was exact; nan past overflow."""
+    bb = s - a
+    return (a - (s - bb)) + (b - bb)
+
+
+_SPLIT = 134217729.0    # 2^27 + 1: Veltkamp's split of a float64 into two 26-bit halves
+
+
+def _product_error(a, b, p):
+    """a*b - p exactly (Dekker's TwoProduct): 0 where p = a*b was exact; nan where a half
+    overflows (then the step counts as rounded)."""
+    def halves(x):
+        c = _SPLIT * x
+        high = c - (c - x)
+        return high, x - high
+    ah, al = halves(np.asarray(a, dtype=np.float64))
+    bh, bl = halves(np.asarray(b, dtype=np.float64))
+    return ((ah * bh - p) + ah * bl + al * bh) + al * bl
+
+
+def spread(make_run, arrays: list[np.ndarray], asked, shown: dict) -> dict:
+    """Per number shown (adcli.reruns.Asked's names), how far two nudged runs land from it."""
+    from .reruns import run
+
+    far = {name: np.zeros(len(a)) for name, a in shown.items()}
+    for seed in (1, 2):
+        again = run(make_run, arrays, asked, _Nudge(seed), dtype=np.float64)
+        for name, a in shown.items():
+            far[name] = np.maximum(far[name], _apart(again[name], a))
+    return far
+
+
+def _apart(again, shown):
+    """|again - shown|, inf where a nudge alone made a nan (the run is no witness there)."""
+    apart = np.abs(again - shown)
+    return np.where(np.isnan(apart), np.inf, apart)
+
+
+def taylor_spread(expression, arrays: list[np.ndarray], name: str, order: int,
+                  shown: np.ndarray) -> np.ndarray:
+    """grad --order N's: how far two nudged Taylor sweeps land from ``shown``."""
+    from .taylor import nudged_derivative
+
+    far = np.zeros(len(shown))
+    for seed in (1, 2):
+        again, kept = nudged_derivative(expression, arrays, name, order, _Nudge(seed).series)
+        apart = _apart(np.broadcast_to(again, shown.shape), shown)
+        far = np.maximum(far, np.where(kept, apart, 0.0))    # (no witness where it left range)
+    return far
+
+
+def loose(shown: np.ndarray, far: np.ndarray) -> np.ndarray:
+    """Where a finite number other than 0 moved by more than LOOSE of itself."""
+    size = np.abs(shown)
+    return np.isfinite(size) & (size > 0) & (far > LOOSE * size)
+
+
+def digits(shown: float, far: float) -> str:
+    """How many of the number's digits its spread leaves right, in words."""
+    ratio = abs(shown) / far if far > 0 else np.inf     # (far is inf where a nudge made nan)
+    kept = int(np.floor(np.log10(ratio))) if 0 < ratio < np.inf else 16 * (ratio > 0)
+    if kept < 1:
+        return "no correct digit"
+    return f"about {kept} correct digit{'s' * (kept != 1)}"

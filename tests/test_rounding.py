@@ -1,0 +1,87 @@
+"""The rounding witness (adcli/rounding.py): a number whose steps' rounding errors grew on
+the way (nearly equal numbers subtracted) is said to have fewer than 8 correct digits;
+a number float64 has right is not, however ill-conditioned its steps look (an exact 2x
+before sin at 1e9 moves by no rounding).
+
+Truths by hand, evaluated by mpmath at 50 digits: (1 - cos x)/x^2 = 1/2 - x^2/24 + ...,
+so f' = -x/12 + ...; e^x - 1 - x = x^2/2 + x^3/6 + ...; sqrt(x^2 + 1) - x =
+1/(sqrt(x^2 + 1) + x); d/dx atan(1/x) = -1/(1 + x^2), d2 = 2x/(1 + x^2)^2.
+"""
+from __future__ import annotations
+
+import json
+import math
+import re
+
+import mpmath as mp
+import pytest
+
+from conftest import run_cli
+
+mp.mp.dps = 50
+
+
+def _grad(text: str, at: str, *more: str):
+    code, out, err = run_cli("grad", text, "--at", at, "--format", "json", *more)
+    assert code == 0
+    return json.loads(out), err
+
+
+def test_cancellation_in_a_derivative_is_said():
+    result, err = _grad("(1-cos(x))/x^2", "x=1e-8")
+    shown = result["points"][0]["gradient"]["x"]
+    truth = -1e-8 / 12
+    assert abs(shown - truth) > 1e6          # float64's number is far off: the witness is right
+    assert "d/dx at 1 of 1 point: its steps' rounding errors grew on the way" in err
+    assert "has no correct digit there" in err
+    (entry,) = [w for w in result["warnings"] if w["function"] == "d/dx"]
+    assert entry["kind"] == "rounding" and entry["give_or_take"] > abs(shown)
+
+
+def test_a_value_made_by_cancelling_is_said():
+    result, err = _grad("exp(x)-1-x", "x=1e-9")
+    shown, truth = result["points"][0]["value"], float(mp.expm1(mp.mpf(1e-9)) - mp.mpf(1e-9))
+    assert abs(shown - truth) > abs(truth)   # 8.3e-17 for 5e-19
+    assert "the value at 1 of 1 point: its steps' rounding errors grew" in err
+
+
+@pytest.mark.parametrize("text, at, truth", [
+    # exact steps before a function of a large argument: every digit is right
+    ("sin(2*x)", "x=1e9", lambda: (mp.sin(2 * mp.mpf(1e9)), 2 * mp.cos(2 * mp.mpf(1e9)))),
+    ("sin(x*1)", "x=3.141592653589793",
+     lambda: (mp.sin(mp.mpf(math.pi)), mp.cos(mp.mpf(math.pi)))),
+    ("cos(1000*t)", "t=12345", lambda: (mp.cos(mp.mpf(12345000)),
+                                        -1000 * mp.sin(mp.mpf(12345000)))),
+    # a stationary point: its 0 is 0 (not judged), the value is far from cancelling
+    ("x^3-3*x", "x=1", lambda: (mp.mpf(-2), mp.mpf(0))),
+])
+def test_numbers_float64_has_right_are_not_doubted(text, at, truth):
+    result, err = _grad(text, at)
+    point = result["points"][0]
+    value, slope = truth()
+    assert point["value"] == pytest.approx(float(value), rel=1e-15, abs=0)
+    (shown,) = point["gradient"].values()
+    assert shown == pytest.approx(float(slope), rel=1e-15, abs=0)
+    assert err == "" and "warnings" not in result
+
+
+def test_the_digits_said_are_no_more_than_are_right():
+    # sqrt(x^2 + 1) - x at 1e5: float64 keeps about 6 digits of 5e-6
+    result, err = _grad("sqrt(x^2+1)-x", "x=1e5")
+    shown = result["points"][0]["value"]
+    truth = 1 / (mp.sqrt(mp.mpf(1e10) + 1) + mp.mpf(1e5))
+    right = int(mp.floor(-mp.log10(abs(shown - truth) / truth)))
+    said = int(re.search(r"the value shown, [^,]+, has about (\d+) correct digits", err)[1])
+    assert 1 <= said <= right < 8
+
+
+def test_grad_order_n_is_judged_by_its_own_sweep():
+    result, err = _grad("atan(1/x)", "x=1e-60", "--order", "2")
+    shown = result["points"][0]["derivative"]
+    assert abs(shown - 2e-60) > 1e40         # the chain rule's two 2e60 terms cancel
+    assert "d2/dx2 at 1 of 1 point: its steps' rounding errors grew" in err
+    # a number Taylor mode took from another line of its sweep (taylor._rescaled) and has
+    # right is not doubted for the line along x + t that underflowed: -2.4e-262
+    result, err = _grad("x^2*log(x)", "x=1e44", "--order", "8")
+    assert result["points"][0]["derivative"] == pytest.approx(-2.4e-262, rel=1e-12, abs=0)
+    assert err == ""
