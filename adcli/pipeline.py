@@ -231,8 +231,13 @@ def _wrt(command, wrt: str | None, strict: bool, err) -> list[str]:
         command.check_wrt(list(command.names))
         return list(command.names)
     names = [w.strip() for w in wrt.split(",")]
-    if not all(map(is_name, names)) or len(set(map(normal_name, names))) != len(names):
+    if not all(map(is_name, names)):
         raise ValuesError(f"--wrt {wrt!r}: give distinct variable names separated by commas")
+    normal = list(map(normal_name, names))
+    twice = [name for i, name in enumerate(normal) if name in normal[:i]]
+    if twice:   # (named: in a long list the repeat is not easy to see)
+        raise ValuesError(f"--wrt {wrt!r}: '{twice[0]}' is given twice; give each variable "
+                          "once")
     names = [normal_name(name) for name in names]
     for name in names:
         if name in CONSTANTS:
