@@ -419,8 +419,9 @@ def folded(pieces: list[list[str]], width: int) -> list[str]:
     """A row too wide for the terminal, as lines the terminal will not break inside a
     number: each piece (a name, then the sides of its equation) starts a line, each side
     goes under the first "=" when it does not fit beside it (or follows a side that did
-    not fit on one line: "= nan" after its last term would read as that term's), and a
-    side wider than that is cut before its "+" and "-" terms. A term wider than the
+    not fit on one line: "= nan" after its last term would read as that term's), or 2
+    columns in where only that keeps it whole (-1.2345678901234568e-300 at 30 columns), and
+    a side wider than that is cut before its "+" and "-" terms. A term wider than the
     terminal stays whole."""
     lines = []
     for name, *sides in pieces:
@@ -434,7 +435,10 @@ def folded(pieces: list[list[str]], width: int) -> list[str]:
                 continue
             if k:
                 lines.append(line)
-                line = indent + sign
+                # under the "=", or 2 columns in where only that keeps the side whole
+                fits = cells(f"{indent}{sign} {side}") <= width or \
+                    cells(f"  {sign} {side}") > width
+                line = (indent if fits else "  ") + sign
             broken = False
             for n, term in enumerate(re.split(r" (?=[+-] )", side)):
                 if n and cells(f"{line} {term}") > width:
