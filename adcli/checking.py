@@ -43,8 +43,7 @@ from .errors import (EXIT_CHECK_FAILED, AdcliError, ExpressionError, ValuesError
                      glued, leibniz, listing, one_name, quote, run_together)
 from .expression import (LATEX_LETTERS, MAX_ORDER, Expression, _Flags, _Run, _names as names_of,
                          _whole, as_numbers, normal_keys, normal_name, parse as api_parse)
-from .functions import (CALLABLE, CONSTANTS, Abs, Add, Div, Mul, Neg, Pow, PowDiff, Sign,
-                        Sub, _two_product, _two_sum)
+from .functions import CALLABLE, CONSTANTS, PowDiff, exact_step
 from .parser import parse
 from .reader import unnoted, without_math
 from .wider import _UNIT
@@ -1996,7 +1995,7 @@ def derivative_values(f: Expression, names, at) -> np.ndarray:
     if names and not f.moving(names)[-1]:   # a constant F, taken as a function of x
         return np.zeros(np.broadcast_shapes(*(np.shape(at[v]) for v in f.variables)))
     if len(set(names)) <= 1:
-        return f.nth_derivative(names[0], len(names), at).derivative if names else \
+        return f.float64_nth_derivative(names[0], len(names), at).derivative if names else \
             f.float64_value(at)
     arrays = np.broadcast_arrays(*[np.asarray(at[v], dtype=np.float64) for v in f.variables])
     run = _Run(f, arrays, arrays[0].shape, watching=False)
@@ -2146,36 +2145,9 @@ def _exact(variables, moving=None) -> dict:
 
 
 def _error_free(v) -> np.ndarray | bool:
-    """Where Variable v is its operation's exact result on its arguments' values: the
-    rounding error of + - (TwoSum) and * (Dekker's product) is 0, / is undone exactly by *,
-    ^ of whole numbers is a whole number below 2^52 (where pow, faithful to under an ulp,
-    cannot be off by one)."""
-    c, y = v.creator, v.data
-    xs = [x.data for x in c.inputs]
-    with np.errstate(all="ignore"):
-        if isinstance(c, (Neg, Abs, Sign)):
-            return True
-        if isinstance(c, (Add, Sub)):
-            _, error = _two_sum(xs[0], xs[1] if isinstance(c, Add) else -xs[1])
-            return np.isfinite(y) & (error == 0)
-        if isinstance(c, Mul):
-            return _product_exact(xs[0], xs[1])[1]
-        if isinstance(c, Div):
-            back, exact = _product_exact(y, xs[1])
-            return exact & (back == xs[0])
-        if isinstance(c, Pow):
-            whole = (xs[0] == np.round(xs[0])) & (xs[1] == np.round(xs[1]))
-            return whole & (y == np.round(y)) & (np.abs(y) < 2.0 ** 52)
-    return False
-
-
-def _product_exact(a, b):
-    """(fl(a b), where it is a b exactly): Dekker's TwoProduct error is 0 (its splits are
-    exact away from overflow and below-normal products, which are left inexact)."""
-    p, error = _two_product(a, b)
-    safe = (np.abs(a) < 2.0 ** 995) & (np.abs(b) < 2.0 ** 995) & (np.abs(p) < 2.0 ** 995) \
-        & (np.abs(p) > 2.0 ** -968)
-    return p, safe & (error == 0)
+    """Where Variable v is its operation's exact result on its arguments' values
+    (functions.exact_step)."""
+    return exact_step(v.creator, [x.data for x in v.creator.inputs], v.data)
 
 
 def _expectation(e: Expression, points, n: int, graph: bool = False, moving=None):

@@ -166,6 +166,13 @@ class Expression:
         return self._evaluate(self._values(at, {}), lambda run: run.partials((), 0),
                               witnessed=False).value
 
+    def float64_nth_derivative(self, name: str, order: int, at: Mapping) -> Result:
+        """``nth_derivative`` as float64 gives it, for adcli's own evaluations (check's
+        references and claims), whose diagnostics no one reads: no second witness, no
+        rounding witness (three runs for one)."""
+        return self._evaluate(self._values(at, {}), lambda run: run.nth(name, order),
+                              witnessed=False)
+
     def grad(self, wrt=None, at: Mapping | None = None, **values) -> dict[str, np.ndarray]:
         """Every first partial derivative (or those in ``wrt``), by variable name."""
         return _told(self.derivatives(at, wrt=wrt, **values), ("gradient",)).gradient
@@ -272,7 +279,7 @@ class Expression:
         """Mark the numbers shown that lost most of their digits to rounding on the way,
         where no other diagnostic of theirs said so already (adcli.rounding)."""
         from . import rounding
-        from .reruns import Asked
+        from .reruns import Asked, nth_named
 
         wrt = [] if result.gradient is None else [n for n in result.wrt if n in self.variables]
         asked = Asked(wrt, result.hessian is not None and len(wrt) == len(result.wrt))
@@ -281,10 +288,9 @@ class Expression:
             result.value, result.gradient, result.hessian).items()}
         far = rounding.spread(self._made_run, flat, asked, shown)
         if nth is not None and nth[1] >= 1 and result.derivative is not None:
-            name, order = nth
-            named = name if order == 1 else f"{name}^{order}"
+            named = nth_named(*nth)
             shown[named] = np.ravel(result.derivative)
-            far[named] = rounding.taylor_spread(self, flat, name, order, shown[named])
+            far[named] = rounding.taylor_spread(self, flat, *nth, shown[named])
         for name, a in shown.items():
             self._mark_rounding(result, flat, name, a, far[name])
 
@@ -581,7 +587,9 @@ class _Run:
             nth = taylor_nth(self.expression, values, name, order, blame)
         self._flagged(flags)
         if nth.lost.any():  # (no scale of the line kept the sweep in float64's range)
-            self.diagnostics.add_lost(name if order == 1 else f"{name}^{order}", nth.lost)
+            from .reruns import nth_named
+
+            self.diagnostics.add_lost(nth_named(name, order), nth.lost)
         derivative = np.broadcast_to(nth.derivative, self.shape).copy()
         return self._result(y, (name,), derivative=derivative)
 

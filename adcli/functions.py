@@ -360,7 +360,7 @@ def _times_power(c, a, b, k: int):
         if linear:  # x^2 -> 2x: one rounding, also where a is subnormal
             return c * a
     else:
-        d, lost = _two_sum(b, -float(k))  # b - k = d + lost exactly
+        d, lost = two_sum(b, -float(k))  # b - k = d + lost exactly
         inexact = None
 
     def power(d, lost, inexact=None):  # a^(d + lost) = a^d a^lost
@@ -408,7 +408,7 @@ def _constant_exponent(b, k: int) -> tuple:
     if known is None:
         if len(_exponents) > 4096:  # exponents come from expressions: few, but unbounded
             _exponents.clear()
-        d, lost = _two_sum(b, -float(k))
+        d, lost = two_sum(b, -float(k))
         known = _exponents[key] = (_falling(b, k), bool(b - k == 1), d, lost,
                                    bool(np.any(lost)))
     return known
@@ -417,19 +417,52 @@ def _constant_exponent(b, k: int) -> tuple:
 _TINY, _HUGE = np.finfo(np.float64).tiny, np.finfo(np.float64).max
 
 
-def _two_sum(a, b):
+def two_sum(a, b):
     """a + b rounded, and the rounding error: exactly a + b = s + err (Knuth)."""
     s = a + b
     bv = s - a
     return s, (a - (s - bv)) + (b - bv)
 
 
-def _two_product(a, b):
+def two_product(a, b):
     """a b rounded, and the rounding error: exactly a b = p + err (Dekker; |a|, |b| far
     from overflow and underflow)."""
     p = a * b
     (ah, al), (bh, bl) = _halves(a), _halves(b)
     return p, ((ah * bh - p) + ah * bl + al * bh) + al * bl
+
+
+def exact_step(function, xs: list, y) -> np.ndarray | bool:
+    """Where float64's step y = function(*xs) (a Function, or its class) is its exact
+    result on those arguments: the rounding error of + - (TwoSum) and * (Dekker's product)
+    is 0, / is undone exactly by *, ^ of whole numbers is a whole number below 2^52 (where
+    pow, faithful to under an ulp, cannot be off by one), - | | and sign always; any other
+    function's is taken to round. (check's rounding bound, adcli.rounding's nudges.)"""
+    kind = function if isinstance(function, type) else type(function)
+    with np.errstate(all="ignore"):
+        if issubclass(kind, (Neg, Abs, Sign)):
+            return True
+        if issubclass(kind, (Add, Sub)):
+            _, error = two_sum(xs[0], xs[1] if issubclass(kind, Add) else -xs[1])
+            return np.isfinite(y) & (error == 0)
+        if issubclass(kind, Mul):
+            return _product_exact(xs[0], xs[1])[1]
+        if issubclass(kind, Div):
+            back, exact = _product_exact(y, xs[1])
+            return exact & (back == xs[0])
+        if issubclass(kind, Pow):
+            whole = (xs[0] == np.round(xs[0])) & (xs[1] == np.round(xs[1]))
+            return whole & (y == np.round(y)) & (np.abs(y) < 2.0 ** 52)
+    return False
+
+
+def _product_exact(a, b):
+    """(fl(a b), where it is a b exactly): Dekker's TwoProduct error is 0 (its splits are
+    exact away from overflow and below-normal products, which are left inexact)."""
+    p, error = two_product(a, b)
+    safe = (np.abs(a) < 2.0 ** 995) & (np.abs(b) < 2.0 ** 995) & (np.abs(p) < 2.0 ** 995) \
+        & (np.abs(p) > 2.0 ** -968)
+    return p, safe & (error == 0)
 
 
 def _halves(a):
@@ -448,8 +481,8 @@ def _cbrt(x):
     q, r = np.divmod(e, 3)
     m = np.ldexp(f, r)
     y = np.cbrt(m)
-    square, square_err = _two_product(y, y)
-    cube, cube_err = _two_product(square, y)
+    square, square_err = two_product(y, y)
+    cube, cube_err = two_product(square, y)
     residual = (cube - m) + (cube_err + square_err * y)  # y^3 - m; cube - m is exact
     y = np.ldexp(y - residual / (3.0 * square), q)
     return np.where(special, x, np.copysign(y, x))

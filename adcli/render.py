@@ -448,16 +448,13 @@ class JsonWriter(_PointWriter):
 
     def _keep(self, rows: Rows) -> None:
         """The chunk's warnings, in point order, while there is room; then counts."""
-        keys = [key for key, _, _ in rows.warnings]
         room = max(0, WARNINGS_KEPT - len(self.warnings))
         kept = _first_warnings(rows.warnings, room)
         names = self.command.names
         for i, k in kept:
-            function, kind, why = keys[k]
             self.warnings.append({"at": {n: number_json(rows.at[n][i]) for n in names},
-                                  "function": function, "kind": kind, "why": why,
-                                  **_numbers_at(rows.warnings[k], i)})
-        taken = [0] * len(keys)
+                                  **_entry(rows.warnings[k], i)})
+        taken = [0] * len(rows.warnings)
         for _, k in kept:
             taken[k] += 1
         for k, (key, indices, _) in enumerate(rows.warnings):
@@ -490,6 +487,12 @@ def _first_warnings(warnings: list, room: int) -> list[tuple[int, int]]:
     pairs = [(int(i), k) for k, (_, indices, _) in enumerate(warnings)
              for i in indices[:room]]
     return sorted(pairs)[:room]
+
+
+def _entry(warning, i: int) -> dict:
+    """A warning (report.warned's) as JSON lists it at point i, without its "at"."""
+    (function, kind, why), _, _ = warning
+    return {"function": function, "kind": kind, "why": why, **_numbers_at(warning, i)}
 
 
 def _numbers_at(warning, i: int) -> dict:
@@ -537,9 +540,8 @@ class JsonLinesWriter(_PointWriter):
             tail = tails.get(code)
             if tail is None:
                 tail = ', "warnings": ' + self.dumps(
-                    [{"function": f, "kind": kind, "why": why, **_numbers_at(warning, i)}
-                     for k, warning in enumerate(warnings) if code >> k & 1
-                     for f, kind, why in [warning[0]]]) + "}"
+                    [_entry(warning, i) for k, warning in enumerate(warnings)
+                     if code >> k & 1]) + "}"
                 if not code & numbered:   # the same text at every point so marked
                     tails[code] = tail
             lines[i] = lines[i][:-1] + tail

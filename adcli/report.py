@@ -16,9 +16,10 @@ RECOMPUTED = ("an intermediate step overflowed or underflowed in float64, and co
 LOST = ("Taylor mode's steps left float64's normal range (an underflow or overflow on the "
         "way) along every scale of the line it tried: the derivative shown may be wrong "
         "there")
-# What the rounding witness (adcli.rounding) saw
-ROUNDED = ("its steps' rounding errors grew on the way (nearly equal numbers subtracted): "
-           "with every step moved by a few ulps it moves by as much")
+# What the rounding witness (adcli.rounding) saw: how far, or "as much"
+NUDGED = ("its steps' rounding errors grew on the way (nearly equal numbers subtracted): "
+          "with every step moved by a few ulps it moves by")
+ROUNDED = NUDGED + " as much"
 # Why, per kind of diagnostic: said once per function on stderr, once per point in JSON.
 _WHY = {
     "value": "gave nan or inf ({reason})",
@@ -227,8 +228,7 @@ def rounding_said(name: str, where: str, first, points: int) -> str:
         return f"{subject} at {where}: {ROUNDED}: the {shown} shown has fewer than 8 " \
                "correct digits there"
     at = ", ".join(f"{n}={v!r}" for n, v in first.at.items())
-    return (f"{subject} at {where}: its steps' rounding errors grew on the way (nearly equal "
-            f"numbers subtracted): with every step moved by a few ulps it moves by "
+    return (f"{subject} at {where}: {NUDGED} "
             f"{first.spread:.2g}{f' (first at {at})' if points > 1 else ''}, so the {shown} "
             f"shown, {number_digits(first.shown)}, has {digits(first.shown, first.spread)} "
             "there")

@@ -35,8 +35,12 @@ class Asked:
         return numbers
 
     def named_nth(self) -> str:
-        name, order = self.nth
-        return name if order == 1 else f"{name}^{order}"
+        return nth_named(*self.nth)
+
+
+def nth_named(name: str, order: int) -> str:
+    """The n-th derivative in ``name`` as warnings key it: "x" for d/dx, "x^3" d3/dx3."""
+    return name if order == 1 else f"{name}^{order}"
 
 
 

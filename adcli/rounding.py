@@ -36,7 +36,7 @@ class _Nudge:
         rounded = _rounded(function, [x.data for x in inputs], y.data)
         y.data = self.moved(y.data, rounded)
 
-    def moved(self, data, rounded=True):
+    def moved(self, data, rounded):
         signs = self._signs(np.shape(data))
         return data * (1 + np.where(rounded, signs * _NUDGE, 0.0))
 
@@ -56,47 +56,11 @@ class _Nudge:
         return self.moved(series, _rounded(function, [a[0] for a in args], series[0]))
 
 
-def _rounded(function, inputs: list, y) -> np.ndarray | bool:
-    """Where float64's step ``function(*inputs) = y`` was not exact: told exactly for
-    + - * / (Knuth's TwoSum, Dekker's TwoProduct), and 0 or x^1 and x^2 of pow; any other
-    function rounds."""
-    name = getattr(function, "name", "")
-    with np.errstate(all="ignore"):
-        if name in ("add", "sub"):
-            b = inputs[1] if name == "add" else -inputs[1]
-            return _sum_error(inputs[0], b, y) != 0
-        if name == "mul":
-            return _product_error(inputs[0], inputs[1], y) != 0
-        if name == "div":   # a/b = q exactly where q*b is a, with no error
-            return (_product_error(y, inputs[1], y * inputs[1]) != 0) | (y * inputs[1] != inputs[0])
-        if name == "neg":
-            return False
-        if name == "pow":
-            b = np.asarray(inputs[1])
-            square = (b == 2) & (_product_error(inputs[0], inputs[0], y) == 0)
-            return ~((b == 1) | (b == 0) | square)
-    return True
+def _rounded(function, inputs: list, y) -> np.ndarray:
+    """Where float64's step ``function(*inputs) = y`` was not exact (functions.exact_step)."""
+    from .functions import exact_step
 
-
-def _sum_error(a, b, s):
-    """a + b - s exactly (TwoSum): 0 where s = a + b was exact; nan past overflow."""
-    bb = s - a
-    return (a - (s - bb)) + (b - bb)
-
-
-_SPLIT = 134217729.0    # 2^27 + 1: Veltkamp's split of a float64 into two 26-bit halves
-
-
-def _product_error(a, b, p):
-    """a*b - p exactly (Dekker's TwoProduct): 0 where p = a*b was exact; nan where a half
-    overflows (then the step counts as rounded)."""
-    def halves(x):
-        c = _SPLIT * x
-        high = c - (c - x)
-        return high, x - high
-    ah, al = halves(np.asarray(a, dtype=np.float64))
-    bh, bl = halves(np.asarray(b, dtype=np.float64))
-    return ((ah * bh - p) + ah * bl + al * bh) + al * bl
+    return ~np.asarray(exact_step(function, inputs, y))
 
 
 def spread(make_run, arrays: list[np.ndarray], asked, shown: dict) -> dict:

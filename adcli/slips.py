@@ -499,7 +499,7 @@ def _other_order(f, t, order, e, e_scale, points, where, tolerance, far=True) ->
             continue
         try:
             with np.errstate(all="ignore"):
-                d = f.nth_derivative(t.name, order=k, at=at)
+                d = f.float64_nth_derivative(t.name, k, at)
         except AdcliError:  # past the growth budget: no claim, the verdict stands
             return []
         d = d.value if k == 0 else d.derivative
@@ -619,8 +619,8 @@ def _antiderivative(t, order, value, points, where, tolerance) -> list[str]:
         return []
     try:
         with np.errstate(all="ignore"):
-            slope = g.nth_derivative(t.name, order=1,
-                                     at={v: points[v][where] for v in g.variables})
+            slope = g.float64_nth_derivative(t.name, 1,
+                                             {v: points[v][where] for v in g.variables})
     except AdcliError:
         return []
     slope = np.broadcast_to(slope.derivative, value.shape)

@@ -466,7 +466,7 @@ class _Range:
 
 
 def _rescaled(expression, arrays, name: str, order: int, derivative: np.ndarray,
-              under: bool = True):
+              under: bool):
     """The derivative again where the sweep along x + t left the range at a point, from a
     sweep along x + 2^m t whose rows did not (``redone``); ``lost`` where no such m was
     found, or a value on the way was out of range (1e300 exp(x) at -720: exp's 1.9e-313
