@@ -60,6 +60,21 @@ def grad_at_2(text: str) -> tuple[float, float]:
     return point["value"], point["gradient"]["x"]
 
 
+def grad_said(text: str, at: str = "x=2") -> tuple[float, dict, list[str]]:
+    """Value, gradient and warnings of ``adcli grad TEXT --at AT``, the run succeeded."""
+    code, out, err = run_cli("grad", text, "--at", at, "--format", "json")
+    assert code == 0, err
+    point = strict_json(out)["points"][0]
+    return point["value"], point["gradient"], warnings_in(err)
+
+
+def close(got: float, want: float) -> bool:
+    """Within 1e-13 of a hand reference, with no absolute slack (tiny numbers count)."""
+    import math
+
+    return math.isclose(got, want, rel_tol=1e-13, abs_tol=0.0)
+
+
 def strict_json(text: str):
     """The whole text as one JSON object; a bare NaN/Infinity (invalid JSON) fails."""
     def refuse(constant):

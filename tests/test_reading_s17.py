@@ -23,21 +23,11 @@ import re
 import pytest
 
 import adcli
-from conftest import assert_one_line_error, run_cli, strict_json, warnings_in
+from conftest import assert_one_line_error, close, grad_said, run_cli
 
 X = 0.5
 
 
-def _grad(text: str, at: str) -> tuple[float, dict, list[str]]:
-    """Value, gradient and warnings of ``adcli grad TEXT --at AT``, the run succeeded."""
-    code, out, err = run_cli("grad", text, "--at", at, "--format", "json")
-    assert code == 0, err
-    point = strict_json(out)["points"][0]
-    return point["value"], point["gradient"], warnings_in(err)
-
-
-def _close(got: float, want: float) -> bool:
-    return math.isclose(got, want, rel_tol=1e-13, abs_tol=0.0)
 
 
 # ----- 1. a superscript letter's hint is accepted ----------------------------------------
@@ -70,25 +60,25 @@ def _hint(text: str, at: str) -> str:
 def test_a_superscript_letters_hint_is_read_and_means_the_power(text, at, hint, value,
                                                                  gradient):
     assert _hint(text, at) == hint
-    got, grad, _ = _grad(hint, at)
-    assert _close(got, value)
+    got, grad, _ = grad_said(hint, at)
+    assert close(got, value)
     for name, want in gradient.items():
-        assert _close(grad[name], want), (name, grad[name], want)
+        assert close(grad[name], want), (name, grad[name], want)
 
 
 def test_a_function_powers_hint_keeps_the_bracketed_argument():
     # ln(x)^n at x=2, n=3: ln2^3; d/dx = 3 ln2^2 / 2, d/dn = ln2^3 ln(ln2) (ln2 < 1: < 0)
     assert _hint("lnⁿ(x)", "x=2,n=3") == "ln(x)^n"
-    value, grad, _ = _grad("ln(x)^n", "x=2,n=3")
+    value, grad, _ = grad_said("ln(x)^n", "x=2,n=3")
     l2 = math.log(2)
-    assert _close(value, l2 ** 3) and _close(grad["x"], 3 * l2 ** 2 / 2)
-    assert _close(grad["n"], l2 ** 3 * math.log(l2))
+    assert close(value, l2 ** 3) and close(grad["x"], 3 * l2 ** 2 / 2)
+    assert close(grad["n"], l2 ** 3 * math.log(l2))
     # log_2(x)^x at x=4: 2^4 = 16; d/dx [x ln(log2 x)] = ln(log2 x) + 1/(ln 2 log2 x)
     # = ln 2 + 1/(2 ln 2)
     assert _hint("log_2ˣ(x)", "x=4") == "log_2(x)^x"
-    value, grad, _ = _grad("log_2(x)^x", "x=4")
-    assert _close(value, 16.0)
-    assert _close(grad["x"], 16.0 * (math.log(2) + 1 / (2 * math.log(2))))
+    value, grad, _ = grad_said("log_2(x)^x", "x=4")
+    assert close(value, 16.0)
+    assert close(grad["x"], 16.0 * (math.log(2) + 1 / (2 * math.log(2))))
 
 
 @pytest.mark.parametrize("text, at, hint", [
@@ -136,10 +126,10 @@ def test_a_degree_sign_is_refused_saying_how_to_write_degrees(text, character, c
 
 def test_the_degree_hint_reads_as_degrees():
     # sin(90*pi/180) = 1, its derivative in nothing; (x+1)*pi/180 at 0.5: 1.5 pi/180
-    assert _close(_grad("sin(90*pi/180) + x", "x=0.5")[0], 1.5)
-    value, grad, _ = _grad("cos((x+1)*pi/180)", "x=0.5")
-    assert _close(value, math.cos(1.5 * math.pi / 180))
-    assert _close(grad["x"], -math.sin(1.5 * math.pi / 180) * math.pi / 180)
+    assert close(grad_said("sin(90*pi/180) + x", "x=0.5")[0], 1.5)
+    value, grad, _ = grad_said("cos((x+1)*pi/180)", "x=0.5")
+    assert close(value, math.cos(1.5 * math.pi / 180))
+    assert close(grad["x"], -math.sin(1.5 * math.pi / 180) * math.pi / 180)
 
 
 def test_the_ordinal_indicator_is_said_to_be_one():
@@ -173,15 +163,15 @@ def test_an_unknown_operatorname_is_one_error_however_it_is_applied(name, fragme
                                   "\\operatorname{sech}\\left(x\\right)",
                                   "\\operatorname{sech}{x}"])
 def test_a_known_operatorname_is_the_function_however_it_is_applied(text):
-    value, grad, _ = _grad(text, "x=0.5")
+    value, grad, _ = grad_said(text, "x=0.5")
     sech = 1 / math.cosh(X)
-    assert _close(value, sech) and _close(grad["x"], -sech * math.tanh(X))
+    assert close(value, sech) and close(grad["x"], -sech * math.tanh(X))
 
 
 @pytest.mark.parametrize("text", ["\\operatorname{e} x", "\\operatorname{e}(x)"])
 def test_a_constant_in_operatorname_is_the_constant_both_ways(text):
-    value, grad, _ = _grad(text, "x=0.5")
-    assert _close(value, math.e * X) and _close(grad["x"], math.e)
+    value, grad, _ = grad_said(text, "x=0.5")
+    assert close(value, math.e * X) and close(grad["x"], math.e)
 
 
 # ----- 4. e^2x and pi^2x alike -----------------------------------------------------------
@@ -191,8 +181,8 @@ def test_a_constant_in_operatorname_is_the_constant_both_ways(text):
     ("pi^2x", math.pi, "x"), ("π^2x", math.pi, "x"), ("\\pi^2x", math.pi, "x"),
 ])
 def test_a_constants_power_glued_to_a_name_is_read_and_cautioned_alike(text, base, glued):
-    value, grad, said = _grad(text, "x=0.5")
-    assert _close(value, base ** 2 * X) and _close(grad["x"], base ** 2)
+    value, grad, said = grad_said(text, "x=0.5")
+    assert close(value, base ** 2 * X) and close(grad["x"], base ** 2)
     assert len(said) == 1 and "multiplies after it" in said[0], said
     assert f"^(2{glued})" in said[0], said
 
@@ -207,8 +197,8 @@ def test_a_constants_power_glued_to_a_name_is_read_and_cautioned_alike(text, bas
     ("\\pi^2\\pi + \\theta", math.pi ** 3 + 0.5, "pi^(2\\pi)"),
 ])
 def test_whatever_factor_is_glued_on_the_caution_is_the_same(text, value, meant):
-    got, _, said = _grad(text, "θ=0.5")
-    assert _close(got, value)
+    got, _, said = grad_said(text, "θ=0.5")
+    assert close(got, value)
     assert len(said) == 1 and f"write {meant}" in said[0], said
     adcli.parse(meant)
 
@@ -216,7 +206,7 @@ def test_whatever_factor_is_glued_on_the_caution_is_the_same(text, value, meant)
 @pytest.mark.parametrize("text", ["e^{2}x", "\\pi^{2}x", "e^2 x", "\\pi^2 x", "\\pi^2\\,x",
                                   "e^2\\sin x", "x^2y"])
 def test_a_power_set_apart_or_on_a_variable_is_not_cautioned(text):
-    _, _, said = _grad(text, "x=0.5,y=1")
+    _, _, said = grad_said(text, "x=0.5,y=1")
     assert not [w for w in said if "multiplies after it" in w], said
 
 
@@ -247,8 +237,8 @@ def test_a_look_alike_character_is_named_with_the_one_to_write(text, column, fra
     ("x^(2)", X ** 2, 2 * X), ("(x+1)^(2)", 1.5 ** 2, 2 * 1.5),
 ])
 def test_the_look_alike_hints_read_as_meant(text, value, derivative):
-    got, grad, _ = _grad(text, "x=0.5")
-    assert _close(got, value) and _close(grad["x"], derivative)
+    got, grad, _ = grad_said(text, "x=0.5")
+    assert close(got, value) and close(grad["x"], derivative)
 
 
 @pytest.mark.parametrize("text", ["x⁼1", "2₊x"])
@@ -262,8 +252,8 @@ def test_other_raised_or_lowered_signs_keep_the_syntax_error(text):
     ("x\u00a0−\u00a01", X - 1, 1.0), ("2\u2009x", 2 * X, 2.0), ("sin\u00a0x", s, c),
 ])
 def test_fullwidth_digits_and_letters_and_unicode_spaces_are_read(text, value, derivative):
-    got, grad, _ = _grad(text, "x=0.5")
-    assert _close(got, value) and _close(grad["x"], derivative)
+    got, grad, _ = grad_said(text, "x=0.5")
+    assert close(got, value) and close(grad["x"], derivative)
 
 
 # ----- 5. the TeX fonts: one list ---------------------------------------------------------

@@ -19,19 +19,9 @@ import math
 
 import pytest
 
-from conftest import assert_one_line_error, run_cli, strict_json, warnings_in
+from conftest import assert_one_line_error, close, grad_said, run_cli, warnings_in
 
 
-def _grad(text: str, at: str = "x=2") -> tuple[float, dict, list[str]]:
-    """Value, gradient and warnings of ``adcli grad TEXT --at AT``, the run succeeded."""
-    code, out, err = run_cli("grad", text, "--at", at, "--format", "json")
-    assert code == 0, err
-    point = strict_json(out)["points"][0]
-    return point["value"], point["gradient"], warnings_in(err)
-
-
-def _close(got: float, want: float) -> bool:
-    return math.isclose(got, want, rel_tol=1e-13, abs_tol=0.0)
 
 
 SIDE_BY_SIDE = "a product written side by side binds tighter than '/'"
@@ -55,8 +45,8 @@ SPACED = [
 
 @pytest.mark.parametrize("text, value, derivative", SPACED)
 def test_a_spaced_divisor_is_cautioned_whatever_follows_the_space(text, value, derivative):
-    got, grad, said = _grad(text)
-    assert _close(got, value) and _close(grad["x"], derivative), (got, grad)
+    got, grad, said = grad_said(text)
+    assert close(got, value) and close(grad["x"], derivative), (got, grad)
     assert len(said) == 1 and SIDE_BY_SIDE in said[0], said
 
 
@@ -81,7 +71,7 @@ def test_every_command_says_it_once_per_place(command):
 
 @pytest.mark.parametrize("text", ["(1/2) √x", "1/2*√x", "1/2√x", "x/|x| + 1", "|x/2 |+1"])
 def test_no_caution_where_the_divisor_is_not_a_spaced_product(text):
-    assert not [w for w in _grad(text)[2] if SIDE_BY_SIDE in w]
+    assert not [w for w in grad_said(text)[2] if SIDE_BY_SIDE in w]
 
 
 # ----- 2. Word's linear format -----------------------------------------------------------
@@ -110,8 +100,8 @@ WORD = [
 
 @pytest.mark.parametrize("text, value, derivative", WORD)
 def test_words_linear_format_is_read(text, value, derivative):
-    got, grad, said = _grad(text)
-    assert _close(got, value) and _close(grad["x"], derivative), (got, grad)
+    got, grad, said = grad_said(text)
+    assert close(got, value) and close(grad["x"], derivative), (got, grad)
     assert said == [], said
 
 
@@ -158,10 +148,10 @@ def test_tex_degrees_are_refused_as_the_degree_sign_is(text, column, meant):
 
 def test_the_degree_hint_reads_as_degrees():
     # sin(30 pi/180) = 1/2; cos((x+1) pi/180) at x = 0.5, with its derivative
-    assert _close(_grad("\\sin(30*pi/180) + x", "x=0.5")[0], 1.0)
-    value, grad, _ = _grad("\\cos((x+1)*pi/180)", "x=0.5")
-    assert _close(value, math.cos(1.5 * math.pi / 180))
-    assert _close(grad["x"], -math.sin(1.5 * math.pi / 180) * math.pi / 180)
+    assert close(grad_said("\\sin(30*pi/180) + x", "x=0.5")[0], 1.0)
+    value, grad, _ = grad_said("\\cos((x+1)*pi/180)", "x=0.5")
+    assert close(value, math.cos(1.5 * math.pi / 180))
+    assert close(grad["x"], -math.sin(1.5 * math.pi / 180) * math.pi / 180)
 
 
 @pytest.mark.parametrize("text, column", [("\\lg x", 0), ("2\\lg(x)", 1), ("\\lg^2 x", 0)])
@@ -172,10 +162,10 @@ def test_lg_is_refused_saying_to_write_the_base(text, column):
 
 def test_the_lg_hints_read():
     # log10 and log2 at x = 2, their derivatives 1/(x ln b)
-    value, grad, _ = _grad("log_10 x")
-    assert _close(value, math.log10(2)) and _close(grad["x"], 1 / (2 * math.log(10)))
-    value, grad, _ = _grad("log_2 x")
-    assert _close(value, 1.0) and _close(grad["x"], 1 / (2 * math.log(2)))
+    value, grad, _ = grad_said("log_10 x")
+    assert close(value, math.log10(2)) and close(grad["x"], 1 / (2 * math.log(10)))
+    value, grad, _ = grad_said("log_2 x")
+    assert close(value, 1.0) and close(grad["x"], 1 / (2 * math.log(2)))
 
 
 # ----- 4. raised and lowered signs -------------------------------------------------------
