@@ -9,7 +9,9 @@ underflowed and forward mode's d/d name differs from reverse mode's (which is sh
 adjoint may have been lost to 0 or inf on the way. And ``(name, "range")`` where the same
 graph run in long double (adcli.wider) contradicts the number shown: d/d name, or for
 name "" the value. And ``(name, "lost")`` where grad --order's Taylor sweep left float64's
-normal range along every scale of the line it tried (adcli.taylor.Nth), name "x^3". The
+normal range along every scale of the line it tried (adcli.taylor.Nth), name "x^3". And
+``(name, "input")`` where the value given to the variable ``name`` is nan or inf and a
+result there is too: no function is to blame. The
 CLI turns them into English; Python callers read the masks (``Result.diagnostics``).
 """
 from __future__ import annotations
@@ -80,6 +82,11 @@ class Diagnostics(Record):
         _keep_first(self.wider, name, first)
         if wider is not None:
             self._numbers((name, "range"), bad, long_double=wider, give_or_take=bounds)
+
+    def add_input(self, name: str, bad: np.ndarray) -> None:
+        """Mark the points where the variable ``name`` was given nan or inf and some
+        result is not finite."""
+        self._or((name, "input"), bad)
 
     def add_rounding(self, name: str, bad: np.ndarray, first: Rounded, spread) -> None:
         """Mark the points where d/d ``name`` (name "": the value) moved by more than

@@ -65,6 +65,16 @@ class Result(Record):
         self.value, self.diagnostics, self.wrt = value, diagnostics, wrt
         self.gradient, self.hessian, self.derivative = gradient, hessian, derivative
 
+    def not_finite(self) -> np.ndarray:
+        """True at each point where some number computed is nan or inf."""
+        bad = ~np.isfinite(self.value)
+        for a in [*(self.gradient or {}).values(), self.derivative]:
+            if a is not None:
+                bad = bad | ~np.isfinite(a)
+        if self.hessian is not None:
+            bad = bad | ~np.isfinite(self.hessian).all(axis=(-2, -1))
+        return bad
+
     def derivatives_finite(self) -> bool:
         arrays = [*(self.gradient or {}).values(), self.hessian, self.derivative]
         return all(np.isfinite(a).all() for a in arrays if a is not None)
@@ -270,6 +280,7 @@ class Expression:
                 result = compute(run)
             if run.out_of_range is not None and witnessed:
                 self._cross_check(arrays, result, run.out_of_range, run.nth_asked)
+            _mark_inputs(self.variables, arrays, result)
             if witnessed and not self.has_diff and _size(shape) <= _ROUNDING_POINTS \
                     and len(self.nodes) <= _ROUNDING_NODES:
                 self._by_rounding(arrays, result, run.nth_asked)
@@ -672,6 +683,17 @@ _ROUNDING_NODES = 2000
 
 def _size(shape: tuple) -> int:
     return int(np.prod(shape, dtype=np.int64))
+
+
+def _mark_inputs(names, arrays, result: Result) -> None:
+    """Blame a nan or inf result on the value given, where it is nan or inf: no function
+    is to blame there (each one's "value" is from finite inputs only)."""
+    given = [(name, ~np.isfinite(a)) for name, a in zip(names, arrays)]
+    given = [(name, bad) for name, bad in given if bad.any()]
+    if given:
+        computed = result.not_finite()
+        for name, bad in given:
+            result.diagnostics.add_input(name, bad & computed)
 
 
 def _as_point(result: Result) -> Result:

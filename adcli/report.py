@@ -32,9 +32,11 @@ _WHY = {
     "range": RECOMPUTED + " it is another number: the {shown} shown is wrong there",
     "lost": LOST,
     "rounding": ROUNDED + ": the {shown} shown has fewer than 8 correct digits there",
+    "input": "the value given is nan or inf, so a result there is too",
 }
-# Kinds that name a function for a nan or inf, or ("range") say the true number instead.
-_BLAMED = ("value", "derivative", "overflow", "range")
+# Kinds that name a function (or "input": a variable given nan or inf) for a nan or inf,
+# or ("range") say the true number instead.
+_BLAMED = ("value", "derivative", "overflow", "range", "input")
 # Kinds keyed by a variable (d/dx; for "range", "" is the value), not by a function:
 # forward and reverse mode differ, or the long double run contradicts the number shown.
 _OF_VARIABLES = {"unsure", "range", "lost", "rounding"}
@@ -44,6 +46,8 @@ def why(name: str, what: str) -> str:
     """Why the diagnostic ``(name, what)`` was raised, without the function's name."""
     if what in _OF_VARIABLES:
         return _WHY[what].format(shown=_shown(name))
+    if what == "input":
+        return _WHY[what]
     return _WHY[what].format(reason=reason(name, what))
 
 
@@ -87,6 +91,8 @@ def label(name: str, what: str = "value") -> str:
     Diagnostics.name_output): "log in f2", "df2/dx"."""
     if what in _OF_VARIABLES:
         return _subject(name)
+    if what == "input":     # (jacobian's "f2:x": the same variable for every row)
+        return name.rpartition(":")[2]
     return _of_function(name, quoted=False)
 
 
@@ -165,6 +171,8 @@ class Report:
             if what in _OF_VARIABLES:
                 lines.append(variable_said(name, what, where, self.firsts.get((name, what)),
                                            self.points))
+            elif what == "input":
+                lines.append(input_said(name, where))
             elif what != "kink" or kinks:
                 lines.append(_said(name, what, where))
         return lines
@@ -174,7 +182,8 @@ class Report:
         """--strict's message: what made point i (at ``where``), the first whose results
         are not all finite, so; the run stopped there."""
         said = [variable_said(name, what, where, diagnostics.first(name, what), 1)
-                if what in _OF_VARIABLES else _said(name, what, where)
+                if what in _OF_VARIABLES else input_said(name, where) if what == "input"
+                else _said(name, what, where)
                 for (name, what), mask in merged(diagnostics).items()
                 if what in _BLAMED and np.ravel(mask)[i]]
         return "; ".join(said or [f"a result is nan or inf at {where} (from a value that is "
@@ -192,6 +201,11 @@ def _said(name: str, what: str, where: str) -> str:
         return f"the derivative of {label} is nan or inf at {where} ({because})"
     return (f"{label} is not differentiable at {where} ({because}): its derivative there is "
             "a convention, not a fact")
+
+
+def input_said(name: str, where: str) -> str:
+    """Variable ``name`` was given nan or inf at ``where``, where a result is so too."""
+    return f"{label(name, 'input')} was given nan or inf at {where}, so a result there is too"
 
 
 def variable_said(name: str, what: str, where: str, first, points: int) -> str:

@@ -234,8 +234,8 @@ def test_strict_names_the_coordinates_of_a_grid_point():
     assert len(out.splitlines()) == 3
 
 
-def test_strict_with_an_infinite_input_blames_no_function():
+def test_strict_with_an_infinite_input_blames_no_function_but_the_value_given():
     code, _, err = run_cli("grad", "x", "--at", "x=inf", "--strict")
     assert code == EXIT_NONFINITE
-    assert err == ("adcli: error: a result is nan or inf at x=inf (from a value that is nan "
-                   "or inf): stopped there (--strict)\n")
+    assert err == ("adcli: error: x was given nan or inf at x=inf, so a result there is too: "
+                   "stopped there (--strict)\n")
