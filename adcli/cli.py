@@ -10,6 +10,7 @@ import click
 
 from . import __version__
 from .commands import COMMANDS, load
+from .options import Whole
 from .errors import (EXIT_BAD_INPUT, EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_IO, AdcliError,
                      ExpressionError, error_text, escape, terminal_width)
 from .streams import STREAM_FORMATS
@@ -266,7 +267,7 @@ def points_options(command, formats=None, own=None):
         **({"--no-header": (("--no-header",), dict(is_flag=True, help="No header line in "
             f"{' or '.join(f for f in ('csv', 'tsv') if f in formats)} output."))}
            if {"csv", "tsv"} & set(formats) else {}),
-        "--digits": (("--digits",), dict(type=click.IntRange(1, 17), metavar="N",
+        "--digits": (("--digits",), dict(type=Whole(1, 17), metavar="N",
                      help="Round results to N significant digits (never the points).")),
         "--strict": (("--strict",), dict(is_flag=True, help="Exit 3 on any nan/inf result; "
                      "make unused --at names errors.")),

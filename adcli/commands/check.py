@@ -14,6 +14,7 @@ import click
 import numpy as np
 
 from ..errors import ValuesError, did_you_mean, escape, listing, no_value_for, say, warn
+from ..options import Whole
 from ..expression import MAX_ORDER
 from .base import Command
 
@@ -37,14 +38,14 @@ class Check(Command):
         click.option("--expect", multiple=True, metavar="NAME[,NAME...]=EXPR",
                      help="The expected partial derivative in NAME (repeatable); x,y=EXPR "
                      "is the mixed partial ∂²f/∂x∂y, of order the number of names."),
-        click.option("--order", type=click.IntRange(0, MAX_ORDER), default=None,
+        click.option("--order", type=Whole(0, MAX_ORDER), default=None,
                      show_default="1, or the order EXPECTED's left side or --expect x,y= "
                      "names",
                      help="Which derivative; 0 checks an identity (EXPRESSION = EXPECTED)."),
-        click.option("--samples", type=click.IntRange(1, 10_000), default=30,
+        click.option("--samples", type=Whole(1, 10_000), default=30,
                      show_default=True, help="Random points, for variables without --at "
                      "(when no --grid or --points)."),
-        click.option("--seed", type=click.IntRange(0, None), default=0, show_default=True,
+        click.option("--seed", type=Whole(0, None), default=0, show_default=True,
                      help="Seed of the random points."),
         click.option("--domain", multiple=True, metavar="NAME=LO:HI",
                      help=f"Draw NAME uniformly from [LO, HI] (default: {_DEFAULT_SPREAD})."),

@@ -4,6 +4,7 @@ from __future__ import annotations
 import click
 
 from ..expression import MAX_ORDER
+from ..options import Whole
 from .base import Column, Command, at_points, flat, merged
 
 
@@ -13,7 +14,7 @@ class Grad(Command):
     examples = ('adcli grad "exp(x^2)^2" --at x=0.5',
                 'adcli grad "x^2*y" --grid x=0:1:3 --at y=2 --format csv',
                 'adcli grad "sin(x)/x" --order 3 --at x=1')
-    options = (click.option("--order", type=click.IntRange(1, MAX_ORDER), default=1,
+    options = (click.option("--order", type=Whole(1, MAX_ORDER), default=1,
                             show_default=True, help="The N-th derivative in one variable "
                             "(--wrt names it if there are several)."),)
     order = 1

@@ -11,6 +11,7 @@ import click
 import numpy as np
 
 from ..errors import ValuesError
+from ..options import Whole
 from ..printer import format_number
 from ..render import number_text, writer as data_writer
 from .base import Column, Command, at_points, flat, merged
@@ -33,9 +34,9 @@ class Plot(Command):
     differentiates = False   # the --grid variable is the one differentiated in
     formats = ("plot", "csv", "json", "plain")     # the data instead of the drawing
     options = (
-        click.option("--order", type=click.IntRange(1, 2), default=1, show_default=True,
+        click.option("--order", type=Whole(1, 2), default=1, show_default=True,
                      help="Highest derivative drawn: 1 (f, df/dx) or 2 (and d2f/dx2)."),
-        click.option("--samples", type=click.IntRange(2, MAX_SAMPLES),
+        click.option("--samples", type=Whole(2, MAX_SAMPLES),
                      default=DEFAULT_SAMPLES, show_default=True,
                      help="Points of a --grid given without a count."),
         click.option("-o", "--output", metavar="FILE",

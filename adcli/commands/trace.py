@@ -17,6 +17,7 @@ from dataclasses import dataclass
 import click
 
 from .. import tracing
+from ..options import Whole
 from ..errors import (AdcliError, NonFiniteError, ValuesError, escape, fold_words, listing,
                       terminal_width, warn)
 from ..render import finite_json, number_json, number_text, pair_text
@@ -40,7 +41,7 @@ class Trace(Command):
         click.option("--mode", type=click.Choice(["reverse", "forward"]), default="reverse",
                      show_default=True, help="reverse: values, then adjoints; forward: "
                      "values with tangents along the --wrt variable."),
-        click.option("--limit", type=click.IntRange(2, None), metavar="N",
+        click.option("--limit", type=Whole(2, None), metavar="N",
                      help="Table format: show N rows of each trace (the first and the last "
                      "ones, and the first non-finite one) and say how many were left out."),
     )
