@@ -405,11 +405,14 @@ def one_name(name: str, parts: list[str]) -> str:
 
 def glued(name: str, variables, functions) -> str | None:
     """Why ``name`` may be names written together, and what to write instead: variables
-    and constants (``xy``: x*y), or functions among them (``xsinx``: x sin x, read as
+    and constants (``xy``: x*y; ``x2``: x*2), or functions among them (``xsinx``: x sin x, read as
     written by hand), or None."""
     parts = run_together(name, variables)
     if parts:
         return one_name(name, parts)
+    times = re.fullmatch(r"(.*[^\d_])(\d+)", name)
+    if times and times[1] in variables:    # x2 beside a given x: x times 2, as 2x is
+        return one_name(name, [times[1], times[2]]) + f" or {times[2]}{times[1]}"
     functions = [f for f in functions if len(f) > 1]
     parts = run_together(name, [*variables, *functions])
     if parts and any(p in functions for p in parts):

@@ -705,6 +705,21 @@ def test_functions_and_variables_written_together_are_taken_apart_in_the_hint(wr
     assert code == 2 and f"({said})" in err
 
 
+@pytest.mark.parametrize("written, given, said", [
+    ("x2", "x=3", "'x2' is one name; for x times 2 write x*2 or 2x"),
+    ("sin(x12)", "x=3", "'x12' is one name; for x times 12 write x*12 or 12x"),
+    ("x1 + x2", "x1=3", None),      # x1 given, x2 missing: two variables, no product
+    ("x_2", "x=3", None),           # a subscript is no factor
+])
+def test_a_name_ending_in_digits_after_a_given_variable_hints_the_product(written, given,
+                                                                          said):
+    """'x2' with x given said "('x' was given: did you mean 'x2'?)", the name itself."""
+    code, _, err = run_cli("eval", written, "--at", given)
+    assert code == 2 and ("is one name" in err) == (said is not None)
+    if said:
+        assert err.endswith(f"({said})\n") and "did you mean" not in err
+
+
 def test_a_subscripted_name_is_no_function_and_its_subscript():
     code, _, err = run_cli("eval", "log_x", "--at", "x=1")
     assert (code, err) == (2, "adcli: error: no value given for log_x: add --at log_x=...\n")
