@@ -803,6 +803,8 @@ class Builder:
         # factor (see _plain) made into a Factor only if a run or a power needs one (a
         # name in a 1 MB expression is mostly an operand).
         ((name, start),) = children
+        if name[0] == "_" and start and self.text[start - 1] == "\u3017":
+            self._word_subscript(name, start)
         if name[0] == "_" and self._tex:  # (before the cache: _1 alone may be met first)
             self._stray_subscript(name, start)
         if name[0] > "\x7f" and _subscript_character(name[0]):
@@ -857,6 +859,15 @@ class Builder:
                     "application mark (U+2061), but neither it nor the end of it names a "
                     "function adcli has: write a function's name before its argument, as in "
                     "x cos(x)", start)
+
+    def _word_subscript(self, written: str, start: int) -> None:
+        """〖log〗_2⁡x: a subscript after Word's grouping brackets, of what they hold; read
+        as a name '_2' it was refused with a word on U+2061 that did not say why."""
+        held = self.text[self.text.rfind("\u3016", 0, start) + 1:start - 1].strip()
+        advice = (f"write {escape(held + written)}, without the brackets"
+                  if re.fullmatch(r"[^\W\d]\w*", held) else "a subscript goes after a name")
+        self._error(f"'{escape(written)}' after Word's grouping brackets 〖…〗 is a subscript "
+                    f"of what they hold, which is not read: {advice}", start)
 
     def _bare_subscript(self, c: str, start: int) -> None:
         """A subscript character read as a name of its own: after what refuse_scripts

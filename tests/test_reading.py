@@ -720,6 +720,23 @@ def test_a_name_ending_in_digits_after_a_given_variable_hints_the_product(writte
         assert err.endswith(f"({said})\n") and "did you mean" not in err
 
 
+@pytest.mark.parametrize("written, subscript, column, advice", [
+    ("〖log〗_2\u2061𝑥", "_2", 6, "write log_2, without the brackets"),
+    ("〖log〗_10 x", "_10", 6, "write log_10, without the brackets"),
+    ("〖x+1〗_2", "_2", 6, "a subscript goes after a name"),
+])
+def test_a_subscript_after_words_grouping_brackets_is_refused_saying_so(written, subscript,
+                                                                        column, advice):
+    """〖log〗_2⁡𝑥 said "'_2' is followed by Word's function application mark (U+2061), but
+    neither it nor the end of it names a function adcli has"."""
+    code, out, err = run_cli("eval", written, "--at", "x=8")
+    assert (code, out) == (2, "")
+    assert err.splitlines()[0] == (
+        f"adcli: error: '{subscript}' after Word's grouping "
+        f"brackets 〖…〗 is a subscript of what they hold, which is not read: {advice} "
+        f"(column {column})")
+
+
 def test_a_subscripted_name_is_no_function_and_its_subscript():
     code, _, err = run_cli("eval", "log_x", "--at", "x=1")
     assert (code, err) == (2, "adcli: error: no value given for log_x: add --at log_x=...\n")
