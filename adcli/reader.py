@@ -1055,6 +1055,8 @@ class Builder:
         if text.startswith("\\operatorname") and not _constant_or_greek(name):
             self._unknown_operator(name, start)
         if name in self.definitions:
+            if text[len(_call_name(text))].isspace():  # y (ln x + 1): a product, as written
+                return Factor(self._add(Node("ref", start, name=name)), start)
             self._error(f"'{name}' is a definition and takes no arguments: write {name} "
                         f"alone (it uses the expression's variables), or {name}*(...) to "
                         "multiply", start)

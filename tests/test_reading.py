@@ -666,6 +666,27 @@ def test_bad_diff_calls_are_one_line_with_a_caret(argv, message, shown, column):
                                 f"  {shown}", "  " + " " * column + "^"]
 
 
+@pytest.mark.parametrize("written, value", [
+    ("y (x+1)", 12.0),                 # x^2 (x+1) at 2
+    ("y \\left(x + 1\\right)", 12.0),
+    ("2 y (x - 1) + y", 12.0),         # 2*4*1 + 4
+])
+def test_a_definition_then_a_space_and_a_bracket_is_a_product(written, value):
+    """y (ln x + 1) with --let y=x^x was "'y' is a definition and takes no arguments",
+    where a variable there is a product; y(x+1), glued, stays refused (it reads as y of
+    x+1)."""
+    code, out, err = run_cli("eval", written, "--let", "y=x^2", "--at", "x=2",
+                             "--format", "plain")
+    assert (code, out, err) == (0, f"{value}\n", "")
+
+
+def test_check_reads_logarithmic_differentiation_written_with_a_definition():
+    # (x^x)' = x^x (ln x + 1)
+    code, out, _ = run_cli("check", "y", "y' = y (ln x + 1)", "--let", "y=x^x",
+                           "--format", "plain")
+    assert code == 0 and out.startswith("matches d/dx at 30/30 points")
+
+
 @pytest.mark.parametrize("argv, message", [
     (["eval", "F", "--let", "F=x", "--at", "x=1,F=2"],
      "'F' is defined by --let, so it is not a variable: it cannot be given a value or be "
