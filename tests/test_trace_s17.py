@@ -246,3 +246,22 @@ def test_the_mathematical_rule_s_note_on_a_terminal(columns):
     assert f"{bar(2)} = {rule} = 0.08333333333333333 (the mathematical rule: worked out as " \
         "written in float64 it gives 0.08333333333333331; the number shown is the engine's, " \
         "worked out another way)" in " ".join(text.split())
+
+
+# ----- the nineteenth session: trace's reading is shortened as every output's ---------------
+
+def test_trace_shows_a_reading_of_250_characters_whole_and_a_longer_one_as_grad_does():
+    """trace cut its reading past 200 characters (grad and the README: past 500)."""
+    from conftest import run_cli
+
+    middle = "+".join(f"sin({k}*x)" for k in range(1, 20))      # read as 250 characters
+    code, out, _ = run_cli("trace", middle, "--at", "x=1")
+    assert code == 0
+    reading = out.splitlines()[0]
+    assert "…" not in reading and reading.endswith(" + sin(19*x)")
+    assert len(reading) == len("read as: ") + 250
+    long = "+".join(f"sin({k}*x)" for k in range(1, 60))
+    firsts = [run_cli(command, long, "--at", "x=1")[1].splitlines()[0]
+              for command in ("trace", "grad")]
+    assert firsts[0] == firsts[1] and firsts[0].endswith(
+        "(810 characters in all; --format json gives them whole)")

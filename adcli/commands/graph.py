@@ -18,7 +18,7 @@ from ..errors import AdcliError, ValuesError, listing, terminal_width
 from .base import Command
 from ..report import Report
 from .trace import (MARK, adds_up, approximate_note, cells, nonfinite_messages, number_text,
-                    points, report_nonfinite, shortened, warn_kinks, where)
+                    points, report_nonfinite, warn_kinks, where)
 
 if TYPE_CHECKING:
     from pathlib import Path  # imported where used: pathlib, shutil, subprocess and
@@ -140,7 +140,7 @@ def dot_lines(trace: tracing.Trace, digits=None, has_values=True):
         return number_text(value, digits)
 
     yield "digraph adcli {"
-    caption = f"read as: {shortened(trace.expression.parsed, 120)}"
+    caption = f"read as: {_caption(trace.expression.parsed)}"
     if has_values:
         caption += f"\nat {where(trace.point)}" if trace.point else ""
         caption += "\nnode: step, value, adjoint; edge: the adjoint it hands back"
@@ -241,6 +241,17 @@ def run_dot(dot: str, lines, kind: str, path: str) -> None:
         reason = done.stderr.decode("utf-8", "replace").strip().splitlines()
         raise AdcliError(f"Graphviz's dot could not draw {kind}: "
                          f"{reason[0] if reason else f'exit status {done.returncode}'}")
+
+
+def _caption(text: str, limit: int = 120) -> str:
+    """A reading fit for one line under a drawing: a longer one as its head and tail, cut
+    between tokens, and its length (DOT has no other output to give it whole)."""
+    if len(text) <= limit:
+        return text
+    from ..tables import ends
+
+    head, tail = ends(text, limit // 2)
+    return f"{head} … {tail} ({len(text):,} characters)"
 
 
 # ----- the terminal tree ---------------------------------------------------------------

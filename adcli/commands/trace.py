@@ -239,7 +239,9 @@ class TextTrace:
 
     def write(self, trace: tracing.Trace, extra: dict | None = None) -> None:
         if not self.started:
-            self.heading(f"read as: {shortened(trace.expression.parsed)}")
+            from ..tables import shorten
+
+            self.heading(f"read as: {shorten(trace.expression.parsed)}")
             self.started = True
         self.line()
         self.at(trace.point, extra or {})
@@ -491,16 +493,6 @@ def approximate_note(digits: int) -> str:
     """What a "≈" before an adjoint says, under the table."""
     return (f"≈: the exact sum, rounded to {digits} digits; the terms as rounded add up to "
             "a little more or less")
-
-
-def shortened(text: str, limit: int = 200) -> str:
-    """A long parsed form as its head and tail, cut between tokens, saying how long it is."""
-    if len(text) <= limit:
-        return text
-    from ..tables import ends
-
-    head, tail = ends(text, limit // 2)
-    return f"{head} … {tail} ({len(text):,} characters)"
 
 
 # ----- JSON ----------------------------------------------------------------------------
