@@ -240,3 +240,16 @@ def test_limit_names_the_one_row_it_leaves_out():
     screen = shown(["trace", GRAPH, "--at", GRAPH_AT, "--limit", "14"], 80).splitlines()
     assert "  ⋮ 1 row, v8, left out by --limit 14" in screen, screen
     assert "  ⋮ 1 row, v̄8, left out by --limit 14" in screen, screen
+
+
+def test_a_label_too_wide_even_at_the_root_is_left_out_as_too_wide_not_too_deep():
+    """y's adjoint in x*y at x = -1.2345678901234568e-300 is that number, 30 columns with
+    "v̄2 = ": on 28 columns no indentation would hold it, and the tree said "too deep" of a
+    level 1 down. x's value, "= " and 24 characters, fits at the root's indentation only:
+    too deep, rightly."""
+    screen = shown(["graph", "x*y", "--at", "x=-1.2345678901234568e-300,y=2",
+                    "--format", "tree"], 28)
+    lines = screen.splitlines()
+    assert lines[0].startswith("v3 = v1·v2") and lines[1] == "  = -2.4691357802469135e-300"
+    assert [line.split(" this")[0] for line in lines if "⋯" in line] == [
+        "├ ⋯ too deep for", "└ ⋯ too wide at"], screen

@@ -356,7 +356,9 @@ def tree_lines(rows, unit: int, width: int | None):
         under = above + ((none if lasts[-1] else more) if lasts else "") + "  "
         if width and not fits(label, room(width, unit, lasts)):
             cut_below = len(lasts)
-            label = in_words("⋯ too deep for this terminal's width: the DOT output (without "
+            # (at the root's indentation too, a name of 40 letters: it is no matter of depth)
+            why = "too deep for" if fits(label, room(width, unit, ())) else "too wide at"
+            label = in_words(f"⋯ {why} this terminal's width: the DOT output (without "
                              "--format tree) has all of it")
         for k, pieces in enumerate(folded_label(label, width and width - cells(under))):
             line = Text(prefix if k == 0 else under)
