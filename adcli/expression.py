@@ -217,6 +217,7 @@ class Expression:
         """Value and ``order``-th derivative in the variable ``name``, with diagnostics."""
         order = _whole(order, "the order of a derivative", 0, None)
         name = self._only_variable() if name is None else _one_name(name)
+        self._not_defined([name])
         self._warn_unused("name", [name])
         return self._evaluate(self._values(at, values), lambda run: run.nth(name, order))
 
@@ -233,11 +234,20 @@ class Expression:
         return [f"'{n}' does not appear in the expression{did_you_mean(n, self.variables)}"
                 for n in names if n not in self.variables]
 
+    def _not_defined(self, names) -> None:
+        """A name is a definition or a variable, never both (as the CLI's --let)."""
+        defined = set(self.names.values())
+        for name in names:
+            if name in defined:
+                raise ValuesError(f"'{name}' is a definition, so it is not a variable: it "
+                                  "cannot be given a value or be differentiated by")
+
     def _values(self, at, values: dict) -> dict:
         """The values of the expression's variables. A value for a name it does not use
         is a warning, as in the CLI, and is dropped unread: records with more fields than
         variables (``f.grad(**row)``) are common, and their ids need not be numbers."""
         values = merged(at, values)
+        self._not_defined(values)
         _warn([f"a value was given for '{n}', which does not appear in the expression"
                f"{did_you_mean(n, self.variables)}" for n in values if n not in self.variables])
         self.check_values(values)
@@ -249,7 +259,11 @@ class Expression:
                f"{did_you_mean(w, self.variables)}" for w in names if w not in self.variables])
 
     def _wrt(self, wrt) -> tuple[str, ...]:
-        return self.variables if wrt is None else _names(wrt)
+        if wrt is None:
+            return self.variables
+        names = _names(wrt)
+        self._not_defined(names)
+        return names
 
     def _only_variable(self) -> str:
         if len(self.variables) != 1:
@@ -444,26 +458,31 @@ def _agree(forward: np.ndarray, reverse: np.ndarray) -> np.ndarray:
 
 def _told(result: Result, returned: tuple = ("value", "gradient"),
           output: str | None = None) -> Result:
-    """The result, after an AdcliWarning (in the words of the CLI's) for each number the
-    two modes differ on or the long double run contradicts, among those ``returned``
-    ("value", "gradient", "hessian"): for the methods that return bare numbers, whose
-    callers never see the diagnostics (``derivatives`` returns them). ``output``: the
-    expression's name among several (jacobian's f1, f2, ...)."""
+    """The result, after an AdcliWarning in the words of the CLI's for each diagnostic of
+    the numbers ``returned`` ("value", "gradient", "hessian"): nan or inf and whose it is,
+    a kink's convention, the two modes or the long double run disagreeing: for the methods
+    that return bare numbers, whose callers never see the diagnostics (``derivatives``
+    returns them). ``output``: the expression's name among several (jacobian's f1, f2)."""
     diagnostics = result.diagnostics
-    if not (diagnostics.unsure or diagnostics.wider or diagnostics.rounded):
+    if not diagnostics.masks:
         return result
-    from .report import variable_said
+    from .report import told
 
     if output is not None:
         diagnostics.name_output(output)
-    said = [(name, what) for name, what in diagnostics.masks
-            if what in ("unsure", "range", "rounding") and _part(name) in returned]
-    points = int(np.prod(diagnostics.shape, dtype=np.int64)) if diagnostics.shape else 1
-    _warn([variable_said(name, what, f"{int(np.count_nonzero(mask))} of {points} "
-                                     f"point{'s' * (points != 1)}",
-                         diagnostics.first(name, what), points)
-           for (name, what), mask in ((key, diagnostics.masks[key]) for key in said)])
+    _warn(told(diagnostics, lambda name, what: _concerns(name, what, returned)))
     return result
+
+
+def _concerns(name: str, what: str, returned: tuple) -> bool:
+    """Whether the diagnostic (name, what) is about one of the parts ``returned``: a
+    variable's kinds name the number they are about; a function's nan (or a value given as
+    nan) is in every part after it; its derivative's trouble and its kinks, in derivatives."""
+    if what in ("unsure", "range", "rounding"):
+        return _part(name) in returned
+    if what in ("value", "input"):
+        return True
+    return "gradient" in returned or "hessian" in returned
 
 
 def _part(name: str) -> str:
@@ -692,6 +711,9 @@ def _mark_inputs(names, arrays, result: Result) -> None:
     given = [(name, bad) for name, bad in given if bad.any()]
     if given:
         computed = result.not_finite()
+        for (_, what), mask in result.diagnostics.masks.items():
+            if what in ("value", "derivative", "overflow"):   # a function named already
+                computed = computed & ~np.reshape(mask, computed.shape)
         for name, bad in given:
             result.diagnostics.add_input(name, bad & computed)
 

@@ -66,7 +66,7 @@ def _run(command_class, texts, wrt, *, at=(), grid=(), points_file=None, points_
     source = _source(command, at, grid, points_file, points_format, columns, skip_bad_rows,
                      err)
     if definitions is not None:
-        _not_defined(definitions, source.names())
+        _not_defined(definitions, source.names(), source)
     if not (command.values_optional and not source.names()):
         _check_names(command, source, strict, err)
     # (after the names' check: its error says what a caution would, 'sinx' is one name;
@@ -144,12 +144,19 @@ def _source(command, at, grid, points_file, points_format, columns, skip_bad_row
                        columns=names, chunk_size=chunk_size_for(command.graph_size() * growth))
 
 
-def _not_defined(definitions, names) -> None:
-    """A name is a definition (--let) or a variable, never both."""
+def _not_defined(definitions, names, source=None) -> None:
+    """A name is a definition (--let) or a variable, never both; a points file's column
+    so named is said as such (its values would otherwise be given to no one)."""
     for name in names:
-        if name in definitions.names:
-            raise ValuesError(f"'{name}' is defined by --let, so it is not a variable: it "
-                              "cannot be given a value or be differentiated by")
+        if name not in definitions.names:
+            continue
+        held = source.holding(name) if source is not None else None
+        if held is not None:
+            raise ValuesError(f"{held}, and '{name}' is defined by --let, so it is not a "
+                              "variable: rename it (it then passes through), or "
+                              "the definition")
+        raise ValuesError(f"'{name}' is defined by --let, so it is not a variable: it "
+                          "cannot be given a value or be differentiated by")
 
 
 def _compute(command, chunk, output, report: Report, strict: bool, source) -> None:

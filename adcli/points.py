@@ -354,6 +354,16 @@ class PointSource(Record):
                            f"say), or leave the header row out and name the columns with "
                            f"{names}")
 
+    def holding(self, name: str) -> str | None:
+        """Where the points file (or --columns) gives ``name`` values, as an error names
+        it: "the points file has a column 'F'"; None where --at or --grid does."""
+        if name in self.fixed or name in self.grid:
+            return None
+        if self.columns is not None:
+            return f"--columns names a column {quote(name)}"
+        key = "key" if self._reader.format == "jsonl" else "column"
+        return f"the points file has a {key} {quote(name)}"
+
     def use(self, variables) -> None:
         """Read these stream columns as numbers; every other column passes through."""
         self.variables = [c for c in self._header() if c in set(variables)]

@@ -136,6 +136,22 @@ def point_warnings(diagnostics) -> list[tuple[int, str, str, str]]:
     return sorted(found, key=lambda w: w[0])
 
 
+def told(diagnostics, concerned) -> list[str]:
+    """The API's warnings: one line per function (or variable) and kind of trouble that
+    ``concerned(name, what)`` keeps, its points counted, in the CLI's words."""
+    points = int(np.prod(diagnostics.shape, dtype=np.int64)) if diagnostics.shape else 1
+    lines = []
+    for (name, what), mask in merged(diagnostics).items():
+        count = int(np.count_nonzero(mask))
+        if not count or not concerned(name, what):
+            continue
+        where = f"{count} of {points} point{'s' * (points != 1)}"
+        lines.append(variable_said(name, what, where, diagnostics.first(name, what), points)
+                     if what in _OF_VARIABLES else input_said(name, where)
+                     if what == "input" else _said(name, what, where))
+    return lines
+
+
 class Report:
     def __init__(self):
         self.points = 0

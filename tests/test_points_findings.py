@@ -75,15 +75,16 @@ STOPPED = "adcli: error: points file line 4, column 'x': 'abc' is not a number o
 
 @pytest.mark.parametrize("fmt", FORMATS)
 def test_a_bad_row_keeps_the_warnings_of_the_rows_before_it(fmt):
-    """'^' gave nan or inf at x = 1e400, and at 1e80 f and f' are 0 where long double gives
-    1e-80 and -1e-160: said without the bad row, dropped with it."""
+    """x = 1e400 is read as inf, which makes f nan (no function to blame: the value given
+    is, since the nineteenth session); at 1e80 '^' overflows and f and f' are 0 where long
+    double gives 1e-80 and -1e-160: said without the bad row, dropped with it."""
     expression = "x^3/(1+x^4)"
     whole = points("grad", expression, "--format", fmt, stdin="x\n1e400\n1e80\n")
     code, out, err = points("grad", expression, "--format", fmt,
                             stdin="x\n1e400\n1e80\nabc\n")
     assert code == EXIT_BAD_INPUT
     said = warnings_in(whole[2])
-    assert len(said) == 4 and said[0].startswith(
+    assert len(said) == 5 and said[0].startswith(
         "adcli: warning: points file line 2, column 'x': 1e400 is beyond the largest")
     assert err.splitlines() == [*said, STOPPED]
     with mpmath.workdps(50):     # f and f' = x^2 (3 - x^4) / (1 + x^4)^2 at the float 1e80
@@ -91,9 +92,12 @@ def test_a_bad_row_keeps_the_warnings_of_the_rows_before_it(fmt):
         f, df = x**3 / (1 + x**4), x**2 * (3 - x**4) / (1 + x**4) ** 2
     assert f"it is {float(f):.14g} where float64 gives 0" in said[2]      # 1e-80
     assert f"it is {float(df):.14g} where float64 gives 0" in said[3]     # -1e-160
+    assert said[4] == ("adcli: warning: x was given nan or inf at 1 of 2 points, so a result "
+                       "there is too")
     assert out == whole[1]      # JSON's document whole, its warnings in it
     if fmt == "json":
-        assert [w["kind"] for w in strict_json(out)["warnings"]] == ["value", "range", "range"]
+        assert [w["kind"] for w in strict_json(out)["warnings"]] == \
+            ["input", "value", "range", "range"]
 
 
 @pytest.mark.parametrize("fmt", FORMATS)
