@@ -43,7 +43,7 @@ from .errors import (EXIT_CHECK_FAILED, AdcliError, ExpressionError, ValuesError
                      glued, leibniz, listing, one_name, quote, run_together)
 from .expression import (LATEX_LETTERS, MAX_ORDER, Expression, _Flags, _Run, _names as names_of,
                          _whole, as_numbers, normal_keys, normal_name, parse as api_parse)
-from .functions import CALLABLE, CONSTANTS, PowDiff, exact_step
+from .functions import CALLABLE, CONSTANTS, Div, Mul, Pow, PowDiff, exact_step
 from .parser import parse
 from .reader import unnoted, without_math
 from .wider import _UNIT
@@ -1473,13 +1473,7 @@ def _too_few(f, targets, order, points, usable: int, missing, fixed) -> str:
     """Too few random points where everything is finite: which of f, its derivative and
     the expectation is not, at the most points (looked at only now: it costs a pass), and
     a domain where they are, found by trying some (_domain_advice)."""
-    failing = dict.fromkeys(["f", "its derivative", "the expectation"], 0)
-    somewhere = np.zeros(len(targets), bool)    # per target: its expectation finite
-    for part in _chunks(points, _chunk_size(f, order, ladder=False)):
-        parts, expected = _finite_parts(f, targets, order, part)
-        for what, ok in parts.items():
-            failing[what] += int(np.sum(~ok))
-        somewhere |= [bool(np.any(ok)) for ok in expected]
+    failing, somewhere = _failing(f, targets, order, points)
     expected = [t for t in targets if t.expectation is not None]
     for t in (t for t, finite in zip(targets, somewhere) if not finite and t in expected):
         constant = _constant_infinity(t)
@@ -1500,6 +1494,48 @@ def _too_few(f, targets, order, points, usable: int, missing, fixed) -> str:
                "--at, --grid or --points where they are"
     return f"{head}; give a domain where they are, e.g. {advice} (or points with --at, " \
            "--grid, --points)"
+
+
+def _failing(f, targets, order, points) -> tuple[dict, np.ndarray]:
+    """At how many points each of f, its derivative and the expectation is not finite
+    (_finite_parts), and per target whether its expectation is somewhere."""
+    failing = dict.fromkeys(["f", "its derivative", "the expectation"], 0)
+    somewhere = np.zeros(len(targets), bool)
+    for part in _chunks(points, _chunk_size(f, order, ladder=False)):
+        parts, expected = _finite_parts(f, targets, order, part)
+        for what, ok in parts.items():
+            failing[what] += int(np.sum(~ok))
+        somewhere |= [bool(np.any(ok)) for ok in expected]
+    return failing, somewhere
+
+
+def _which_failed(f, targets, order, points, n: int) -> str:
+    """Which of f, its derivative and the expectation is not finite at the most of the
+    n points given, in words ("" where none is)."""
+    failing, _ = _failing(f, targets, order, points)
+    what = max(failing, key=failing.get)
+    if not failing[what]:
+        return ""
+    where = "there" if n == 1 else f"at {failing[what]} of them"
+    if what != "f":
+        return f"{what} is not {where}"
+    why = _value_why(f, points)
+    # (f finite at every point given: what failed is a 0 by underflow, x^2 at 1e-200)
+    return f"f is not {where}{why}" if why else f"f is 0 by underflow {where}"
+
+
+def _value_why(f, points) -> str:
+    """Why f is not finite at the first point where a function of it gave nan or inf, as
+    a warning says it: ", as log gave nan or inf (a negative argument gives nan, ...)"."""
+    from .report import label, reason
+
+    run = _Run(f, [points[v] for v in f.variables], (_shape(points)[0],), watching=True)
+    with np.errstate(all="ignore"):
+        run.forward()
+    for (name, what), mask in run.diagnostics.masks.items():
+        if what == "value" and np.any(mask):
+            return f", as {label(name)} gave nan or inf ({reason(name, what)})"
+    return ""
 
 
 def _finite_parts_words(order: int, expected: bool) -> str:
@@ -1960,7 +1996,7 @@ def _derivative_graphs(y, leaves, targets, order, nodes, found, moving=None) -> 
                           for v in nodes]
         grads = {name: leaf.grad for name, leaf in leaves.items()}
         found.gradient = dict(grads)
-        scale = _rounding_scale(y, n, moving=moving)
+        scale = _rounding_scale(y, n, moving=moving, stencil=True)
         under = _zero_by_underflow(y, n)
         found.differenced_under = {i: under for i in range(len(targets))}
         return [(grads.get(t.name), scale) for t in targets]
@@ -1969,7 +2005,8 @@ def _derivative_graphs(y, leaves, targets, order, nodes, found, moving=None) -> 
         chain = _chain(y, leaves, path(t, order))
         found.lower[i] = _data(chain[-2], n)
         found.differenced_under[i] = _zero_by_underflow(chain[-2], n)
-        graphs.append((chain[-1], _rounding_scale(chain[-2], n, moving=moving)))
+        graphs.append((chain[-1], _rounding_scale(chain[-2], n, moving=moving,
+                                                  stencil=True)))
     return graphs
 
 
@@ -2023,19 +2060,21 @@ def _moving(targets, order: int) -> frozenset:
     return frozenset(name for t in targets for name in (t.name, *path(t, order)) if name)
 
 
-def _rounding_scale(y, n: int, overflow: bool = False, moving=None) -> np.ndarray:
+def _rounding_scale(y, n: int, overflow: bool = False, moving=None,
+                    stencil: bool = False) -> np.ndarray:
     """sum |dy/dv| |v| over y's intermediates v: times eps, a first-order bound on the
     rounding error in y (each operation rounds its result by about an ulp). With
     ``overflow``, inf where an intermediate is not finite: a user's formula that overflows
     on the way (exp(-x)/(1+exp(-x))^2 at x = -800) gives a value that means nothing. An
     exact value (``_exact``; computed without the variables ``moving``, None: all) has no
-    rounding to multiply."""
+    rounding to multiply. With ``stencil``, the scale stands for the steps of finite
+    differences around the point too (see _absorbed)."""
     if y is None:
         return np.zeros(n)
     if not isinstance(y, Variable) or y.creator is None:
         return np.abs(_data(y, n))
     variables = _graph(y)
-    exact = _exact(variables, moving)
+    exact = _exact(variables, moving, stencil)
     terms = _scaled_terms(y, variables, exact)
     total, flagged = np.zeros(n), np.zeros(n)
     for v in (v for v in variables if overflow and v.creator is not None):
@@ -2118,7 +2157,7 @@ def _rounded_size(v) -> np.ndarray:
     return np.where(size < TINY, size + _UNIT / (ROUNDING * EPS), size)
 
 
-def _exact(variables, moving=None) -> dict:
+def _exact(variables, moving=None, stencil: bool = False) -> dict:
     """Per Variable (by id), where its value has no rounding in it: leaves and constants,
     a 0 computed from exact arguments unless it is an underflow (0 from arguments finite and
     not 0, for a primitive without exact zeros: exp(-800)), and a result of + - * / ^ or
@@ -2127,7 +2166,7 @@ def _exact(variables, moving=None) -> dict:
     any variable), as it then is at every step of finite differences too. Such a value
     multiplies no rounding error, whatever its slope: x^(n-1)'s slope in n - 1, x^2 ln x,
     is nan at x < 0. (x^2 at 0 is exact; 1 - cos(x)^2 at 1e-9, whose cos rounded to 1, is
-    not.)"""
+    not.) A 0 an exact 0 argument absorbs the others into is exact too (_absorbed)."""
     exact = {id(v): v.creator is None for v in variables}
     moves = {id(v): v.creator is None and v.name is not None
              and (moving is None or v.name in moving) for v in variables}
@@ -2136,12 +2175,32 @@ def _exact(variables, moving=None) -> dict:
         inputs, moves[id(v)] = True, any(moves.get(id(x), True) for x in v.creator.inputs)
         for x in v.creator.inputs:
             inputs = inputs & exact.get(id(x), False)
+        absorbed = _absorbed(v, exact, moves if stencil else None)
         if not np.any(inputs):
-            exact[id(v)] = False
+            exact[id(v)] = absorbed
             continue
         zero = (v.data == 0) & ~np.asarray(_underflow(v))
-        exact[id(v)] = inputs & (zero if moves[id(v)] else zero | _error_free(v))
+        exact[id(v)] = inputs & (zero if moves[id(v)] else zero | _error_free(v)) | absorbed
     return exact
+
+
+def _absorbed(v, exact, moves=None) -> np.ndarray | bool:
+    """Where Variable v is 0 because an argument that absorbs the others is an exact 0,
+    whatever their rounding: a product with it (2x e^(x^2) at 0, whose e^(x^2) rounds),
+    it over a number, it to a positive power. (A 0 by cancellation, sin(x) - x at 1e-9,
+    is not exact, and absorbs nothing.) With ``moves`` (per Variable, whether it is
+    computed from a variable differentiated in), only a 0 that does not move: for steps
+    around the point, (x-2)^2 (x+1) at 2 is h^2 (3 + h), rounded."""
+    kind, args = type(v.creator), v.creator.inputs
+    absorbing = args if issubclass(kind, Mul) else args[:1] if issubclass(kind, (Div, Pow)) \
+        else ()
+    zero = np.zeros(np.shape(v.data), bool)
+    for x in absorbing:
+        if moves is None or not moves.get(id(x), True):
+            zero = zero | (exact.get(id(x), False) & (x.data == 0))
+    if issubclass(kind, Pow):
+        zero = zero & (args[1].data > 0)
+    return zero & (v.data == 0) if zero.any() else False
 
 
 def _error_free(v) -> np.ndarray | bool:
@@ -2577,7 +2636,10 @@ def _judge_target(f, t: Target, i, order, points, found, rtol, atol, smooth_valu
         t.allowance[same & (lost > 0)] = 2      # (decided only because --atol >= the bound)
         t.lost = usable & same & (lost > atol)
         what = "f" if order == 0 else "adcli's derivative"
-        for cause, where in zip(LOST_CAUSES, (larger >= TINY, larger < TINY)):
+        # (two 0s are no values below the normal range: a 0 that rounding made, and not
+        # underflow, which is not counted apart, is a cancellation's, sin(x) - x at 1e-9)
+        below = (larger < TINY) & (larger > 0)
+        for cause, where in zip(LOST_CAUSES, (~below, below)):
             t.why[t.lost & where] = LOST.format(what=what, cause=cause)
             t.why[t.lost & where & (lost < larger)] = LOST_HALF.format(what=what, cause=cause)
         usable &= ~t.lost
@@ -3063,6 +3125,8 @@ def _nothing_counted(f, n, expected_mode, targets=(), order=1, points=None) -> s
             if expected_mode else "are f and its derivative finite (and not 0 by "
             "underflow) with finite differences that settle")
     head = f"at none of the {_s(n)} given {what}"
+    which = "" if points is None else _which_failed(f, targets, order, points, n)
+    head, then = (f"{head}: {which}", "; ") if which else (head, ": ")
     # the variables to look along: those differentiated in, or given several values; the
     # others (a parameter, a = 3) keep theirs
     varied = [v for v in f.variables if any(v in path(t, order) for t in targets)
@@ -3073,11 +3137,12 @@ def _nothing_counted(f, n, expected_mode, targets=(), order=1, points=None) -> s
     near = float(np.median(given)) if len(given) and np.isfinite(given).all() else 1.0
     advice = _domain_advice(f, targets, order, fixed, varied, near)
     if advice is None:
-        return f"{head}: try other points, or random ones from a domain where they are " \
+        return f"{head}{then}try other points, or random ones from a domain where they are " \
                "(--domain NAME=LO:HI)"
     if not advice:
-        return f"{head}, and adcli found no domain where they are, {_TRIED}"
-    return f"{head}: try other points, or random ones from a domain where they are, " \
+        return f"{head}{';' if which else ','} and adcli found no domain where they are, " \
+               f"{_TRIED}"
+    return f"{head}{then}try other points, or random ones from a domain where they are, " \
            f"e.g. {advice}"
 
 
@@ -3114,7 +3179,8 @@ def _summary(r: CheckResult) -> str:
         return f"cannot tell: rounding may leave no digit of adcli's {_labels(r.targets)} " \
                f"at the {_s(len(r.value))} checked"
     if r.verdict == "cannot tell":
-        return (f"cannot tell: rounding leaves no digit of {'f' if r.order == 0 else 'it'} "
+        lost = "f" if r.order == 0 else "adcli's derivative"    # (as the note says it)
+        return (f"cannot tell: rounding leaves no digit of {lost} "
                 f"or the expectation at the {_s(len(r.value))} checked")
     what = _labels(r.targets)
     largest = f"largest relative difference {r.largest_difference:.2g}"

@@ -478,9 +478,11 @@ def _squared(f, t, e, e_scale, a, a_scale, points, where, tolerance) -> list[str
 
 def _numerator_swapped(f, t, multiple, sweep) -> list[str]:
     """-f' for f = u/v: the quotient rule's numerator written u·v' - u'·v, the classic
-    order slip (said before the sign error it makes), for v that varies (x^2/2 has none)."""
+    order slip (said before the sign error it makes), for u and v that both vary: x^2/2
+    has no v', and 1/cos(x) no u', so no second term to swap."""
     if f.nodes[-1].name != "div" or not multiple or not multiple[0].startswith("×-1 ") \
-            or sweep is None or not np.any(sweep.tangents[f.nodes[-1].args[1]] != 0):
+            or sweep is None or \
+            not all(np.any(sweep.tangents[j] != 0) for j in f.nodes[-1].args):
         return []
     d, x = _d(t), t.name
     u, v = (_part(f, j) for j in f.nodes[-1].args)

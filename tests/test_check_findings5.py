@@ -49,7 +49,7 @@ def test_a_derivative_off_by_5_where_rounding_keeps_no_digit_is_not_a_match():
     # is 0 by cancellation there
     code, out, _ = plain(r"\tanh x", r"5(1 - \tanh^2 x)", "--domain", "x=20:30")
     assert code == 1
-    assert out.startswith("cannot tell: rounding leaves no digit of it or the expectation at "
+    assert out.startswith("cannot tell: rounding leaves no digit of adcli's derivative or the expectation at "
                           "the 30 points checked\n")
 
 

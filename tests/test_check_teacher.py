@@ -82,27 +82,30 @@ def test_a_domain_far_from_the_draws_says_the_span_checked():
 # ----- 2. the domain suggested is one where f is defined -----------------------------------
 
 HEAD_GIVEN = ("at none of the 1 point given are f, its derivative and the expectation all "
-              "finite (and not 0 by underflow): try other points, or random ones from a "
-              "domain where they are, e.g. ")
+              "finite (and not 0 by underflow): f is not there, as {why}; try other points, "
+              "or random ones from a domain where they are, e.g. ")
+ASIN = "asin gave nan or inf (an argument outside [-1, 1])"
+SQRT = "sqrt gave nan or inf (a negative argument)"
 HEAD_DRAWN = ("only 0 of 480 random points have f, its derivative and the expectation all "
               "finite (and not 0 by underflow): f is not at 480 of them; give a domain where "
               "they are, e.g. ")
 TAIL_DRAWN = " (or points with --at, --grid, --points)"
 
 
-@pytest.mark.parametrize("f, expected, given, domain", [
+@pytest.mark.parametrize("f, expected, given, domain, why", [
     # arcsin is defined on [-1, 1]: its width 2 to two digits, rounded inward
-    ("arcsin x", "1/sqrt(1-x^2)", ["--at", "x=2"], "x=-0.9:0.9"),
-    ("arcsin x", "1/sqrt(1-x^2)", ["--domain", "x=1:10"], "x=-0.9:0.9"),
+    ("arcsin x", "1/sqrt(1-x^2)", ["--at", "x=2"], "x=-0.9:0.9", ASIN),
+    ("arcsin x", "1/sqrt(1-x^2)", ["--domain", "x=1:10"], "x=-0.9:0.9", None),
     # sqrt(-x) on x <= 0: the decade nearest 1 there
-    ("sqrt(-x)", "-1/(2sqrt(-x))", ["--at", "x=2"], "x=-10:-1"),
+    ("sqrt(-x)", "-1/(2sqrt(-x))", ["--at", "x=2"], "x=-10:-1", SQRT),
     # arcsin(x - 50) on [49, 51]; arcsin(1000x) on [-0.001, 0.001]
-    ("arcsin(x-50)", "1/sqrt(1-(x-50)^2)", ["--domain", "x=1:10"], "x=49.1:50.9"),
-    ("arcsin(1000x)", "1000/sqrt(1-(1000x)^2)", ["--domain", "x=1:10"], "x=-0.0009:0.0009"),
+    ("arcsin(x-50)", "1/sqrt(1-(x-50)^2)", ["--domain", "x=1:10"], "x=49.1:50.9", None),
+    ("arcsin(1000x)", "1000/sqrt(1-(1000x)^2)", ["--domain", "x=1:10"], "x=-0.0009:0.0009",
+     None),
 ])
-def test_the_domain_suggested_is_where_f_is_defined(f, expected, given, domain):
+def test_the_domain_suggested_is_where_f_is_defined(f, expected, given, domain, why):
     code, out, err = plain(f, expected, *given)
-    message = HEAD_GIVEN + f"--domain {domain}" if given[0] == "--at" else \
+    message = HEAD_GIVEN.format(why=why) + f"--domain {domain}" if given[0] == "--at" else \
         HEAD_DRAWN + f"--domain {domain}" + TAIL_DRAWN
     assert (code, out, err) == (2, "", error(message))
     # and taking the advice, the check runs there and the derivative matches

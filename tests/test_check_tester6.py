@@ -161,8 +161,9 @@ def test_f_zero_by_underflow_is_exit_2_with_a_domain(f, at):
     code, out, err = plain(f, "--at", at)
     assert (code, out) == (2, "")
     head = ("adcli: error: at none of the 1 point given are f and its derivative finite "
-            "(and not 0 by underflow) with finite differences that settle: try other points, "
-            "or random ones from a domain where they are, e.g. --domain x=")
+            "(and not 0 by underflow) with finite differences that settle: f is 0 by "
+            "underflow there; try other points, or random ones from a domain where they are, "
+            "e.g. --domain x=")
     assert err.startswith(head), err
     lo, hi = map(float, err[len(head):].split()[0].split(":"))
     for end in (lo, hi):    # f is a normal float64 at both ends of the domain suggested

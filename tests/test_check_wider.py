@@ -287,7 +287,7 @@ def test_an_unsure_witness_leaves_the_check_as_it_was(monkeypatch, argv):
 def test_where_long_double_is_float64_the_check_is_as_it_was(monkeypatch):
     code, out, err = before(monkeypatch, *D1[::2], "--at", "x=1e120")
     assert (code, err) == (1, "")
-    assert out.startswith("cannot tell: rounding leaves no digit of it or the expectation at "
+    assert out.startswith("cannot tell: rounding leaves no digit of adcli's derivative or the expectation at "
                           "the 1 point checked\n")
     assert "long double" not in out
 
