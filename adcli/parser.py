@@ -577,6 +577,10 @@ def _syntax_error(error, text: str) -> ExpressionError:
     raised = _raised_point(text, position)
     if raised is not None:
         return raised
+    if position < len(text) and text[position] in _SUPERSCRIPTS:
+        said = _raised_out_of_place(text, position)
+        if said is not None:
+            return ExpressionError(said, text, position)
     if text[position:position + 1] == "!":  # x!, (n+1)!, 3!!: no gamma function for them
         return ExpressionError("a factorial is read after a whole number only (3!), once: "
                                "there is no factorial of a variable or expression", text,
@@ -654,6 +658,34 @@ def _script_sign(c: str, plain: str, form: str) -> str:
     return said + f"write '{plain}'"
 
 
+def _raised_out_of_place(text: str, start: int) -> str | None:
+    """A superscript the grammar cannot take: a sign after superscript digits (x²⁺¹, a
+    power typed raised: the sign named, as x⁻ is) or a root's index raised before √ (³√x);
+    None for any other."""
+    from .reader import power_meant
+
+    c = text[start]
+    if c in "⁺⁻" and start and text[start - 1] in _SUPERSCRIPTS:
+        power = power_meant(text, start)
+        plain = "+" if c == "⁺" else "-"
+        return (f"unexpected character '{c}' (a superscript '{plain}') after a raised "
+                f"power: write the power with '^'" + (f", as in {power}" if power else ""))
+    end = start
+    while end < len(text) and text[end] in "⁰¹²³⁴⁵⁶⁷⁸⁹":
+        end += 1
+    if end == start or text[end:end + 1] != "√":
+        return None
+    from .reader import _SUPERSCRIPT_DIGITS
+
+    n = text[start:end].translate(_SUPERSCRIPT_DIGITS)
+    radicand = re.compile(r"\s*(\([^()]*\)|[\w.]+)").match(text, end + 1)
+    x = radicand.group(1) if radicand else "x"
+    inside = x[1:-1] if x[0] == "(" else x
+    meant = {"2": f"√{x}", "3": f"∛{x}"}.get(n, f"{x}^(1/{n})")
+    return (f"'{escape(text[start:end + 1])}' (a root's index, raised before √) is not read: "
+            f"write {escape(meant)}, or \\sqrt[{n}]{{{escape(inside)}}}")
+
+
 _POINTS = ".·⋅"    # a decimal point, or the dot a word processor raises with superscripts
 
 
@@ -689,6 +721,11 @@ _TAKES_ONE = r"(\\sqrt(?:\[[^\]]*\])?|\\[dt]?frac(?:\{[^{}]*\})?" \
 def _one_token(text: str, position: int) -> str:
     """What to write where a command takes one token (\\sqrt[3] -x): TeX's braces."""
     head = re.search(_TAKES_ONE, text[:position])
+    if head and not text[position:].strip():  # \frac{x}: nothing to repeat as the example
+        two = re.fullmatch(r"\\[dt]?frac", head.group(1))
+        return (f"{head.group(1)} needs {'two tokens' if two else 'one more token'} after it, "
+                f"{'each ' if two else ''}a digit, a letter, a command or a group in braces, "
+                f"as in {head.group(1)}{'{1}' if two else ''}{{2}}")
     meant = (text[position:].split() or ["x"])[0]
     example = f", as in {head.group(1)}{{{meant}}}" if head else ""
     return ("TeX takes one token here, a digit, a letter or a command: put what is meant "

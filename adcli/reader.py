@@ -36,6 +36,11 @@ from .printer import as_operand, format_number, render
 from .records import Record
 
 _SUPERSCRIPT_DIGITS = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻", "0123456789+-")
+# A name with its power, right before a "_" (x^2_i, \sigma^{2}_{x}, x²_i): _stray_subscript
+_POWER_BEFORE = re.compile(r"(?P<name>\\[A-Za-z]+|[^\W\d]\w*?)(?P<power>\^\s*(?:\{[^{}]*\}|"
+                           r"\\[A-Za-z]+|[-+]?[^\W_]+)|[⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻]+)\Z")
+_SQRT_TOKEN = re.compile(r"\\sqrt(?:\[[^\]]*\])?\s*\S\Z")   # \sqrt x_1: x is \sqrt's token
+_BEFORE_A_NAME = "+-*/([{,=&^·×÷−"  # x*_i: a name '_i' after an operator, as before
 CONSTANT_SPELLINGS = {"π": "pi"}
 # π in every form Unicode has for it (each is π in NFKC form: ϖ, ℼ, and 𝛑 𝜋 𝝅 ... pasted
 # from typeset maths): the grammar's _PI, the constant on its own, never part of a name
@@ -669,7 +674,9 @@ class Factor(Record):
     "number" (starts with a number), "paren" (in parentheses or bars), "applied" (a
     function with its argument in parentheses), "raised" (a group in parentheses or
     brackets raised to a power: after a function, the power is on the function's value),
-    or "plain"."""
+    "tex" (TeX's \\frac, \\sqrt or a brace group: one token, drawn without brackets, so
+    after a function a factor side by side, as ½ is: \\sin\\frac12 x is sin ½x), or
+    "plain"."""
 
     __slots__ = _fields = ("index", "start", "kind")
 
@@ -805,13 +812,13 @@ class Builder:
         ((name, start),) = children
         if name[0] == "_" and start and self.text[start - 1] == "\u3017":
             self._word_subscript(name, start)
-        if name[0] == "_" and self._tex:  # (before the cache: _1 alone may be met first)
-            self._stray_subscript(name, start)
         if name[0] > "\x7f" and _subscript_character(name[0]):
             self._bare_subscript(name[0], start)  # x_\pi₁, \pi^x₁: ₁ alone, never a name '1'
         if name[0] == "_" and start and self.text[start - 1] in PI_FORMS:   # π_1
             script = re.compile(r"_+\{?\s*(\w*)").match(self.text, start).group(1)
             pi_subscript(self.text, self.text[start - 1], script or "1", start)
+        if name[0] == "_":  # (before the cache: _1 alone may be met first)
+            self._stray_subscript(name, start)
         if self.definitions and (ref := normal_name(name)) in self.definitions:
             return self._add(Node("ref", start, name=ref))
         if self._applies and self.text.startswith("\u2061", start + len(name)) \
@@ -891,15 +898,30 @@ class Builder:
                         "(2*pi*x)", start)
 
     def _stray_subscript(self, written: str, start: int) -> None:
-        """\\sqrt x_1, \\sin^2_2x: a "_" glued to what is no name, a token TeX takes alone
-        (\\sqrt's x) or a power. TeX sets the subscript on that, so it is never a name '_1'
-        times it: refused, with the braces to write."""
-        if start == 0 or self.text[start - 1].isspace():
+        """x^2_i (TeX's x_i squared), \\sigma^{2}_{x}, \\sqrt x_1, (x+1)_1: a "_" glued to
+        what is no name, a power, a bracket or a token TeX takes alone (\\sqrt's x). TeX sets
+        the subscript on that, so it is never a name '_i' times it: refused, saying where
+        the subscript goes."""
+        text = self.text
+        if start == 0 or text[start - 1].isspace() or text[start - 1] in _BEFORE_A_NAME:
             return
-        self._error(f"'{escape(written[:2])}' is a subscript of what comes before it, not a "
-                    "name (TeX takes one token after \\sqrt and '^'): write it with its name "
-                    "in braces, as in \\sqrt{x_1}, or before the power, as in \\log_2^2 x",
-                    start)
+        # (TeX takes one token as a subscript: \\sin^2_2x is \\sin^2_2 then x)
+        script = re.compile(r"_(\{[^{}]*\}|\\[A-Za-z]+|\w)?").match(text, start).group() \
+            if self._tex or text.startswith("_{", start) else written
+        power = _POWER_BEFORE.search(text, 0, start)
+        if self._tex and (_SQRT_TOKEN.search(text, 0, start) or power is not None and
+                          is_function_name(normal_name(power.group("name").lstrip("\\")))):
+            advice = "(TeX takes one token after \\sqrt and '^'): write it with its name in " \
+                "braces, as in \\sqrt{x_1}, or before the power, as in \\log_2^2 x"
+            self._error(f"'{escape(script)}' is a subscript of what comes before it, not a "
+                        f"name {advice}", start)
+        if power is not None:   # x_i^2: the name, its subscript, then the power
+            name, raised = power.group("name", "power")
+            advice = f"write {name}{script}{raised}, the subscript before the power"
+        else:
+            advice = f"a subscript goes right after a name, as in x{script}"
+        self._error(f"'{escape(script)}' is a subscript of what comes before it, not a name: "
+                    f"{escape(advice)}", start)
 
     def _glued_base(self, written: str, start: int) -> None:
         """\\log_10x: TeX takes one token as a subscript, so \\log_1 then 0x, a logarithm
@@ -1219,7 +1241,9 @@ class Builder:
         (opening, start), inner = children
         if opening == "\u3016" and isinstance(inner, Func):  # Word's 〖sin〗^2⁡x: the name
             return inner                                     # it holds, to take its power
-        return Factor(self._value(inner), start, "paren")
+        # TeX draws no braces: \sin{2}x is \sin 2x (by hand, {x+1} groups as (x+1) does)
+        kind = "tex" if opening == "{" and self._tex else "paren"
+        return Factor(self._value(inner), start, kind)
 
     def word_root(self, children):
         """Word's √(n&x): the nth root of x, n a whole number (√ for 2, ∛ for 3, else
@@ -1241,7 +1265,7 @@ class Builder:
         degree, radicand = self._value(degree), self._radicand(radicand, start)
         one = self._add(Node("number", start, "", 1.0))
         exponent = self._infix("div", one, degree, start)
-        return Factor(self._infix("pow", radicand, exponent, start), start, "paren")
+        return Factor(self._infix("pow", radicand, exponent, start), start, "tex")
 
     def tex_sqrt(self, children):  # LaTeX's \sqrt{x}, \sqrt2: one token, as TeX reads it
         (_, start), radicand = children
@@ -1254,7 +1278,7 @@ class Builder:
     def _root(self, name: str, radicand, start: int) -> Factor:
         index = self._add(Node("call", start, name=name, function=CALLABLE[name],
                                args=(self._radicand(radicand, start),)))
-        return Factor(index, start, "paren")
+        return Factor(index, start, "tex")
 
     def _radicand(self, radicand, start: int) -> int:
         """The root's one token: \\sqrt[3]\\sin x is \\sqrt[3]{\\sin} then x to TeX, a function
@@ -1273,7 +1297,7 @@ class Builder:
     def fraction(self, children):  # LaTeX's \frac{a}{b}, \frac12
         (_, start), top, bottom = children
         index = self._infix("div", self._value(top), self._value(bottom), start)
-        return Factor(index, start, "paren")
+        return Factor(index, start, "tex")
 
     def bars(self, children):
         (_, start), inner, _ = children
@@ -1288,6 +1312,9 @@ class Builder:
         else:
             base, (_, position), exponent = children
         base = self._plain(base)
+        if base.__class__ is Factor and self.text[base.start] == "{" \
+                and self.text[max(self._gap(base.start)[0], 0)] == "^":
+            self._double_superscript(base.start, position)
         if isinstance(base, Run):   # 𝑥cos⁡^2: the function's argument must come next
             self._error(f"'{escape(base[-1].written)}' is followed by Word's function "
                         "application mark (U+2061), so its argument must come right after it, "
@@ -1299,6 +1326,23 @@ class Builder:
         if isinstance(base, Pieces):      # x(y)^2: the power is on the group
             return Pieces(base.head, self._power(base.paren, exponent, position))
         return self._power(base, exponent, position)
+
+    def _double_superscript(self, opening: int, position: int):
+        """e^{-x}^2: a second power on a braced exponent, which TeX refuses ("Double
+        superscript"). Read right to left it is e^((-x)^2), though (e^{-x})^2 is as often
+        meant: refused, naming both."""
+        text, caret = self.text, self._gap(opening)[0]
+        close, depth = opening, 0
+        while depth or close == opening:
+            depth += {"{": 1, "}": -1}.get(text[close], 0)
+            close += 1
+        base, inner = _operand_before(text, caret), text[opening:close]
+        second = re.compile(r"\^\s*(\{[^{}]*\}|\\[A-Za-z]+|[-+]?[\w.]+)|[⁰-⁹¹²³⁺⁻]+") \
+            .match(text, position)
+        power = second.group() if second else "^…"
+        self._error(f"a second power on a braced exponent, which TeX refuses (\"Double "
+                    f"superscript\"): write ({escape(base)}^{escape(inner)}){escape(power)} or "
+                    f"{escape(base)}^{{({escape(inner[1:-1])}){escape(power)}}}", position)
 
     def _superscript(self, text: str, position: int) -> Factor:
         """A superscript exponent's value: x² is 2; Word's raised fraction x⁻¹ᐟ² is
@@ -1503,7 +1547,8 @@ class Builder:
         if self._looked == LOOKED_AT or len(self.said) == CAUTIONS:
             return
         nodes, text, k = self.nodes, self.text, 0
-        while factors[k].kind == "number" or nodes[factors[k].index].kind == "constant":
+        while factors[k].kind == "number" or nodes[factors[k].index].kind == "constant" \
+                or factors[k].kind == "tex" and self._constant(factors[k].index):
             k += 1
             if k == len(factors):
                 return
@@ -1525,6 +1570,17 @@ class Builder:
         shown = text[chain[0].start:second] + tail
         self._say(f"{shown}: a function written without parentheses takes every factor after "
                   f"it, so this is {reading}; for {meant}, write {head}({inner}) {tail}")
+
+    def _constant(self, index: int) -> bool:
+        """Whether a node's subtree holds no variable: \\frac{1}{2} in \\exp\\frac{1}{2}x^2
+        is a coefficient, as ½ is. A walk, not recursion."""
+        stack = [index]
+        while stack:
+            node = self.nodes[stack.pop()]
+            if node.kind in ("variable", "ref"):
+                return False
+            stack.extend(node.args)
+        return True
 
     def _apply_func(self, func: Func, argument: int) -> int:
         # sin x + x^2: x^2's nodes were made before sin could be applied to x
@@ -1639,6 +1695,24 @@ class Builder:
 
     def _mul(self, left: int, right: int) -> int:
         return self._infix("mul", left, right, self.nodes[right].position)
+
+
+def _operand_before(text: str, end: int) -> str:
+    """The base written before the "^" at ``end``: a name, a number, a command or a group
+    in brackets (e in e^{-x}^2), for a refusal's advice; "…" where none is seen."""
+    k = end
+    while k > 0 and text[k - 1].isspace():
+        k -= 1
+    if k and text[k - 1] in ")]}":
+        depth, start = 0, k - 1
+        while start >= 0:
+            depth += (text[start] in ")]}") - (text[start] in "([{")
+            if depth == 0:
+                return text[start:k]
+            start -= 1
+        return "…"
+    found = re.search(r"(\\[A-Za-z]+|[^\W\d]\w*|\d*\.?\d+)\Z", text[:k])
+    return found.group() if found else "…"
 
 
 def _plain_number(nodes: list[Node]) -> float | None:
