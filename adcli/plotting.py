@@ -121,8 +121,15 @@ def _beside_poles(y: np.ndarray, slope, x, middle: float) -> np.ndarray:
     beside[:-1] |= ~finite[1:] | broken
     beside[1:] |= ~finite[:-1] | broken
     height = np.abs(np.where(finite, y, middle) - middle)
-    # (an end of the grid stands out from its one neighbour: tan on 0:pi/2 ends at 1.6e16)
+    # (an end of the grid stands out from its one neighbour where it grows faster than the
+    # samples before it did: tan on 0:pi/2 ends at 1.6e16, 1e14 times its neighbour after
+    # steps of 2; exp's and 10^x's ends grow by the ratio of every step, and are no pole)
     above_left, above_right = np.ones(len(y), bool), np.ones(len(y), bool)
+    if len(y) > 2:
+        with np.errstate(all="ignore"):
+            grows = height[1:] / height[:-1]
+        above_left[0] = 1 / grows[0] > 2 / grows[1]
+        above_right[-1] = grows[-1] > 2 * grows[-2]
     above_left[1:] = height[:-1] < height[1:] / 2      # sample i stands out from i-1
     above_right[:-1] = height[1:] < height[:-1] / 2    # ... and from i+1
     pair = above_left[:-1] & above_right[1:]           # samples i and i+1 together
