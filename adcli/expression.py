@@ -294,7 +294,6 @@ class Expression:
                 result = compute(run)
             if run.out_of_range is not None and witnessed:
                 self._cross_check(arrays, result, run.out_of_range, run.nth_asked)
-            _mark_inputs(self.variables, arrays, result)
             if witnessed and not self.has_diff and _size(shape) <= _ROUNDING_POINTS \
                     and len(self.nodes) <= _ROUNDING_NODES:
                 self._by_rounding(arrays, result, run.nth_asked)
@@ -702,20 +701,6 @@ _ROUNDING_NODES = 2000
 
 def _size(shape: tuple) -> int:
     return int(np.prod(shape, dtype=np.int64))
-
-
-def _mark_inputs(names, arrays, result: Result) -> None:
-    """Blame a nan or inf result on the value given, where it is nan or inf: no function
-    is to blame there (each one's "value" is from finite inputs only)."""
-    given = [(name, ~np.isfinite(a)) for name, a in zip(names, arrays)]
-    given = [(name, bad) for name, bad in given if bad.any()]
-    if given:
-        computed = result.not_finite()
-        for (_, what), mask in result.diagnostics.masks.items():
-            if what in ("value", "derivative", "overflow"):   # a function named already
-                computed = computed & ~np.reshape(mask, computed.shape)
-        for name, bad in given:
-            result.diagnostics.add_input(name, bad & computed)
 
 
 def _as_point(result: Result) -> Result:

@@ -12,7 +12,7 @@ import numpy as np
 from .errors import (AdcliError, AdcliWarning, ExpressionError, NonFiniteError, ValuesError,
                      closest, did_you_mean, escape, glued, no_header, no_value_for, warn)
 from .definitions import from_pairs, unused
-from .diagnostics import Diagnostics
+from .diagnostics import Diagnostics, mark_inputs
 from .expression import LATEX_LETTERS
 from .functions import CALLABLE, CONSTANTS
 from .parser import define, is_name, normal_name, parse
@@ -161,9 +161,14 @@ def _not_defined(definitions, names, source=None) -> None:
 
 def _compute(command, chunk, output, report: Report, strict: bool, source) -> None:
     columns, diagnostics = command.compute(chunk.values, chunk.n)
-    rows = Rows({name: chunk.values[name] for name in command.names}, columns, chunk.n,
-                chunk.extra, warned(diagnostics))
-    first = _first_not_finite(columns) if strict else None
+    values = {name: chunk.values[name] for name in command.names}
+    not_finite = ~np.logical_and.reduce([np.isfinite(c) for c in columns]) if columns \
+        else np.zeros(chunk.n, bool)
+    found = bool(not_finite.any())
+    if found:
+        mark_inputs(diagnostics, values, not_finite)
+    rows = Rows(values, columns, chunk.n, chunk.extra, warned(diagnostics))
+    first = int(np.argmax(not_finite)) if strict and found else None
     if first is None:
         report.add(diagnostics, chunk.n, columns)
         output.write(rows)
@@ -175,12 +180,6 @@ def _compute(command, chunk, output, report: Report, strict: bool, source) -> No
     output.write(rows.head(first))
     where = _where(source, read, chunk.n - first, command.names, rows.at, first)
     raise NonFiniteError(report.stopped(diagnostics, first, where))
-
-
-def _first_not_finite(columns) -> int | None:
-    """The index of the first point with a nan or inf result, if any."""
-    finite = np.logical_and.reduce([np.isfinite(c) for c in columns])
-    return None if finite.all() else int(np.argmin(finite))
 
 
 def _head(diagnostics: Diagnostics, k: int) -> Diagnostics:

@@ -45,10 +45,11 @@ def test_jacobian_names_the_expression_a_nan_is_in():
            "gives -inf)" in lines
 
 
-def test_grad_at_a_nan_given_names_the_variable():
+def test_a_nan_given_to_the_api_is_no_warning_of_its_own():
+    """The CLI names a variable given nan (it has looked at its results' finiteness
+    anyway); the API does not pay that pass over every input: a nan in is a nan out."""
     grad, lines = said(lambda: adcli.parse("x^2").grad(x=float("nan")))
-    assert np.isnan(grad["x"])
-    assert lines == ["x was given nan or inf at 1 of 1 point, so a result there is too"]
+    assert np.isnan(grad["x"]) and lines == []
 
 
 @pytest.mark.parametrize("call", [
