@@ -80,3 +80,9 @@ def test_a_points_column_named_as_a_definition_is_said_as_a_column(tmp_path, dat
     assert (code, out) == (2, "")
     assert err == (f"adcli: error: {holder}, and 'F' is defined by --let, so it is not a "
                    "variable: rename it (it then passes through), or the definition\n")
+
+
+def test_jacobian_of_one_expression_numbers_it_as_of_several():
+    """jacobian of one expression headed its columns f, df/dx (the README: f1, df1/dx)."""
+    code, out, _ = run_cli("jacobian", "x*y", "--at", "x=1,y=2", "--format", "csv")
+    assert (code, out) == (0, "x,y,f1,df1/dx,df1/dy\n1.0,2.0,2.0,2.0,1.0\n")

@@ -10,6 +10,12 @@ class Jacobian(Command):
     examples = ('adcli jacobian "r cos(t)" "r sin(t)" --at r=2,t=pi/6',)
     many = True
 
+    @property
+    def function_names(self) -> list[str]:
+        """f1, f2, ...: numbered for one expression too, so a script reading the columns
+        of N expressions needs no special case for N = 1."""
+        return [f"{self.symbol}{i + 1}" for i in range(len(self.expressions))]
+
     def head(self) -> dict:
         return {"expressions": [e.text for e in self.expressions],
                 "parsed": [e.parsed for e in self.expressions], "variables": list(self.wrt)}
