@@ -110,6 +110,7 @@ def test_issue_rows_are_correctly_rounded_to_a_few_ulps(text, x):
         assert acc.ulps(got, true) <= acc.GOAL[order], (order, got, mp.nstr(true, 17))
 
 
+@pytest.mark.filterwarnings("ignore::adcli.errors.AdcliWarning")  # (kinks, edges: said)
 @pytest.mark.parametrize("y, x", [(1e-300, 1e-300), (1e200, 1e200), (-1e-300, 2e-300),
                                   (1e-300, 1e200), (3.0, 3.0)])
 def test_atan2_partials_at_tiny_and_huge_scales(y, x):
@@ -228,6 +229,7 @@ def test_references_agree_with_mpmath_differentiation(name):
                                abs_eps=mp.mpf(10)**-30), (name, partial, point)
 
 
+@pytest.mark.filterwarnings("ignore::adcli.errors.AdcliWarning")  # (kinks, edges: said)
 def test_the_script_measures_what_the_api_computes():
     # The script differentiates primitives with the engine directly; the results must be
     # the API's to the last bit, or its table would describe some other computation.

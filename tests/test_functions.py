@@ -183,6 +183,7 @@ SECOND_DERIVATIVE_PATHS = {
 }
 
 
+@pytest.mark.filterwarnings("ignore::adcli.errors.AdcliWarning")  # (kinks, edges: said)
 @pytest.mark.parametrize("path", SECOND_DERIVATIVE_PATHS)
 @pytest.mark.parametrize("name", UNARY)
 def test_second_derivative_of_unary_function_matches_central_differences(name, path):
@@ -514,6 +515,7 @@ def _grid(cls):
     return (np.linspace(*domains[0], 5)[:, None], np.linspace(*domains[1], 4)[None, :])
 
 
+@pytest.mark.filterwarnings("ignore::adcli.errors.AdcliWarning")  # (kinks, edges: said)
 @pytest.mark.parametrize("name", FUNCTION_NAMES + [f"op:{n}" for n in OPERATORS])
 def test_array_inputs_give_the_same_as_point_by_point(name):
     if name.startswith("op:"):
@@ -597,6 +599,7 @@ KINKS = [
 ]
 
 
+@pytest.mark.filterwarnings("ignore::adcli.errors.AdcliWarning")  # (kinks, edges: said)
 @pytest.mark.parametrize("text, at, expected", KINKS)
 def test_convention_at_kinks_and_edges(text, at, expected):
     g = adcli.parse(text).grad(**at)
@@ -609,6 +612,7 @@ def test_convention_at_kinks_and_edges(text, at, expected):
             assert got == want, f"d/d{name} {text} at {at}: {got}, expected {want}"
 
 
+@pytest.mark.filterwarnings("ignore::adcli.errors.AdcliWarning")  # (kinks, edges: said)
 @pytest.mark.parametrize("text, x, second", [
     # x^2 at -2: second derivative 2, with no nan from log(-2).
     ("x^2", -2.0, 2.0),
@@ -624,6 +628,7 @@ def test_second_derivative_conventions(text, x, second):
     assert float(f.hessian(x=x)[0, 0]) == second
 
 
+@pytest.mark.filterwarnings("ignore::adcli.errors.AdcliWarning")  # (kinks, edges: said)
 @pytest.mark.parametrize("a, b", [(0.0, 1.0), (0.0, 0.0), (1e-300, 0.0)])
 def test_pow_second_derivative_in_a_is_zero_where_a_factor_b_minus_i_is(a, b):
     # d2/da2 a^b = b (b-1) a^(b-2): 0 where b is 0 or 1, even where a^(b-2) is infinite
@@ -631,6 +636,7 @@ def test_pow_second_derivative_in_a_is_zero_where_a_factor_b_minus_i_is(a, b):
     assert float(adcli.parse("a^b").hessian(a=a, b=b)[0, 0]) == 0.0
 
 
+@pytest.mark.filterwarnings("ignore::adcli.errors.AdcliWarning")  # (kinks, edges: said)
 @pytest.mark.parametrize("a, b, hessian", [
     # f = a^b at a = 0 (limits as a -> 0+): f_aa = b(b-1) a^(b-2), f_ab = a^(b-1)(1 + b ln a)
     # and f_bb = a^b ln^2 a. For b > 2 all three are 0.
@@ -687,6 +693,7 @@ def test_pow_hessian_at_exponent_zero_keeps_the_mixed_partial(text):
     np.testing.assert_allclose(h, [[0.0, 0.5], [0.5, L2**2]], rtol=1e-14, atol=1e-15)
 
 
+@pytest.mark.filterwarnings("ignore::adcli.errors.AdcliWarning")  # (kinks, edges: said)
 def test_exp_overflow_value_is_inf():
     f = adcli.parse("exp(x)")
     assert float(f.value(x=1000.0)) == INF

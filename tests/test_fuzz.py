@@ -37,6 +37,7 @@ import warnings
 from datetime import timedelta
 
 import numpy as np
+import pytest
 from hypothesis import HealthCheck, assume, given, note, settings
 from hypothesis import strategies as st
 
@@ -776,6 +777,7 @@ def test_gradients_and_hessians_agree_with_central_differences(data):
                                      float(result.hessian[i, j]), f"d2/d{name}d{other}")
 
 
+@pytest.mark.filterwarnings("ignore::adcli.errors.AdcliWarning")  # (kinks, edges: said)
 @FUZZ
 @given(st.data())
 def test_taylor_mode_at_several_points_agrees_with_nested_reverse_passes(data):

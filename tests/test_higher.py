@@ -229,6 +229,7 @@ FD_CASES = [
 ]
 
 
+@pytest.mark.filterwarnings("ignore::adcli.errors.AdcliWarning")  # (kinks, edges: said)
 @pytest.mark.parametrize("text, box", FD_CASES, ids=[case[0] for case in FD_CASES])
 @settings(max_examples=25, deadline=None)
 @given(data=st.data())

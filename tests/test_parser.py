@@ -229,6 +229,7 @@ OVERFLOWING = [
 ]
 
 
+@pytest.mark.filterwarnings("ignore::adcli.errors.AdcliWarning")  # (kinks, edges: said)
 @pytest.mark.parametrize("text, expected", OVERFLOWING, ids=[t[:12] for t, _ in OVERFLOWING])
 def test_overflow_is_infinity_in_float64(text, expected):
     value = np.asarray(adcli.parse(text).value())

@@ -115,6 +115,7 @@ def test_the_order_budget_refuses_before_it_is_exceeded(monkeypatch):
     assert recorded.count - start <= Growth.BUDGET
 
 
+@pytest.mark.filterwarnings("ignore::adcli.errors.AdcliWarning")  # (kinks, edges: said)
 def test_a_thread_evaluating_values_does_not_switch_off_another_threads_graph():
     """Backprop on/off is per context: with a process-global switch, one thread's value()
     turned off recording for the other, whose gradient then came back as 0."""

@@ -317,6 +317,7 @@ def _same(a, b) -> bool:
     return a == b or (math.isnan(a) and math.isnan(b))
 
 
+@pytest.mark.filterwarnings("ignore::adcli.errors.AdcliWarning")  # (kinks, edges: said)
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(expression(), st.floats(0.1, 3.0), st.floats(0.1, 3.0), st.floats(0.1, 3.0))
 def test_inserting_the_implied_stars_and_parentheses_changes_nothing(pair, x, y, t):
