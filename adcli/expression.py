@@ -65,16 +65,6 @@ class Result(Record):
         self.value, self.diagnostics, self.wrt = value, diagnostics, wrt
         self.gradient, self.hessian, self.derivative = gradient, hessian, derivative
 
-    def not_finite(self) -> np.ndarray:
-        """True at each point where some number computed is nan or inf."""
-        bad = ~np.isfinite(self.value)
-        for a in [*(self.gradient or {}).values(), self.derivative]:
-            if a is not None:
-                bad = bad | ~np.isfinite(a)
-        if self.hessian is not None:
-            bad = bad | ~np.isfinite(self.hessian).all(axis=(-2, -1))
-        return bad
-
     def derivatives_finite(self) -> bool:
         arrays = [*(self.gradient or {}).values(), self.hessian, self.derivative]
         return all(np.isfinite(a).all() for a in arrays if a is not None)

@@ -170,13 +170,13 @@ def _compute(command, chunk, output, report: Report, strict: bool, source) -> No
     rows = Rows(values, columns, chunk.n, chunk.extra, warned(diagnostics))
     first = int(np.argmax(not_finite)) if strict and found else None
     if first is None:
-        report.add(diagnostics, chunk.n, columns)
+        report.add(diagnostics, chunk.n, found)
         output.write(rows)
         return
     # --strict writes the points before the first and stops: stderr's counts are of
     # those points, as the output's are (not of the chunk's points after the stop).
     read = report.points + chunk.n
-    report.add(_head(diagnostics, first), first, [c[:first] for c in columns])
+    report.add(_head(diagnostics, first), first)   # (all finite before the first)
     output.write(rows.head(first))
     where = _where(source, read, chunk.n - first, command.names, rows.at, first)
     raise NonFiniteError(report.stopped(diagnostics, first, where))

@@ -146,9 +146,7 @@ def told(diagnostics, concerned) -> list[str]:
         if not count or not concerned(name, what):
             continue
         where = f"{count} of {points} point{'s' * (points != 1)}"
-        lines.append(variable_said(name, what, where, diagnostics.first(name, what), points)
-                     if what in _OF_VARIABLES else input_said(name, where)
-                     if what == "input" else _said(name, what, where))
+        lines.append(said(name, what, where, diagnostics.first(name, what), points))
     return lines
 
 
@@ -159,18 +157,16 @@ class Report:
         self.unattributed = False   # nan/inf results no function is to blame for
         self.firsts: dict = {}      # per (variable, kind) of _OF_VARIABLES: its first point
 
-    def add(self, diagnostics, n: int, columns) -> bool:
-        """Count a chunk's diagnostics; return whether any result in it is nan or inf."""
+    def add(self, diagnostics, n: int, bad: bool = False) -> None:
+        """Count a chunk's diagnostics; ``bad``: whether any result in it is nan or inf."""
         self.points += n
         for key, mask in merged(diagnostics).items():
             self.counts[key] = self.counts.get(key, 0) + int(np.count_nonzero(mask))
         for key in merged(diagnostics):
             if key[1] in _OF_VARIABLES:     # the earlier chunk's is the first
                 self.firsts.setdefault(key, diagnostics.first(*key))
-        bad = any(not np.isfinite(a).all() for a in columns)
         if bad and not self._blamed():
             self.unattributed = True
-        return bad
 
     def _blamed(self) -> bool:
         """Whether a function is named for a nan or inf."""
@@ -184,26 +180,30 @@ class Report:
             lines.append("a result is nan or inf (from a value that is nan or inf)")
         for (name, what), count in self.counts.items():
             where = f"{count} of {self.points} point{'s' * (self.points != 1)}"
-            if what in _OF_VARIABLES:
-                lines.append(variable_said(name, what, where, self.firsts.get((name, what)),
-                                           self.points))
-            elif what == "input":
-                lines.append(input_said(name, where))
-            elif what != "kink" or kinks:
-                lines.append(_said(name, what, where))
+            if what != "kink" or kinks:
+                lines.append(said(name, what, where, self.firsts.get((name, what)),
+                                  self.points))
         return lines
 
     @staticmethod
     def stopped(diagnostics, i: int, where: str) -> str:
         """--strict's message: what made point i (at ``where``), the first whose results
         are not all finite, so; the run stopped there."""
-        said = [variable_said(name, what, where, diagnostics.first(name, what), 1)
-                if what in _OF_VARIABLES else input_said(name, where) if what == "input"
-                else _said(name, what, where)
-                for (name, what), mask in merged(diagnostics).items()
-                if what in _BLAMED and np.ravel(mask)[i]]
-        return "; ".join(said or [f"a result is nan or inf at {where} (from a value that is "
+        lines = [said(name, what, where, diagnostics.first(name, what), 1)
+                 for (name, what), mask in merged(diagnostics).items()
+                 if what in _BLAMED and np.ravel(mask)[i]]
+        return "; ".join(lines or [f"a result is nan or inf at {where} (from a value that is "
                                   "nan or inf)"]) + ": stopped there (--strict)"
+
+
+def said(name: str, what: str, where: str, first, points: int) -> str:
+    """Any diagnostic in words, at ``where`` (points counted, or one): a function's, a
+    variable's kind (``first``: its first point), a value given as nan or inf."""
+    if what in _OF_VARIABLES:
+        return variable_said(name, what, where, first, points)
+    if what == "input":
+        return input_said(name, where)
+    return _said(name, what, where)
 
 
 def _said(name: str, what: str, where: str) -> str:

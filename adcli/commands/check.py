@@ -319,7 +319,7 @@ def _warnings(result, err) -> None:
 
     report = Report()
     diagnostics, passed = _kinks_split(result)
-    report.add(diagnostics, len(result.value), [])
+    report.add(diagnostics, len(result.value))
     for message in [*result.cautions, *report.messages(), *passed]:
         warn(err, message)
 

@@ -74,7 +74,7 @@ class Graph(Command):
         report_nonfinite(messages, strict, err)
         if has_values:
             kinks = Report()
-            kinks.add(trace.diagnostics, 1, [])
+            kinks.add(trace.diagnostics, 1)
             warn_kinks(kinks, err)
 
     def has_values(self, source) -> bool:

@@ -80,7 +80,7 @@ class Trace(Command):
             for point, extra in points(source, self.expressions[0]):
                 trace = self.trace(point)
                 layout.write(trace, extra)
-                kinks.add(trace.diagnostics, 1, [])
+                kinks.add(trace.diagnostics, 1)
                 trouble += nonfinite_messages(trace)
         except AdcliError:
             if layout.written:  # the traces before a bad row are results: a whole document
