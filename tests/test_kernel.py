@@ -703,6 +703,7 @@ def test_a_program_learns_its_block_size_from_its_big_calls(monkeypatch):
     """Big calls run each size in turn and report their time; the size whose calls were
     fastest is kept. The numbers are the same whatever the size."""
     monkeypatch.setattr(kernel, "_workers", lambda: 1)
+    monkeypatch.setattr(kernel, "_l2", [1 << 20])  # the sizes tried start from the L2's
     expression = adcli.parse("exp(x^2)^2")
     program = kernel.program(expression, ("x",), 1)
     used, run_block = [], kernel.Program._block
