@@ -5,19 +5,29 @@
     >>> f.grad(x=1.0, y=2.0)["x"]
     array(4.)
 """
-from .core import Function, Variable, no_grad
 from .errors import AdcliError, AdcliWarning
-from .expression import Expression, Result, jacobian, parse
 
 __all__ = ["parse", "jacobian", "check", "Expression", "Result", "CheckResult", "Variable",
            "Function", "no_grad", "AdcliError", "AdcliWarning"]
 __version__ = "0.1.0"
 
+# Where each public name lives, imported at its first use: `import adcli` does not import
+# numpy, so the program (adcli.start) can turn the cycle collector off before it does, and
+# check() pulls in finite differences and the diagnosis only for those who use it.
+_HOMES = {"Function": "core", "Variable": "core", "no_grad": "core",
+          "Expression": "expression", "Result": "expression", "jacobian": "expression",
+          "parse": "expression", "check": "checking", "CheckResult": "checking"}
+
 
 def __getattr__(name):
-    # check() pulls in finite differences and the diagnosis: only for those who use it.
-    if name in ("check", "CheckResult"):
-        from . import checking
+    if name in _HOMES:
+        import importlib
 
-        return getattr(checking, name)
+        value = getattr(importlib.import_module(f".{_HOMES[name]}", __name__), name)
+        globals()[name] = value  # later uses find it without this call
+        return value
     raise AttributeError(f"module 'adcli' has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted(set(globals()) | set(__all__))

@@ -499,3 +499,57 @@ def test_a_missing_dependency_is_one_clear_line_not_an_internal_error():
     assert done.stderr.count("\n") == 1
     assert "the Python package 'lark' is not installed" in done.stderr
     assert "pip install" in done.stderr
+
+
+COLLECTIONS_IN_A_RUN = """
+import gc, io, sys
+import adcli.start                      # the program's first module, as the adcli script has it
+before = "numpy" in sys.modules, gc.isenabled()
+counts = [0]
+gc.callbacks.append(lambda phase, info: phase == "start" and counts.__setitem__(0, counts[0] + 1))
+sys.argv = ["adcli", *sys.argv[1:]]
+sys.stdout = io.StringIO()
+try:
+    adcli.start.entry()
+except SystemExit as stop:
+    code = stop.code
+sys.stdout = sys.__stdout__
+print(code, before, counts[0], gc.isenabled())
+"""
+
+
+def test_the_program_runs_without_the_cycle_collector():
+    """adcli.start turns the collector off before numpy is imported, and nothing turns it on:
+    no collection runs in a one-point run (a run that imported numpy first, as before, had
+    dozens, each rescanning what the imports made)."""
+    done = subprocess.run([sys.executable, "-c", COLLECTIONS_IN_A_RUN, "grad", "exp(x^2)^2",
+                           "--at", "x=0.5", "--format", "json"],
+                          capture_output=True, text=True, check=True)
+    assert done.stdout.split() == ["0", "(False,", "False)", "0", "False"]
+
+
+def test_the_adcli_script_starts_at_adcli_start():
+    from importlib.metadata import entry_points
+
+    (script,) = [e for e in entry_points(group="console_scripts") if e.name == "adcli"]
+    assert script.value == "adcli.start:entry"
+
+
+def test_importing_adcli_leaves_numpy_for_the_first_use():
+    code = ("import sys, adcli; before = 'numpy' in sys.modules\n"
+            "f = adcli.parse('x^2')\n"
+            "print(before, 'numpy' in sys.modules, float(f.grad(x=3.0)['x']))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=True)
+    assert done.stdout.split() == ["False", "True", "6.0"]
+
+
+def test_every_public_name_of_adcli_is_there():
+    import adcli
+
+    for name in adcli.__all__:
+        assert getattr(adcli, name) is getattr(importlib.import_module(
+            f"adcli.{adcli._HOMES.get(name, 'errors')}"), name)
+        assert name in dir(adcli)
+    with pytest.raises(AttributeError, match="no attribute 'nothing'"):
+        adcli.nothing
