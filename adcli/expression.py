@@ -12,6 +12,7 @@ import functools
 import math
 import os
 import re
+import sys
 from collections.abc import Iterable, Mapping
 
 import numpy as np
@@ -845,6 +846,7 @@ def as_numbers(name: str, value) -> np.ndarray:
     span (its count of days or seconds depends on its units)."""
     if value.__class__ is np.ndarray and value.dtype == np.float64:  # the CLI's chunks
         return value
+    _refuse_masks(name, value)
     try:
         array = np.asarray(value)
         kind = array.dtype.kind
@@ -867,6 +869,17 @@ def as_numbers(name: str, value) -> np.ndarray:
     except (TypeError, ValueError):
         raise ValuesError(f"{name} = {_shown(value)} is not a real number or an array of real "
                           "numbers") from None
+
+
+def _refuse_masks(name: str, value) -> None:
+    """A masked array's hidden entries would be computed as if shown (np.asarray drops the
+    mask), so one that hides any is refused. (Without numpy.ma imported, none exists.)"""
+    masked = sys.modules.get("numpy.ma")
+    if masked is not None and isinstance(value, masked.MaskedArray) and \
+            masked.getmaskarray(value).any():
+        raise ValuesError(f"{name} is a masked array with masked entries, which adcli would "
+                          "compute as if unmasked: pass np.ma.filled(a, np.nan) for nan "
+                          "there, or a.compressed() to leave them out")
 
 
 def _from_texts(name: str, value, array: np.ndarray) -> np.ndarray:
