@@ -135,6 +135,7 @@ class ExpressionCommand(_PlainHelpOption, click.Command):
             if name not in options and arg[:2] == "--" and re.match(_OPTION_LIKE, arg):
                 if name in self.refused:
                     raise click.UsageError(f"{name}: {self.refused[name]}", ctx=ctx)
+                _other_commands_option(name, ctx)
                 raise click.NoSuchOption(name, possibilities=list(options), ctx=ctx)
             if arg[:1] == "-" and arg[:2] != "--" and len(arg) > 1 and arg not in options \
                     and (arg[:2] not in options or _whole_expression(arg)):
@@ -157,6 +158,23 @@ class ExpressionCommand(_PlainHelpOption, click.Command):
                 ctx.params[key] = tuple(words.get(v, v) if isinstance(v, str) else v
                                         for v in value)
         return rest
+
+
+def _other_commands_option(name: str, ctx) -> None:
+    """An unknown option that another command takes (jacobian --order: grad's) is said to
+    be that command's: click's near misses among this command's own would mislead."""
+    group = ctx.parent.command if ctx.parent is not None else None
+    if not isinstance(group, _Commands):
+        return
+    owners = [f"adcli {command}" for command in sorted(COMMANDS)
+              if command != ctx.info_name and any(
+                  name in p.opts + p.secondary_opts
+                  for p in group.get_command(ctx.parent, command).params
+                  if isinstance(p, click.Option))]
+    if owners:
+        listed = " and ".join([", ".join(owners[:-1]), owners[-1]] if owners[1:] else owners)
+        raise click.UsageError(f"No such option '{name}' for adcli {ctx.info_name}: {name} "
+                               f"is an option of {listed}", ctx=ctx)
 
 
 def _given_once(given: dict, ctx) -> None:
@@ -188,9 +206,18 @@ class _Commands(_PlainHelpOption, click.Group):
 
     def resolve_command(self, ctx, args):
         if args and args[0] not in COMMANDS:
+            if args[0].lower() in _DIFFERENTIATE:   # a near miss of click's would be none
+                raise click.UsageError(f"No such command '{args[0]}': to compare a hand "
+                                       "derivative, use adcli check; to differentiate, "
+                                       "adcli grad", ctx=ctx)
             for name in COMMANDS:  # click suggests a near miss from the commands it has
                 self.get_command(ctx, name)
         return super().resolve_command(ctx, args)
+
+
+# Commands other tools call differentiating by (diff, D, deriv): none of adcli's.
+_DIFFERENTIATE = {"d", "diff", "deriv", "derive", "derivative", "derivatives",
+                  "differentiate"}
 
 
 def _show_version(ctx, value: bool) -> None:
@@ -418,6 +445,16 @@ def main(argv=None) -> int:
         sys.stdout = _ClosedStdout()
     if sys.stderr is None:      # started with stderr closed (2>&-): its messages are
         sys.stderr = open(os.devnull, "w")  # not wanted; the exit status still tells
+    stderr = sys.stderr = _LosableStderr(sys.stderr)
+    try:
+        return _main(argv)
+    finally:
+        sys.stderr = stderr.stream
+        if stderr.lost:
+            _quiet(stderr.stream)
+
+
+def _main(argv: list[str]) -> int:
     try:
         status = cli.main(args=argv, prog_name="adcli", standalone_mode=False,
                           **_help_width()) or 0
@@ -545,13 +582,52 @@ class _ClosedStdout:
 
 def _quiet_stdout() -> None:
     # The reader went away (e.g. `| head`): silence the final flush at interpreter exit.
-    import os
-
     if isinstance(sys.stdout, _ClosedStdout):
         sys.stdout.failed = False   # said: exit's flush must not say it again
         return
+    _quiet(sys.stdout)
+
+
+def _quiet(stream) -> None:
+    """Point a stream's descriptor at /dev/null: what it still holds is flushed there at
+    the interpreter's exit, which would otherwise fail again and change the exit status."""
+    try:
+        fd = stream.fileno()
+    except (OSError, ValueError, AttributeError):   # (no descriptor: nothing to flush)
+        return
     devnull = os.open(os.devnull, os.O_WRONLY)
-    os.dup2(devnull, sys.stdout.fileno())
+    os.dup2(devnull, fd)
+    os.close(devnull)
+
+
+class _LosableStderr:
+    """sys.stderr during a run: a message it cannot write (a full disk, a closed pipe) is
+    lost, and nothing more. Left to raise, a warning's failed write would stop the run, or
+    turn its exit status into 74 or 1 (Python's, when even the error cannot be said), which
+    must say what became of the results, not of the messages about them."""
+
+    def __init__(self, stream):
+        self.stream, self.lost = stream, False
+
+    def write(self, text: str) -> int:
+        if not isinstance(text, str):   # (click asks whether it is a binary stream)
+            raise TypeError(f"write() argument must be str, not {type(text).__name__}")
+        if not self.lost:
+            try:
+                return self.stream.write(text)
+            except (OSError, ValueError):   # (ValueError: a closed file)
+                self.lost = True
+        return len(text)
+
+    def flush(self) -> None:
+        if not self.lost:
+            try:
+                self.stream.flush()
+            except (OSError, ValueError):
+                self.lost = True
+
+    def __getattr__(self, name):    # isatty, fileno, encoding: the stream's own
+        return getattr(self.stream, name)
 
 
 def entry() -> None:

@@ -140,6 +140,13 @@ class Diagnostics(Record):
             bad = bad | np.broadcast_to(mask, self.shape)
         return bad
 
+    def drop(self, what: str) -> Diagnostics:
+        """These diagnostics without the masks of one kind (eval's without "kink": it
+        shows no derivative, whose convention a kink is about)."""
+        self.masks = {key: mask for key, mask in self.masks.items() if key[1] != what}
+        self.numbers = {key: kept for key, kept in self.numbers.items() if key[1] != what}
+        return self
+
     def reshape(self, shape: tuple) -> Diagnostics:
         return Diagnostics(shape, {k: m.reshape(shape) for k, m in self.masks.items()},
                            dict(self.unsure), dict(self.wider),

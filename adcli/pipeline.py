@@ -220,7 +220,8 @@ def warn_skipped(source: PointSource, err) -> None:
     if source.left_out:
         warn(err, source.left_out)
     if source.skipped:
-        warn(err, f"skipped {len(source.skipped)} bad row(s) of the points file; "
+        count = len(source.skipped)
+        warn(err, f"skipped {count} bad row{'s' * (count != 1)} of the points file; "
                    f"first: {source.skipped[0]}")
     if source.commented:
         count = len(source.commented)

@@ -281,6 +281,7 @@ class PointSource(Record):
         self.stream_format = stream_format      # one of STREAM_FORMATS; None: detect it
         self.columns = columns                  # names for headerless input (--columns)
         self.variables: list[str] = []          # stream columns read as numbers (see use())
+        self.unused: list[str] = []             # --at and --grid names no expression uses
         self._first_row = True                  # no row of the stream read yet
 
     @property
@@ -365,11 +366,20 @@ class PointSource(Record):
         return f"the points file has a {key} {quote(name)}"
 
     def use(self, variables) -> None:
-        """Read these stream columns as numbers; every other column passes through."""
-        self.variables = [c for c in self._header() if c in set(variables)]
+        """Read these stream columns as numbers; every other column passes through, and so
+        do the --grid names that are not ``variables``: a --grid of one repeats every point,
+        which only its column tells apart. (An unused --at value is the same in every row:
+        a column of it would only move the others, so it is a warning alone.)"""
+        used = set(variables)
+        self.variables = [c for c in self._header() if c in used]
+        self.unused = [n for n in self.grid if n not in used]
 
     @property
     def extra_names(self) -> list[str]:
+        return [*self.unused, *self._passed()]
+
+    def _passed(self) -> list[str]:
+        """The stream's columns that pass through."""
         return [c for c in self._header() if c not in self.variables]
 
     def chunks(self):
@@ -378,10 +388,14 @@ class PointSource(Record):
         else:
             yield from self._grid_chunks()
 
-    def _with_fixed(self, columns: dict[str, np.ndarray], n: int) -> dict[str, np.ndarray]:
-        point = {name: np.full(n, value) for name, value in self.fixed.items()}
-        point.update(columns)
-        return point
+    def _made(self, columns: dict[str, np.ndarray], n: int, extra=None) -> Chunk:
+        """A chunk of n points: these columns, --at's values, and the passed-through
+        columns, the unused --at and --grid names' first: as a points file's, text (each
+        float's repr, as adcli writes a coordinate)."""
+        values = {name: np.full(n, value) for name, value in self.fixed.items()}
+        values.update(columns)
+        shown = {name: list(map(repr, values[name].tolist())) for name in self.unused}
+        return Chunk(values, n, {**shown, **(extra or {})})
 
     def _grid_chunks(self):
         names, axes = list(self.grid), list(self.grid.values())
@@ -392,7 +406,7 @@ class PointSource(Record):
             # Row-major order: the last --grid varies fastest, as in nested loops.
             unravelled = np.unravel_index(index, shape) if axes else []
             columns = {n: a.values(i) for n, a, i in zip(names, axes, unravelled)}
-            yield Chunk(self._with_fixed(columns, len(index)), len(index))
+            yield self._made(columns, len(index))
 
     # ----- points streams --------------------------------------------------------------
 
@@ -408,7 +422,7 @@ class PointSource(Record):
         names = self._header()
         reader = self._reader
         numbers = [names.index(v) for v in self.variables]
-        passed = [names.index(c) for c in self.extra_names]
+        passed = [names.index(c) for c in self._passed()]
         rows: list[list[float]] = []
         extras: list[list] = []
         try:
@@ -445,7 +459,8 @@ class PointSource(Record):
             # object has no columns, so there an empty row is checked for)
             if len(fields) != len(self._reader.columns) or not fields:
                 raise getattr(fields, "error", None) or PointsError(
-                    f"points file line {line}: {len(fields)} fields, {self._named()}")
+                    f"points file line {line}: {_count(len(fields), 'field')}, "
+                    f"{self._named()}{self._spaced_quote(fields)}")
             columns, note = self._reader.columns, self._reader.note
             return [number(fields[i], line, columns[i], note) for i in numbers]
         except PointsError as error:
@@ -457,6 +472,16 @@ class PointSource(Record):
                 raise error from None
             self.skipped.append(str(error))
             return None
+
+    def _spaced_quote(self, fields: list) -> str:
+        """Why a CSV row may have more fields than meant: ``1, "a, b"`` quotes nothing (a
+        quote opens a quoted field only first in it), so its comma splits the text."""
+        if self._reader.format != "csv" or not any(
+                isinstance(f, str) and f[:1].isspace() and f.lstrip()[:1] == '"'
+                for f in fields):
+            return ""
+        return " (a quote after a space does not quote the field: remove the space after " \
+               "the comma)"
 
     def _named(self) -> str:
         """Where a row's number of fields comes from: the header, or --columns."""
@@ -498,13 +523,17 @@ class PointSource(Record):
 
     def _chunk(self, rows, extras) -> Chunk:
         data = np.array(rows, dtype=np.float64).reshape(len(rows), len(self.variables))
-        extra = {n: [e[i] for e in extras] for i, n in enumerate(self.extra_names)}
+        extra = {n: [e[i] for e in extras] for i, n in enumerate(self._passed())}
         return self._block_chunk(data, extra)
 
     def _block_chunk(self, data: np.ndarray, extra=None) -> Chunk:
         """A chunk of rows of numbers: one column of ``data`` per variable, in order."""
         columns = {n: data[:, i] for i, n in enumerate(self.variables)}
-        return Chunk(self._with_fixed(columns, len(data)), len(data), extra or {})
+        return self._made(columns, len(data), extra)
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}{'s' * (n != 1)}"
 
 
 def chunk_size_for(node_count: int) -> int:

@@ -743,12 +743,22 @@ def _names(names: list[str], line: int | None) -> list[str]:
         from .expression import normal_name
 
         names = [normal_name(n) for n in names]
+    if any("\\" in n or "{" in n for n in names):     # x_{1} is x_1, as --at reads it
+        names = [_latex_name(n) for n in names]
     if not names or any(not n for n in names):
         raise PointsError(f"{where}: {_nameless(names)}")
     if len(set(names)) != len(names):
         twice = next(n for i, n in enumerate(names) if n in names[:i])
         raise PointsError(f"{where}: the column name {quote(twice)} is repeated")
     return names
+
+
+def _latex_name(name: str) -> str:
+    """A column named as LaTeX writes a variable (x_{1}, \\alpha) by the name --at gives it;
+    any other (an id {3F25...}, a note) as written: it passes through under that name."""
+    from .parser import is_name, normal_name
+
+    return normal_name(name) if is_name(name) else name
 
 
 def _nameless(names: list[str]) -> str:

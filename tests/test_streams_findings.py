@@ -86,7 +86,7 @@ def test_a_bad_byte_in_a_file_is_a_row_that_can_be_skipped(tmp_path):
                              "--format", "csv", "--skip-bad-rows")
     assert (code, csv_rows(out)[-1]) == (0, "5.0,6.0,11.0")
     assert len(csv_rows(out)) == 1 + 4
-    assert warnings_in(err) == ["adcli: warning: skipped 1 bad row(s) of the points file; "
+    assert warnings_in(err) == ["adcli: warning: skipped 1 bad row of the points file; "
                                 "first: points file line 5: not UTF-8 text (column 3)"]
 
 
@@ -107,7 +107,7 @@ def test_a_malformed_json_lines_row_is_skipped_or_named(line, why):
     code, out, err = run_cli("eval", "x", "--points", "-", "--format", "csv",
                              "--skip-bad-rows", stdin=stdin)
     assert (code, out) == (0, "x,f\n1.0,1.0\n3.0,3.0\n")
-    assert warnings_in(err) == ["adcli: warning: skipped 1 bad row(s) of the points file; "
+    assert warnings_in(err) == ["adcli: warning: skipped 1 bad row of the points file; "
                                 f"first: points file line 2: {why}"]
 
 
@@ -123,7 +123,7 @@ def test_a_too_long_line_can_be_skipped(monkeypatch, fmt, row):
     first = len(head.splitlines()) + 2
     assert skipped[:2] == (0, "x,y,f\n1.0,1.0,1.0\n3.0,1.0,3.0\n5.0,1.0,5.0\n")
     assert warnings_in(skipped[2]) == [
-        "adcli: warning: skipped 2 bad row(s) of the points file; first: points file "
+        "adcli: warning: skipped 2 bad rows of the points file; first: points file "
         f"line {first}: longer than 64 characters"]
     code, out, err = run_cli("eval", "x+0*y", "--points", "-", "--format", "csv", stdin=stdin)
     assert (code, out, err) == (2, "x,y,f\n1.0,1.0,1.0\n", f"adcli: error: points file "

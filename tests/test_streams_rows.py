@@ -11,7 +11,13 @@ from adcli import streams
 from conftest import run_cli, warnings_in
 
 CSV = ("--format", "csv")
-SKIPPED = "adcli: warning: skipped {} bad row(s) of the points file; first: points file line {}"
+_SKIPPED = "adcli: warning: skipped {} of the points file; first: points file line {}"
+
+
+class SKIPPED:  # "1 bad row", "2 bad rows"
+    @staticmethod
+    def format(count: int, first: str) -> str:
+        return _SKIPPED.format(f"{count} bad row{'s' * (count != 1)}", first)
 HASH_ROW = ("adcli: warning: points file line {} starts with '#', so it was skipped as a "
             "comment, though it reads as a row: to read such a row, quote its first field in "
             "CSV (\"#1\",...), as adcli's CSV output does")

@@ -259,6 +259,6 @@ def test_a_skipped_header_row_is_said_to_look_like_one():
     code, out, err = run_cli("eval", "x", "--points", "-", "--columns", "x", "--format",
                              "csv", "--skip-bad-rows", stdin="x\n2\n")
     assert (code, out) == (0, "x,f\n2.0,2.0\n")
-    assert err == ("adcli: warning: skipped 1 bad row(s) of the points file; first: points "
+    assert err == ("adcli: warning: skipped 1 bad row of the points file; first: points "
                    "file line 1, column 'x': 'x' is not a number or constant expression (it "
                    "uses x)" + HEADER_HINT + "\n")

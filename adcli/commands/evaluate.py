@@ -21,5 +21,10 @@ class Eval(Command):
         return [Column(("value",), self.symbol, self.symbol)]
 
     def compute(self, chunk, n):
-        result = self.expressions[0].derivatives(at_points(self.expressions[0], chunk), order=0)
-        return [flat(result.value, n)], merged(n, [result])
+        expression = self.expressions[0]
+        result = expression.derivatives(at_points(expression, chunk), order=0)
+        diagnostics = merged(n, [result])
+        # A kink is where a derivative is a convention: eval shows none, unless the
+        # expression takes one (diff(abs(x), x) at 0 is abs's convention).
+        return [flat(result.value, n)], \
+            diagnostics if expression.has_diff else diagnostics.drop("kink")
