@@ -403,6 +403,25 @@ def one_name(name: str, parts: list[str]) -> str:
     return f"'{name}' is one name; for {' times '.join(parts)} write {'*'.join(parts)}"
 
 
+def _product(parts: list[str], functions) -> str:
+    """Names written apart as read: x sin x is x*sin(x), sin cos x is sin(cos(x)), and a
+    function takes the names up to the next function (x sin y cos x: x*sin(y)*cos(x))."""
+    factors, i = [], 0
+    while i < len(parts):
+        j = i
+        while parts[j] in functions:
+            j += 1
+        k = j + 1 if j > i else i + 1
+        while j > i and k < len(parts) and parts[k] not in functions:
+            k += 1
+        factor = "*".join(parts[j:k])
+        for function in reversed(parts[i:j]):
+            factor = f"{function}({factor})"
+        factors.append(factor)
+        i = k
+    return "*".join(factors)
+
+
 def glued(name: str, variables, functions) -> str | None:
     """Why ``name`` may be names written together, and what to write instead: variables
     and constants (``xy``: x*y; ``x2``: x*2), or functions among them (``xsinx``: x sin x, read as
@@ -417,8 +436,15 @@ def glued(name: str, variables, functions) -> str | None:
     parts = run_together(name, [*variables, *functions])
     if parts and any(p in functions for p in parts):
         count = sum(p in functions for p in parts)
-        return f"'{name}' is one name; for the function{'s' * (count > 1)}, write " \
-               + " ".join(parts)
+        said = f"'{name}' is one name; for the function{'s' * (count > 1)}, write "
+        if parts[-1] not in functions:
+            return said + " ".join(parts)
+        # xsin (in e^xsin x): the function's argument comes after the name, so x sin alone
+        # would say too little; an example says where it goes and how it is read
+        argument = next((p for p in parts if p not in functions), "x")
+        example = [*parts, argument]
+        return said + f"{' '.join(parts)} and its argument, as in {' '.join(example)}, read as " \
+            f"{_product(example, functions)}"
     based = re.match(r"(log_(?:\d+|e))(.+)", name)
     if based:   # log_2x, log_ex: the base is a subscript's, what follows the argument
         return f"'{name}' is one name; for the function, write {based[1]} {based[2]}"

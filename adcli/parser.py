@@ -15,8 +15,9 @@ from .definitions import Definitions
 from .errors import ExpressionError, escape, quote
 from .expression import Expression, normal_name
 from .printer import as_operand as _operand, render
-from .reader import CAUTIONS, LOOKED_AT, PI_FORMS, Builder as _Builder, ForLark as _ForLark, \
-    marks_in, tex_font as _font_named   # (the grammar's own fonts: \operatorname{sech}, \mathrm e)
+# (tex_font: the grammar's own fonts, \operatorname{sech}, \mathrm e)
+from .reader import CAUTIONS, LOOKED_AT, PI_FORMS, RELATION, Builder as _Builder, \
+    ForLark as _ForLark, marks_in, relation_error, tex_font as _font_named
 from .records import Record
 
 _EXPECTED = {"NUMBER": "a number", "NAME": "a name", "CALL": "a name", "ROOT": "a name",
@@ -262,7 +263,10 @@ def _factor_end(text: str, i: int) -> int | None:
     """Where the factor written from text[i] on (after spaces) ends: a number, a name, a
     call f(...) or a group (...), [...], {...} (x^{2}), with its powers; None where it is
     not one of those (the divisor in parentheses as a whole ends where they close, before
-    no space)."""
+    no space). A root's sign is part of the factor it opens (1/√2 x, 1/√(x+1) y)."""
+    root = re.compile(r"\s*[\u221a\u221b]").match(text, i)
+    if root is not None:
+        i = root.end()
     bars = re.compile(_BAR_OPENING).match(text, i)
     if bars is not None:
         return _powers_end(text, _closing_bar(text, bars.end()))
@@ -401,8 +405,8 @@ def _nodes(text: str, definitions=frozenset(), hint: bool = True, said=None) -> 
             _builder.reset("")
     if nodes is not None:
         return nodes
-    hints = (_bars_hint(text, definitions), _equation_hint(text, definitions, syntax),
-             _prime_hint(text, syntax)) if hint else ()
+    hints = (_relation_hint(text, syntax), _bars_hint(text, definitions),
+             _equation_hint(text, definitions, syntax), _prime_hint(text, syntax)) if hint else ()
     raise next((h for h in hints if h is not None), syntax)
 
 
@@ -517,6 +521,13 @@ def _equation_hint(text: str, definitions, syntax: ExpressionError) -> Expressio
     return ExpressionError(f"an expression is wanted, not an equation: give the right-hand "
                            f"side alone, {quote(right, None)}, without {quote(left + ' =')}",
                            text, position)
+
+
+def _relation_hint(text: str, syntax: ExpressionError) -> ExpressionError | None:
+    """f'(x) ≈ 2x, y' \\Rightarrow 2x: a relation where '=' was meant, which the parser
+    may not reach (it stops at the prime before it): named, with the caret on it."""
+    found = re.compile(RELATION).search(text, syntax.position)
+    return None if found is None else relation_error(text, found.start(), found.group())
 
 
 def _prime_hint(text: str, syntax: ExpressionError) -> ExpressionError | None:

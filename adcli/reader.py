@@ -53,6 +53,9 @@ INVISIBLE_SPACES = "\u2061\u2062"
 _FRACTIONS = {"¼": (1, 4), "½": (1, 2), "¾": (3, 4), "⅐": (1, 7), "⅑": (1, 9), "⅒": (1, 10),
               "⅓": (1, 3), "⅔": (2, 3), "⅕": (1, 5), "⅖": (2, 5), "⅗": (3, 5), "⅘": (4, 5),
               "⅙": (1, 6), "⅚": (5, 6), "⅛": (1, 8), "⅜": (3, 8), "⅝": (5, 8), "⅞": (7, 8)}
+ROOT_SIGNS = ("√", "∛")
+# A number then a space, after √ or ∛ (√2 x): _root_of_number
+_SPACED_NUMBER = r"(\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?[ \t]+"
 ROOTS = {"√": "sqrt", "∛": "cbrt", "\\sqrt": "sqrt", "\\sqrt[2]": "sqrt", "\\sqrt[3]": "cbrt"}
 # The textbook's f^-1: the inverse function (sin^-1 x is asin(x), not 1/sin(x)).
 INVERSES = {"sin": "asin", "cos": "acos", "tan": "atan", "sec": "asec", "csc": "acsc",
@@ -125,6 +128,10 @@ _PASSED = (r"\\\\|(?P<glued>\\(?:nonumber|notag|q?quad)[A-Za-z]+)"
            r"|(?P<space>\\q?quad)")
 # What the braces of \\label{...} and \\tag{...} may not hold
 _NOT_IN_NOTE = r"[{}\\$&=]"
+# Relations an equation may be written with on paper (f'(x) ≈ 2x, \\frac{dy}{dx} \\approx 2x,
+# y' \\Rightarrow 2x): never read, named in the error, which says to write '=' instead
+RELATION = r"[≈≃∼≅≡→⇒⟶⟹]|\\(?:approx|simeq|sim|cong|equiv|to|rightarrow|Rightarrow" \
+    r"|longrightarrow|Longrightarrow|implies)(?![A-Za-z])"
 _TEX_READ = ("write the expression itself (\\frac{a}{b}, \\sqrt{x}, \\cdot, \\sin and the "
              "Greek letters are read)")
 # The annotations of a line that take text, and how they are written
@@ -640,6 +647,16 @@ def is_function_name(name: str) -> bool:
     return name in CALLABLE or name in _SPECIAL or log_base(name) is not None
 
 
+def relation_error(text: str, start: int, relation: str) -> ExpressionError:
+    """The error for a relation no expression holds (≈, \\approx, →) at text[start]: it
+    names it, and shows the text with '=' in its place where that is short enough."""
+    said = f"LaTeX's {relation}" if relation[0] == "\\" else f"'{relation}'"
+    equation = f"{text[:start].strip()} = {text[start + len(relation):].strip()}"
+    example = f", as in {escape(equation)}" if len(equation) <= 60 else ""
+    return ExpressionError(f"{said} is not read: for an equation, write '=' in its place"
+                           f"{example}", text, start)
+
+
 def log_base(name: str) -> str | None:
     """The base of log_b (2 in log_2, b in log_b, θ̂ in log_θ̂), or None if ``name`` is not
     a logarithm's name with one."""
@@ -944,6 +961,8 @@ class Builder:
                 self._unknown_operator(name, start)
             if written in _NOTE_EXAMPLES:
                 self._note(written, start)
+            if re.fullmatch(RELATION, written):
+                raise relation_error(self.text, start, written)
             self._error(f"LaTeX's {written} is not read here: " + _TEX_READ, start)
 
     def _no_lg(self, written: str, start: int):
@@ -1537,6 +1556,16 @@ class Builder:
             self._wide_argument(chain, items[first:i], products, argument)
         return argument, i
 
+    def _root_of_number(self, func: Func, items: list, i: int) -> bool:
+        """Whether √ or ∛ is followed by a number, then a space and more of its argument:
+        √2 x, read sqrt(2*x) as sin 2 x is sin(2*x), yet on paper √2·x, as \\sqrt2 x is
+        to TeX (√2x, sqrt(2*x), shows no space)."""
+        if func.written not in ROOT_SIGNS or i + 1 == len(items) \
+                or isinstance(items[i + 1], Func) or self.nodes[items[i].index].kind != "number":
+            return False
+        return re.fullmatch(_SPACED_NUMBER, self.text[items[i].start:items[i + 1].start]) \
+            is not None
+
     def _wide_argument(self, chain: list, factors: list, products: list, applied: int):
         """sin x y is sin(x*y) by the rules, and meant so (sin ωt, sin 2πft, cos kx);
         but cos x e^x is rarely meant as cos(x*(e^x)). Said where, after its numbers and
@@ -1546,14 +1575,10 @@ class Builder:
         function's node."""
         if self._looked == LOOKED_AT or len(self.said) == CAUTIONS:
             return
-        nodes, text, k = self.nodes, self.text, 0
-        while factors[k].kind == "number" or nodes[factors[k].index].kind == "constant" \
-                or factors[k].kind == "tex" and self._constant(factors[k].index):
-            k += 1
-            if k == len(factors):
-                return
-        if len(factors) - k < 2 or all(nodes[f.index].kind in ("variable", "constant")
-                                       for f in factors[k + 1:]):
+        nodes, text = self.nodes, self.text
+        # √2 x: sqrt(2*x), as sin 2 x is sin(2*x), but on paper √2·x: said, the number alone
+        k = 0 if self._root_of_number(chain[-1], factors, 0) else self._wide_from(factors)
+        if k is None:
             return
         self._looked += 1
         second, last = factors[k + 1].start, factors[-1]
@@ -1570,6 +1595,21 @@ class Builder:
         shown = text[chain[0].start:second] + tail
         self._say(f"{shown}: a function written without parentheses takes every factor after "
                   f"it, so this is {reading}; for {meant}, write {head}({inner}) {tail}")
+
+    def _wide_from(self, factors: list) -> int | None:
+        """Where a function's argument goes on after its numbers and constants (sin 2 pi x
+        e^x: at x), if two factors or more follow there and one after the first is more
+        than a name; else None."""
+        nodes, k = self.nodes, 0
+        while factors[k].kind == "number" or nodes[factors[k].index].kind == "constant" \
+                or factors[k].kind == "tex" and self._constant(factors[k].index):
+            k += 1
+            if k == len(factors):
+                return None
+        if len(factors) - k < 2 or all(nodes[f.index].kind in ("variable", "constant")
+                                       for f in factors[k + 1:]):
+            return None
+        return k
 
     def _constant(self, index: int) -> bool:
         """Whether a node's subtree holds no variable: \\frac{1}{2} in \\exp\\frac{1}{2}x^2
