@@ -152,6 +152,10 @@ class Target:
     # nothing; without an expectation, such a point is not counted, with ``blind_why``.
     blind: np.ndarray | None = None
     blind_why: str = ""
+    # Asked as d/dx (so written on the left side, or by --wrt), not as a partial: to who
+    # wrote it, f's other variables are constants (d/dx a^x = x a^(x-1) is the power rule
+    # on a^x, not ∂f/∂a by mistake).
+    ordinary: bool = False
 
     @property
     def derivative(self) -> str:
@@ -294,11 +298,15 @@ def check(f, expected=None, *, expect: Mapping | None = None, order: int | None 
     result.notes += _held_fixed(expected, f, targets)
     if result.verdict == "matches" and result.expected_mode:
         result.notes += _unit_parameters(result, at or {})
+    options = dict(at=at, samples=samples, seed=seed, domain=domain, rtol=rtol, atol=atol)
     if glued and result.verdict == "differs" and result.expected_mode:
         # (a rule's slip found with xy a variable of its own is not the one made)
         result.diagnosis = [_glued_words(name, parts, result) for name, parts in glued.items()]
-        result.diagnosis += _read_apart(result, glued, definitions, dict(
-            at=at, samples=samples, seed=seed, domain=domain, rtol=rtol, atol=atol))
+        result.diagnosis += _read_apart(result, glued, definitions, options)
+    if f.cautions and result.verdict == "differs" and result.expected_mode:
+        # (as the expectation's own reading: where it matches, it is the slip, said alone)
+        result.diagnosis = _f_read_otherwise(result, definitions, options) or \
+            result.diagnosis
     result.notes += _too_few_drawn(result, samples)
     return result
 
@@ -315,21 +323,20 @@ def _too_few_drawn(r: CheckResult, samples: int) -> list[str]:
 
 
 def _read_apart(r: CheckResult, glued: dict, definitions, options: dict) -> list[str]:
-    """The check once more with each glued name read as its parts multiplied (xy as
-    x*y, through a definition, as --let xy=x*y would): whether the derivation is right
-    so, or what is wrong with it then. Nothing where that cannot be read."""
+    """The check once more with each glued name split where it stands (xy^2 as x y^2 reads,
+    x*y^2: a power after it is its last part's, as it would be written apart): whether the
+    derivation is right so, or what is wrong with it then. Nothing where that cannot be
+    read."""
     from .parser import define
 
-    products = {name: "*".join(parts) for name, parts in glued.items()}
-    said = listing([f"{name} as {product}" for name, product in products.items()])
-    texts = {**(definitions.texts if definitions is not None else {}), **products}
-    if r.order == 0:
-        given = dict(expected=r.targets[0].expectation.text, order=0)
-    else:
-        given = dict(expect={t.names or t.name: t.expectation.text for t in r.targets},
-                     order=r.order)
+    said = listing([f"{name} as {'*'.join(parts)}" for name, parts in glued.items()])
+    names = definitions.names if definitions is not None else frozenset()
     try:
-        again = check(r.expression.text, definitions=define(texts), **given, **options)
+        apart = functools.partial(_written_apart, glued=glued, names=names)
+        texts = {name: apart(text) for name, text in
+                 (definitions.texts if definitions is not None else {}).items()}
+        again = check(apart(r.expression.text), definitions=define(texts) if texts else None,
+                      **_given(r, apart), **options)
     except AdcliError:
         return []
     if again.verdict == "matches":
@@ -339,6 +346,58 @@ def _read_apart(r: CheckResult, glued: dict, definitions, options: dict) -> list
         return [f"read with {said}, it differs too" + (": " if again.diagnosis else "")
                 + "; ".join(again.diagnosis)]
     return []
+
+
+def _given(r: CheckResult, written=lambda text: text) -> dict:
+    """r's expectations as check() takes them, each text through ``written``: d/dx asked
+    stays d/dx (the diagnosis reads it so: Target.ordinary)."""
+    texts = [written(t.expectation.text) for t in r.targets]
+    if r.order == 0:
+        return dict(expected=texts[0], order=0)
+    if len(r.targets) == 1 and r.targets[0].ordinary:
+        return dict(expected=texts[0], wrt=r.targets[0].name, order=r.order)
+    return dict(expect={t.names or t.name: text for t, text in zip(r.targets, texts)},
+                order=r.order)
+
+
+def _f_read_otherwise(r: CheckResult, definitions, options: dict) -> list[str]:
+    """Where f has a reading a caution offers (1/2 x^2, read 1/(2x^2)) under which the
+    expectation matches: the words for that, as slips says of the expectation's own."""
+    from .slips import READ_MATCHES, READING_CHARS, _offered
+
+    if len(r.expression.text) > READING_CHARS:
+        return []
+    for reading in _offered(r.expression):
+        try:
+            again = check(reading.text, definitions=definitions, **_given(r), **options)
+        except AdcliError:
+            continue
+        said = f"f: {reading.written} is read otherwise than it was likely meant (see the " \
+            "warning); "
+        if again.verdict == "matches":
+            return [f"{said}as {reading.meant}, the expectation matches"]
+        # (the expectation written the same way: \sin x e^x's derivative as \cos x e^x + ...)
+        if again.verdict == "differs" and len(again.diagnosis) == 1 and \
+                again.diagnosis[0].endswith(READ_MATCHES):
+            return [f"{said}with f read as {reading.meant}, {again.diagnosis[0]}"]
+    return []
+
+
+def _written_apart(text: str, glued: dict, names) -> str:
+    """``text`` with each glued name written as its parts side by side, at the place the
+    reader found it (not in a name, command or subscript that merely contains it); an
+    ExpressionError where a place does not spell the name (nothing to split there)."""
+    from .parser import _nodes
+
+    places = sorted(((n.position, n.name) for n in _nodes(text, names, hint=False)
+                     if n.kind == "variable" and n.name in glued), reverse=True)
+    for start, name in places:
+        if not text.startswith(name, start):
+            raise ExpressionError(f"'{name}' is not spelled as read here", text, start)
+        # (a letter before it would join the first part to a name: 2xy is 2x y as it is)
+        space = " " if start and text[start - 1].isalpha() else ""
+        text = text[:start] + space + " ".join(glued[name]) + text[start + len(name):]
+    return text
 
 
 # What a parameter held at 0, 1 or -1 hides: sin(a x)'s derivative written cos(a x)
@@ -601,7 +660,9 @@ def _targets(f: Expression, expected, expect, order: int, wrt, at=None,
         if isinstance(wrt, tuple):                      # ∂²f/∂x∂y = ...: a mixed partial
             return [_target(f, wrt, order, partial, expected, definitions)]
         name = None if order == 0 else _one_name(f, wrt, at)
-        return [_target(f, (name,) if name else (), order, partial, expected, definitions)]
+        target = _target(f, (name,) if name else (), order, partial, expected, definitions)
+        target.ordinary = _ordinary(expected)
+        return [target]
     if order == 0:
         raise ValuesError("order 0 compares f with an expected expression: give one")
     names = _names(f, wrt)
@@ -609,6 +670,15 @@ def _targets(f: Expression, expected, expect, order: int, wrt, at=None,
         raise ValuesError(f"{quote(f.text, None)} has no variables: there is no derivative to "
                           "check")
     return [Target(n, label_for(n, order, partial), None) for n in names]
+
+
+def _ordinary(expected) -> bool:
+    """Whether one expectation in one variable asks for d/dx: no ∂ on its left side
+    (d/dx, f'(x), or none, the variable given by --wrt)."""
+    if not isinstance(expected, str):
+        return True
+    left, _, said = _equation(expected)
+    return said is None or not re.search(r"\\partial(?![^\W\d_])|∂", left)
 
 
 def _wrt_beside_expect(f: Expression, wrt, expect) -> None:
@@ -998,6 +1068,9 @@ def _unread_words(left: str, right: str, f: Expression) -> str:
     if not left:
         named = f"f'({f.variables[0]})" if len(f.variables) == 1 else \
             f"∂f/∂{f.variables[0]}" if f.variables else "f'(x)"
+        if not right:   # "=" alone: there is no side to show in the advice
+            return (f"the expectation is '=' alone: give the derivative, or name it before "
+                    f"'=', as in {named} = ...")
         return (f"the expectation's left side is empty (nothing before '='): give the right "
                 f"side alone, {right}, or name the derivative before '=', {named} = {right}")
     what = f"the expectation's left side, {left}, is not read as a derivative"

@@ -95,7 +95,11 @@ def _claims(f, targets, order, points, found, status) -> list[str]:
         if otherwise:
             found_any.append(otherwise)
             continue
-        cautions = [f"the expectation was read as written: {c}" for c in t.expectation.cautions]
+        # (where its other readings were tried and differ too, the reading is no slip of
+        # its own: 1/2 x^2 for x^3/3's x^2 is wrong read either way)
+        tried = "; read the other way, it differs too" if _read_tried(t.expectation) else ""
+        cautions = [f"the expectation was read as written: {c}{tried}"
+                    for c in t.expectation.cautions]
         # Right on one side, wrong in sign on the other: an absolute value lost or added
         # (ln|x|'s derivative written 1/|x|), said rather than a rule that holds by it.
         sign = _sign_in_part(t, e, e_scale, a, a_scale, points, where, tolerance)
@@ -127,8 +131,14 @@ def _claims(f, targets, order, points, found, status) -> list[str]:
         if order == 1:
             sweep = _sweep(f, t, points, where)
             claims += _numerator_swapped(f, t, multiple, sweep)
-            claims += _swapped(f, t, e, e_scale, found, points, where, differentiated,
-                               tolerance)
+            swapped = _swapped(f, t, e, e_scale, found, points, where, differentiated,
+                              tolerance)
+            if swapped and t.ordinary:
+                # (d/dx a^x written x a^(x-1): to who wrote d/dx, a is a constant, and
+                # the power rule on a^x is the slip made; ∂f/∂a is that by coincidence)
+                swapped = _power_rule(f, t, e, e_scale, a, sweep, found, points, where,
+                                      tolerance) or swapped
+            claims += swapped
             inner = _inner(f, t, e, e_scale, a, found, sweep, where, tolerance)
             claims += inner
             claims += _quotient(f, t, e, e_scale, a, a_scale, sweep, tolerance)
@@ -549,8 +559,10 @@ def _other_variables(f, t, order, e, e_scale, a, a_scale, points, where,
     expectation is at every point: ∂²f/∂x∂y or ∂²f/∂y² for ∂²f/∂x² (None: too many to try,
     or past the growth budget). One equal to the derivative checked at every point is
     none: for sin(x + y), ∂²f/∂y² is ∂²f/∂x², and an expectation close to it is no slip."""
-    if order < 2 or len(f.variables) < 2:
+    if len(f.variables) < 2:
         return []
+    if order == 1:
+        return _mixed_instead(f, t, e, e_scale, a, a_scale, points, where, tolerance)
     if (len(f.variables) - 1) * order > OTHER_DERIVATIVES:
         return None
     at = {v: points[v][where] for v in f.variables}
@@ -569,6 +581,29 @@ def _other_variables(f, t, order, e, e_scale, a, a_scale, points, where,
                 f"{_count(j)} of the {_count(order)} differentiations " \
                 f"{'is' if j == 1 else 'are'} in {y}, not in {x}"
             matched.append(f"the expectation is {label} at every point, not {t.label}: {why}")
+    return matched
+
+
+def _mixed_instead(f, t, e, e_scale, a, a_scale, points, where,
+                   tolerance) -> list[str] | None:
+    """Each ∂²f/∂x∂y the expectation for ∂f/∂x is at every point: y differentiated in too
+    (x^2 y^3's written 6x y^2), as a mixed partial's expectation may leave one out
+    (_other_mixed). None: too many to try, or past the growth budget."""
+    if len(f.variables) - 1 > OTHER_DERIVATIVES:
+        return None
+    at = {v: points[v][where] for v in f.variables}
+    matched = []
+    for y in (v for v in f.variables if v != t.name):
+        names = (t.name, y)
+        try:
+            with np.errstate(all="ignore"):
+                d = np.broadcast_to(derivative_values(f, names[::-1], at), e.shape)
+        except AdcliError:  # past the growth budget: none is claimed
+            return None
+        if np.any(d != 0) and np.all(_close(e, d, e_scale, np.abs(d), *tolerance)) and \
+                not np.all(_close(d, a, np.abs(d), a_scale, *tolerance)):
+            matched.append(f"the expectation is {mixed_label(names)} at every point, not "
+                           f"{t.label}: differentiated in {y} too")
     return matched
 
 
@@ -933,8 +968,34 @@ def _one_term(f, t, e, e_scale, a, a_scale, found, where, run, tolerance) -> lis
             term = adjoint * _input_term(node, run, k)
             factor = _term_factor(e, e_scale, a, a_scale, term, tolerance)
             if factor is not None:
-                return [_term_words(f, p, k, t, factor)]
+                # (within the product and quotient rules only, whose term the chain's
+                # factor hides in; a sum's term off by 1/c is said as that)
+                chain = _chain_left_out(f, node.args[k], run, factor) \
+                    if node.name in ("mul", "div") else None
+                return [_term_words(f, p, k, t, factor, chain)]
     return []
+
+
+def _chain_left_out(f, j: int, run, factor) -> int | None:
+    """The inner node w of a chain g(w) inside input j whose dw/dx is a constant c with
+    the term 1/c of what it should be: the chain rule's factor left out there, not the
+    term's sign or size got wrong (x e^(-x)'s term x·e^(-x) lacks d(-x)/dx = -1); else
+    None."""
+    if factor == 0:
+        return None
+    stack = [j]
+    while stack:
+        q = stack.pop()
+        stack += f.nodes[q].args
+        m = _inner_input(f, f.nodes[q], run.tangents)
+        if m is None:
+            continue
+        w = f.nodes[q].args[m]
+        c = np.ravel(run.tangents[w])
+        if c.size and np.ptp(c) == 0 and c[0] not in (0, 1) and \
+                abs(c[0] * float(factor) - 1) <= 1e-9:
+            return w
+    return None
 
 
 def _input_term(node, run, k: int) -> np.ndarray:
@@ -1002,14 +1063,16 @@ def _applied(node, inputs: list[str]) -> str:
     return node.function.symbol.join(inputs)
 
 
-def _term_words(f, p: int, k: int, t: Target, factor) -> str:
-    wrong = _wrongly(factor)
+def _term_words(f, p: int, k: int, t: Target, factor, chain: int | None = None) -> str:
+    d = _d(t)
+    wrong = _wrongly(factor) if chain is None else \
+        f"lacks the chain rule's factor {d}({_part(f, chain)})/{d}{t.name} = " \
+        f"{_nice(1 / float(factor))} inside {_part(f, f.nodes[p].args[k])}"
     node = f.nodes[p]
     inputs = [_part(f, j) for j in node.args]
     rule = _RULES.get(node.name) if len(inputs) == 2 else None
     if rule is None:
         return f"the term through input {k + 1} of {node.name}, {inputs[k]}, {wrong}"
-    d = _d(t)
     term, whole = (_fill(text, d, t.name) for text in (rule[k], rule[2]))
     return (f"{_RULE_NAMES[node.name]} {term} {wrong}: for {U} = {inputs[0]} and "
             f"{V} = {inputs[1]}, {whole}")
@@ -1236,6 +1299,34 @@ def _exponent_kept(f, t, e, e_scale, a, sweep, found, where, tolerance) -> list[
                 return [f"this {what} of {_part(f, p)}{said}: the power rule lowers it by one, "
                         f"{d}({power})/{d}{t.name} = {_times(n, c - 1)}·{du}, "
                         f"not {_times(n, c + shift)}·{du}, for {U} = {_part(f, base)}"]
+    return _parameter_kept(f, t, e, e_scale, a, sweep, found, where, tolerance)
+
+
+def _parameter_kept(f, t, e, e_scale, a, sweep, found, where, tolerance) -> list[str]:
+    """_exponent_kept's slips where the exponent is a parameter n, held along x but drawn
+    at random (x^n's derivative written n·x^n)."""
+    d = _d(t)
+    for p, node in enumerate(f.nodes):
+        if node.name != "pow" or node.kind != "infix":
+            continue
+        base, exponent = node.args
+        adjoint = _adjoint(found, p, where)
+        n = sweep.values[exponent]
+        if adjoint is None or np.any(sweep.tangents[exponent] != 0) or np.ptp(n) == 0 \
+                or not np.any(sweep.tangents[base] != 0):
+            continue
+        u, du = sweep.values[base], sweep.tangents[base]
+        c = _part(f, exponent)
+        c = c if f.nodes[exponent].kind == "variable" else f"({c})"
+        for shift, what, kept in ((0, "keeps the exponent", c), (1, "raises the exponent",
+                                                                 f"({c}+1)")):
+            with np.errstate(all="ignore"):
+                wrong = n * u ** (n + shift) * du
+            if _replaced(e, e_scale, a, adjoint, sweep.tangents[p], wrong, tolerance):
+                du = f"({d}{U}/{d}{t.name})"
+                return [f"this {what} of {_part(f, p)}: the power rule lowers it by one, "
+                        f"{d}({U}^{c})/{d}{t.name} = {c}·{U}^({c}-1)·{du}, not "
+                        f"{c}·{U}^{kept}·{du}, for {U} = {_part(f, base)}"]
     return []
 
 
@@ -1568,6 +1659,7 @@ def _summands(nodes, root: int) -> list:
 # ----- the expectation read otherwise ------------------------------------------------------
 
 READING_CHARS = 400  # an expectation up to which its other readings are looked for
+READ_MATCHES = ", the expectation matches"   # how the words of a reading that matches end
 
 
 def _read_otherwise(t, points, where, a, a_scale, tolerance) -> str | None:
@@ -1601,6 +1693,11 @@ def _read_otherwise(t, points, where, a, a_scale, tolerance) -> str | None:
                     f"{'it was' if one else 'they were'} likely meant (see the "
                     f"warning{'' if one else 's'}); as {meant}, the expectation matches")
     return None
+
+
+def _read_tried(e) -> bool:
+    """Whether _read_otherwise tried a reading of e's cautions (none of which matched)."""
+    return bool(e.cautions) and len(e.text) <= READING_CHARS and bool(_offered(e))
 
 
 def _unspaced_readings(e):
