@@ -32,6 +32,9 @@ class Curve:
     colour: int = 0              # its place in the palette, the same in both renderers
     slope: np.ndarray | None = None   # its derivative, if known: tells a pole from a drop
     mine: bool = False           # the user's own curve: dashed (dotted), drawn over the rest
+    # Per segment (i-1 to i, entry 0 unused): where to break it though connected() would
+    # draw it, such as a derivative across a kink of f that lies between two samples.
+    breaks: np.ndarray | None = None
 
 
 @dataclass
@@ -161,11 +164,15 @@ def connected(y: np.ndarray, slope: np.ndarray | None = None,
     return np.concatenate([[False], finite[1:] & finite[:-1] & ~pole])
 
 
-def pieces(x: np.ndarray, y: np.ndarray, view, slope=None) -> list[tuple[np.ndarray, ...]]:
-    """The unbroken stretches of a curve inside the view, each as (x, y). A segment that
-    leaves the view ends where it crosses the edge, so no renderer is ever handed a point
-    far outside it (a line towards tan's 1e16 would be rasterised cell by cell)."""
+def pieces(x: np.ndarray, y: np.ndarray, view, slope=None,
+           breaks=None) -> list[tuple[np.ndarray, ...]]:
+    """The unbroken stretches of a curve inside the view, each as (x, y), broken also
+    where ``breaks`` says (Curve.breaks). A segment that leaves the view ends where it
+    crosses the edge, so no renderer is ever handed a point far outside it (a line towards
+    tan's 1e16 would be rasterised cell by cell)."""
     link = connected(y, slope, x)
+    if breaks is not None:
+        link = link & ~breaks
     low, high = view
     out: list[tuple[list, list]] = []
     xs: list[float] = []
@@ -328,7 +335,7 @@ def _terminal_curve(canvas, plotext, figure: Figure, curve: Curve, width: int,
                                       list(map(float, curve.y[keep])),
                                       marker=plotext.marker(MINE_SYMBOL, code)))
         return
-    for xs, ys in pieces(figure.x, curve.y, figure.view, curve.slope):
+    for xs, ys in pieces(figure.x, curve.y, figure.view, curve.slope, curve.breaks):
         marker = "braille" if colour else PLAIN_MARKERS[curve.colour][0]
         signal = canvas.signal(list(map(float, xs)), list(map(float, ys)),
                                marker=plotext.marker(marker, code))
@@ -578,6 +585,6 @@ def _font(size, weight):
 def _image_curve(axes, figure: Figure, curve: Curve, colour: str, label: str) -> None:
     style = dict(color=colour, linewidth=2.2 if curve.mine else 1.8,
                  linestyle="--" if curve.mine else "-", zorder=4 if curve.mine else 3)
-    for xs, ys in pieces(figure.x, curve.y, figure.view, curve.slope):
+    for xs, ys in pieces(figure.x, curve.y, figure.view, curve.slope, curve.breaks):
         axes.plot(xs, ys, label=label, **style)
         label = None            # one legend entry per curve, however many stretches

@@ -115,8 +115,9 @@ class Step:
         but the derivative does not exist there and the number is a convention."""
         if not self.kink:
             return None
-        at = listing([f"{o.id} = {format_number(o.value)}" for o in self.operands
-                      if isinstance(o, Step)])
+        # (max(x, x): both operands are v1, said once)
+        at = listing(list(dict.fromkeys(f"{o.id} = {format_number(o.value)}"
+                                        for o in self.operands if isinstance(o, Step))))
         return (f"a convention: {self.function.label()} is not differentiable at {at}, "
                 f"{self.function.kink_reason}")
 
@@ -199,6 +200,25 @@ class Trace:
         return next((s for s in self.steps if s.tangent is not None
                      and not math.isfinite(s.tangent)), None)
 
+    def nonfinite_cause(self, step: Step, kind: str) -> tuple[str, str] | None:
+        """Which function made ``step``'s ``kind`` ("value", "adjoint", "tangent") nan or
+        inf from finite numbers, and how, as grad's warnings key it: (primitive name,
+        "value" | "derivative" | "overflow"); None where no one function did (inf - inf in
+        a sum, or a tangent whose step's value is not finite: that value says why)."""
+        if kind == "value":
+            return (step.function.name, "value") if step.kind == "operation" else None
+        if kind == "tangent":
+            source, number = step, step.tangent
+            if step.kind != "operation" or not math.isfinite(step.value):
+                return None
+        else:
+            handed = [c for c in step.contributions if not math.isfinite(c.value)
+                      and math.isfinite(c.source.adjoint) and math.isfinite(c.source.value)]
+            if not handed:
+                return None
+            source, number = handed[0].source, handed[0].value
+        return source.function.name, _derivative_trouble(source, number)
+
     def term(self, contribution: Contribution) -> Rule:
         """The formula of a contribution, as its source's ``backward`` wrote it."""
         source = contribution.source
@@ -254,6 +274,16 @@ class Trace:
         return rule, "; ".join(notes) or None
 
 
+def _derivative_trouble(step: Step, number: float) -> str:
+    """"overflow" where an inf came from inside the function's smooth domain (log's 1/x at
+    1e-300 times a large gradient), else "derivative" (an edge): as grad's watcher says."""
+    from .diagnostics import inside
+
+    xs = [o.variable.data for o in step.operands]
+    return "overflow" if math.isinf(number) and np.all(inside(step.function, xs)) \
+        else "derivative"
+
+
 def adjoint_note(rules: list[Rule], single: bool) -> str | None:
     """What the formulas of an adjoint's terms do not say: that a convention makes one 0,
     that the point is on a kink, that one is the mathematical rule, not the arithmetic
@@ -265,7 +295,8 @@ def adjoint_note(rules: list[Rule], single: bool) -> str | None:
     notes += [r.kink if single else f"{r.text} is {r.kink}" for r in rules if r.kink]
     notes += [mathematical(None if single else r.text, r.written) for r in rules
               if r.written is not None]
-    return "; ".join(notes) or None
+    # (max(x, x)'s two terms are both v̄2·0.5 on the same tie: one note says it)
+    return "; ".join(dict.fromkeys(notes)) or None
 
 
 def scalar(data) -> float:
@@ -282,9 +313,12 @@ def join_terms(terms: list[str]) -> str:
 
 # ----- recording -----------------------------------------------------------------------
 
-def record(expression: Expression, point: Mapping[str, float]) -> Trace:
+def record(expression: Expression, point: Mapping[str, float], kinked=None) -> Trace:
     """Evaluate at one point on the tape, as ``Expression`` does (a point is an array of
-    one, so the numbers agree with ``grad`` to the last bit), keeping every step."""
+    one, so the numbers agree with ``grad`` to the last bit), keeping every step.
+    ``kinked``: the variables whose steps' kinks are marked (default: every variable), as
+    ``Expression.moving`` says; a kink of a step no derivative asked for passes through
+    is no convention of them (``abs(y)`` to d/dx)."""
     if expression.has_diff:  # a diff() node is whole reverse passes, not one step
         raise ValuesError("trace and graph show one evaluation step by step, and diff() "
                           "runs reverse passes of its own inside it: trace the expression "
@@ -297,6 +331,7 @@ def record(expression: Expression, point: Mapping[str, float]) -> Trace:
     inputs = {s.name: s for s in steps}
     operands: list = []
     diagnostics = Diagnostics((1,))
+    varying = expression.varying if kinked is None else expression.moving(kinked)
     for index, node in enumerate(expression.nodes):
         if node.kind == "variable":
             operands.append(inputs[node.name])
@@ -313,7 +348,7 @@ def record(expression: Expression, point: Mapping[str, float]) -> Trace:
                 operands.append(Literal(format_number(scalar(y.data)), y))
                 continue
             kink = False
-            if expression.varying[index]:
+            if varying[index]:
                 data = [a.variable.data for a in args]
                 diagnostics.add_kinks(function, *data)
                 kink = bool(np.any(function.kinks(*data)))
@@ -372,7 +407,7 @@ def forward(expression: Expression, point: Mapping[str, float], wrt: str) -> Tra
 
     seed = {wrt: 1.0} if wrt in expression.variables else {}
     with np.errstate(all="ignore"):
-        trace = record(expression, point)
+        trace = record(expression, point, (wrt,))
         result = jvp(expression, dict(point), seed)
     trace.mode, trace.wrt = "forward", (wrt,)
     for step in trace.steps:

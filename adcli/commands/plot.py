@@ -144,6 +144,32 @@ class Plot(Command):
         n = len(x)
         return flat(result.value, n), flat(result.gradient[self.variable], n)
 
+    def kinks_between(self, x: np.ndarray) -> np.ndarray:
+        """Per segment (sample i-1 to i; entry 0 False), whether a kink or pole of f lies
+        inside it: a step that moves with the variable has its inputs on different sides of
+        one (its function's ``side``: abs's argument changes sign, max's arguments swap).
+        atan2's sides are quadrants (a pair): across its branch cut only f jumps, its
+        derivatives are smooth, so it breaks nothing here."""
+        from ..expression import _Run
+
+        e, n = self.expressions[0], len(x)
+        sided = [(node, getattr(node.function, "side", None)) for node, moves in
+                 zip(e.nodes, e.moving([self.variable])) if moves and node.kind != "diff"]
+        sided = [(node, side) for node, side in sided if side is not None]
+        crossed = np.zeros(n, dtype=bool)
+        if not sided:
+            return crossed
+        chunk = {**{name: np.full(n, v) for name, v in self.fixed.items()}, self.variable: x}
+        with np.errstate(all="ignore"):
+            steps = _Run(e, [chunk[v] for v in e.variables], (n,),
+                         watching=False).forward_nodes()
+            for node, side in sided:
+                sides = side(*[np.broadcast_to(steps[i].data, (n,)) for i in node.args])
+                if sides is not None and not isinstance(sides, tuple):
+                    sides = np.broadcast_to(sides, (n,))
+                    crossed[1:] |= sides[1:] != sides[:-1]
+        return crossed
+
     # ----- the output ----------------------------------------------------------------
 
     def writer(self, fmt, out, err, digits, **options):
@@ -172,7 +198,10 @@ class Plot(Command):
         no_derivative = undefined | kinks
         ys = [np.where(no_derivative if i else undefined, np.nan, y)
               for i, y in enumerate(columns[:len(names)])]
-        curves = [Curve(name, y, colour=i, slope=slope)
+        # A kink between two samples (abs's 0 when no sample lands on it) breaks the
+        # derivatives there as well: no line from -1 to 1 either.
+        crossed = self.kinks_between(x)
+        curves = [Curve(name, y, colour=i, slope=slope, breaks=crossed if i else None)
                   for i, (name, y, slope) in enumerate(zip(names, ys, [*ys[1:], None]))]
         if self.mine is not None:
             # Whole, as the title: the legend is the only place your expression is shown.

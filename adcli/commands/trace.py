@@ -21,7 +21,7 @@ from ..options import Whole
 from ..errors import (AdcliError, NonFiniteError, ValuesError, escape, fold_words, listing,
                       terminal_width, warn)
 from ..render import finite_json, number_json, number_text, pair_text
-from ..report import Report, point_warnings
+from ..report import Report, point_warnings, why
 from .base import Command, free_symbol
 
 MARK = "◀ first"  # beside the first step whose value (or adjoint, or tangent) is nan or inf
@@ -106,24 +106,34 @@ def where(point: dict[str, float]) -> str:
 
 
 def nonfinite_messages(trace: tracing.Trace) -> list[str]:
-    """The first step whose value, adjoint or tangent is nan or inf, in words."""
+    """The first step whose value, adjoint or tangent is nan or inf, in words, with why
+    in grad's words where one function made it so."""
     found = []
     step = trace.first_nonfinite_value()
     if step is not None:
         found.append(f"{step.id} = {step.text()} is {number_text(step.value)}: the first "
-                     "non-finite value")
+                     f"non-finite value{cause(trace, step, 'value')}")
     if trace.mode == "forward":
         step = trace.first_nonfinite_tangent()
         if step is not None:
             found.append(f"{step.tangent_id} is {number_text(step.tangent)}: the first "
-                         "non-finite tangent")
+                         f"non-finite tangent{cause(trace, step, 'tangent')}")
     else:
         step = trace.first_nonfinite_adjoint()
         if step is not None:
             found.append(f"{step.adjoint_id} is {number_text(step.adjoint)}: the first "
-                         "non-finite adjoint")
+                         f"non-finite adjoint{cause(trace, step, 'adjoint')}")
     return [f"at {where(trace.point)}: {'; '.join(found)} (marked {MARK})"] \
         if found else []
+
+
+def cause(trace: tracing.Trace, step: tracing.Step, kind: str) -> str:
+    """", where '^' has a nan or inf derivative (a base of 0 or less, ...)": the function
+    to blame, in the words of grad's warning, or ""."""
+    from ..functions import PRIMITIVES
+
+    found = trace.nonfinite_cause(step, kind)
+    return f", where {PRIMITIVES[found[0]].label()} {why(*found)}" if found else ""
 
 
 def warn_kinks(report: Report, err) -> None:
@@ -400,7 +410,9 @@ class TextTrace:
         mark = self.mark(step.tangent, step is bad)
         if step.kind == "operation":
             rule, note = trace.tangent_text(step)
-            return [rule, self.num(step.tangent) + mark], note
+            # Every term left out: no rule to write but its 0 ("v̇3 = 0 = 0.0" says it twice)
+            tangent = self.num(step.tangent) + mark
+            return ([rule, tangent] if trace.tangent_terms(step)[0] else [tangent]), note
         seeded = step.kind == "input" and step.name in trace.wrt
         return [self.num(step.tangent) + ("  (seed)" if seeded else "") + mark], None
 
@@ -412,10 +424,22 @@ class TextTrace:
         inputs = trace.inputs()
         for name, value in trace.gradient().items():
             if trace.mode == "forward":
-                via = f"{trace.output.tangent_id} = "
+                via = [trace.output.tangent_id]
             else:
-                via = f"{inputs[name].adjoint_id} = " if name in inputs else ""
-            self.line(f"  ∂{self.symbol}/∂{name} = {via}{self.num(value)}")
+                via = [inputs[name].adjoint_id] if name in inputs else []
+            # folded at its "="s, as the adjoint rows are: between words it lost its indent
+            sides = [f"∂{self.symbol}/∂{name}", *via, self.num(value)]
+            self.partial(sides)
+
+    def partial(self, sides: list[str]) -> None:
+        """A row of the gradient, folded as the adjoint rows are; where a name is too wide
+        for that (∂f/∂ and it fill the terminal), between words, still 2 columns in."""
+        row = " = ".join(sides)
+        if self.width and cells(f"  {row}") > self.width and \
+                any(cells(line) > self.width for line in folded([sides], self.width)):
+            self.out.write("  " + fold_words(row, self.width - 2).replace("\n", "\n  ") + "\n")
+        else:
+            self.line(f"  {row}", [sides])
 
 
 def folded(pieces: list[list[str]], width: int) -> list[str]:
