@@ -569,13 +569,10 @@ def _other_variables(f, t, order, e, e_scale, a, a_scale, points, where,
     x, matched = t.name, []
     for y, j in itertools.product([v for v in f.variables if v != x], range(1, order + 1)):
         names = (x,) * (order - j) + (y,) * j       # as Leibniz writes them: y's first
-        try:
-            with np.errstate(all="ignore"):
-                d = np.broadcast_to(derivative_values(f, names[::-1], at), e.shape)
-        except AdcliError:  # past the growth budget: none is claimed
+        found = _is_other(f, names, at, e, e_scale, a, a_scale, tolerance)
+        if found is None:
             return None
-        if np.any(d != 0) and np.all(_close(e, d, e_scale, np.abs(d), *tolerance)) and \
-                not np.all(_close(d, a, np.abs(d), a_scale, *tolerance)):
+        if found:
             label = mixed_label(names) if j < order else label_for(y, order, partial=True)
             why = f"differentiated in {y}, not in {x}" if j == order else \
                 f"{_count(j)} of the {_count(order)} differentiations " \
@@ -595,16 +592,26 @@ def _mixed_instead(f, t, e, e_scale, a, a_scale, points, where,
     matched = []
     for y in (v for v in f.variables if v != t.name):
         names = (t.name, y)
-        try:
-            with np.errstate(all="ignore"):
-                d = np.broadcast_to(derivative_values(f, names[::-1], at), e.shape)
-        except AdcliError:  # past the growth budget: none is claimed
+        found = _is_other(f, names, at, e, e_scale, a, a_scale, tolerance)
+        if found is None:
             return None
-        if np.any(d != 0) and np.all(_close(e, d, e_scale, np.abs(d), *tolerance)) and \
-                not np.all(_close(d, a, np.abs(d), a_scale, *tolerance)):
+        if found:
             matched.append(f"the expectation is {mixed_label(names)} at every point, not "
                            f"{t.label}: differentiated in {y} too")
     return matched
+
+
+def _is_other(f, names, at, e, e_scale, a, a_scale, tolerance) -> bool | None:
+    """Whether the expectation e is the derivative in ``names`` (Leibniz's order) at every
+    point, where that one is not the derivative checked (a) and not 0 everywhere; None past
+    the growth budget (none is claimed)."""
+    try:
+        with np.errstate(all="ignore"):
+            d = np.broadcast_to(derivative_values(f, names[::-1], at), e.shape)
+    except AdcliError:
+        return None
+    return bool(np.any(d != 0) and np.all(_close(e, d, e_scale, np.abs(d), *tolerance)) and
+                not np.all(_close(d, a, np.abs(d), a_scale, *tolerance)))
 
 
 def _count(n: int) -> str:

@@ -234,6 +234,33 @@ def adcli_on_terminal(columns: int, *argv: str) -> tuple[int, list[str]]:
     return code, rows
 
 
+def terminal_cells(text: str) -> int:
+    """Terminal columns of a row: a combining mark (the bar of v̄, the dot of v̇) takes none."""
+    import unicodedata
+
+    return sum(0 if unicodedata.combining(c) else 1 for c in text)
+
+
+def adcli_rows_on_terminal(columns: int, *argv: str, rows: int = 200) -> list[str]:
+    """``adcli ARGV`` with stdout on a pseudo-terminal ``columns`` wide and stderr apart,
+    which must exit 0: its rows without escape codes, each checked to fit the terminal in
+    cells (adcli_on_terminal counts characters and shows stderr among the rows)."""
+    import os
+    import re
+    import subprocess
+
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("COLUMNS", "LINES", "PYTHONIOENCODING", "NO_COLOR", "FORCE_COLOR")}
+    env.update(PYTHONUTF8="1", TERM="xterm-256color",
+               PYTHONPATH=str(Path(__file__).resolve().parent.parent))
+    code, text, err = run_in_pty([sys.executable, "-m", "adcli", *argv], env, columns,
+                                 rows=rows, stdin=subprocess.DEVNULL, stderr_apart=True)
+    assert code == 0, err
+    shown = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", text).rstrip("\n").split("\n")
+    assert all(terminal_cells(row) <= columns for row in shown), shown
+    return shown
+
+
 def words(rows: list[str]) -> list[str]:
     """The words of terminal rows, however they were folded."""
     return " ".join(rows).split()

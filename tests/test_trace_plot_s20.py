@@ -5,20 +5,15 @@ from __future__ import annotations
 
 import json
 import math
-import os
 import re
-import subprocess
-import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
 
 from adcli.commands import plot
-from adcli.commands.trace import cells
 from adcli.functions import Log, Pow, Sqrt
 from adcli.plotting import pieces
-from conftest import run_cli, run_in_pty
+from conftest import adcli_rows_on_terminal, run_cli
 
 
 # ----- plot: a kink between two samples breaks the derivatives ----------------------------
@@ -124,19 +119,7 @@ def test_a_tangent_whose_terms_are_all_left_out_reads_as_its_0():
 
 # ----- a narrow terminal: folded gradient rows keep their indent --------------------------
 
-def on_terminal(columns, *argv):
-    """The terminal's rows of ``adcli ARGV`` (escape codes stripped), each checked to fit
-    ``columns`` cells (v̇'s dot takes none)."""
-    env = {k: v for k, v in os.environ.items()
-           if k not in ("COLUMNS", "LINES", "PYTHONIOENCODING", "NO_COLOR", "FORCE_COLOR")}
-    env.update(PYTHONUTF8="1", TERM="xterm-256color",
-               PYTHONPATH=str(Path(__file__).resolve().parent.parent))
-    code, text, _ = run_in_pty([sys.executable, "-m", "adcli", *argv], env, columns,
-                               rows=200, stdin=subprocess.DEVNULL, stderr_apart=True)
-    assert code == 0, text
-    rows = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", text).rstrip("\n").split("\n")
-    assert all(cells(row) <= columns for row in rows), rows
-    return rows
+on_terminal = adcli_rows_on_terminal
 
 
 def section(rows, heading):

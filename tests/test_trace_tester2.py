@@ -5,43 +5,24 @@ decimal arithmetic on the text shown, never taken from the program."""
 from __future__ import annotations
 
 import math
-import os
 import re
-import subprocess
-import sys
 from decimal import ROUND_HALF_EVEN, ROUND_HALF_UP, Decimal, localcontext
-from pathlib import Path
 
 import pytest
 
 import adcli
-from conftest import run_cli, run_in_pty, strict_json
+from conftest import adcli_rows_on_terminal, run_cli, strict_json, terminal_cells
 
 BAR = "\u0304"
 WIDTHS = [40, 80, 120]
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 
 
-def cells(text: str) -> int:
-    """Terminal columns of a row: a combining mark (the bar of v̄) takes none."""
-    import unicodedata
-
-    return sum(0 if unicodedata.combining(c) else 1 for c in text)
+cells = terminal_cells
 
 
 def on_terminal(columns: int, *argv: str) -> list[str]:
-    """``adcli ARGV`` with stdout on a pseudo-terminal ``columns`` wide (stderr apart): its
-    rows without escape codes, each checked to fit the terminal."""
-    env = {k: v for k, v in os.environ.items()
-           if k not in ("COLUMNS", "LINES", "PYTHONIOENCODING", "NO_COLOR", "FORCE_COLOR")}
-    env.update(PYTHONUTF8="1", TERM="xterm-256color",
-               PYTHONPATH=str(Path(__file__).resolve().parent.parent))
-    code, text, err = run_in_pty([sys.executable, "-m", "adcli", *argv], env, columns,
-                                 rows=60, stdin=subprocess.DEVNULL, stderr_apart=True)
-    assert code == 0, err
-    rows = ANSI.sub("", text).rstrip("\n").split("\n")
-    assert all(cells(row) <= columns for row in rows), rows
-    return rows
+    return adcli_rows_on_terminal(columns, *argv, rows=60)
 
 
 def rounded(value, digits: int, rounding=ROUND_HALF_EVEN) -> Decimal:
