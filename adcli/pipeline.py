@@ -76,7 +76,7 @@ def _run(command_class, texts, wrt, *, at=(), grid=(), points_file=None, points_
                         if not any(c.startswith(one_name(name)) for name in given)]
     for caution in command.cautions:
         warn(err, caution)
-    source.use(command.names)
+    source.use(command.names, named=command.wrt)
     if command.own_output:
         try:
             command.write(source, out, err, fmt, digits, strict)

@@ -365,14 +365,15 @@ class PointSource(Record):
         key = "key" if self._reader.format == "jsonl" else "column"
         return f"the points file has a {key} {quote(name)}"
 
-    def use(self, variables) -> None:
+    def use(self, variables, named=()) -> None:
         """Read these stream columns as numbers; every other column passes through, and so
         do the --grid names that are not ``variables``: a --grid of one repeats every point,
         which only its column tells apart. (An unused --at value is the same in every row:
-        a column of it would only move the others, so it is a warning alone.)"""
+        a column of it would only move the others, so it is a warning alone; and a name the
+        output names otherwise, ``named`` (--wrt x: its derivative), is not a column too.)"""
         used = set(variables)
         self.variables = [c for c in self._header() if c in used]
-        self.unused = [n for n in self.grid if n not in used]
+        self.unused = [n for n in self.grid if n not in used and n not in named]
 
     @property
     def extra_names(self) -> list[str]:
@@ -475,10 +476,13 @@ class PointSource(Record):
 
     def _spaced_quote(self, fields: list) -> str:
         """Why a CSV row may have more fields than meant: ``1, "a, b"`` quotes nothing (a
-        quote opens a quoted field only first in it), so its comma splits the text."""
-        if self._reader.format != "csv" or not any(
-                isinstance(f, str) and f[:1].isspace() and f.lstrip()[:1] == '"'
-                for f in fields):
+        quote opens a quoted field only first in it), so its comma splits the text. Only
+        where that quote is closed in a later field: ``1, "a", 2`` split nothing."""
+        def split_open(f) -> bool:
+            text = f.strip() if isinstance(f, str) else ""
+            return f[:1].isspace() and text[:1] == '"' and not (len(text) > 1 and
+                                                                 text[-1] == '"')
+        if self._reader.format != "csv" or not any(split_open(f) for f in fields):
             return ""
         return " (a quote after a space does not quote the field: remove the space after " \
                "the comma)"

@@ -591,6 +591,10 @@ def _mixed_instead(f, t, e, e_scale, a, a_scale, points, where,
     at = {v: points[v][where] for v in f.variables}
     matched = []
     for y in (v for v in f.variables if v != t.name):
+        if _linear_in(f, y, at):
+            # f = g(x)·y + h(x): ∂²f/∂x∂y = g' is ∂f/∂x with the factor y dropped, the
+            # likelier slip (x^2 y's written 2x; x e^y's ∂/∂y, e^y, is ∂f/∂x: swapped)
+            continue
         names = (t.name, y)
         found = _is_other(f, names, at, e, e_scale, a, a_scale, tolerance)
         if found is None:
@@ -599,6 +603,15 @@ def _mixed_instead(f, t, e, e_scale, a, a_scale, points, where,
             matched.append(f"the expectation is {mixed_label(names)} at every point, not "
                            f"{t.label}: differentiated in {y} too")
     return matched
+
+
+def _linear_in(f, y: str, at: dict) -> bool:
+    """Whether ∂²f/∂y² is 0 at every point (f linear in y there)."""
+    try:
+        with np.errstate(all="ignore"):
+            return bool(np.all(derivative_values(f, (y, y), at) == 0))
+    except AdcliError:
+        return False
 
 
 def _is_other(f, names, at, e, e_scale, a, a_scale, tolerance) -> bool | None:

@@ -175,3 +175,12 @@ def test_an_equals_sign_alone_is_said_without_an_empty_slot():
     assert (code, out) == (2, "")
     assert err == ("adcli: error: the expectation is '=' alone: give the derivative, or name "
                    "it before '=', as in f'(x) = ...\n")
+
+
+def test_no_mixed_partial_is_claimed_where_f_is_linear_in_the_other_variable():
+    # f = x^2 y: ∂²f/∂x∂y = 2x is ∂f/∂x = 2xy with the factor y dropped, the likelier
+    # slip; no one differentiates in y too to get it
+    assert diagnosis("x^2 y", "--expect", "x=2x") == []
+    # f = x e^y: e^y is ∂f/∂x (and ∂²f/∂y∂x): swapped partials alone, not both
+    assert diagnosis("x e^y", "--expect", "y=e^y") == [
+        "the expectation for y matches ∂f/∂x instead: swapped partials?"]

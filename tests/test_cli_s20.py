@@ -216,3 +216,22 @@ def test_eval_of_a_derivative_keeps_the_kink():
 def test_grad_at_a_corner_still_warns():
     code, _, err = run_cli("grad", "abs(x)", "--at", "x=0", "--format", "csv")
     assert code == 0 and "abs is not differentiable at 1 of 1 point" in err
+
+
+def test_a_grid_over_a_wrt_name_the_expression_lacks_is_no_extra_column():
+    # (found by test_fuzz: "variables" lists x for --wrt x, so x under "extra" too named
+    # one variable twice; the derivative's column names it)
+    code, out, _ = run_cli("grad", "0", "--grid", "x=0:1:2", "--wrt", "x", "--format", "json")
+    assert code == 0
+    document = strict_json(out)
+    assert document["variables"] == ["x"]
+    assert [p.get("extra") for p in document["points"]] == [None, None]
+    assert [p["gradient"] for p in document["points"]] == [{"x": 0.0}, {"x": 0.0}]  # d0/dx
+
+
+def test_a_quoted_field_after_a_space_that_split_nothing_gets_no_quote_hint():
+    # "hello" holds no comma: the row has one field too many whatever the quote does
+    code, out, err = run_cli("eval", "x", "--points", "-", "--format", "csv",
+                             stdin='x,id\n1, "hello", 2\n')
+    assert (code, out) == (2, "")
+    assert err == "adcli: error: points file line 2: 3 fields, the header has 2\n"

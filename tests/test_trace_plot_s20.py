@@ -70,11 +70,22 @@ def test_sign_times_x_squared_breaks_both_derivatives(monkeypatch, tmp_path):
     left, right = sides_of(stretches["d2f/dx2"], 0.0)
     assert all(np.all(ys == -2.0) for _, ys in left) and left
     assert all(np.all(ys == 2.0) for _, ys in right) and right
-    left, right = sides_of(stretches["df/dx"], 0.0)
-    assert left and right
-    for xs, ys in left + right:
-        np.testing.assert_allclose(ys, 2 * np.abs(xs), rtol=1e-15)
+    # f' = 2|x| is continuous at 0 (its kink is f's steps', not f''s): one line through it
+    ((xs, ys),) = stretches["df/dx"]
+    assert xs.min() < 0 < xs.max()
+    np.testing.assert_allclose(ys, 2 * np.abs(xs), rtol=1e-15)
     assert len(stretches["f"]) == 1
+
+
+@pytest.mark.parametrize("expression, slope", [
+    ("abs(x)^2", lambda x: 2 * x), ("max(x,0)+min(x,0)", lambda x: np.ones_like(x))])
+def test_a_derivative_continuous_across_a_kink_of_f_s_steps_is_not_broken(
+        monkeypatch, tmp_path, expression, slope):
+    # |x|^2 = x^2 and max(x,0)+min(x,0) = x: abs's and max's kinks are inside, f' is smooth
+    _, stretches = drawn(monkeypatch, tmp_path, expression, "--grid", "x=-1:1:6")
+    ((xs, ys),) = stretches["df/dx"]
+    assert (xs.min(), xs.max()) == (-1.0, 1.0)
+    np.testing.assert_allclose(ys, slope(xs), rtol=1e-15, atol=1e-15)
 
 
 @pytest.mark.parametrize("expression", ["x^2", "atan2(x, -1)", "abs(x + 5)"])

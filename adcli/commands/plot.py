@@ -201,7 +201,8 @@ class Plot(Command):
         # A kink between two samples (abs's 0 when no sample lands on it) breaks the
         # derivatives there as well: no line from -1 to 1 either.
         crossed = self.kinks_between(x)
-        curves = [Curve(name, y, colour=i, slope=slope, breaks=crossed if i else None)
+        curves = [Curve(name, y, colour=i, slope=slope,
+                        breaks=_jumps(y, crossed) if i else None)
                   for i, (name, y, slope) in enumerate(zip(names, ys, [*ys[1:], None]))]
         if self.mine is not None:
             # Whole, as the title: the legend is the only place your expression is shown.
@@ -388,3 +389,16 @@ def _refine(slope, a, b, da, db):
     shrank = np.maximum(np.abs(dlo), np.abs(dhi)) < SHRUNK * np.maximum(np.abs(da), np.abs(db))
     keep = shrank & np.isfinite(root) & np.isfinite(value)
     return root[keep], value[keep]
+
+
+def _jumps(y: np.ndarray, crossed: np.ndarray) -> np.ndarray:
+    """The segments of a derivative's curve that cross a kink of f and jump there: by more
+    than twice the change over either neighbouring segment. abs' goes -1 to 1 across 0
+    with no change beside it; (abs(x)^2)' = 2x and (x·abs(x))' = 2|x| pass through it as
+    they go on either side: their kink is f's steps', not the derivative's."""
+    change = np.abs(np.diff(y, prepend=np.nan))          # change[k]: from sample k-1 to k
+    beside = np.fmax(np.concatenate([[np.nan], change[:-1]]),
+                     np.concatenate([change[1:], [np.nan]]))
+    beside = np.where(np.isnan(beside), 0.0, beside)
+    with np.errstate(invalid="ignore"):
+        return crossed & ~(change <= 2 * beside)
