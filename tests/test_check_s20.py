@@ -184,3 +184,12 @@ def test_no_mixed_partial_is_claimed_where_f_is_linear_in_the_other_variable():
     # f = x e^y: e^y is ∂f/∂x (and ∂²f/∂y∂x): swapped partials alone, not both
     assert diagnosis("x e^y", "--expect", "y=e^y") == [
         "the expectation for y matches ∂f/∂x instead: swapped partials?"]
+
+
+def test_f_and_the_expectation_both_read_as_meant_match():
+    # √2 x^2 meant as √2·x^2, whose derivative 2√2·x is 2√2 x meant as 2·√2·x
+    assert diagnosis("√2 x^2", "2√2 x") == [
+        "f: √2 x^2 is read otherwise than it was likely meant (see the warning); as "
+        "sqrt(2)*x^2, and the expectation as sqrt(2)*x, they match"]
+    # 3√2 x is wrong either way (2√2 x is right): the readings are not blamed alone
+    assert diagnosis("√2 x^2", "3√2 x")[-1].endswith("; read the other way, it differs too")
