@@ -965,6 +965,18 @@ class Builder:
                 raise relation_error(self.text, start, written)
             self._error(f"LaTeX's {written} is not read here: " + _TEX_READ, start)
 
+    def _glued_call(self, name: str, start: int) -> None:
+        """xsin(x), xexp(x): a short name run into a function's (x sin(x) meant, as
+        written by hand): said so, not "if 'xsin' is a variable"."""
+        function = max((f for f in CALLABLE if len(f) > 1 and name.endswith(f) and
+                        re.fullmatch(_SHORT_NAME, unmarked(name[:-len(f)]) or "-")),
+                       key=len, default=None)
+        if function is not None:
+            before = name[:-len(function)]
+            self._error(f"unknown function '{name}': '{name}' is one name; for {before} "
+                        f"times {function}, write {before} {function}(...) or "
+                        f"{before}*{function}(...)", start)
+
     def _no_lg(self, written: str, start: int):
         """\\lg: the logarithm to base 10 in some texts, to base 2 in others (and lg(x)):
         which one is not guessed."""
@@ -1111,6 +1123,7 @@ class Builder:
         if name == "lg":
             self._no_lg(_call_name(text), start)
         if name not in CONSTANTS and not re.fullmatch(_SHORT_NAME, unmarked(name)):
+            self._glued_call(name, start)
             # tand(x), cosd(x), log3(x): most likely functions adcli lacks or misspelt.
             match = slip(name, CALLABLE)
             self._error(f"unknown function '{name}'; did you mean '{match}'?" if match else

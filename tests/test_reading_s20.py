@@ -154,3 +154,25 @@ def test_the_suggested_product_reads_as_said():
     # x sin x as suggested for xsin: x*sin(x), at x = 0.5
     assert adcli.parse("x sin x").parsed == "x*sin(x)"
     assert close(adcli.parse("e^x sin x").value({"x": 0.5}), math.exp(0.5) * math.sin(0.5))
+
+
+@pytest.mark.parametrize("text, name, before, function, column", [
+    ("xsin(x)", "xsin", "x", "sin", 1), ("2xcos(x)", "xcos", "x", "cos", 2),
+    ("e^xsin(x) + 1", "xsin", "x", "sin", 3), ("xexp(x)", "xexp", "x", "exp", 1),
+    ("xsinh(x)", "xsinh", "x", "sinh", 1)])
+def test_a_short_name_run_into_a_called_function_is_said(text, name, before, function,
+                                                        column):
+    # (it said "if 'xsin' is a variable, write xsin*(...)": x sin(x) was meant)
+    code, out, err = run_cli("eval", text, "--at", "x=1")
+    assert (code, out) == (2, "")
+    assert err.splitlines()[0] == (
+        f"adcli: error: unknown function '{name}': '{name}' is one name; for {before} times "
+        f"{function}, write {before} {function}(...) or {before}*{function}(...) "
+        f"(column {column})")
+
+
+def test_a_long_unknown_name_is_still_a_variable_or_a_slip():
+    code, _, err = run_cli("eval", "foo(x)", "--at", "x=1")
+    assert code == 2
+    assert err.splitlines()[0] == ("adcli: error: unknown function 'foo'; if 'foo' is a "
+                                   "variable, write foo*(...) (column 1)")
