@@ -1123,11 +1123,12 @@ class Builder:
         if name == "lg":
             self._no_lg(_call_name(text), start)
         if name not in CONSTANTS and not re.fullmatch(_SHORT_NAME, unmarked(name)):
-            self._glued_call(name, start)
             # tand(x), cosd(x), log3(x): most likely functions adcli lacks or misspelt.
             match = slip(name, CALLABLE)
-            self._error(f"unknown function '{name}'; did you mean '{match}'?" if match else
-                        f"unknown function '{name}'; if '{name}' is a variable, write "
+            if match:
+                self._error(f"unknown function '{name}'; did you mean '{match}'?", start)
+            self._glued_call(name, start)   # (after: atg is arctg misspelt, not a*tg)
+            self._error(f"unknown function '{name}'; if '{name}' is a variable, write "
                         f"{name}*(...)", start)
         if name[-1] == "_":  # x_(i+1): a subscript, not x_*(i+1)
             self._subscript(_call_name(text), start, start + len(text) - 1)
