@@ -281,7 +281,7 @@ class PointSource(Record):
         self.stream_format = stream_format      # one of STREAM_FORMATS; None: detect it
         self.columns = columns                  # names for headerless input (--columns)
         self.variables: list[str] = []          # stream columns read as numbers (see use())
-        self.unused: list[str] = []             # --at and --grid names no expression uses
+        self.unused: list[str] = []             # --grid names no expression uses (use())
         self._first_row = True                  # no row of the stream read yet
 
     @property
@@ -391,8 +391,8 @@ class PointSource(Record):
 
     def _made(self, columns: dict[str, np.ndarray], n: int, extra=None) -> Chunk:
         """A chunk of n points: these columns, --at's values, and the passed-through
-        columns, the unused --at and --grid names' first: as a points file's, text (each
-        float's repr, as adcli writes a coordinate)."""
+        columns, the unused --grid names' first: as a points file's, text (each float's
+        repr, as adcli writes a coordinate)."""
         values = {name: np.full(n, value) for name, value in self.fixed.items()}
         values.update(columns)
         shown = {name: list(map(repr, values[name].tolist())) for name in self.unused}
@@ -492,7 +492,7 @@ class PointSource(Record):
         count = len(self._reader.columns)
         if self.columns is None:
             return f"the header has {count}"
-        return f"but --columns names {count} column{'s' * (count != 1)}"
+        return f"but --columns names {_count(count, 'column')}"
 
     def _looks_named(self, fields: list) -> bool:
         """Whether a row read under --columns is a header: names, no field a number (a

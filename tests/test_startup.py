@@ -547,9 +547,13 @@ def test_importing_adcli_leaves_numpy_for_the_first_use():
 def test_every_public_name_of_adcli_is_there():
     import adcli
 
-    for name in adcli.__all__:
-        assert getattr(adcli, name) is getattr(importlib.import_module(
-            f"adcli.{adcli._HOMES.get(name, 'errors')}"), name)
+    homes = {"parse": "expression", "jacobian": "expression", "check": "checking",
+             "Expression": "expression", "Result": "expression", "CheckResult": "checking",
+             "Variable": "core", "Function": "core", "no_grad": "core",
+             "AdcliError": "errors", "AdcliWarning": "errors"}
+    assert sorted(adcli.__all__) == sorted(homes)
+    for name, home in homes.items():
+        assert getattr(adcli, name) is getattr(importlib.import_module(f"adcli.{home}"), name)
         assert name in dir(adcli)
     with pytest.raises(AttributeError, match="no attribute 'nothing'"):
         adcli.nothing
