@@ -17,12 +17,13 @@ from .expression import normal_name
 from .functions import CONSTANTS
 
 
-def unused(definitions: "Definitions | None") -> list[str]:
+def unused(definitions: "Definitions | None", given: str = "--let {}") -> list[str]:
     """Warnings of the definitions no expression used: a --let F=... with f written
-    instead of F is likely a slip, and would go unseen."""
+    instead of F is likely a slip, and would go unseen. ``given``: how the user gave one
+    (the API's ``definitions[{!r}]``)."""
     if definitions is None:
         return []
-    return [f"--let {name}: {name} is not used by the expression"
+    return [f"{given.format(name)}: {name} is not used by the expression"
             for name in definitions.texts if name not in definitions.linked]
 
 

@@ -1007,7 +1007,16 @@ def parse(text: str, definitions: Mapping[str, str] | None = None) -> Expression
             and all(isinstance(item, str) for pair in definitions.items() for item in pair)):
         raise ValuesError("definitions= takes a mapping of names to texts, such as "
                           f"{{'F': 'x^2'}}, not {_shown(definitions)}")
-    return parser.parse(text, definitions)
+    if definitions is None or isinstance(definitions, Definitions):
+        return parser.parse(text, definitions)
+    # Made here, not by the parser, to see which ones the expression used: an unused one
+    # (F defined, f written) is said as the CLI says it.
+    from .definitions import unused
+
+    definitions = parser.define(definitions)
+    expression = parser.parse(text, definitions)
+    _warn(unused(definitions, "definitions[{!r}]"))
+    return expression
 
 
 def _text(text, must: str) -> str:

@@ -86,7 +86,7 @@ def _run(command_class, texts, wrt, *, at=(), grid=(), points_file=None, points_
     command.check_source(source)
     # (a --let name too: f1 = sin(x) must not head the column of the expression f1 + f2)
     command.name_outputs([*command.names, *source.extra_names,
-                          *(definitions.names if definitions is not None else ())])
+                          *(definitions.linked if definitions is not None else ())])
     output = command.writer(fmt, out, err, digits, header=not no_header, width=width)
     report = Report()
     output.pass_through(source.extra_names)

@@ -553,7 +553,8 @@ def test_definitions_may_use_each_other_in_any_order_and_are_evaluated_once():
 
 
 def test_an_unused_definition_costs_nothing_and_names_no_variable():
-    f = adcli.parse("x + 1", definitions={"F": "z^2"})
+    with pytest.warns(adcli.AdcliWarning, match="F is not used"):
+        f = adcli.parse("x + 1", definitions={"F": "z^2"})
     assert f.variables == ("x",) and f.parsed == "x + 1"
 
 
