@@ -1,11 +1,12 @@
 """The twenty-first session's fixes made by hand (the helpers' are in their own files)."""
+import math
 import warnings
 
 import pytest
 
 import adcli
 from adcli.errors import AdcliWarning
-from conftest import run_cli, warnings_in
+from conftest import assert_one_line_error, run_cli, strict_json, warnings_in
 
 
 def test_an_unused_let_name_does_not_rename_the_output_column():
@@ -36,3 +37,23 @@ def test_the_api_says_nothing_of_a_used_definition():
         warnings.simplefilter("error")
         expression = adcli.parse("F + x", definitions={"F": "x^2"})
     assert expression.value(x=3.0) == 12.0
+
+
+@pytest.mark.parametrize("text, column, meant", [
+    ("2³√x", 1, "2∛…"), ("2 ³√x", 2, "2∛…"), ("2.5⁴√x", 3, "2.5·(…)^(1/4)")])
+def test_a_raised_digit_between_a_number_and_a_root_is_refused(text, column, meant):
+    # 2³√x was 8√x: handwriting's 2∛x (³√x alone is refused as a root's index).
+    run = run_cli("grad", text, "--at", "x=8")
+    assert_one_line_error(run, text, f"a root's index ({meant}) nor as a power", column)
+
+
+@pytest.mark.parametrize("text, value, slope", [
+    ("x²√x", 32.0, 20.0),     # x^(5/2) at 4: 32; 2.5 x^1.5 = 20
+    ("2³ √x", 16.0, 2.0),     # spaced: the power of 2, 8√x; 4/√x = 2
+    ("e²√x", 2 * math.e ** 2, math.e ** 2 / 4)])
+def test_a_raised_digit_before_a_root_after_a_name_or_a_space_is_a_power(text, value, slope):
+    code, out, err = run_cli("grad", text, "--at", "x=4", "--format", "json")
+    assert code == 0, err
+    point = strict_json(out)["points"][0]
+    assert point["value"] == pytest.approx(value, rel=1e-15)
+    assert point["gradient"]["x"] == pytest.approx(slope, rel=1e-15)
