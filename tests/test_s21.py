@@ -57,3 +57,20 @@ def test_a_raised_digit_before_a_root_after_a_name_or_a_space_is_a_power(text, v
     point = strict_json(out)["points"][0]
     assert point["value"] == pytest.approx(value, rel=1e-15)
     assert point["gradient"]["x"] == pytest.approx(slope, rel=1e-15)
+
+
+@pytest.mark.parametrize("text, at, value, slopes", [
+    # |x| exactly, and its derivative 1: x*x is 2^-52 below the top of float64
+    ("sqrt(x*x)", "x=1.3407807929942596e154", 1.3407807929942596e154, {"x": 1.0}),
+    ("x*1", "x=1.7976931348623157e308", 1.7976931348623157e308, {"x": 1.0}),
+    # 1e308 * 1.797693134862315, correctly rounded (Python's float product)
+    ("x*y", "x=1e308,y=1.797693134862315", 1e308 * 1.797693134862315,
+     {"x": 1.797693134862315, "y": 1e308})])
+def test_a_nudge_that_overflows_near_the_top_of_float64_is_no_rounding_loss(text, at, value,
+                                                                             slopes):
+    # The rounding witness moved x*x by 4 ulps past the largest float and called the
+    # inf "no correct digit" of an exact result.
+    code, out, err = run_cli("grad", text, "--at", at, "--format", "json")
+    assert code == 0 and err == ""
+    point = strict_json(out)["points"][0]
+    assert point["value"] == value and point["gradient"] == slopes
