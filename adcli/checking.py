@@ -240,7 +240,7 @@ def check(f, expected=None, *, expect: Mapping | None = None, order: int | None 
           wrt=None, at: Mapping | None = None, samples: int = DEFAULT_SAMPLES,
           seed: int | None = DEFAULT_SEED, domain: Mapping | None = None,
           rtol: float = DEFAULT_RTOL, atol: float = DEFAULT_ATOL,
-          definitions=None) -> CheckResult:
+          definitions=None, **values) -> CheckResult:
     """Check a derivation: is the ``order``-th derivative of ``f`` equal to ``expected``?
 
     ``f`` and the expectations are texts or Expressions. ``expected`` is the derivative in
@@ -249,7 +249,8 @@ def check(f, expected=None, *, expect: Mapping | None = None, order: int | None 
     of the order its names count; with neither, adcli's derivative is checked against
     finite differences. ``order`` is 1 unless a mixed expectation says otherwise;
     ``order=0`` checks an identity (f equals ``expected``). Points: ``at`` maps names to
-    numbers or arrays; variables without a value get ``samples`` random points (``seed``),
+    numbers or arrays, or they are keywords (``x=[1, 2]``), as Expression's methods take
+    them; variables without a value get ``samples`` random points (``seed``),
     drawn from ``domain={"x": (lo, hi)}`` or else 10^-3..10^3 in magnitude, either sign.
     ``definitions={"u": "sin(x)"}`` (names for sub-expressions, as --let's) are read in f
     given as text, and in the expectations: their right sides, and F where d/dx (F) = ...
@@ -263,6 +264,11 @@ def check(f, expected=None, *, expect: Mapping | None = None, order: int | None 
                              or isinstance(seed, bool)):
         raise ValuesError(f"the seed is a whole number of 0 or more, not {seed!r}")
     expected = _given_expectation(expected, "the expected derivative")
+    if values:  # (as Expression's methods take them; a misspelt parameter, sample=5, is
+        # then a value for a name f lacks, which _points refuses by that name)
+        from .expression import merged
+
+        at = merged(_mapping(at, "at"), values)
     at, domain = (normal_keys(_mapping(m, what)) for m, what in ((at, "at"),
                                                                  (domain, "domain")))
     expect = _by_names(_mapping(expect, "expect"))

@@ -81,7 +81,12 @@ class Expression:
 
     _read_cautions: tuple = ()  # what the reader said while reading it (set by the parser)
 
-    def __init__(self, text: str, nodes: list[Node], names: dict[int, str] | None = None):
+    def __init__(self, text: str = "", nodes: list[Node] | None = None,
+                 names: dict[int, str] | None = None):
+        if nodes is None:  # (only the parser has nodes: Expression("x^2") is a caller's slip)
+            example = f": adcli.parse({_shown(text)})" if isinstance(text, str) and text else ""
+            raise ValuesError("an Expression is made by adcli.parse(text), not by "
+                              f"Expression(text){example}")
         self.text = text
         self.nodes = nodes
         self.names = dict(names or {})  # the root node of each --let definition: its name
@@ -190,7 +195,9 @@ class Expression:
     def derivative(self, name: str | None = None, order: int = 1, at: Mapping | None = None,
                    **values) -> np.ndarray:
         """The ``order``-th derivative with respect to one variable."""
-        return self.nth_derivative(name, order, at, **values).derivative
+        result = self.nth_derivative(name, order, at, **values)
+        # (order 0 is the value itself: no kink of its is said, as .value says none)
+        return _told(result, ("derivative",) if order else ("value",)).derivative
 
     def derivatives(self, at: Mapping | None = None, *, wrt=None, order: int = 1,
                     **values) -> Result:
@@ -288,7 +295,27 @@ class Expression:
             if witnessed and not self.has_diff and _size(shape) <= _ROUNDING_POINTS \
                     and len(self.nodes) <= _ROUNDING_NODES:
                 self._by_rounding(arrays, result, run.nth_asked)
+            if witnessed and any(what == "kink" for _, what in result.diagnostics.masks):
+                self._settle_kinks(arrays, result, run.nth_asked)
         return _as_point(result) if point else result
+
+    def _settle_kinks(self, arrays, result: Result, nth) -> None:
+        """A kink is not said where f is differentiable all the same and every derivative
+        shown is f's (abs(x)^3 at 0: its left and right derivatives agree; adcli.sides)."""
+        from .sides import confirmed
+
+        masks, shape = result.diagnostics.masks, result.value.shape
+        kinks = [key for key in masks if key[1] == "kink"]
+        where = np.logical_or.reduce([np.ravel(np.broadcast_to(masks[k], shape))
+                                      for k in kinks])
+        found = confirmed(self, {v: a.reshape(-1) for v, a in zip(self.variables, arrays)},
+                          _shown_derivatives(self, result, nth), where)
+        for key in kinks:
+            left = np.ravel(np.broadcast_to(masks[key], shape)) & ~found
+            if left.any():
+                masks[key] = left.reshape(shape)
+            else:
+                del masks[key]
 
     def _by_rounding(self, arrays, result: Result, nth) -> None:
         """Mark the numbers shown that lost most of their digits to rounding on the way,
@@ -467,12 +494,14 @@ def _told(result: Result, returned: tuple = ("value", "gradient"),
 def _concerns(name: str, what: str, returned: tuple) -> bool:
     """Whether the diagnostic (name, what) is about one of the parts ``returned``: a
     variable's kinds name the number they are about; a function's nan (or a value given as
-    nan) is in every part after it; its derivative's trouble and its kinks, in derivatives."""
+    nan) is in every part after it; its derivative's trouble and its kinks, in derivatives
+    ("derivative": nth_derivative's, whose only numbers besides the value are its own)."""
     if what in ("unsure", "range", "rounding"):
-        return _part(name) in returned
+        part = _part(name)
+        return part in returned or ("derivative" in returned and part != "value")
     if what in ("value", "input"):
         return True
-    return "gradient" in returned or "hessian" in returned
+    return not {"gradient", "hessian", "derivative"}.isdisjoint(returned)
 
 
 def _part(name: str) -> str:
@@ -678,6 +707,23 @@ def _drop_range_artifacts(diagnostics, where: np.ndarray, seen) -> None:
             del diagnostics.masks[key]
 
 
+def _shown_derivatives(expression: Expression, result: Result, nth) -> dict:
+    """The derivatives a result shows, by path (checking.path's order: ∂/∂x of ∂f/∂y is
+    (y, x)), flat: grad's, each Hessian entry, grad --order N's."""
+    flat = (lambda a: np.ravel(a))
+    if nth is not None and result.derivative is not None:
+        name, order = nth
+        return {(name,) * order: flat(result.derivative)} if order else {}
+    wrt = [n for n in result.wrt if n in expression.variables]
+    shown = {(n,): flat(result.gradient[n]) for n in wrt if result.gradient}
+    if result.hessian is not None:
+        index = {n: k for k, n in enumerate(result.wrt)}
+        for a in wrt:
+            for b in wrt:
+                shown[(b, a)] = flat(result.hessian[..., index[a], index[b]])
+    return shown
+
+
 def _all_finite(computed) -> bool:
     """Whether a gradient (a dict), a Hessian or a derivative holds no nan or inf."""
     arrays = computed.values() if isinstance(computed, dict) else [computed]
@@ -862,10 +908,9 @@ def as_numbers(name: str, value) -> np.ndarray:
                               "number; convert it in the units you mean")
         if kind == "U":
             return _from_texts(name, value, array)
-        try:
-            return np.asarray(array, dtype=np.float64)
-        except OverflowError:
+        if kind == "O" or (kind == "f" and array.itemsize > 8):  # (Decimal, long double...)
             return _beyond_range(name, array)
+        return np.asarray(array, dtype=np.float64)
     except (TypeError, ValueError):
         raise ValuesError(f"{name} = {_shown(value)} is not a real number or an array of real "
                           "numbers") from None
@@ -903,27 +948,51 @@ def _from_texts(name: str, value, array: np.ndarray) -> np.ndarray:
 
 
 def _beyond_range(name: str, array: np.ndarray) -> np.ndarray:
-    """An array holding integers beyond float64's range, read one by one: those as inf,
-    with the warning the CLI gives for --at x=1e400 (float() refuses them)."""
+    """Numbers float64 may not hold (Python's integers, Decimals, Fractions, long doubles)
+    as float64: each one beyond its range is inf or 0, with the warning the CLI gives for
+    --at x=1e400 or x=1e-400 (numpy's own, a RuntimeWarning or none, names no variable)."""
+    from .printer import format_number
+
+    with np.errstate(over="ignore", under="ignore"):
+        try:
+            numbers = np.asarray(array, dtype=np.float64)
+        except OverflowError:  # (float() refuses an integer beyond the range)
+            numbers = np.array([_float(item) for item in array.flat]).reshape(array.shape)
+    items, flat = array.reshape(-1), numbers.reshape(-1)
+    lost = np.isinf(flat) | (flat == 0)
+    if lost.any():  # (an inf or 0 given as one lost nothing; a text is read as --at's)
+        lost[lost] = [not isinstance(item, str) and item != number
+                      for item, number in zip(items[lost], flat[lost].tolist())]
+    lost = np.flatnonzero(lost)
+    if len(lost):  # the first one named, the rest counted (an array may hold millions)
+        number = float(flat[lost[0]])
+        more = "" if len(lost) == 1 else \
+            f", and {len(lost) - 1} more value{'s' * (len(lost) > 2)} beyond float64's range"
+        _warn([f"{name}: {_beyond(items[lost[0]], number)}: read as {format_number(number)}"
+               f"{more}"])
+    return numbers
+
+
+def _float(item) -> float:
+    try:
+        return float(item)
+    except OverflowError:
+        return math.inf if item > 0 else -math.inf
+
+
+def _beyond(item, number: float) -> str:
+    """Why ``item``, read as ``number`` (inf or 0), lost every digit, as --at says it."""
     from .reader import out_of_range
 
-    said: list[str] = []
-
-    def number(item) -> float:
-        try:
-            return float(item)
-        except OverflowError:
-            inf = math.inf if item > 0 else -math.inf
-            try:
-                beyond = out_of_range(str(round(item)), inf)
-            except ValueError:  # Python writes no integer of over 4300 digits
-                beyond = "an integer of over 4300 digits"
-            said.append(f"{name}: {beyond}: read as {inf}")
-            return inf
-
-    numbers = np.array([number(item) for item in array.flat], dtype=np.float64)
-    _warn(said)
-    return numbers.reshape(array.shape)
+    try:
+        text = str(item)
+    except ValueError:  # Python writes no integer of over 4300 digits
+        return "an integer of over 4300 digits"
+    beyond = out_of_range(text, number)
+    if beyond is None:  # not written as a decimal (a Fraction's 1/10**400): in its words
+        probe = "1e999" if number else "1e-999"
+        beyond = _shown(item) + out_of_range(probe, number).removeprefix(probe)
+    return beyond
 
 
 def _warn(messages: list[str]) -> None:

@@ -19,7 +19,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import adcli
-from adcli import kernel
+from adcli import kernel, sides
 from adcli.functions import CALLABLE, OPERATORS, PRIMITIVES, Primitive
 
 SPECIAL = [0.0, -0.0, 1.0, -1.0, 0.5, -2.0, 2.0, 3.0, 1e-300, -1e-300, 5e-324, 1e300,
@@ -613,6 +613,9 @@ def test_a_step_adcli_did_not_define_is_not_trusted_to_flag(registered):
 @pytest.mark.parametrize("text", ["abs(x) + max(x, y)", "x^0.5 + cbrt(x)*y", "min(x, 0)*y",
                                   "abs(x - y) + sin(x)"])
 def test_kinks_are_reported_as_the_tape_reports_them(text, tape, monkeypatch):
+    # The kinks each marks, before adcli.sides drops those where f is differentiable all
+    # the same (min(x, 0)*y at the origin): that is the same step for both, after them.
+    monkeypatch.setattr(sides, "LIMIT", 0)
     expression = adcli.parse(text)
     at = {"x": np.array([0.0, 1.0, 2.0, 0.0]), "y": np.array([1.0, 1.0, 0.0, 0.0])}
     at = {v: at[v] for v in expression.variables}
