@@ -262,7 +262,7 @@ def _check_names(command, source: PointSource, strict: bool, err) -> None:
     given = source.names()
     missing = [n for n in command.names if n not in given]
     if missing:
-        hints = value_hints(missing, given)
+        hints = source.unwritable(missing) or value_hints(missing, given)
         if source.stream is not None and not hints:
             columns = given[len(source.fixed):]
             headerless = no_header(missing, columns)

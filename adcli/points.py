@@ -18,7 +18,7 @@ from .parser import is_name, normal_name, parse
 from .reader import CONSTANT_SPELLINGS, PI_FORMS, out_of_range
 from .printer import format_number
 from .records import Record
-from .streams import AnyNames, Bad, Hashed, StreamReader, is_number, number
+from .streams import AnyNames, Bad, Hashed, StreamReader, is_number, names_again, number
 
 
 
@@ -239,9 +239,9 @@ def parse_grid(options, default_count: int | None = None,
 
 
 def _whole_count(text: str) -> str:
-    """A count written 1e3 or 2.5E3 as the digits of that whole number (1e9 is then said
-    to be too many, not malformed); other text as it is."""
-    if not re.fullmatch(r"\d+(\.\d*)?[eE]\+?\d+", text):
+    """A count written 1e3, 2.5E3 or 10.0 as the digits of that whole number (1e9 is then
+    said to be too many, not malformed); other text as it is."""
+    if not re.fullmatch(r"\d+(\.\d*)?([eE]\+?\d+)?", text):
         return text
     from decimal import Decimal
 
@@ -355,6 +355,37 @@ class PointSource(Record):
                            f"say), or leave the header row out and name the columns with "
                            f"{names}")
 
+    def unwritable(self, missing) -> list[str]:
+        """How to use the stream's columns whose names no expression can write (df/dx,
+        d2f/dx dy: adcli's own derivative headers, piped back in), where every name
+        written in one is ``missing`` (f + df/dx is f + df divided by dx), those that
+        write every missing name first: a hint for the error about those names, as a list
+        of none or one."""
+        header = self._header() if self.stream is not None else []
+        odd = [c for c in header if not is_name(c)]
+        odd = [c for c in odd if _pieces(c) == set(missing)] or \
+            [c for c in odd if _pieces(c) <= set(missing)]
+        if not odd:
+            return []
+        new = _new_names(header)
+        one = len(odd) == 1
+        shown, them = ", ".join(map(quote, odd)), "it" if one else "them"
+        suggested = ", ".join(new[c] for c in odd)
+        said = f"{'a column' if one else 'columns'} {shown}: a name has no '/' or space, " \
+            f"so no expression can write {them}"
+        if self.columns is not None:
+            return [f"--columns names {said}: call {them} {suggested}, say, and use that in "
+                    "the expression"]
+        if self._reader.format == "jsonl":
+            return [f"the points file has {said.replace('column', 'key')}: give {them} "
+                    f"another name ({suggested}, say) and use that in the expression"]
+        names = ",".join(new.get(c, c) for c in header)
+        names = f"--columns {names}" if len(names) <= 60 else \
+            f"--columns, {'that one' if one else 'those'} {suggested}"
+        return [f"the points file has {said}: rename {them} in the header ({suggested}, "
+                f"say) and use that in the expression, or leave the header row out (tail "
+                f"-n +2) and name the columns with {names}"]
+
     def holding(self, name: str) -> str | None:
         """Where the points file (or --columns) gives ``name`` values, as an error names
         it: "the points file has a column 'F'"; None where --at or --grid does."""
@@ -465,7 +496,13 @@ class PointSource(Record):
             columns, note = self._reader.columns, self._reader.note
             return [number(fields[i], line, columns[i], note) for i in numbers]
         except PointsError as error:
-            if first and not isinstance(fields, Bad) and self._looks_named(fields):
+            if not isinstance(fields, Bad) and self._header_again(fields):
+                error = PointsError(
+                    f"points file line {line}: a repeated header row (the column names, as "
+                    f"on line {self._reader.header_line}: files joined with cat?): keep the "
+                    "first file's header alone: { cat a.csv; tail -n +2 b.csv; } | adcli "
+                    "... --points -")
+            elif first and not isinstance(fields, Bad) and self._looks_named(fields):
                 error = PointsError(f"{error}; line {line} looks like a header row (no field "
                                     "in it is a number): leave out --columns to take the "
                                     "column names from it")
@@ -493,6 +530,11 @@ class PointSource(Record):
         if self.columns is None:
             return f"the header has {count}"
         return f"but --columns names {_count(count, 'column')}"
+
+    def _header_again(self, fields: list) -> bool:
+        """Whether a row that cannot be read is the header row once more."""
+        return getattr(self._reader, "header_line", None) is not None and \
+            names_again(fields, self._reader.columns)
 
     def _looks_named(self, fields: list) -> bool:
         """Whether a row read under --columns is a header: names, no field a number (a
@@ -534,6 +576,30 @@ class PointSource(Record):
         """A chunk of rows of numbers: one column of ``data`` per variable, in order."""
         columns = {n: data[:, i] for i, n in enumerate(self.variables)}
         return self._made(columns, len(data), extra)
+
+
+def _pieces(column: str) -> set[str]:
+    """The names written in a column's name: df and dx in df/dx."""
+    return set(re.findall(r"\w+", column)) or {None}     # (no name: a subset of none)
+
+
+def _new_names(header: list[str]) -> dict[str, str]:
+    """A name of the language for each column that has none, taken by no other column."""
+    new, taken = {}, set(header)
+    for column in (c for c in header if not is_name(c)):
+        new[column] = next(n for n in _renamed(column) if n not in taken)
+        taken.add(new[column])
+    return new
+
+
+def _renamed(column: str):
+    """Names a column with no name of the language may take: df_dx for df/dx, then
+    df_dx1, df_dx2, ..."""
+    base = re.sub(r"\W+", "_", column).strip("_")
+    if not is_name(base):
+        base = "c_" + base
+    yield base
+    yield from (f"{base}{k}" for k in itertools.count(1))
 
 
 def _count(n: int, noun: str) -> str:

@@ -5,6 +5,7 @@ lines parsed by numpy in one call. Light to import (the CLI lists the formats);
 """
 from __future__ import annotations
 
+import functools
 import math
 
 from .errors import ExpressionError, PointsError, ValuesError, quote
@@ -22,6 +23,14 @@ _BLOCK_BATCH = 1024     # lines read per call into C
 # csv does. (A byte that is no UTF-8, a lone surrogate, numpy refuses.)
 _UNUSUAL = {"csv": ('"', "\x00"), "tsv": ("\x00", "\\"), "plain": ("\x00",)}
 _NOT_UTF8 = "the points file is not UTF-8 text"
+# The first bytes of a file that is no UTF-8 text at all, read as lone surrogates
+# (surrogateescape), and what to do about it.
+_NOT_TEXT = (
+    (("\udcff\udcfe", "\udcfe\udcff"),
+     "it starts with a UTF-16 byte order mark (Excel's \"Unicode text\"): convert it to "
+     "UTF-8: iconv -f UTF-16 -t UTF-8 FILE | adcli ... --points -"),
+    ("\x1f\udc8b", "it is gzip-compressed: decompress it: zcat FILE | adcli ... --points -"),
+)
 _TSV_ESCAPES = {"\\\\": "\\", "\\t": "\t", "\\n": "\n", "\\r": "\r"}   # as TsvWriter writes them
 _DELIMITERS = {"csv": ",", "tsv": "\t", "plain": None}   # None: runs of whitespace
 # Only a number with an exponent of three digits or 200 digits or more can be beyond
@@ -89,6 +98,7 @@ class StreamReader:
                               "so it cannot be skipped")
         # A header that reads as no fields at all (a lone '"') has no names either.
         self.columns = _names(next(self._split([first]), (None, []))[1], self.line)
+        self.header_line = self.line
 
     def _headerless(self, fmt: str | None, columns: list[str]) -> None:
         """--columns: every line is a row, the first too, so the lines read to find the
@@ -589,12 +599,18 @@ class AnyNames(list):
 
 
 def _undecodable(text: str, line: int) -> PointsError | None:
-    """The error of a line holding bytes that are no UTF-8 (read as lone surrogates)."""
+    """The error of a line holding bytes that are no UTF-8 (read as lone surrogates). A
+    file that starts as UTF-16 or gzip does is raised: none of its rows can be read."""
     import re
 
     found = re.search("[\udc80-\udcff]", text)
-    return None if found is None else PointsError(
-        f"points file line {line}: not UTF-8 text (column {found.start() + 1})")
+    if found is None:
+        return None
+    if line == 1:
+        for start, what in _NOT_TEXT:
+            if text.startswith(start):
+                raise PointsError(f"points file line 1: not UTF-8 text: {what}")
+    return PointsError(f"points file line {line}: not UTF-8 text (column {found.start() + 1})")
 
 
 def _open_quote(text: str, quoted: bool = False) -> int:
@@ -713,15 +729,85 @@ def _json_object(text: str, line: int, written: bool = False) -> dict:
     """The object on a JSON Lines line; ``written``: its numbers keep their text."""
     import json
 
+    signed = "-0" in text   # (json's own number parsers, in C, unless a hook is needed)
     try:
-        obj = json.loads(text, parse_float=_Written) if written \
-            else json.loads(text)
+        obj = _decoder(written, signed).decode(text) if written or signed else json.loads(text)
     except ValueError as error:
         raise PointsError(f"points file line {line}: not JSON: {_json_why(error, text)}") \
             from None
     if not isinstance(obj, dict):
         raise PointsError(f"points file line {line}: not a JSON object")
+    # json keeps a repeated key's last value in silence. Each key has its ':', so a line
+    # with no more of them than keys repeats none; others are counted (_colons).
+    colons = text.count(":")
+    if colons > len(obj) and colons != _colons(obj):
+        _repeated_key(text, line)
     return obj
+
+
+def _colons(value: dict | list) -> int:
+    """How many colons the JSON text of an object or array read by json holds if no
+    object in it has a key twice: one after each key, and those within strings. A key
+    read twice (json keeps the last) leaves out its colon at least. (Less than parsing
+    again with a hook, which costs as much as json.loads and more.)"""
+    if type(value) is dict:
+        count, items = len(value) + "".join(value).count(":"), value.values()
+    else:
+        count, items = 0, value
+    for item in items:
+        kind = type(item)
+        if kind is str:
+            count += item.count(":")
+        elif kind is dict or kind is list:
+            count += _colons(item)
+    return count
+
+
+@functools.cache
+def _decoder(written: bool, signed: bool):
+    """A JSON decoder whose numbers keep their text (``written``) and whose integer -0 is
+    -0.0 as a number (``signed``): made once, as json.loads makes one each call it is
+    given a hook."""
+    import json
+
+    return json.JSONDecoder(parse_float=_Written if written else None,
+                            parse_int=_signed_int if signed else None)
+
+
+class _NegativeZero(int):
+    """A JSON integer -0: 0 to Python's int, -0.0 as a number, as CSV and --at read it
+    (1/x there is -inf, sqrt's derivative -inf)."""
+
+    def __float__(self) -> float:
+        return -0.0
+
+
+_NEGATIVE_ZERO = _NegativeZero(0)
+
+
+def _signed_int(text: str) -> int:
+    return _NEGATIVE_ZERO if text == "-0" else int(text)
+
+
+class _Repeated(Exception):
+    """A key met twice in an object, raised out of json's parse (args: the key)."""
+
+
+def _repeated_key(text: str, line: int) -> None:
+    """The error of a JSON line whose object (or one within it) has a key twice, if one
+    has (_colons counts a colon written \\u003a in a string, the text not)."""
+    import json
+
+    def pairs(items: list) -> None:
+        keys = [key for key, _ in items]
+        if len(set(keys)) != len(keys):
+            raise _Repeated(next(k for i, k in enumerate(keys) if k in keys[:i]))
+
+    try:
+        json.loads(text, object_pairs_hook=pairs)
+    except _Repeated as repeated:
+        raise PointsError(f"points file line {line}: the key {quote(repeated.args[0])} is "
+                          "repeated") from None
 
 
 def _json_why(error: ValueError, text: str) -> str:
@@ -751,6 +837,17 @@ def _names(names: list[str], line: int | None) -> list[str]:
         twice = next(n for i, n in enumerate(names) if n in names[:i])
         raise PointsError(f"{where}: the column name {quote(twice)} is repeated")
     return names
+
+
+def names_again(fields: list, columns: list[str]) -> bool:
+    """Whether a row's fields are the column names, read as the header's are: the header
+    again (files joined with cat)."""
+    if len(fields) != len(columns) or not all(isinstance(f, str) for f in fields):
+        return False
+    try:
+        return _names(fields, None) == columns
+    except PointsError:
+        return False
 
 
 def _latex_name(name: str) -> str:
@@ -809,6 +906,8 @@ def number(cell, line: int, column: str, note=None) -> float:
 
         raise PointsError(f"{where}: {quote(json.dumps(cell))} is not a number")
     text = cell.strip()
+    if not text:
+        raise PointsError(f"{where}: an empty cell (a missing value)")
     from .points import NotConstant, constant    # the parser: only for cells that need it
 
     try:
