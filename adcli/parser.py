@@ -118,9 +118,9 @@ def _may_hold_one(text: str) -> bool:
 
 def cautions(expression: Expression) -> list[str]:
     """Readings right by the rules that are rarely what was meant, as warnings: in x^1/2
-    the power is x^1 and /2 divides after it; in e^2x the power is e^2, times x; and what
-    the reader said while reading: 1e400 is inf, sinx is one name, cos x e^x is
-    cos(x*(e^x))."""
+    the power is x^1 and /2 divides after it; in e^2x the power is e^2, times x; in ln 1/x
+    the logarithm is of 1; and what the reader said while reading: 1e400 is inf, sinx is
+    one name, cos x e^x is cos(x*(e^x))."""
     return [*_readings(expression), *expression._read_cautions][:CAUTIONS]
 
 
@@ -149,6 +149,8 @@ def _readings(expression: Expression) -> dict[str, OtherReading]:
         said.update(_spaced_divisor(expression))
     if _may_hold_one(text):
         said.update(_powers(expression))
+    if "/" in text and _may_hold_a_function_of_one(text):
+        said.update(_function_of_number(expression))
     return said
 
 
@@ -328,6 +330,187 @@ def _closing(text: str, i: int) -> int | None:
         if depth == 0:
             return j + 1
     return None
+
+
+# A function written without brackets, its argument a number, π or a number times π, then
+# '/': ln 1/x, sin π/6, cos 2π/3, \sin^2\pi/6, log_2 1/x. The function takes its argument up
+# to the '/' (ln(1)/x), which is almost never meant; sin x/2 (a variable's argument) is
+# sin(x)/2 as often meant as not: not said. The text is searched backwards, from each '/'
+# (a literal, which re finds at C speed: ~25 ms a MB, a third of _SPACED's look, where a
+# pattern starting at a name's letters took 300), so these are the reversed forms: "6/π
+# nis" is sin π/6. The number is any run of digits and points (one repeat, the fastest re
+# has): the nodes check it.
+_RAISED = "\u00b2\u00b3\u00b9\u2070-\u2079\u207a\u207b"    # (a power: ², ⁻¹)
+# A number is glued only to a command (\sin2), a raised power (sin²2) or braces (log_{10}1):
+# sin2 is one name
+_NUMBER_BACKWARD = r"[\d.]+(?=[\s}" + _RAISED + r"]|[^\W\d_]+\\)"
+_OF_NUMBER_BACKWARD = r"/\s*(?P<argument>" + _NUMBER_BACKWARD + r"|(?:[" + PI_FORMS + \
+    r"]|ip\\?)(?:\s*" + _NUMBER_BACKWARD + r")?)\s*" \
+    r"(?:(?:\}[^{}]*\{|\d+[-\u2212]?)\s*\^\s*|[" + _RAISED + r"]+)?" \
+    r"(?:(?:\}[^{}]*\{|[^\W_]+)_)?" \
+    r"(?P<name>[^\W\d_" + _RAISED + PI_FORMS + r"]+)(?:\\(?!\\)|(?![^\W\d]|\\))"
+# (the argument: a number, π, pi or \pi, or a number times π; the function's power, sin^2,
+# sin^{-1}, sin², its subscript, log_2, log_{10}, and its name: a command may follow
+# anything, x\sin 1/x, a name no letter; π ends a name, sinπ/6)
+_ROOT_CALLS = ("sqrt", "cbrt")   # sqrt 2/2 is √2/2, as on paper: the bar covers the 2 alone
+
+
+def _may_hold_a_function_of_one(text: str) -> bool:
+    """Cheaply, whether before some '/' a number, π or both follow a letter, a power or a
+    subscript, as a function's argument does (ln 1/x, not x + 1/x nor x^2/2): the pattern,
+    ~1 ms to compile, is not on a plain run's path. (A long text is left to it.)"""
+    if len(text) > 10_000:
+        return True
+    for piece in text.split("/")[:-1]:
+        written = piece.rstrip()
+        rest = written.rstrip(PI_FORMS)
+        if rest == written and written.endswith("pi"):
+            rest = written[:-2].rstrip("\\")
+        pi = len(rest) < len(written)
+        rest = rest.rstrip().rstrip("0123456789.").rstrip()
+        # (isalnum: ², a power, too; before π, a number may be a power's or a subscript's,
+        # sin^2 π, sin^-1 π, log_2 π, where x^2/2 has none)
+        if len(rest) < len(written) and rest and (
+                rest[-1].isalnum() or rest[-1] == "}" or pi and rest[-1] in "^-\u2212_"):
+            return True
+    return False
+
+
+def _function_of_number(expression: Expression) -> dict[str, OtherReading]:
+    """ln 1/x is ln(1)/x by the rules (a function without brackets takes its argument up to
+    the next operator), almost never meant: said, with ln(1/x) as the reading likely meant
+    (the division in the argument, up to the next function: ln 1/x sin x, ln(1/x) sin x)."""
+    from .reader import is_function_name
+
+    text, places = expression.text, {}
+    n = len(text)
+    for match in re.finditer(_OF_NUMBER_BACKWARD, text[::-1]):
+        if is_function_name(match.group("name")[::-1]):
+            places[n - 1 - match.start()] = (n - match.end(), n - match.end("argument"))
+            if len(places) == LOOKED_AT:
+                break
+    said, left = {}, len(places)
+    for node in expression.nodes if places else ():
+        if node.name == "div" and node.kind == "infix" and node.position in places:
+            _of_number_at(expression, node, *places[node.position], said)
+            left -= 1
+            if len(said) == CAUTIONS or not left:
+                break
+    return said
+
+
+def _of_number_at(expression: Expression, div, start: int, opened: int, said: dict) -> None:
+    """The caution of the function written from text[start], its argument from
+    text[opened] up to the '/' of ``div``, and its other reading, into ``said``; nothing
+    where the function read is not that one (x1/2, sin(1)/x, sqrt 2/2)."""
+    nodes, text = expression.nodes, expression.text
+    head = _last_factor(nodes, div.args[0])
+    call = nodes[head].args[0] if nodes[head].name == "pow" and nodes[head].kind == "infix" \
+        else head
+    if nodes[call].kind != "call" or nodes[call].position != start or \
+            nodes[call].name in _ROOT_CALLS or len(nodes[call].args) != 1 or \
+            nodes[head].position != start or \
+            _start(expression, nodes[call].args[0], -1) != opened:
+        return
+    end, spaced = _argument_end(expression, div)
+    if end is None:
+        return
+    inner = text[opened:end]
+    if spaced is not None:   # sin 1/2 x: sin((1/2)*x), as 1/2 x is likely meant (1/2)*x
+        inner = f"{text[opened:spaced]}*{text[spaced:end].lstrip()}"
+    write = f"{text[start:opened].rstrip()}({inner.strip()})"
+    meant = _meant(expression, write, head != call)
+    if meant is None:
+        return
+    written = text[start:end].strip()
+    caution = (f"{written}: a function written without parentheses takes its argument up to "
+               f"the next operator, so this is {render(nodes, root=head)}, and "
+               f"/{_shown(expression, div.args[1])} divides after it; for {meant}, write {write}")
+    if caution not in said:  # (the text is copied once for each: it may be 1 MB)
+        said[caution] = OtherReading(written, meant, f"{text[:opened]}({inner}){text[end:]}")
+
+
+def _shown(expression: Expression, index: int) -> str:
+    """A node as an operand, a --let definition by its name (ln 1/F: /F, not /(x + 1))."""
+    return expression.names.get(index) or _operand(expression.nodes, index)
+
+
+def _meant(expression: Expression, write: str, power: bool) -> str | None:
+    """``write`` (sin(π/6), sin^2(π/6)) as read, where it is the function (with its power)
+    of an argument holding a division; else None (the end of the argument was not found
+    right: that reading is not offered). Read alone: the whole text may be 1 MB."""
+    try:
+        nodes = _nodes(write, frozenset(expression.names.values()), hint=False)
+    except ExpressionError:
+        return None
+    root = nodes[-1]
+    call = root.args[0] if power and root.name == "pow" and root.kind == "infix" else \
+        len(nodes) - 1
+    if nodes[call].kind != "call" or nodes[call].position != 0:
+        return None
+    argument = nodes[call].args[0]
+    while nodes[argument].name == "mul":    # sin(1/2*x): (1/2)*x
+        argument = nodes[argument].args[0]
+    return render(nodes) if nodes[argument].name == "div" else None
+
+
+def _last_factor(nodes: list, index: int) -> int:
+    """The factor written last in a product or a divisor (2 sin π, -sin π, 1/2 cos π: the
+    function), where a function without brackets would stand."""
+    while nodes[index].kind == "prefix" or nodes[index].name in ("mul", "div") and \
+            nodes[index].kind == "infix":
+        index = nodes[index].args[-1]
+    return index
+
+
+def _argument_end(expression: Expression, div) -> tuple[int | None, int | None]:
+    """Where the argument likely meant ends after '/': the divisor as read, up to a
+    function after its first factor (ln 1/x sin x: at x); and where that first factor
+    ends if a space follows it there (sin 1/2 x), else None. None where the end is not
+    known (a --let name's nodes)."""
+    text = expression.text
+    first_end = _factor_end(text, div.position + 1)
+    if first_end is None:
+        return None, None
+    factors, first = _run_after(expression, div.args[1], first_end)
+    if _bare_function(text, div.position + 1, first_end):   # ln 1/sin x: up to its x
+        first_end = _subtree_end(expression, first)
+        if first_end is None:
+            return None, None
+    end = first_end
+    for factor in reversed(factors):
+        start = _start(expression, factor, -1)
+        if start < 0:
+            return None, None
+        if _opens_function(text, start):
+            break
+        end = _factor_end(text, start)
+        if end is None:
+            return None, None
+    spaced = end != first_end and _spaced_at(text, first_end)
+    return end, first_end if spaced else None
+
+
+def _subtree_end(expression: Expression, index: int) -> int | None:
+    """Where the factor last written in a node's subtree ends (sin x: after the x; a
+    bracket it is in may be left out: _meant then finds no such reading). A walk."""
+    nodes, last, stack = expression.nodes, index, [index]
+    while stack:
+        at = stack.pop()
+        if at in expression.names:
+            return None
+        last = max(last, at, key=lambda i: nodes[i].position)
+        stack.extend(nodes[at].args)
+    return _factor_end(expression.text, nodes[last].position)
+
+
+def _opens_function(text: str, start: int) -> bool:
+    """Whether the factor written from text[start] is a function's (sin x, \\ln x, √x)."""
+    from .reader import ROOT_SIGNS, is_function_name
+
+    name = re.compile(r"\\?(" + _NAME + ")").match(text, start)
+    return text[start:start + 1] in ROOT_SIGNS or \
+        name is not None and is_function_name(name.group(1))
 
 
 def _powers(expression: Expression) -> list[str]:
