@@ -73,6 +73,8 @@ UNSETTLED = "finite differences do not settle there"   # why a point is not coun
 UNSETTLED_SMALL = UNSETTLED + (": {of} is below float64's normal range (2.2e-308) there, "
                                "where it keeps fewer digits")
 UNDERFLOW_WHY = "(too small for float64): no value to compare"   # (_why_skipped)
+OVERFLOWED = ("{of} overflows to inf within the finite-difference step there (float64 "
+              "ends at 1.8e308), so finite differences of it witness nothing")   # (_overflows)
 UNDERFLOWED = ("{of} is 0 there by underflow (too small for float64), so finite "
                "differences of it witness nothing")   # (_judge_target, without expectation)
 FLAT_UNSURE = ("the central differences vanish there to within rounding, which bounds the "
@@ -152,6 +154,10 @@ class Target:
     # nothing; without an expectation, such a point is not counted, with ``blind_why``.
     blind: np.ndarray | None = None
     blind_why: str = ""
+    # Per point: where finite differences did not settle because the function they
+    # difference, finite at x, overflows to inf at a step of theirs (_overflows): no
+    # number to difference (|f| near 1.8e308 there).
+    overflow: np.ndarray | None = None
     # Asked as d/dx (so written on the left side, or by --wrt), not as a partial: to who
     # wrote it, f's other variables are constants (d/dx a^x = x a^(x-1) is the power rule
     # on a^x, not ∂f/∂a by mistake).
@@ -556,7 +562,12 @@ def _order(order, expect) -> int:
             raise ValuesError(f"--expect {_key(names)}= names a derivative of order {k}, "
                               f"one per name, and the order given is {order}: leave out "
                               f"--order (order= in the API), or give {_s(order, 'name')}")
-    return order
+    return _Given(order)
+
+
+class _Given(int):
+    """An order the caller gave, not the default: a left side of another order then asks
+    to change it (use --order 2), where without one it asks to add it."""
 
 
 def _key(names) -> str:
@@ -743,7 +754,8 @@ def _target(f: Expression, names: tuple, order, partial, text, definitions=None)
     if extra:
         raise ValuesError(f"the expected {label} uses "
                           f"{listing(extra)}, which {'does' if len(extra) == 1 else 'do'} "
-                          f"not appear in {quote(f.text, None)}{_why_not(extra, f.variables)}")
+                          f"not appear in {quote(f.text, None)}"
+                          f"{_implicit(typed, extra, f) or _why_not(extra, f.variables)}")
     written = _written(typed, text) if isinstance(typed, str) else None
     return Target(name, label, expectation, names=mixed, written=written)
 
@@ -986,8 +998,8 @@ def _right_side(text: str, order: int, names: tuple, f: Expression, definitions=
     if written != order:
         raise ValuesError(f"the expectation's left side, {left.strip()}, is a derivative of "
                           f"order {written}, and this checks order {order}: "
-                          f"{'add' if order == 1 else 'use'} --order {written} (order= in "
-                          "the API)")
+                          f"{'use' if isinstance(order, _Given) else 'add'} --order "
+                          f"{written} (order= in the API)")
     return right
 
 
@@ -1214,17 +1226,35 @@ def _held_fixed(expected, f: Expression, targets) -> list[str]:
     what is checked."""
     if not isinstance(expected, str) or len(targets) != 1 or targets[0].name is None:
         return []
-    left, _, said = _equation(expected)
-    if said is None or said[2] is not None:
-        return []
-    leibniz, primes = _LEFT_SIDES[2].match(_plain_operator(left)), _LEFT_SIDES[0].match(left)
-    y = leibniz["named"] if leibniz else primes and re.match(r"\s*([^\W\d]\w*)", left)[1]
-    y, x = y and normal_name(y), targets[0].name
+    y, x = _left_function(expected), targets[0].name
     if not y or y == x or y not in f.variables:
         return []
     return [f"{y}, named on the left side, is a variable of {quote(f.text, None)}, held "
             f"fixed: this checks {targets[0].label}, not d{y}/d{x} for {y} a function of {x} "
             f"(implicit differentiation of {quote(f.text, None)} = c)"]
+
+
+def _left_function(text: str) -> str | None:
+    """The function an equation's left side names alone (y in y', dy/dx, y''(x)); None
+    where it names none, or differentiates F written there (d/dx (x^2))."""
+    left, _, said = _equation(text)
+    if said is None or said[2] is not None:
+        return None
+    leibniz, primes = _LEFT_SIDES[2].match(_plain_operator(left)), _LEFT_SIDES[0].match(left)
+    y = leibniz["named"] if leibniz else primes and re.match(r"\s*([^\W\d]\w*)", left)[1]
+    return y and normal_name(y)
+
+
+def _implicit(typed, extra: list[str], f: Expression) -> str:
+    """Where the expectation uses the function its left side names (y' = 2x y of e^{x^2},
+    as implicit differentiation writes it), how to say what y is: the command that checks
+    it, F being y and y defined as F."""
+    y = _left_function(typed) if isinstance(typed, str) else None
+    if [y] != extra:    # (another name too: that command would fail on it)
+        return ""
+    return (f": {y} is the function the left side names; to use it on the right side, "
+            f"define it and check {y}: adcli check \"{y}\" \"{typed.strip()}\" --let "
+            f"{y}=\"{f.text.strip()}\" (definitions= in the API)")
 
 
 def _primes_name(left: str) -> str | None:
@@ -2690,8 +2720,8 @@ def _judge(f, targets, order, points, found, rtol, atol, sampled, seed) -> Check
             not any(t.lost is not None and t.lost.any() for t in targets):
         raise ValuesError(_nothing_counted(f, n, expected_mode, targets, order, points))
     verdict = ("cannot tell" if counted == 0 else "differs" if differing else "matches")
-    result = CheckResult(
-        expression=f, order=order, targets=targets, points=points, value=found.value,
+    result = CheckResult(   # (int: the order, given or not, is a plain number)
+        expression=f, order=int(order), targets=targets, points=points, value=found.value,
         status=status, verdict=verdict, summary="", counted=counted, differing=differing,
         no_derivative=no_derivative, skipped=skipped, largest_difference=largest,
         worst=_worst(targets, points, status), kinks=_kink_rows(targets, points),
@@ -2744,6 +2774,7 @@ def _judge_target(f, t: Target, i, order, points, found, rtol, atol, smooth_valu
             t.why[t.lost & where & (lost < larger)] = LOST_HALF.format(what=what, cause=cause)
         usable &= ~t.lost
         t.status[usable] = np.where(same[usable], "match", "differs")
+        t.overflow &= usable    # (judged by AD alone there: a note says why)
         disagree = usable & ~found.kink & settled & ~agree
         # (AD decides; a pole says why the differences disagree, or did not settle)
         t.pole[~(usable & ~found.kink & ~(settled & agree))] = ""
@@ -2768,6 +2799,8 @@ def _judge_target(f, t: Target, i, order, points, found, rtol, atol, smooth_valu
             of=_differenced_label(t, order, f))
         t.why[usable & ~judged & np.isfinite(t.flat)] = FLAT_UNSURE
         t.why[usable & ~judged & np.isfinite(t.flat) & t.converging] = CONVERGING_UNSURE
+        t.overflow &= usable & ~judged     # (where it is why the point is not counted)
+        t.why[t.overflow] = OVERFLOWED.format(of=_differenced_label(t, order, f))
         t.why[usable & t.blind] = t.blind_why
         # (where f is flat the claim is that f' vanishes, judged as an expectation of 0 is)
         t.lost = judged & (_lost(t.fd, t.ad, 0.0, ad_scale) > 0) & np.isnan(t.flat)
@@ -2801,7 +2834,7 @@ def _witnesses(f, t: Target, i, order, points, found, smooth_value):
     right derivatives, and where they differ (no derivative: ``nowhere``)."""
     n = len(t.ad)
     t.pole, t.flat = np.full(n, "", dtype=object), np.full(n, np.nan)
-    t.converging = np.zeros(n, bool)
+    t.converging, t.overflow = np.zeros(n, bool), np.zeros(n, bool)
     if order == 0:
         t.fd = t.fd_error = t.left = t.right = np.full(n, np.nan)
         return np.ones(n, bool), np.ones(n, bool), np.zeros(n, bool)
@@ -2821,6 +2854,8 @@ def _witnesses(f, t: Target, i, order, points, found, smooth_value):
                                    ~(settled & agree) & smooth_value & witness, agree, settled)
     t.pole = _poles(f, path(t, order), points,
                     ~(settled & agree) & smooth_value & ~found.kink & witness, finer)
+    t.overflow = _overflows(f, path(t, order), points,
+                            ~settled & smooth_value & ~found.kink & witness & (t.pole == ""))
     kinks = found.kink & smooth_value
     t.left, t.right, t.kink_step = _one_sided_steps(f, path(t, order), points, kinks,
                                                     found.fd_scale[i])
@@ -2978,6 +3013,25 @@ def _quiet(f, names, points, where, bound) -> np.ndarray:
     return quiet
 
 
+def _overflows(f, names, points, where) -> np.ndarray:
+    """Per point of ``where`` (finite differences did not settle): whether the function
+    they difference (along ``names``, as _differenced's) is finite at x and overflows to
+    inf at x -+ h for a step h of their ladders (x*y at x = 1e308, y = 1.8): they have
+    no number to difference there, however smooth f is (False elsewhere)."""
+    over = np.zeros(len(where), bool)
+    index = np.flatnonzero(where)
+    if not index.size:
+        return over
+    sub = {v: p[index] for v, p in points.items()}
+    func, x = _differenced(f, names, sub), sub[names[-1]]
+    beyond = np.zeros(index.size, bool)
+    for first in LADDERS:
+        h = _taken(x, first * step_scale(x) * RATIO ** -np.arange(ROWS)[:, None])
+        beyond |= np.any(np.isinf(func(x + h)) | np.isinf(func(x - h)), axis=0)
+    over[index] = beyond & np.isfinite(_differenced(f, names, sub, rows=1)(x))
+    return over
+
+
 def _why_skipped(t: Target, i, found, smooth_value, nowhere) -> np.ndarray:
     """Per point, why it cannot be counted ("" where it can)."""
     why = np.full(len(t.ad), "", dtype=object)
@@ -3113,11 +3167,18 @@ def _blinded(targets, status) -> int:
 
 
 def _unsettled(targets, status) -> int:
-    """The points not counted because finite differences do not settle there."""
+    """The points not counted because finite differences do not settle there (an
+    overflow within their step among the reasons)."""
     return int(np.sum((status == "skipped") & np.any(
         [(t.status == "skipped") & (np.isin(t.why, (FLAT_UNSURE, CONVERGING_UNSURE))
-                                    | [str(why).startswith(UNSETTLED) for why in t.why])
+                                    | [str(why).startswith(UNSETTLED) for why in t.why]
+                                    | _overflowing(t))
          for t in targets], axis=0)))
+
+
+def _overflowing(t: Target) -> np.ndarray:
+    """Per point: not counted because f overflows within the differences' step."""
+    return (t.status == "skipped") & t.overflow
 
 
 def _flat_points(targets, status) -> np.ndarray:
@@ -3246,6 +3307,17 @@ def _nothing_counted(f, n, expected_mode, targets=(), order=1, points=None) -> s
            f"e.g. {advice}"
 
 
+def _unsettled_words(r: CheckResult, unsettled: int) -> str:
+    """Why finite differences settle at none of the points: where that is an overflow
+    within their step at each, that (do not settle would send one looking at f's shape)."""
+    over = [t for t in r.targets if _overflowing(t).any()]
+    if not over or int(np.sum(np.any([_overflowing(t) for t in over], axis=0))) != unsettled:
+        return "finite differences do not settle"
+    of = list(dict.fromkeys(_differenced_label(t, r.order, r.expression) for t in over))
+    return f"{listing(of)} overflow{'s' * (len(of) == 1)} to inf within the " \
+           "finite-difference step"
+
+
 def _s(count: int, word: str = "point") -> str:
     return f"{count} {word}{'s' * (count != 1)}"
 
@@ -3267,7 +3339,7 @@ def _summary(r: CheckResult) -> str:
             not any(t.lost is not None and t.lost.any() for t in r.targets):
         where = f"the {_s(unsettled)}" if unsettled == len(r.value) else \
             f"{unsettled} of the {_s(len(r.value))}"
-        return f"cannot tell: finite differences do not settle at {where} checked"
+        return f"cannot tell: {_unsettled_words(r, unsettled)} at {where} checked"
     blinded = _blinded(r.targets, r.status)
     if r.verdict == "cannot tell" and blinded:
         where = f"the {_s(blinded)}" if blinded == len(r.value) else \
@@ -3364,7 +3436,7 @@ def _notes(r: CheckResult) -> list[str]:
                     f"{_disagree(r, t, at_pole)}: {t.pole[np.flatnonzero(at_pole)[0]]}; "
                     "across a pole or a feature narrower than the differences' steps they "
                     "witness nothing, and the expectation was judged by AD alone")
-        notes += _blind_notes(r)
+        notes += _blind_notes(r) + _overflow_notes(r)
     else:
         notes += [note for t in r.targets for note in _flat_notes(r, t)]
     notes += _earlier_kinks(r)
@@ -3422,6 +3494,18 @@ def _blind_notes(r: CheckResult) -> list[str]:
     return [f"{listing(labels)} at {int(where.sum())} of {_s(r.counted)} "
             f"{'was' if len(labels) == 1 else 'were'} judged by AD alone: {why}"
             for why, (labels, where) in blind.items()]
+
+
+def _overflow_notes(r: CheckResult) -> list[str]:
+    """Where finite differences are no number, the function they difference overflowing
+    within their step, and the expectation was judged by AD alone (inf in the table)."""
+    notes = []
+    for t in r.targets:
+        if t.overflow is not None and t.overflow.any():
+            of = _differenced_label(t, r.order, r.expression)
+            notes.append(f"{t.label} at {int(t.overflow.sum())} of {_s(r.counted)} was "
+                         f"judged by AD alone: {OVERFLOWED.format(of=of)}")
+    return notes
 
 
 def _flat_notes(r: CheckResult, t: Target) -> list[str]:

@@ -110,7 +110,9 @@ def _claims(f, targets, order, points, found, status) -> list[str]:
         # written e^(3x) is 1/3 of it because the chain rule's 3 is missing).
         multiple = _multiple(t, e, e_scale, a, a_scale, tolerance,
                              _parameter_logs(f, points, where, differentiated)
-                             + _base_logs(f, t.expectation))
+                             + _base_logs(f, t.expectation),
+                             lambda c: _parameter_power(f, t, order, c, points, where,
+                                                        differentiated, tolerance))
         # Another order is said beside the claims of a rule (e^(3x)'s written e^(3x) is f
         # itself, and the chain rule's 3 left out): it is a coincidence as often as the
         # slip; but above the finer ones, as the README ranks them (x e^x's written x e^x is
@@ -118,8 +120,10 @@ def _claims(f, targets, order, points, found, status) -> list[str]:
         # three too many only where no factor explains it (cos's derivative written sin is
         # -1 times it, and its third derivative) and the expectation is no constant (x^3's 6).
         far = not multiple and np.ptp(e) > 0
-        if f.has_diff or t.name is None:
+        if f.has_diff:
             orders = []
+        elif t.name is None:
+            orders = _derivative_instead(f, t, e, e_scale, points, where, tolerance, far)
         elif t.names:
             orders = _other_mixed(f, t, e, e_scale, found.value[where], points, where,
                                   tolerance)
@@ -133,13 +137,14 @@ def _claims(f, targets, order, points, found, status) -> list[str]:
             claims += _numerator_swapped(f, t, multiple, sweep)
             swapped = _swapped(f, t, e, e_scale, found, points, where, differentiated,
                               tolerance)
+            inner = _inner(f, t, e, e_scale, a, found, sweep, where, tolerance)
             if swapped and t.ordinary:
                 # (d/dx a^x written x a^(x-1): to who wrote d/dx, a is a constant, and
-                # the power rule on a^x is the slip made; ∂f/∂a is that by coincidence)
+                # the power rule on a^x is the slip made; ∂f/∂a is that by coincidence;
+                # so is ∂f/∂c of sin(3x + c), whose d/dx written cos(3x + c) lacks du/dx)
                 swapped = _power_rule(f, t, e, e_scale, a, sweep, found, points, where,
-                                      tolerance) or swapped
+                                      tolerance) or ([] if inner else swapped)
             claims += swapped
-            inner = _inner(f, t, e, e_scale, a, found, sweep, where, tolerance)
             claims += inner
             claims += _quotient(f, t, e, e_scale, a, a_scale, sweep, tolerance)
             claims += _outer_at_x(f, t, e, e_scale, a, sweep, found, points, where,
@@ -169,6 +174,13 @@ def _claims(f, targets, order, points, found, status) -> list[str]:
             # multiplied, which of the terms written are right, a constant too many.
             # f' turned over only where no rule above explains the expectation (e^(x^2)'s
             # written 2x is f'/f, but the slip is exp' left out) and no other order does.
+            # But a sum's terms each right and some left out outrank another order and a
+            # constant too many, which then hold by coincidence (e^x - 4x's written e^x is
+            # f'' as e^x is its own derivative; the slip is -4 left out).
+            dropped = [] if claims or not (multiple or orders) else \
+                _dropped_terms(f, t, points, where, sweep, tolerance)
+            if dropped:
+                claims, orders = dropped, []
             for finer in (lambda: _upside_down(f, t, e, e_scale, a, a_scale, found, sweep,
                                                points, where, tolerance),
                           lambda: _sum_chain(f, t, points, where, sweep, tolerance),
@@ -363,7 +375,7 @@ def _base_logs(*expressions) -> list[tuple[str, float, str]]:
     return [(name, k, "") for name, k in bases.items()]
 
 
-def _multiple(t, e, e_scale, a, a_scale, tolerance, logs=()) -> list[str]:
+def _multiple(t, e, e_scale, a, a_scale, tolerance, logs=(), by_parameter=None) -> list[str]:
     nonzero = a != 0
     # two constants: no clue (cosh(x)^2 - sinh(x)^2 is one, its floats not all 1)
     if nonzero.sum() < MIN_FOR_DIAGNOSIS or _constant(a, a_scale, tolerance) is not None:
@@ -376,12 +388,62 @@ def _multiple(t, e, e_scale, a, a_scale, tolerance, logs=()) -> list[str]:
     c = _settled(c, e[nonzero], e_scale[nonzero], a[nonzero], a_scale[nonzero], tolerance)
     if c is None:
         return []
-    text = _nice(c, [(name, k) for name, k, _ in logs])
+    named = by_parameter(c) if by_parameter else None
+    if named:   # (a parameter's 1/a, as its ln(b), before the 1/3 its value a = 3 gives)
+        text, held = named[0], [named[1]]
+    else:
+        text = _nice(c, [(name, k) for name, k, _ in logs])
+        held = [value for name, _, value in logs if name in text and value]
     if text == "-1":
         return [f"×-1 everywhere: a sign error (the expectation is -{t.label} at every point)"]
-    held = [value for name, _, value in logs if name in text and value]
     return [f"×{text} everywhere: the expectation is {text} times {t.label} at every point"
             + (f" ({', '.join(held)})" if held else "")]
+
+
+def _parameter_power(f, t, order, c, points, where, differentiated,
+                     tolerance) -> tuple[str, str] | None:
+    """The factor c as ±a^k (k = ±1, ±2) for the one parameter a (held at one value, not
+    differentiated in) that fits, where the expectation is that power's multiple of the
+    derivative at another value of a too: (the words, "a = 3"), else None. arctan(x/a)'s
+    derivative written without its 1/a is ×1/a at a = 3 and at 3.75; a·sin(2x)'s written
+    without its 2 is ×1/2 at a = 2, and at 2.5 too: no power of a, but a coincidence."""
+    fits = []
+    for name in (n for n in f.variables if n not in differentiated):
+        values = np.ravel(points[name][where])
+        if not values.size or np.ptp(values) > 0 or abs(values[0]) in (0.0, 1.0):
+            continue
+        for k, sign in itertools.product((1, -1, 2, -2), (1, -1)):
+            if abs(sign * values[0] ** k - c) <= 1e-10 * abs(c):
+                fits.append((name, float(values[0]), k, sign))
+    if len(fits) != 1:      # (a = 3 and b = 9, 1/9: either, and naming one is a guess)
+        return None
+    name, value, k, sign = fits[0]
+    other = PARAMETER_MOVED * value
+    if not _multiple_at(f, t, order, {name: other}, sign * other ** k, points, where,
+                        tolerance):
+        return None
+    power = name if abs(k) == 1 else f"{name}^2"
+    return ("-" if sign < 0 else "") + (power if k > 0 else f"1/{power}"), \
+        f"{name} = {value:.12g}"
+
+
+PARAMETER_MOVED = 1.25  # a parameter's value times this: where its power is tried again
+
+
+def _multiple_at(f, t, order, moved: dict, c: float, points, where, tolerance) -> bool:
+    """Whether the expectation is c times the derivative checked at every counted point,
+    with the parameters ``moved`` given those values."""
+    n = int(np.count_nonzero(where))
+    at = {v: points[v][where] for v in points}
+    at.update({name: np.full(n, value) for name, value in moved.items()})
+    try:
+        with np.errstate(all="ignore"):
+            truth = np.broadcast_to(derivative_values(f, path(t, order), at), (n,))
+            e, e_scale = _expectation(t.expectation, at, n)
+    except AdcliError:
+        return False
+    return bool(np.all(np.isfinite(truth)) and np.any(truth != 0) and
+                np.all(_close(e, c * truth, e_scale, np.abs(c * truth), *tolerance)))
 
 
 def _settled(c: float, e, e_scale, a, a_scale, tolerance) -> float | None:
@@ -527,6 +589,30 @@ def _other_order(f, t, order, e, e_scale, points, where, tolerance, far=True) ->
     return []
 
 
+def _derivative_instead(f, t, e, e_scale, points, where, tolerance, far) -> list[str]:
+    """At order 0, the expectation is a derivative of f (x^3 checked against 3x^2 with
+    --order 0): in the one variable, of those that vary, in which one matches."""
+    from dataclasses import replace
+
+    found = []
+    for name in f.variables:
+        if np.ptp(points[name][where]) > 0:     # (not a parameter held at one value)
+            found += _other_order(f, replace(t, name=name), 0, e, e_scale, points, where,
+                                  tolerance, far)
+    return found if len(found) == 1 else []
+
+
+def _itself_but(t, e, e_scale, value, tolerance) -> list[str]:
+    """The expectation is f + c for a constant c != 0, f not a constant: f not
+    differentiated, its constant term changed (7x + 3's derivative written 7x)."""
+    c = float(np.median(e - value))
+    if c == 0 or not np.isfinite(c) or np.ptp(value) == 0 or \
+            not np.all(_close(e, value + c, e_scale, np.abs(value) + abs(c), *tolerance)):
+        return []
+    return [f"the expectation is f {'-' if c < 0 else '+'} {_nice(abs(c))} at every point, "
+            f"not {t.label}: f was not differentiated, only its constant changed"]
+
+
 def _itself(t) -> str:
     return f"the expectation is f itself at every point, not {t.label}: nothing was " \
         "differentiated"
@@ -540,7 +626,8 @@ def _another_derivative(f, t, order, e, e_scale, a, a_scale, value, points, wher
     matches: for x e^y, ∂f/∂x and ∂²f/∂x∂y are one function, and naming either would be
     a guess."""
     same = _other_order(f, t, order, e, e_scale, points, where, tolerance, far) or \
-        _antiderivative(t, order, value, points, where, tolerance)
+        _antiderivative(t, order, value, points, where, tolerance) or \
+        _itself_but(t, e, e_scale, value, tolerance)
     others = _other_variables(f, t, order, e, e_scale, a, a_scale, points, where, tolerance)
     if others is None:  # (not looked for: what was claimed before they were, stands)
         return same
@@ -909,8 +996,20 @@ def _other_function(f, e, e_scale, a, sweep, found, where, tolerance) -> list[st
                                                 sweep.tangents[index], wrong, tolerance):
                 inner = _part(f, arg)
                 return [f"this is the derivative of {name}({inner}), not of "
-                        f"{node.name}({inner}): the two rules mixed up"]
+                        f"{node.name}({inner}): the two rules mixed up"
+                        + _log_base(node.name, name, inner, f.nodes[arg].kind)]
     return []
+
+
+def _log_base(own: str, other: str, inner: str, kind: str) -> str:
+    """Where log's rule was taken for log10's or log2's: that log is ln here (\\log x
+    means log10 x in many a textbook), and how to write the other."""
+    if own != "log" or other not in ("log10", "log2"):
+        return ""
+    base = other.removeprefix("log")
+    arg = f" {inner}" if kind == "variable" else f"({inner})"
+    return (f"; adcli's log is the natural logarithm, ln: for base {base}, write "
+            f"{other}{arg} or log_{base}{arg}")
 
 
 # A rule of the table remembered wrongly, by function: g'(u) as remembered, written, and
@@ -1464,6 +1563,20 @@ def _terms(f, t, points, where, sweep, tolerance) -> list[str]:
             f"{got[i]:.6g}, where {names} = {should[i]:.6g})"]
 
 
+def _dropped_terms(f, t, points, where, sweep, tolerance) -> list[str]:
+    """_terms' words where f is a sum, every written term is the derivative of one of its
+    terms, and the others' derivatives are left out; else nothing."""
+    if f.nodes[-1].name not in ("add", "sub", "neg"):
+        return []
+    found = _side_by_side(f, t, points, where, sweep, tolerance)
+    if found is None:
+        return []
+    _, rule, written = found
+    right, rest, left = _matched(written, rule, tolerance)
+    return _terms(f, t, points, where, sweep, tolerance) if right and left and not rest \
+        else []
+
+
 SUM_CHAIN_TERMS = 50  # a sum's terms, at most, paired with the written terms one by one
 
 
@@ -1543,8 +1656,11 @@ def _side_by_side(f, t, points, where, sweep, tolerance):
     n = np.count_nonzero(where)
     rule = [(name, np.broadcast_to(r, (n,))) for name, r in rule if np.any(r != 0)]
     written = [(text, np.broadcast_to(w, (n,))) for text, w in written if np.any(w != 0)]
-    enough = 1 if f.nodes[-1].name in ("add", "sub", "neg") else 2  # a rule of two terms
-    return (heading, rule, written) if len(rule) >= enough and len(written) >= 2 else None
+    # (a rule of two terms; a sum's one written term is right or not: 2x for x^2 - 3x's
+    # derivative is x^2's, and -3x's is missing)
+    enough = 1 if f.nodes[-1].name in ("add", "sub", "neg") else 2
+    return (heading, rule, written) if len(rule) >= enough and len(written) >= enough \
+        else None
 
 
 def _undefined(t, points, where, gone, ad) -> list[str]:
@@ -1557,8 +1673,20 @@ def _undefined(t, points, where, gone, ad) -> list[str]:
     which = f"the {int(gone.sum())} of {total} points with {side}" if side else \
         f"{int(gone.sum())} of {total} point{'s' * (total != 1)}"
     return [f"{UNDEFINED_CLAIM}{which}, where {t.label} is finite (at {at}: "
-            f"{t.label} = {ad[where][k]:.6g}): it is undefined there, so it is not {t.label}"
+            f"{t.label} = {ad[where][k]:.6g}): it is undefined there"
+            f"{_where_defined(t, where & ~gone)}, so it is not {t.label}"
             + _real_root(t.expectation, points, where & gone)]
+
+
+def _where_defined(t, rest) -> str:
+    """Where the expectation is defined and differs too, how often: 2√x for x^2's 2x is
+    nan for x < 0 and wrong for x > 0, not a formula right on half the line, though no
+    rule's claim holds there to say so. Where it matches there, nothing."""
+    n = int(np.count_nonzero(rest))
+    differs = int(np.count_nonzero(rest & (t.status == "differs")))
+    if not differs:
+        return ""
+    return f", and where it is defined it differs too, at {differs} of {n} point{'s' * (n != 1)}"
 
 
 def _real_root(e, points, gone) -> str:

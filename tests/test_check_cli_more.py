@@ -88,8 +88,8 @@ def test_no_header_drops_the_csv_header_line():
 
 def test_no_header_with_a_format_that_has_none_is_an_error_as_for_grad():
     code, out, err = run_cli("check", "x^2", "2x", "--at", "x=1", "--no-header")
-    assert (code, out, err) == (2, "", "adcli: error: --no-header is for --format csv, not "
-                                       "table\n")
+    assert (code, out, err) == (2, "", "adcli: error: --no-header is for --format csv or tsv, "
+                                       "not table\n")
 
 
 # ----- 3. --strict -------------------------------------------------------------------------

@@ -166,8 +166,10 @@ def test_a_limit_beside_0_is_not_taken_for_0():
 @pytest.mark.parametrize("x", ["708", "709", "709.7"])
 def test_exp_near_overflow_matches_itself(x):
     assert math.isfinite(math.exp(float(x)))
-    assert plain("exp(x)", "exp(x)", "--at", f"x={x}") == (
-        0, "matches d/dx at 1/1 points, largest relative difference 0\n", "")
+    code, out, err = plain("exp(x)", "exp(x)", "--at", f"x={x}")
+    # (at 709.7 exp overflows within the finite-difference step: a note says so after)
+    assert (code, out.splitlines()[0], err) == (
+        0, "matches d/dx at 1/1 points, largest relative difference 0", "")
     code, out, _ = plain("exp(x)", "(1 + 1e-6) exp(x)", "--at", f"x={x}")
     assert code == 1 and out.startswith("differs from d/dx at 1 of 1 point\n")
 

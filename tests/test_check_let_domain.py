@@ -82,7 +82,7 @@ def test_an_expect_equation_with_let():
      "--wrt y (wrt= in the API), or --expect y=... for partials by name"),
     (["x^2", "d²f/dx² = 2", "--order", "1"],
      "the expectation's left side, d²f/dx², is a derivative of order 2, and this checks "
-     "order 1: add --order 2 (order= in the API)"),
+     "order 1: use --order 2 (order= in the API)"),
     (["x^2", "d/dx (x^3) = 3x^2"],
      "the expectation's left side, d/dx (x^3), differentiates (x^3), not x^2: give the "
      "right side alone, or check that function"),

@@ -850,7 +850,7 @@ def test_the_usage_line_names_the_expressions_a_command_takes(capsys, name, usag
     assert (code, out.splitlines()[0]) == (0, f"Usage: adcli {name} [OPTIONS] {usage}")
 
 
-@pytest.mark.parametrize("command, said", [("grad", "csv or tsv"), ("check", "csv"),
+@pytest.mark.parametrize("command, said", [("grad", "csv or tsv"), ("check", "csv or tsv"),
                                            ("plot", "csv")])
 def test_no_header_names_only_the_formats_the_command_has(command, said):
     # check and plot write no tsv; their help said "in csv or tsv output"

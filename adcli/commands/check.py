@@ -33,7 +33,7 @@ class Check(Command):
                 'adcli check "sin(x)^2 + cos(x)^2" "1" --order 0')
     many = True   # EXPRESSION and, optionally, EXPECTED
     metavar = "EXPRESSION [EXPECTED]"
-    formats = ("table", "json", "csv", "plain")    # its own layouts (_FORMATS)
+    formats = ("table", "json", "jsonl", "csv", "tsv", "plain")  # its own layouts (_FORMATS)
     options = (
         click.option("--expect", multiple=True, metavar="NAME[,NAME...]=EXPR",
                      help="The expected partial derivative in NAME (repeatable); x,y=EXPR "
@@ -72,8 +72,8 @@ class Check(Command):
         if len(texts) not in (1, 2):
             raise ValuesError(f"check takes EXPRESSION and optionally EXPECTED, got "
                               f"{len(texts)} arguments (quote each expression)")
-        if no_header and fmt != "csv":
-            raise ValuesError(f"--no-header is for --format csv, not {fmt}")
+        if no_header and fmt not in ("csv", "tsv"):
+            raise ValuesError(f"--no-header is for --format csv or tsv, not {fmt}")
         definitions = define(from_pairs(let)) if let else None
         texts = _split_equation(texts, checking.applied_operand)
         f = _function(texts[0], definitions, checking.applied_operand)
@@ -104,7 +104,7 @@ class Check(Command):
         for message in unused(definitions) if definitions is not None else ():
             warn(err, message)
         _FORMATS[fmt](result, out, digits, extra=extra, header=not no_header)
-        if fmt == "csv":  # rows of numbers only: the verdict and its words go to people
+        if fmt in _ROWS_ONLY:  # the verdict and its words go to people, not in the rows
             for line in [result.summary, *(f"diagnosis: {d}" for d in result.diagnosis),
                          *(f"note: {n}" for n in result.notes)]:
                 say(err, line)
@@ -511,13 +511,26 @@ def _free(column: str, taken) -> str:
 
 
 def _render_csv(result, out, digits, extra, header=True) -> None:
+    from ..render import CsvWriter
+
+    _render_rows(CsvWriter, result, out, digits, extra, header)
+
+
+def _render_tsv(result, out, digits, extra, header=True) -> None:
+    from ..render import TsvWriter
+
+    _render_rows(TsvWriter, result, out, digits, extra, header)
+
+
+def _render_rows(writer, result, out, digits, extra, header) -> None:
     """A row per point and derivative: a points file's other columns as read, the
-    coordinates whole, then the results (rounded to --digits); each field quoted as
-    grad's CSV quotes it (a lone CR, a '#' first: every row reads back as written)."""
-    from ..render import CsvWriter, extra_text
+    coordinates whole, then the results (rounded to --digits); each field and line quoted
+    or escaped as grad's CSV or TSV (``writer``) has them (a lone CR, a '#' or '{' first:
+    every row reads back as written)."""
+    from ..render import extra_text
 
     def row(fields) -> None:
-        out.write(",".join(map(CsvWriter.field, fields)) + "\n")
+        out.write(writer.guarded(writer.separator.join(map(writer.field, fields))) + "\n")
 
     names = list(result.points)
     if header:
@@ -567,6 +580,31 @@ def _point_json(result, i: int, digits, extra) -> dict:
             **_passed_json(extra, i),
             "value": _num(result.value[i], digits), "status": result.status[i],
             "derivatives": derivatives}
+
+
+def _render_jsonl(result, out, digits, extra, header=True) -> None:
+    """A line per point, each an element of json's "points", with its own "warnings" (as
+    json's, without "at") last, as other commands' jsonl; the verdict, diagnosis and
+    notes go to stderr, as csv's."""
+    from ..checking import differentiable_at_kinks
+    from ..report import point_warnings
+
+    smooth, warned = differentiable_at_kinks(result), {}
+    for i, function, kind, why in point_warnings(result.diagnostics):
+        warned.setdefault(i, []).append({"function": function, "kind": kind,
+                                         "why": _point_why(result, smooth, i, kind, why)})
+    for i in range(len(result.value)):
+        point = _point_json(result, i, digits, extra)
+        if i in warned:
+            point["warnings"] = warned[i]
+        _dump(point, out)
+
+
+def _dump(value, out) -> None:
+    """One JSON text and its line break (non-ASCII kept where the output takes it)."""
+    utf = "utf" in (getattr(out, "encoding", None) or "utf-8").lower()
+    json.dump(value, out, ensure_ascii=not utf, allow_nan=False)
+    out.write("\n")
 
 
 _CONVENTION = ": its derivative there is a convention, not a fact"   # report._WHY's kink
@@ -619,10 +657,9 @@ def _render_json(result, out, digits, extra, header=True) -> None:
              for i, function, kind, why in point_warnings(result.diagnostics)]
     if found:
         document["warnings"] = found
-    utf = "utf" in (getattr(out, "encoding", None) or "utf-8").lower()
-    json.dump(document, out, ensure_ascii=not utf, allow_nan=False)
-    out.write("\n")
+    _dump(document, out)
 
 
-_FORMATS = {"table": _render_table, "json": _render_json, "csv": _render_csv,
-            "plain": _render_plain}
+_FORMATS = {"table": _render_table, "json": _render_json, "jsonl": _render_jsonl,
+            "csv": _render_csv, "tsv": _render_tsv, "plain": _render_plain}
+_ROWS_ONLY = ("csv", "tsv", "jsonl")    # stdout holds the rows alone
