@@ -192,7 +192,8 @@ class Keep(Primitive):
 
 # (pow's, and that of the helpers in its rules, which messages name '^')
 POW_DERIVATIVE = ("a base of 0 or less, whose ln the exponent's derivative takes, or 0 to a "
-                  "power below 1, a vertical tangent")
+                  "power below 1, a vertical tangent, or 1 to a power of ±inf or nan, whose "
+                  "slope in the base, the exponent, is not finite")
 
 
 class Pow(Primitive):
@@ -274,14 +275,20 @@ class PowDiff(_Inside, Primitive):
     def forward(self, a, b):
         if np.ndim(b) == 0:  # a constant exponent such as x^3: c is worked out once
             c = _constant_exponent(b, self.order)[0]
-            return _times_power(c, a, b, self.order) if c != 0 else np.zeros(np.shape(a))
-        c = _falling(b, self.order)
-        y = np.where(c == 0, 0.0, _times_power(c, a, b, self.order))
+            if c == 0:
+                return np.zeros(np.shape(a))
+            y = _times_power(c, a, b, self.order)
+        else:
+            c = _falling(b, self.order)
+            y = np.where(c == 0, 0.0, _times_power(c, a, b, self.order))
         huge = ~np.isfinite(c)
         if not huge.any():
             return y
-        # (b)_k overflowed (|b| > 1e154 or so): it is finite all the same, and 0^(b-k) is 0.
-        return np.where(huge & (a == 0) & (b > self.order), 0.0, y)
+        # (b)_k overflowed (|b| > 1e154 or so) or b is ±inf: where a^(b-k) is 0 all the
+        # same (0^(b-k), 0.5^1e200, 2^-inf), the product is 0, not inf * 0: a^(b-k) shrinks
+        # like e^(b log |a|), with |log |a|| > 1e-16 for a float |a| != 1, far faster than
+        # (b)_k grows; at b = ±inf that is the limit.
+        return np.where(huge & (_times_power(1.0, a, b, self.order) == 0), 0.0, y)
 
     def backward(self, gy):
         a, b = self.inputs
@@ -289,8 +296,9 @@ class PowDiff(_Inside, Primitive):
         ga = gb = None
         if a.requires_grad and (b.requires_grad or _falling(b.data, k + 1).any()):
             ga = gy * PowDiff(k + 1)(a, b)
-        if b.requires_grad:  # the product rule on (b)_k a^(b-k); 0^(b-k) is flat in b
-            flat = _pin_zero(self.y * op.log(a), (self.y, _is_zero), (a, _is_zero))
+        if b.requires_grad:  # the product rule on (b)_k a^(b-k); 0^(b-k) is flat in b,
+            log = op.log(a)  # and inf^(b-k) for b < k tends to 0 against its log
+            flat = _pin_zero(self.y * log, (self.y, _is_zero), (log, _is_infinite))
             gb = gy * (_falling_slope(b, k) * PowShift(k)(a, b) + flat)
         return ga, gb
 
@@ -327,18 +335,37 @@ class PowLog(_Inside, Primitive):
     derivative_reason = POW_DERIVATIVE
     domain = ((0.2, 3.0), (-3.0, 3.0))
 
-    def forward(self, a, b): return _times_power(np.log(a), a, b, 0)
+    def forward(self, a, b):
+        log = np.log(a)
+        y = _times_power(log, a, b, 0)
+        ends = np.isinf(log)
+        if not ends.any():
+            return y
+        # a = 0 or inf, where a^b is 0 (0^b for b > 0, inf^b for b < 0): a power outruns
+        # a log, so the limit is 0, not 0 * inf
+        return np.where(ends & (np.power(a, b) == 0), 0.0, y)
+
     def spelled(self, a, b): return a ** b * op.log(a)
 
     def backward(self, gy):
         a, b = self.inputs  # d/da = a^(b-1) (1 + b log a), d/db = a^b log^2 a
         ga = None
-        if a.requires_grad:  # at a == 0 < b - 1 that is 0 * -inf: its limit, 0, is taken
-            ga = _pin_zero(gy * PowShift(1)(a, b) * (1.0 + b * op.log(a)), (a, _is_zero),
-                           (b, lambda v: v > 1))
-        # Pow takes a^b log a as 0 where a == 0 < b (0^b is flat in b): so is its slope in b.
-        gb = (_pin_zero(gy * self.y * op.log(a), (a, _is_zero), (b, _is_positive))
-              if b.requires_grad else None)
+        # Where a^(b-1) is 0 and 1 + b log a is not finite for an a >= 0, 0 * inf, the
+        # limit 0 is taken: a power outruns a log (a == 0 < b - 1, 0.5^inf, 2^-inf, and
+        # inf^b for b < 1, 1 + 0 * inf at b = 0 included).
+        if a.requires_grad:  # (steps made in the order of the one product they were)
+            shift = PowShift(1)(a, b)
+            scaled = gy * shift
+            factor = 1.0 + b * op.log(a)
+            ga = _pin_zero(scaled * factor, (shift, _is_zero), (factor, _not_finite),
+                           (a, _not_negative))
+        # Pow takes a^b log a as 0 where a == 0 < b (0^b is flat in b): so is its slope in
+        # b. So too at a = inf, b < 0, where a^b log a and a^b log^2 a tend to 0.
+        gb = None
+        if b.requires_grad:
+            scaled = gy * self.y
+            log = op.log(a)
+            gb = _pin_zero(scaled * log, (self.y, _is_zero), (log, _is_infinite))
         return ga, gb
 
 
@@ -367,7 +394,8 @@ def _times_power(c, a, b, k: int):
         y = _power(a, d)
         if not (lost.any() if inexact is None else inexact):  # b - k was exact: x^3
             return y
-        fix = (lost != 0) & np.isfinite(y)
+        # (lost is nan where b is ±inf or nan, two_sum's inf - inf: a^d needs no fix there)
+        fix = (np.abs(lost) > 0) & np.isfinite(y)
         # a > 0: a^lost = 1 + lost log a, as |lost log a| < 1e-13 wherever a^d is finite.
         # a < 0: b is whole (else a^b is nan), so lost is a small whole number that can
         # flip the sign: (-1)^(1e16 - 1) is -1, though b - 1 rounds to 1e16.
@@ -528,9 +556,13 @@ class _kept:
 def _is_zero(x): return x == 0
 def _is_positive(x): return x > 0
 def _not_positive(x): return ~(x > 0)
+def _not_negative(x): return x >= 0
+def _is_infinite(x): return np.isinf(x)
+def _not_finite(x): return ~np.isfinite(x)
 
 
 _is_zero.said, _is_positive.said, _not_positive.said = "= 0", "> 0", "≤ 0"  # (for trace)
+_not_negative.said, _is_infinite.said, _not_finite.said = "≥ 0", "= ±inf", "= ±inf or nan"
 
 
 # ----- exponentials and logarithms ------------------------------------------------------
@@ -740,9 +772,13 @@ class Sec(Primitive):
     def taylor(self, x): return _reciprocal_series(self, x, cos, sin, -1.0)  # 1/cos
 
 
+# (a reciprocal's: 1/sin x and the like are about 1/x there, beyond float64 within 1/max)
+POLE_AT_0 = "its pole at 0, or overflow next to it, within 5.6e-309 of 0"
+
+
 class Csc(Primitive):
     name, aliases = "csc", ("cosec",)
-    value_reason = "its pole at 0"
+    value_reason = POLE_AT_0
     domain = ((0.3, 2.8),)
     kink = staticmethod(lambda x: np.abs(sin(x)))   # poles where sin x = 0
     side = staticmethod(lambda x: sin(x) > 0)
@@ -753,7 +789,7 @@ class Csc(Primitive):
 
 class Cot(Primitive):
     name, aliases = "cot", ("ctg", "cotg", "cotan")
-    value_reason = "its pole at 0"
+    value_reason = POLE_AT_0
     domain = ((0.3, 2.8),)
     kink = staticmethod(lambda x: np.abs(sin(x)))   # poles where sin x = 0
     side = staticmethod(lambda x: sin(x) > 0)
@@ -1188,7 +1224,7 @@ class D2sech(_Inside, Primitive):
 
 class Csch(Primitive):
     name = "csch"
-    value_reason = "its pole at 0"
+    value_reason = POLE_AT_0
     domain = ((-5.0, 5.0),)
     smooth_margin = 0.3
     kink = staticmethod(lambda x: np.abs(x))   # a pole at 0
@@ -1203,7 +1239,7 @@ class Csch(Primitive):
 
 class Coth(Primitive):
     name = "coth"
-    value_reason = "its pole at 0"
+    value_reason = POLE_AT_0
     domain = ((-5.0, 5.0),)
     smooth_margin = 0.3
     kink = staticmethod(lambda x: np.abs(x))   # a pole at 0

@@ -834,7 +834,9 @@ def test_a_helper_inside_a_rule_is_named_as_the_function_it_serves(capsys, tmp_p
     derivative = [line for line in err.splitlines() if "derivative of" in line]
     assert derivative == ["adcli: warning: the derivative of '^' is nan or inf at 2 of 2 "
                           "points (a base of 0 or less, whose ln the exponent's derivative "
-                          "takes, or 0 to a power below 1, a vertical tangent)"]
+                          "takes, or 0 to a power below 1, a vertical tangent, or 1 to a "
+                          "power of ±inf or nan, whose slope in the base, the exponent, is "
+                          "not finite)"]
 
 
 def test_a_powers_nan_derivative_in_its_exponent_is_put_down_to_a_negative_base(capsys):
@@ -844,7 +846,8 @@ def test_a_powers_nan_derivative_in_its_exponent_is_put_down_to_a_negative_base(
     assert (code, out) == (0, "-8.0 12.0 nan\n")
     assert err == ("adcli: warning: the derivative of '^' is nan or inf at 1 of 1 point (a "
                    "base of 0 or less, whose ln the exponent's derivative takes, or 0 to a "
-                   "power below 1, a vertical tangent)\n")
+                   "power below 1, a vertical tangent, or 1 to a power of ±inf or nan, "
+                   "whose slope in the base, the exponent, is not finite)\n")
 
 
 def test_a_json_document_over_many_chunks_is_one_object_with_its_warnings(capsys):
