@@ -362,7 +362,8 @@ class PointSource(Record):
         write every missing name first: a hint for the error about those names, as a list
         of none or one."""
         header = self._header() if self.stream is not None else []
-        odd = [c for c in header if not is_name(c)]
+        # (only headers as adcli writes them: x;y is a file separated by ';', said so)
+        odd = [c for c in header if not is_name(c) and re.fullmatch(r"[\w/ ^]+", c)]
         odd = [c for c in odd if _pieces(c) == set(missing)] or \
             [c for c in odd if _pieces(c) <= set(missing)]
         if not odd:
