@@ -292,7 +292,9 @@ class Expression:
                 result = compute(run)
             if run.out_of_range is not None and witnessed:
                 self._cross_check(arrays, result, run.out_of_range, run.nth_asked)
-            if witnessed and not self.has_diff and _size(shape) <= _ROUNDING_POINTS \
+            # (diff() graphs too: reruns.run's tracing nudges every Function call, the
+            # inner reverse passes' included)
+            if witnessed and _size(shape) <= _ROUNDING_POINTS \
                     and len(self.nodes) <= _ROUNDING_NODES:
                 self._by_rounding(arrays, result, run.nth_asked)
             if witnessed and any(what == "kink" for _, what in result.diagnostics.masks):
@@ -400,6 +402,7 @@ class Expression:
                 numbers, bounds = (np.zeros(bad.shape) for _ in range(2))
                 numbers[where], bounds[where] = seen.numbers[name], seen.bounds[name]
                 result.diagnostics.add_wider(name, bad, first, numbers, bounds)
+                _drop_said(result.diagnostics, (name, "lost"), bad)   # one verdict
         settled = np.zeros(result.value.shape, dtype=bool)  # (forward mode's question)
         settled[where] = seen.settled
         _drop_range_artifacts(result.diagnostics, where, seen)
@@ -722,6 +725,19 @@ def _shown_derivatives(expression: Expression, result: Result, nth) -> dict:
             for b in wrt:
                 shown[(b, a)] = flat(result.hessian[..., index[a], index[b]])
     return shown
+
+
+def _drop_said(diagnostics, key: tuple[str, str], where: np.ndarray) -> None:
+    """Unmark ``key`` at ``where``: one number, one verdict (Taylor mode's "may be wrong",
+    "lost", where the long double run says it is wrong, and what it is)."""
+    mask = diagnostics.masks.get(key)
+    if mask is None:
+        return
+    mask = mask & ~where.reshape(mask.shape)
+    if mask.any():
+        diagnostics.masks[key] = mask
+    else:
+        del diagnostics.masks[key]
 
 
 def _all_finite(computed) -> bool:

@@ -7,6 +7,8 @@ Conventions at kinks and edges follow PyTorch (see the README).
 """
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import functools
 import math
 import operator
@@ -1408,35 +1410,88 @@ def _weights(u):
     return w
 
 
+# The rounding witness (adcli.rounding) moves every step's series by a few ulps, but a
+# recurrence feeds its own rows back: sqrt's y_2 = (u_2 - y_1^2)/(2 y_0) subtracts 1 - 1e-16
+# from 1 (sqrt(x^2 + x) at 3e7), and rows moved after the rule would never reach it. In
+# the witness's sweeps (``nudging_rows``) a rule moves each row as it makes it, before the
+# rows after it use it; in every other run (and thread) the hook does nothing.
+_row_nudge = contextvars.ContextVar("adcli_row_nudge", default=None)
+
+
+@contextlib.contextmanager
+def nudging_rows(moved):
+    """Within: the rules move each row they make by ``moved(row, where)`` (where: the
+    points at which the step rounds, exact_step's, as the witness moves whole steps)."""
+    token = _row_nudge.set(moved)
+    try:
+        yield
+    finally:
+        _row_nudge.reset(token)
+
+
+def _still(s, k: int) -> None:
+    """The hook of every run but the witness's: ``move(series, k)`` leaves row k be (a
+    function, not an object: a call per row of every rule, ~20 ns)."""
+
+
+class _Moved:
+    """The witness's hook for one step: row k moved where the step rounds (``rounded``)."""
+
+    def __init__(self, moved, rounded):
+        self.moved, self.rounded = moved, rounded
+
+    def __call__(self, s, k: int) -> None:
+        s[k] = self.moved(s[k], self.rounded)
+
+    def at(self, where):
+        """The hook for the points ``where`` of this step only (_near_whole_exponents)."""
+        return _Moved(self.moved, np.broadcast_to(self.rounded, where.shape)[where])
+
+
+def _mover(function, inputs, y):
+    """The hook that moves the rows ``function``'s rule makes (y's, and those of the series
+    it builds alongside), having moved y's row 0, the step's value, which the rows use."""
+    moved = _row_nudge.get()
+    if moved is None:
+        return _still
+    move = _Moved(moved, ~np.asarray(exact_step(function, [s[0] for s in inputs], y[0])))
+    move(y, 0)
+    return move
+
+
 def _exp_series(function, u):
     y, (u,) = _start(function, (u,))
-    return _exp_rows(_weights(u), y)
+    return _exp_rows(_weights(u), y, _mover(function, (u,), y))
 
 
-def _exp_rows(w, y):
+def _exp_rows(w, y, move=_still):
     """Rows 1.. of e^z into y (row 0 is its value), from w = t z', the rows k z_k."""
     for k in range(1, len(y)):          # y' = y z'
         y[k] = _dot(w[1:k + 1], y[k - 1::-1]) / k
+        move(y, k)
     return y
 
 
-def _log_rows(u, y):
+def _log_rows(u, y, move=_still):
     """Rows 1.. of log u into y (row 0 is not used): u y' = u', so u_0 y_k = u_k - ..."""
     j = np.arange(len(y), dtype=np.float64).reshape((-1,) + (1,) * (y.ndim - 1))
     for k in range(1, len(y)):
         y[k] = (u[k] - _dot(j[1:k] * y[1:k], u[k - 1:0:-1]) / k) / u[0]
+        move(y, k)
     return y
 
 
 def _log_series(function, u):
     y, (u,) = _start(function, (u,))
-    return _log_rows(u, y)
+    return _log_rows(u, y, _mover(function, (u,), y))
 
 
 def _sqrt_series(function, u):
     y, (u,) = _start(function, (u,))
+    move = _mover(function, (u,), y)
     for k in range(1, len(y)):          # y y = u
         y[k] = (u[k] - _dot(y[1:k], y[k - 1:0:-1])) / (2.0 * y[0])
+        move(y, k)
     return y
 
 
@@ -1444,16 +1499,19 @@ def _pair_series(function, u, partner, alpha: float, beta: float):
     """y and its partner z solve y' = alpha z u', z' = beta y u' (sin with cos, sinh with
     cosh, ...): both series are built together, the partner's row 0 from ``partner``."""
     y, (u,) = _start(function, (u,))
-    return _pair_rows(u, y, partner(u[0]), alpha, beta)
+    return _pair_rows(u, y, partner(u[0]), alpha, beta, _mover(function, (u,), y))
 
 
-def _pair_rows(u, y, z0, alpha: float, beta: float):
+def _pair_rows(u, y, z0, alpha: float, beta: float, move=_still):
     z = np.zeros_like(y)
     z[0] = z0
+    move(z, 0)
     w = _weights(u)
     for k in range(1, len(y)):
         y[k] = alpha * _dot(w[1:k + 1], z[k - 1::-1]) / k
         z[k] = beta * _dot(w[1:k + 1], y[k - 1::-1]) / k
+        move(y, k)
+        move(z, k)
     return y
 
 
@@ -1465,32 +1523,40 @@ def _riccati_series(function, u, p0, c1: float, c2: float):
     c2 is not 0, p is the function's own derivative, so y^2's rows are p's and overflow
     only where its derivatives do, as backward's 1 + y*y does.)"""
     y, (u,) = _start(function, (u,))
+    move = _mover(function, (u,), y)
     p = np.zeros_like(y)
     p[0] = p0(y[0])
+    move(p, 0)
     w = _weights(u)
     for k in range(1, len(y)):
         y[k] = _dot(w[1:k + 1], p[k - 1::-1]) / k
+        move(y, k)
         if c1:
             p[k] += c1 * y[k]
         if c2:
             p[k] += c2 * _dot(y[:k + 1], y[k::-1])
+        move(p, k)
     return y
 
 
 def _reciprocal_series(function, u, inner, partner, alpha: float):
     """y = 1 / z(u) for z = cos (partner sin, z' = -sin u') or sin (partner cos, z' = cos u')."""
     y, (u,) = _start(function, (u,))
+    move = _mover(function, (u,), y)
     z = np.zeros_like(y)
     z[0] = inner(u[0])
-    z = _pair_rows(u, z, partner(u[0]), alpha, -alpha)
+    move(z, 0)
+    z = _pair_rows(u, z, partner(u[0]), alpha, -alpha, move)
     for k in range(1, len(y)):          # y z = 1
         y[k] = -_dot(z[1:k + 1], y[k - 1::-1]) / z[0]
+        move(y, k)
     return y
 
 
 def _cbrt_series(function, u):
     y, (u,) = _start(function, (u,))
-    return _pow_constant(u, np.asarray(1.0 / 3.0), y)  # no log: negative u is fine
+    return _pow_constant(u, np.asarray(1.0 / 3.0), y,  # no log: negative u is fine
+                         _mover(function, (u,), y))
 
 
 def _hypot_series(function, a, b):
@@ -1501,26 +1567,35 @@ def _hypot_series(function, a, b):
     (hypot(x, 1) at 1e8) or where y is linear (hypot(x, x)). Here the difference is
     (u b' - v a')^2 from the start, every row a sum of products, and |u|, |v| <= 1."""
     y, (a, b) = _start(function, (a, b))
+    move = _mover(function, (a, b), y)
     u, v, turn = np.zeros_like(y), np.zeros_like(y), np.zeros_like(y)  # turn: rows k th_k
     u[0], v[0] = Unit().forward(a[0], b[0]), Unit().forward(b[0], a[0])  # as backward's
+    move(u, 0)
+    move(v, 0)
     # An argument that does not move is left out: its 0 rows by a nan v_0 (b = inf) are 0.
     wa, wb = _weights(a), _weights(b)
     ra, rb = _moving_rows(wa), _moving_rows(wb)
     for k in range(1, len(y)):
         y[k] = (_terms(wa, ra, u, k) + _terms(wb, rb, v, k)) / k
+        move(y, k)
         if k == len(y) - 1:
             break
         across = _terms(wb, rb, u, k) - _terms(wa, ra, v, k)  # row k of y th' t
         turn[k] = (across - _dot(y[1:k], turn[k - 1:0:-1])) / y[0]
+        move(turn, k)
         u[k] = -_dot(turn[1:k + 1], v[k - 1::-1]) / k
         v[k] = _dot(turn[1:k + 1], u[k - 1::-1]) / k
+        move(u, k)
+        move(v, k)
     return y
 
 
 def _div_series(function, a, b):
     y, (a, b) = _start(function, (a, b))
+    move = _mover(function, (a, b), y)
     for k in range(1, len(y)):          # y b = a
         y[k] = (a[k] - _dot(b[1:k + 1], y[k - 1::-1])) / b[0]
+        move(y, k)
     return y
 
 
@@ -1535,25 +1610,27 @@ def _pow_series(function, a, b):
     y, (a_rows, b_rows) = _start(function, (a, b))
     if len(y) == 1:
         return y
+    move = _mover(function, (a_rows, b_rows), y)
     if not b_rows[1:].any():
-        return _pow_constant(a_rows, np.asarray(b[0]), y)
-    return _pow_varying(a_rows, b_rows, y)
+        return _pow_constant(a_rows, np.asarray(b[0]), y, move)
+    return _pow_varying(a_rows, b_rows, y, move)
 
 
-def _pow_constant(a, r, y):
+def _pow_constant(a, r, y, move=_still):
     if r.ndim == 0 and float(r).is_integer() and 0 <= r <= 64:
         # Repeated squaring: exact at a = 0, no division, no special points.
         y[1:] = _aligned(_whole_power(a, int(r), len(y)), y.ndim - 1)[1:]
         return y
-    return _pow_special_points(a, r, None, _power_rows(a, r, y))
+    return _pow_special_points(a, r, None, _power_rows(a, r, y, move))
 
 
-def _power_rows(a, r, y):
+def _power_rows(a, r, y, move=_still):
     """Rows 1.. of a^r into y (row 0 is its value) for an exponent r that does not move."""
     j = np.arange(len(y), dtype=np.float64).reshape((-1,) + (1,) * (y.ndim - 1))
     for k in range(1, len(y)):          # k a_0 y_k = sum_(j<k) (r (k-j) - j) a_(k-j) y_j
         terms = (r * (k - j[:k]) - j[:k]) * a[k:0:-1] * y[:k]
         y[k] = terms.sum(axis=0) / (k * a[0])
+        move(y, k)
     return y
 
 
@@ -1569,13 +1646,13 @@ def _whole_power(a, n: int, length: int):
     return result
 
 
-def _pow_varying(a, b, y):
-    y = _exp_rows(_b_log_a_rows(a, b, len(y)), y)  # y' = y z', z = b log a
-    _near_whole_exponents(a, b, y)
+def _pow_varying(a, b, y, move=_still):
+    y = _exp_rows(_b_log_a_rows(a, b, len(y), move), y, move)  # y' = y z', z = b log a
+    _near_whole_exponents(a, b, y, move)
     return _pow_special_points(a, b[0], b, y)
 
 
-def _near_whole_exponents(a, b, y) -> None:
+def _near_whole_exponents(a, b, y, move=_still) -> None:
     """Rows 1.. of y = a^b again where b_0 is within 1/4 of a whole n in 1..K-1 (K the
     order), as a^n times a^(b-n). There a^b's rows from n + 1 on are small by the factor
     b (b-1) ... (b-n) of their terms, which e^z's recurrence leaves to cancel (x^(x+1) at
@@ -1603,15 +1680,18 @@ def _near_whole_exponents(a, b, y) -> None:
     rest[0] -= n
     p, q = np.zeros_like(a_), np.zeros_like(a_)  # a^n, a^(b-n)
     p[0], q[0] = p0[near], q0[near]
-    q = _exp_rows(_b_log_a_rows(a_, rest, length), q)
-    p = _power_rows(a_, n, p)
+    move = move if move is _still else move.at(near)
+    move(p, 0)
+    move(q, 0)
+    q = _exp_rows(_b_log_a_rows(a_, rest, length, move), q, move)
+    p = _power_rows(a_, n, p, move)
     rows = p[0] * q
     for i in _moving_rows(p):           # a^n of x + t is a polynomial: rows past n are 0
         rows[i:] += p[i] * q[:length - i]
     y[1:, near] = rows[1:]
 
 
-def _b_log_a_rows(a, b, length: int):
+def _b_log_a_rows(a, b, length: int, move=_still):
     """The rows k z_k of z = b log a, from z' = b' log a + (b/a) a': not from the product
     of b's and log a's series, whose terms b_0 (log a)_k grow like 1/a_0^k where b_0 does
     not make up for it (x^x at 1e-300: 1e-300 * -5e599 overflows, where z'' = 1/x), nor
@@ -1624,10 +1704,14 @@ def _b_log_a_rows(a, b, length: int):
     # only: x + t's zero rows by an infinite row (1/x^2 at 1e-160) are not nan but 0.
     log_a, slope, ratio = np.zeros((3, length - 1) + shape)  # slope: rows k (log a)_k
     log_a[0], ratio[0] = np.log(a[0]), b[0] / a[0]
+    move(log_a, 0)
+    move(ratio, 0)
     for k in range(1, length - 1):
         slope[k] = (wa[k] - _terms(a, ra, slope, k)) / a[0]
+        move(slope, k)
         log_a[k] = slope[k] / k
         ratio[k] = (b[k] - _terms(a, ra, ratio, k)) / a[0]
+        move(ratio, k)
     # Where b is constant at a point, log a is multiplied only by b's zero rows: leaving
     # it out keeps a^r of a negative a finite, as backward does for the base.
     constant_here = ~np.any(b[1:] != 0, axis=0)

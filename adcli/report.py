@@ -73,6 +73,9 @@ def _subject(name: str, value: str = "value") -> str:
 
 def reason(name: str, what: str) -> str:
     """What makes primitive ``name`` give this diagnostic, as both JSON and stderr say."""
+    if what == "overflow" and not _of_primitive(name):
+        order = name.rpartition("^")[2]
+        return _FACTORIAL.format(order=order)
     if what == "overflow":  # (the same for every function)
         return _OVERFLOW
     function = PRIMITIVES[name.rpartition(":")[2]]
@@ -82,6 +85,15 @@ def reason(name: str, what: str) -> str:
 
 _OVERFLOW = ("its derivative times the gradient handed back to it is beyond the float "
              "range (not an edge of its domain)")
+# grad --order N's last step: Taylor mode's row N is f^(N)/N!, every step to it in range
+_FACTORIAL = ("Taylor mode's coefficient, the derivative divided by {order}!, is a float, "
+              "and times {order}! it is beyond the float range")
+
+
+def _of_primitive(name: str) -> bool:
+    """Whether a kind that names a function names one here: an "overflow" names the
+    derivative (d30/dx30) where the last step alone overflowed (adcli.taylor)."""
+    return name.rpartition(":")[2] in PRIMITIVES
 
 
 def label(name: str, what: str = "value") -> str:
@@ -93,6 +105,8 @@ def label(name: str, what: str = "value") -> str:
         return _subject(name)
     if what == "input":     # (jacobian's "f2:x": the same variable for every row)
         return name.rpartition(":")[2]
+    if what == "overflow" and not _of_primitive(name):
+        return _subject(name)
     return _of_function(name, quoted=False)
 
 
@@ -208,6 +222,8 @@ def said(name: str, what: str, where: str, first, points: int) -> str:
 
 def _said(name: str, what: str, where: str) -> str:
     """One diagnostic of primitive ``name`` in words, at ``where`` (points counted, or one)."""
+    if what == "overflow" and not _of_primitive(name):
+        return f"{_subject(name)} overflowed at {where}: {reason(name, what)}"
     label, because = _of_function(name), reason(name, what)
     if what == "overflow":
         return f"the derivative through {label} overflowed at {where}: {because}"

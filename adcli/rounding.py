@@ -10,7 +10,8 @@ three evaluations, and bulk runs are the speed goal's.
 
 A 0 shown is not judged: where terms cancel exactly (3x^2 - 3 at 1) it moves as a 0
 made by cancelling rounding does, and 0 is the right number there. grad --order N is judged
-by its own Taylor sweep, nudged the same way.
+by its own Taylor sweep, nudged the same way, and inside each rule every row it feeds back
+into its later rows too (functions.nudging_rows: sqrt's y_1^2 against u_2).
 """
 from __future__ import annotations
 
@@ -22,6 +23,8 @@ import numpy as np
 LOOSE = 1e-8
 # A step's result moved by 4 of float64's ulps (2^-52 each), up or down at random.
 _NUDGE = 2.0**-50
+# A row a Taylor rule makes and feeds back into its later rows, by one ulp
+_ROW_NUDGE = 2.0**-52
 
 
 class _Nudge:
@@ -45,9 +48,13 @@ class _Nudge:
             finite = functools.reduce(np.logical_and, [np.isfinite(x) for x in xs], True)
             self.overflowed = self.overflowed | (np.isinf(y.data) & finite)
 
-    def moved(self, data, rounded):
+    def moved(self, data, rounded, by: float = _NUDGE):
         signs = self._signs(np.shape(data))
-        return data * (1 + np.where(rounded, signs * _NUDGE, 0.0))
+        return data * (1 + np.where(rounded, signs * by, 0.0))
+
+    def row(self, data, rounded):   # (functions.nudging_rows: a row inside a Taylor rule)
+        # one ulp: each row is one rounded sum, on top of the whole step's move
+        return self.moved(data, rounded, _ROW_NUDGE)
 
     def _signs(self, shape) -> np.ndarray:
         """+1 or -1 per number, a hash of its place, the call and the seed (Knuth's
@@ -100,7 +107,9 @@ def taylor_spread(expression, arrays: list[np.ndarray], name: str, order: int,
 
     far = np.zeros(len(shown))
     for seed in (1, 2):
-        again, kept = nudged_derivative(expression, arrays, name, order, _Nudge(seed).series)
+        nudge = _Nudge(seed)
+        again, kept = nudged_derivative(expression, arrays, name, order, nudge.series,
+                                        nudge.row)
         apart = _apart(np.broadcast_to(again, shown.shape), shown)
         far = np.maximum(far, np.where(kept, apart, 0.0))    # (no witness where it left range)
     return far

@@ -24,7 +24,7 @@ import numpy as np
 
 from .diagnostics import Diagnostics, inside
 from .errors import ValuesError
-from .functions import _GradientGraph, _aligned, _constant_series, _weights
+from .functions import _GradientGraph, _aligned, _constant_series, _weights, nudging_rows
 
 
 class JVP(NamedTuple):
@@ -76,8 +76,20 @@ def taylor_nth(expression, values: dict, name: str, order: int, diagnostics=None
         stands = redone & np.isfinite(derivative)
         kept = {key: mask & ~stands for key, mask in blamed.masks.items()}
         blamed.masks = {key: mask for key, mask in kept.items() if mask.any()}
+        _factorial_overflowed(blamed, name, order, rows[order], derivative, redone)
         diagnostics.merge(blamed)
     return Nth(derivative.reshape(()), lost.reshape(())) if point else Nth(derivative, lost)
+
+
+def _factorial_overflowed(blamed, name: str, order: int, row, derivative, redone) -> None:
+    """Blame the last step where it alone overflowed: row ``order`` is a float and times
+    order! is not (1/x at 1e-9, order 30: 1e279 times 2.7e32), though no function's rows
+    did; keyed by the derivative ("x^30", as ``lost`` is), for no function made it."""
+    from .reruns import nth_named
+
+    over = np.isinf(derivative) & np.isfinite(row) & ~redone
+    if over.any():
+        blamed._or((nth_named(name, order), "overflow"), over)
 
 
 def taylor_coefficients(expression, values: dict, name: str, order: int,
@@ -103,20 +115,23 @@ def _output(expression, arrays, name: str, length: int, scale=1.0, diagnostics=N
     return np.broadcast_to(series, (length,) + shape)
 
 
-def nudged_derivative(expression, arrays, name: str, order: int, nudge):
+def nudged_derivative(expression, arrays, name: str, order: int, nudge, rows):
     """The ``order``-th derivative at the points ``arrays`` (1-d) by a sweep along x + t
     whose every series ``nudge(function, series, args)`` moves (adcli.rounding's witness),
-    and where that sweep stayed in float64's range: elsewhere the number shown came from
-    another line (_rescaled), or is said to be unsure, and this one is no witness of it."""
+    and every row a rule makes inside, ``rows(row, where)`` (functions.nudging_rows: a
+    recurrence's own rows, which the step's series alone would move only after they were
+    used), and where that sweep stayed in float64's range: elsewhere the number shown
+    came from another line (_rescaled), or is said to be unsure, and this one is no
+    witness of it."""
     watch, flags = _Range(len(arrays[0]) if arrays else 1), _RangeFlags()
 
     def watched(function, series, args):
         watch(function, series, args)
         return nudge(function, series, args)
 
-    with flags.counting():
-        rows = _output(expression, arrays, name, order + 1, watch=watched)
-        derivative = _times_factorial(rows[order], order)
+    with nudging_rows(rows), flags.counting():
+        output = _output(expression, arrays, name, order + 1, watch=watched)
+        derivative = _times_factorial(output[order], order)
     left = watch.low | watch.high | watch.fixed | (flags.under & watch.zero)
     return derivative, ~left
 
