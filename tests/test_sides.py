@@ -34,6 +34,19 @@ def test_a_kink_where_f_is_differentiable_is_not_called_a_convention(command, te
     ("grad", "max(x, y)", "x=1,y=1"),           # ∂/∂x: 0 on the left, 1 on the right
     ("hessian", "x*abs(x)", "x=0"),             # f' = 2|x| exists, f'' does not
     ("grad", "sqrt(x^4)", "x=0"),               # = x^2, but AD's 0 * inf is nan
+    # a kink beside a larger smooth slope: sides 1e10 - 1 and 1e10 + 1, 1 -+ 1e-9, ...
+    # (finite differences of f took them for one number)
+    ("grad", "1e10*x + abs(x)", "x=0"),
+    ("grad", "x + 1e-9*abs(x)", "x=0"),
+    ("grad", "exp(x)*1e8 + abs(x)", "x=0"),     # 1e8 and 1e8 + 1... minus and plus 1
+    ("grad", "1e8*sin(x) + max(x, 0)", "x=0"),  # 1e8 and 1e8 + 1
+    ("hessian", "1e8*x^2 + x*abs(x)", "x=0"),   # f'' = 2e8 -+ 2
+    # ∂f/∂x = sign(x)|y| exists nowhere on x = 0 but at y = 0: no mixed partial there
+    ("hessian", "abs(x)*abs(y)", "x=0,y=0"),
+    # derivatives beside the point agree, but f (or f') jumps there
+    ("grad", "sign(x)", "x=0"),                 # 0 on both sides; f from -1 to 1
+    ("grad", "acot(x)", "x=0"),                 # -1 on both sides; f from -π/2 to π/2
+    ("hessian", "abs(x)", "x=0"),               # f'' 0 on both sides; f' from -1 to 1
 ])
 def test_a_kink_where_the_number_shown_is_not_f_derivative_is_still_said(command, text, at):
     code, out, err = run_cli(command, text, "--at", at, "--format", "json")
