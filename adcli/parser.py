@@ -412,6 +412,10 @@ def _of_number_at(expression: Expression, div, start: int, opened: int, said: di
             nodes[head].position != start or \
             _start(expression, nodes[call].args[0], -1) != opened:
         return
+    argument = nodes[nodes[call].args[0]]
+    if argument.kind == "number" and argument.value != 1 and \
+            not _rarely_meant(nodes, div.args[1], nodes[call].name):
+        return  # ln 2/ln x (a change of base), x ln 2/2: a constant, as often meant as not
     end, spaced = _argument_end(expression, div)
     if end is None:
         return
@@ -428,6 +432,29 @@ def _of_number_at(expression: Expression, div, start: int, opened: int, said: di
                f"/{_shown(expression, div.args[1])} divides after it; for {meant}, write {write}")
     if caution not in said:  # (the text is copied once for each: it may be 1 MB)
         said[caution] = OtherReading(written, meant, f"{text[:opened]}({inner}){text[end:]}")
+
+
+def _rarely_meant(nodes: list, index: int, function: str) -> bool:
+    """Whether f(a number other than 1)/divisor is rarely meant as read: not where the
+    divisor starts with a function (ln 2/ln x, a change of base) nor for a logarithm over
+    a divisor without a variable (x ln 2/2, a constant factor); sin^-1 1/2 and sin 2/x are."""
+    first = index
+    while nodes[first].kind == "infix":
+        first = nodes[first].args[0]
+    if nodes[first].kind == "call":
+        return False
+    return function not in ("ln", "log", "log10", "log2") or _of_a_variable(nodes, index)
+
+
+def _of_a_variable(nodes: list, index: int) -> bool:
+    """Whether a node's subtree holds a variable (or a --let name)."""
+    stack = [index]
+    while stack:
+        node = nodes[stack.pop()]
+        if node.kind in ("variable", "ref"):
+            return True
+        stack.extend(node.args or ())
+    return False
 
 
 def _shown(expression: Expression, index: int) -> str:

@@ -74,3 +74,24 @@ def test_a_nudge_that_overflows_near_the_top_of_float64_is_no_rounding_loss(text
     assert code == 0 and err == ""
     point = strict_json(out)["points"][0]
     assert point["value"] == value and point["gradient"] == slopes
+
+
+@pytest.mark.parametrize("text, value", [
+    ("ln 2/ln x", 1.0),                    # the change of base: log2(x) at 2
+    ("x ln 2/2", math.log(2)),             # a constant, ln(2)/2, times x = 2
+    ("log 2/log(x)", 1.0),
+    ("2^x ln 2/ln 10", 4 * math.log(2) / math.log(10))])
+def test_a_function_of_a_number_over_a_constant_or_a_function_is_not_cautioned(text, value):
+    # f(a number)/... is cautioned where the divisor holds a variable and starts with none
+    # (ln 1/x); these are meant as read, and check must not blame their reading.
+    code, out, err = run_cli("eval", text, "--at", "x=2", "--format", "json")
+    assert code == 0 and err == ""
+    document = strict_json(out)
+    assert "cautions" not in document
+    assert document["points"][0]["value"] == pytest.approx(value, rel=1e-15)
+
+
+def test_check_blames_no_reading_of_a_constant_factor():
+    # d/dx x ln(2)/2 is ln(2)/2: an expectation of 0 is wrong, and no reading is to blame
+    code, out, _ = run_cli("check", "x ln 2/2", "0", "--format", "plain")
+    assert code == 1 and "read otherwise" not in out
