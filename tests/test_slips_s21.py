@@ -8,7 +8,6 @@ against a hand derivation with mpmath at the points drawn, never against adcli's
 """
 from __future__ import annotations
 
-import re
 
 import mpmath
 import numpy as np
