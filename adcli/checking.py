@@ -310,6 +310,9 @@ def check(f, expected=None, *, expect: Mapping | None = None, order: int | None 
     result.notes += _held_fixed(expected, f, targets)
     if result.verdict == "matches" and result.expected_mode:
         result.notes += _unit_parameters(result, at or {})
+    elif result.verdict == "differs" and any(d.startswith("×-1 everywhere")
+                                             for d in result.diagnosis):
+        result.notes += _sign_parameters(result, at or {})
     options = dict(at=at, samples=samples, seed=seed, domain=domain, rtol=rtol, atol=atol)
     if glued and result.verdict == "differs" and result.expected_mode:
         # (a rule's slip found with xy a variable of its own is not the one made)
@@ -450,6 +453,18 @@ def _unit_parameters(r: CheckResult, at) -> list[str]:
     return [f"{a} is held at {value:g}, where {_UNIT_VALUES[value].format(a=a)}; another "
             f"value (--at {a}=2.5) would show it" for a, value in held.items()
             if a in at and float(value) in _UNIT_VALUES]
+
+
+def _sign_parameters(r: CheckResult, at) -> list[str]:
+    """A note per parameter given at -1 where the diagnosis is a sign error: a factor of
+    it left out is a sign there too (a x^2 given 2x at a = -1)."""
+    varied = {n for t in r.targets for n in path(t, r.order)}
+    written = {v for t in r.targets if t.expectation is not None
+               for v in t.expectation.variables}
+    return [f"{a} is held at -1, where a factor {a} left out is a sign too: the ×-1 may be "
+            f"that; another value (--at {a}=2.5) would tell them apart"
+            for a, value in _parameters(r, varied).items()
+            if a in at and float(value) == -1.0 and a not in written]
 
 
 def _glued_names(f: Expression, at, domain, wrt) -> dict[str, list[str]]:

@@ -95,3 +95,20 @@ def test_check_blames_no_reading_of_a_constant_factor():
     # d/dx x ln(2)/2 is ln(2)/2: an expectation of 0 is wrong, and no reading is to blame
     code, out, _ = run_cli("check", "x ln 2/2", "0", "--format", "plain")
     assert code == 1 and "read otherwise" not in out
+
+
+def test_a_parameter_held_at_minus_one_is_named_beside_a_sign_error():
+    # d/dx a x^2 = 2a x = -2x at a = -1: the expectation 2x left a out, which is a sign
+    # there; the sign-error diagnosis stays (it holds), and a note names the other way.
+    code, out, _ = run_cli("check", "a*x^2", "2x", "--at", "a=-1", "--format", "plain")
+    assert code == 1
+    assert out.splitlines()[1].startswith("diagnosis: ×-1 everywhere: a sign error")
+    assert out.splitlines()[2] == ("note: a is held at -1, where a factor a left out is a "
+                                   "sign too: the ×-1 may be that; another value "
+                                   "(--at a=2.5) would tell them apart")
+
+
+def test_no_such_note_where_the_expectation_has_the_parameter():
+    # -2a x has a: its slip is the sign alone
+    code, out, _ = run_cli("check", "a*x^2", "-2a x", "--at", "a=-1", "--format", "plain")
+    assert code == 1 and "held at -1" not in out
