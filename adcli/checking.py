@@ -448,23 +448,25 @@ _UNIT_VALUES = {0.0: "every term with a factor {a} is 0: a wrong one cannot show
 def _unit_parameters(r: CheckResult, at) -> list[str]:
     """A note per parameter given at 0, 1 or -1 (not differentiated in), where a match
     says less than it seems."""
-    varied = {n for t in r.targets for n in path(t, r.order)}
-    held = _parameters(r, varied)
     return [f"{a} is held at {value:g}, where {_UNIT_VALUES[value].format(a=a)}; another "
-            f"value (--at {a}=2.5) would show it" for a, value in held.items()
-            if a in at and float(value) in _UNIT_VALUES]
+            f"value (--at {a}=2.5) would show it" for a, value in _held(r, at).items()
+            if float(value) in _UNIT_VALUES]
 
 
 def _sign_parameters(r: CheckResult, at) -> list[str]:
     """A note per parameter given at -1 where the diagnosis is a sign error: a factor of
     it left out is a sign there too (a x^2 given 2x at a = -1)."""
-    varied = {n for t in r.targets for n in path(t, r.order)}
     written = {v for t in r.targets if t.expectation is not None
                for v in t.expectation.variables}
     return [f"{a} is held at -1, where a factor {a} left out is a sign too: the ×-1 may be "
             f"that; another value (--at {a}=2.5) would tell them apart"
-            for a, value in _parameters(r, varied).items()
-            if a in at and float(value) == -1.0 and a not in written]
+            for a, value in _held(r, at).items() if float(value) == -1.0 and a not in written]
+
+
+def _held(r: CheckResult, at) -> dict:
+    """The parameters given a value in ``at`` (not differentiated in), with it."""
+    varied = {n for t in r.targets for n in path(t, r.order)}
+    return {a: value for a, value in _parameters(r, varied).items() if a in at}
 
 
 def _glued_names(f: Expression, at, domain, wrt) -> dict[str, list[str]]:

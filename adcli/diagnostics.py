@@ -147,6 +147,18 @@ class Diagnostics(Record):
         self.numbers = {key: kept for key, kept in self.numbers.items() if key[1] != what}
         return self
 
+    def unmark(self, key: tuple, where: np.ndarray) -> None:
+        """Unmark ``key`` at the points ``where`` (as many as this has, any shape); a mask
+        left marking none goes, as no mask that marks none is kept."""
+        mask = self.masks.get(key)
+        if mask is None:
+            return
+        mask = np.broadcast_to(mask, self.shape) & ~np.reshape(where, self.shape)
+        if mask.any():
+            self.masks[key] = mask
+        else:
+            del self.masks[key]
+
     def reshape(self, shape: tuple) -> Diagnostics:
         return Diagnostics(shape, {k: m.reshape(shape) for k, m in self.masks.items()},
                            dict(self.unsure), dict(self.wider),

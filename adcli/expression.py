@@ -313,11 +313,7 @@ class Expression:
         found = confirmed(self, {v: a.reshape(-1) for v, a in zip(self.variables, arrays)},
                           _shown_derivatives(self, result, nth), where)
         for key in kinks:
-            left = np.ravel(np.broadcast_to(masks[key], shape)) & ~found
-            if left.any():
-                masks[key] = left.reshape(shape)
-            else:
-                del masks[key]
+            result.diagnostics.unmark(key, found)
 
     def _by_rounding(self, arrays, result: Result, nth) -> None:
         """Mark the numbers shown that lost most of their digits to rounding on the way,
@@ -402,7 +398,9 @@ class Expression:
                 numbers, bounds = (np.zeros(bad.shape) for _ in range(2))
                 numbers[where], bounds[where] = seen.numbers[name], seen.bounds[name]
                 result.diagnostics.add_wider(name, bad, first, numbers, bounds)
-                _drop_said(result.diagnostics, (name, "lost"), bad)   # one verdict
+                # one number, one verdict: Taylor mode's "may be wrong" is not said
+                # where the long double run says it is wrong, and what it is
+                result.diagnostics.unmark((name, "lost"), bad)
         settled = np.zeros(result.value.shape, dtype=bool)  # (forward mode's question)
         settled[where] = seen.settled
         _drop_range_artifacts(result.diagnostics, where, seen)
@@ -703,17 +701,13 @@ def _drop_range_artifacts(diagnostics, where: np.ndarray, seen) -> None:
     for key in [key for key in diagnostics.masks if key[1] in ("kink", "derivative")]:
         artifact = np.zeros(where.shape, dtype=bool)
         artifact[where] = inside & ~seen.kinked.get(key[0], False)
-        mask = diagnostics.masks[key] & ~artifact.reshape(diagnostics.masks[key].shape)
-        if mask.any():
-            diagnostics.masks[key] = mask
-        else:
-            del diagnostics.masks[key]
+        diagnostics.unmark(key, artifact)
 
 
 def _shown_derivatives(expression: Expression, result: Result, nth) -> dict:
     """The derivatives a result shows, by path (checking.path's order: ∂/∂x of ∂f/∂y is
     (y, x)), flat: grad's, each Hessian entry, grad --order N's."""
-    flat = (lambda a: np.ravel(a))
+    flat = np.ravel
     if nth is not None and result.derivative is not None:
         name, order = nth
         return {(name,) * order: flat(result.derivative)} if order else {}
@@ -725,19 +719,6 @@ def _shown_derivatives(expression: Expression, result: Result, nth) -> dict:
             for b in wrt:
                 shown[(b, a)] = flat(result.hessian[..., index[a], index[b]])
     return shown
-
-
-def _drop_said(diagnostics, key: tuple[str, str], where: np.ndarray) -> None:
-    """Unmark ``key`` at ``where``: one number, one verdict (Taylor mode's "may be wrong",
-    "lost", where the long double run says it is wrong, and what it is)."""
-    mask = diagnostics.masks.get(key)
-    if mask is None:
-        return
-    mask = mask & ~where.reshape(mask.shape)
-    if mask.any():
-        diagnostics.masks[key] = mask
-    else:
-        del diagnostics.masks[key]
 
 
 def _all_finite(computed) -> bool:
