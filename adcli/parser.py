@@ -144,13 +144,18 @@ def _readings(expression: Expression) -> dict[str, OtherReading]:
     """Each caution of a reading right by the rules, with the reading likely meant."""
     text = expression.text
     # (the regular expressions are compiled on first use: none is on every run's path)
-    said = {}
+    said, of_number, covered = {}, {}, set()
+    # (sin π/6 x: the function's caution offers sin((pi/6)*x), the spaced divisor's own
+    # reading inside it, so the division it is about is not said again as (sin(pi)/6)*x)
+    if "/" in text and _may_hold_a_function_of_one(text):
+        of_number = _function_of_number(expression, covered)
     if "/" in text and re.search(_SPACED, text):
-        said.update(_spaced_divisor(expression))
+        said.update(_spaced_divisor(expression, covered))
+    if "/" in text and ("√" in text or "∛" in text) and re.search(_ROOT_DIVISOR, text):
+        said.update(_root_divisor(expression))
     if _may_hold_one(text):
         said.update(_powers(expression))
-    if "/" in text and _may_hold_a_function_of_one(text):
-        said.update(_function_of_number(expression))
+    said.update(of_number)
     return said
 
 
@@ -175,13 +180,14 @@ _OPENING = "([{|"
 _SUPERSCRIPTS = "⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺"
 
 
-def _spaced_divisor(expression: Expression) -> dict[str, OtherReading]:
+def _spaced_divisor(expression: Expression, covered=frozenset()) -> dict[str, OtherReading]:
     """1/2 x is 1/(2*x) by the rules (side by side binds tighter than /, as in 1/2x), and
     so is 1/(x+1) (x-1) 1/((x+1)(x-1)); with a space after the divisor's first factor it
-    is more often meant as (1/2)*x: said."""
+    is more often meant as (1/2)*x: said, except of a division at a place in ``covered``
+    (another caution's reading holds this one's)."""
     nodes, text, said = expression.nodes, expression.text, {}
     for node in nodes:
-        if node.name != "div" or node.kind != "infix":
+        if node.name != "div" or node.kind != "infix" or node.position in covered:
             continue
         end = _factor_end(text, node.position + 1)
         if end is None:
@@ -204,6 +210,50 @@ def _spaced_divisor(expression: Expression) -> dict[str, OtherReading]:
                    f"{top}/{n}*{rest}")
         if caution not in said:  # (the text is copied once for each: it may be 1 MB)
             said[caution] = OtherReading(written, meant, f"{text[:end]}*{text[end:]}")
+        if len(said) == CAUTIONS:
+            break
+    return said
+
+
+# A root's sign right after '/', a number, a space and another factor: 1/√2 x, 3/∛8 e^x
+_ROOT_DIVISOR = r"/\s*[\u221a\u221b]\s*(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?[ \t]+\S"
+
+
+def _root_divisor(expression: Expression) -> dict[str, OtherReading]:
+    """1/√2 x is 1/sqrt(2*x) by the rules (a root's sign takes every factor after it), while
+    on paper the bar covers the 2 alone and, as 1/2 x, (1/√2)*x is more often meant: said
+    once, with that reading (the reader leaves its own caution of √2 x to this one, whose
+    rewrite, √(2) x, would be a spaced divisor, 1/√(2) x, cautioned in turn)."""
+    from .reader import ROOT_SIGNS, SPACED_NUMBER
+
+    nodes, text, said = expression.nodes, expression.text, {}
+    for node in nodes:
+        if node.name != "div" or node.kind != "infix":
+            continue
+        sign = re.compile(r"\s*").match(text, node.position + 1).end()
+        number = re.compile(r"\s*" + SPACED_NUMBER).match(text, sign + 1)
+        root = nodes[node.args[1]]
+        if text[sign:sign + 1] not in ROOT_SIGNS or number is None or \
+                root.kind != "call" or root.position != sign:
+            continue
+        factors, first = _run_after(expression, root.args[0], number.end())
+        if not factors or nodes[first].kind != "number":
+            continue
+        left = node.args[0]
+        top, at = _shown(expression, left), _start(expression, left, -1)
+        shown = text[at:node.position].rstrip() if at >= 0 else top
+        end = _subtree_end(expression, node.args[1])
+        rest = [_shown(expression, j) for j in reversed(factors)]
+        tail = text[number.end():end] if end is not None else " ".join(rest)
+        closed = sign + len(text[sign:number.end()].rstrip())   # after the number
+        written = f"{shown}/{text[sign:closed]} {tail}"
+        meant = f"({top}/{root.name}({_operand(nodes, first)}))*{'*'.join(rest)}"
+        caution = (f"{written}: a function written without parentheses takes every factor "
+                   f"after it, so this divides by {_shown(expression, node.args[1])}; for "
+                   f"{meant}, write {shown}/{text[sign:closed]}*{tail}")
+        if caution not in said:  # (the text is copied once for each: it may be 1 MB)
+            said[caution] = OtherReading(written, meant,
+                                         f"{text[:closed]}*{text[number.end():]}")
         if len(said) == CAUTIONS:
             break
     return said
@@ -346,11 +396,11 @@ _RAISED = "\u00b2\u00b3\u00b9\u2070-\u2079\u207a\u207b"    # (a power: ², ⁻¹
 _NUMBER_BACKWARD = r"[\d.]+(?=[\s}" + _RAISED + r"]|[^\W\d_]+\\)"
 _OF_NUMBER_BACKWARD = r"/\s*(?P<argument>" + _NUMBER_BACKWARD + r"|(?:[" + PI_FORMS + \
     r"]|ip\\?)(?:\s*" + _NUMBER_BACKWARD + r")?)\s*" \
-    r"(?:(?:\}[^{}]*\{|\d+[-\u2212]?)\s*\^\s*|[" + _RAISED + r"]+)?" \
+    r"(?:(?:\}[^{}]*\{|\)[^()]*\(|\d+[-\u2212]?)\s*\^\s*|[" + _RAISED + r"]+)?" \
     r"(?:(?:\}[^{}]*\{|[^\W_]+)_)?" \
     r"(?P<name>[^\W\d_" + _RAISED + PI_FORMS + r"]+)(?:\\(?!\\)|(?![^\W\d]|\\))"
 # (the argument: a number, π, pi or \pi, or a number times π; the function's power, sin^2,
-# sin^{-1}, sin², its subscript, log_2, log_{10}, and its name: a command may follow
+# sin^{-1}, sin^(-1), sin², its subscript, log_2, log_{10}, and its name: a command may follow
 # anything, x\sin 1/x, a name no letter; π ends a name, sinπ/6)
 _ROOT_CALLS = ("sqrt", "cbrt")   # sqrt 2/2 is √2/2, as on paper: the bar covers the 2 alone
 
@@ -368,18 +418,20 @@ def _may_hold_a_function_of_one(text: str) -> bool:
             rest = written[:-2].rstrip("\\")
         pi = len(rest) < len(written)
         rest = rest.rstrip().rstrip("0123456789.").rstrip()
-        # (isalnum: ², a power, too; before π, a number may be a power's or a subscript's,
+        # (isalnum: ², a power, too; "}" or ")" may close a power or a subscript, log_{10}
+        # 1/x, sin^(-1) 1/2; before π, a number may be a power's or a subscript's,
         # sin^2 π, sin^-1 π, log_2 π, where x^2/2 has none)
         if len(rest) < len(written) and rest and (
-                rest[-1].isalnum() or rest[-1] == "}" or pi and rest[-1] in "^-\u2212_"):
+                rest[-1].isalnum() or rest[-1] in "})" or pi and rest[-1] in "^-\u2212_"):
             return True
     return False
 
 
-def _function_of_number(expression: Expression) -> dict[str, OtherReading]:
+def _function_of_number(expression: Expression, covered: set) -> dict[str, OtherReading]:
     """ln 1/x is ln(1)/x by the rules (a function without brackets takes its argument up to
     the next operator), almost never meant: said, with ln(1/x) as the reading likely meant
-    (the division in the argument, up to the next function: ln 1/x sin x, ln(1/x) sin x)."""
+    (the division in the argument, up to the next function: ln 1/x sin x, ln(1/x) sin x).
+    The place of each division said goes into ``covered``."""
     from .reader import is_function_name
 
     text, places = expression.text, {}
@@ -392,17 +444,18 @@ def _function_of_number(expression: Expression) -> dict[str, OtherReading]:
     said, left = {}, len(places)
     for node in expression.nodes if places else ():
         if node.name == "div" and node.kind == "infix" and node.position in places:
-            _of_number_at(expression, node, *places[node.position], said)
+            if _of_number_at(expression, node, *places[node.position], said):
+                covered.add(node.position)
             left -= 1
             if len(said) == CAUTIONS or not left:
                 break
     return said
 
 
-def _of_number_at(expression: Expression, div, start: int, opened: int, said: dict) -> None:
+def _of_number_at(expression: Expression, div, start: int, opened: int, said: dict) -> bool:
     """The caution of the function written from text[start], its argument from
     text[opened] up to the '/' of ``div``, and its other reading, into ``said``; nothing
-    where the function read is not that one (x1/2, sin(1)/x, sqrt 2/2)."""
+    where the function read is not that one (x1/2, sin(1)/x, sqrt 2/2). Whether one was."""
     nodes, text = expression.nodes, expression.text
     head = _last_factor(nodes, div.args[0])
     call = nodes[head].args[0] if nodes[head].name == "pow" and nodes[head].kind == "infix" \
@@ -411,27 +464,28 @@ def _of_number_at(expression: Expression, div, start: int, opened: int, said: di
             nodes[call].name in _ROOT_CALLS or len(nodes[call].args) != 1 or \
             nodes[head].position != start or \
             _start(expression, nodes[call].args[0], -1) != opened:
-        return
+        return False
     argument = nodes[nodes[call].args[0]]
     if argument.kind == "number" and argument.value != 1 and \
             not _rarely_meant(nodes, div.args[1], nodes[call].name):
-        return  # ln 2/ln x (a change of base), x ln 2/2: a constant, as often meant as not
+        return False  # ln 2/ln x (a change of base), x ln 2/2: a constant, as often meant as not
     end, spaced = _argument_end(expression, div)
     if end is None:
-        return
+        return False
     inner = text[opened:end]
     if spaced is not None:   # sin 1/2 x: sin((1/2)*x), as 1/2 x is likely meant (1/2)*x
         inner = f"{text[opened:spaced]}*{text[spaced:end].lstrip()}"
     write = f"{text[start:opened].rstrip()}({inner.strip()})"
     meant = _meant(expression, write, head != call)
     if meant is None:
-        return
+        return False
     written = text[start:end].strip()
     caution = (f"{written}: a function written without parentheses takes its argument up to "
                f"the next operator, so this is {render(nodes, root=head)}, and "
                f"/{_shown(expression, div.args[1])} divides after it; for {meant}, write {write}")
     if caution not in said:  # (the text is copied once for each: it may be 1 MB)
         said[caution] = OtherReading(written, meant, f"{text[:opened]}({inner}){text[end:]}")
+    return True
 
 
 def _rarely_meant(nodes: list, index: int, function: str) -> bool:

@@ -54,8 +54,8 @@ _FRACTIONS = {"¼": (1, 4), "½": (1, 2), "¾": (3, 4), "⅐": (1, 7), "⅑": (1
               "⅓": (1, 3), "⅔": (2, 3), "⅕": (1, 5), "⅖": (2, 5), "⅗": (3, 5), "⅘": (4, 5),
               "⅙": (1, 6), "⅚": (5, 6), "⅛": (1, 8), "⅜": (3, 8), "⅝": (5, 8), "⅞": (7, 8)}
 ROOT_SIGNS = ("√", "∛")
-# A number then a space, after √ or ∛ (√2 x): _root_of_number
-_SPACED_NUMBER = r"(\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?[ \t]+"
+# A number then a space, after √ or ∛ (√2 x): _root_of_number (and adcli.parser's 1/√2 x)
+SPACED_NUMBER = r"(\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?[ \t]+"
 ROOTS = {"√": "sqrt", "∛": "cbrt", "\\sqrt": "sqrt", "\\sqrt[2]": "sqrt", "\\sqrt[3]": "cbrt"}
 # The textbook's f^-1: the inverse function (sin^-1 x is asin(x), not 1/sin(x)).
 INVERSES = {"sin": "asin", "cos": "acos", "tan": "atan", "sec": "asec", "csc": "acsc",
@@ -1592,7 +1592,7 @@ class Builder:
         if func.written not in ROOT_SIGNS or i + 1 == len(items) \
                 or isinstance(items[i + 1], Func) or self.nodes[items[i].index].kind != "number":
             return False
-        return re.fullmatch(_SPACED_NUMBER, self.text[items[i].start:items[i + 1].start]) \
+        return re.fullmatch(SPACED_NUMBER, self.text[items[i].start:items[i + 1].start]) \
             is not None
 
     def _wide_argument(self, chain: list, factors: list, products: list, applied: int):
@@ -1606,7 +1606,14 @@ class Builder:
             return
         nodes, text = self.nodes, self.text
         # √2 x: sqrt(2*x), as sin 2 x is sin(2*x), but on paper √2·x: said, the number alone
-        k = 0 if self._root_of_number(chain[-1], factors, 0) else self._wide_from(factors)
+        # (right after '/', 1/√2 x, adcli.parser says it, with the division: (1/√2)·x);
+        # \sin{x+1}y: TeX draws no braces, yet they were likely typed as parentheses
+        if self._root_of_number(chain[-1], factors, 0):
+            if len(chain) == 1 and text[:chain[0].start].rstrip().endswith("/"):
+                return
+            k = 0
+        else:
+            k = 0 if self._braced_sum(factors[0]) else self._wide_from(factors)
         if k is None:
             return
         self._looked += 1
@@ -1616,14 +1623,27 @@ class Builder:
         opened = chain[1].start if len(chain) > 1 else factors[0].start  # sin cos x y
         head = text[chain[0].start:opened].rstrip()
         inner = text[opened:self._gap(second)[0] + 1].strip()    # (sin x \! y: not \!)
+        braced = k == 0 and factors[0].kind == "tex" and inner[:1] == "{"
+        if braced:  # \sin{x+1}y: write \sin(x+1) y, not \sin({x+1}) y
+            inner = inner[1:-1]
         reading, argument = render(nodes, root=applied), render(nodes, root=products[-1])
         meant = reading.replace(f"({argument})", f"({render(nodes, root=products[k])})", 1)
         if nodes[applied].kind == "infix" and nodes[applied].name != "pow":  # log_3 x
             meant = f"({meant})"
         meant += "".join("*" + as_operand(nodes, f.index) for f in factors[k + 1:])
         shown = text[chain[0].start:second] + tail
+        note = " (TeX draws braces as nothing, not as parentheses)" \
+            if braced and self._braced_sum(factors[0]) else ""
         self._say(f"{shown}: a function written without parentheses takes every factor after "
-                  f"it, so this is {reading}; for {meant}, write {head}({inner}) {tail}")
+                  f"it, so this is {reading}; for {meant}, write {head}({inner}) {tail}{note}")
+
+    def _braced_sum(self, factor: Factor) -> bool:
+        """Whether a function's first factor is a brace group holding a sum (\\sin{x+1}y),
+        which TeX shows as sin x+1y: typed as parentheses are, so said though by the
+        rules it is a factor of the argument, as in \\sin{2}x."""
+        node = self.nodes[factor.index]
+        return factor.kind == "tex" and self.text[factor.start] == "{" and \
+            node.kind == "infix" and node.name in ("add", "sub")
 
     def _wide_from(self, factors: list) -> int | None:
         """Where a function's argument goes on after its numbers and constants (sin 2 pi x
