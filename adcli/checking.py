@@ -12,8 +12,9 @@ near 0, where the first loses all its digits, while a wrong term of relative siz
 still fails.
 
 Where the expression sits on a kink (the functions' ``kinks``), the derivative may not
-exist: one-sided differences say whether it does; where it does not, the point is shown
-with its left and right derivatives and counted neither for nor against the expectation.
+exist: its left and right derivatives say whether it does (AD's own just beside the point,
+adcli.sides.one_sided; one-sided differences where AD cannot say: _one_step); where it does
+not, the point is shown with them and counted neither for nor against the expectation.
 Where every finite-difference step spans a pole (tan(x) at pi/2 rounded, 6e-17 from its
 pole), they witness nothing: without an expectation the point is not counted.
 Where f's central differences vanish to within its rounding over every step (f constant
@@ -62,13 +63,15 @@ ROUNDING = 8           # ulps each operation may be off by (libm's functions: up
 SHRINK = 2.0 ** -64    # a rounding scale's terms times this: summed without overflow
 FD_RTOL = 1e-8         # AD and finite differences agree within this, or their own error
 SETTLED = 1e-3         # finite differences with a larger relative error accuse no one
-ONE_SIDED_RTOL = 1e-6  # left and right derivatives this close: the derivative exists
+ONE_SIDED_RTOL = 1e-6  # one-sided differences this close: the derivative exists (_one_step)
 MIN_FOR_DIAGNOSIS = 3  # points a diagnosis must hold at, at least
 # Fewer of the user's own points are looked beyond (at -1, 0, 1, 3x is x^3's 3x^2 with the
 # exponent kept, a coincidence a claim must not rest on).
 FEW_POINTS = 10
 UNDEFINED_CLAIM = "the expectation is nan at "   # slips._undefined: a fact at the points
 UNSETTLED = "finite differences do not settle there"   # why a point is not counted
+SIDES_UNKNOWN = ("whether {label} exists there is not known: a kink lies beside the point "
+                 "in the derivative it differentiates, which may not exist there")
 # (and why, where what they difference is subnormal: its digits are units of 2^-1074)
 UNSETTLED_SMALL = UNSETTLED + (": {of} is below float64's normal range (2.2e-308) there, "
                                "where it keeps fewer digits")
@@ -110,6 +113,13 @@ class Target:
     status: np.ndarray | None = None    # per point: see STATUSES
     left: np.ndarray | None = None      # one-sided derivatives at kinks (nan elsewhere)
     right: np.ndarray | None = None
+    # Per point, at kinks: whether the derivative exists (its left and right derivatives
+    # agree, in its last step); how far they may be off where AD's own derivatives beside
+    # the point gave them (nan where one-sided differences did: _one_step); and where
+    # whether it exists is not known (a mixed partial with a kink beside the point).
+    exists: np.ndarray | None = None
+    sides_error: np.ndarray | None = None
+    sides_unknown: np.ndarray | None = None
     fd_disagrees: np.ndarray | None = None  # AD and FD disagree where f is smooth
     why: np.ndarray | None = None       # per skipped point: why it was not counted
     # A mixed partial's variables as Leibniz writes them, ∂²f/∂x∂y: (x, y); () for a
@@ -2592,24 +2602,105 @@ def _refuted_by_ulps(func, x, rounding, runs) -> np.ndarray:
     return np.array(refuted)
 
 
-def _one_sided_steps(f, names, points, where, scale_before):
+def _one_sided_steps(f, names, points, where, scale_before, value):
     """Left and right derivatives at the points ``where`` along the last of ``names``
     (path's), or, where an earlier step's do not agree, that step's: ∂²f/∂x∂y of x|y| at
     y = 0 has ∂f/∂y = x sign(y) to difference in x, smooth in x, but ∂f/∂y itself does
-    not exist there. Also per point, the index of the step whose they are (-1: the last)."""
+    not exist there. Also per point: the index of the step whose they are (-1: the last),
+    whether the derivative exists, how far AD's sides may be off (nan where finite
+    differences gave them: _one_step), and where whether it exists is not known.
+    ``value``: f at the points, the derivative below the first step (_one_step's here)."""
     n = len(where)
-    left, right = _one_sided(f, names, points, where, scale_before)
-    step, open_ = np.full(n, -1), where.copy()
-    for j in range(len(names) - 1):
-        if not open_.any():
-            break
+    left, right, error = (np.full(n, np.nan) for _ in range(3))
+    exists, unknown, step = np.zeros(n, bool), np.zeros(n, bool), np.full(n, -1)
+    open_, here = where.copy(), value
+    for j in range(len(names)):
+        last = j == len(names) - 1
         # (no rounding scale kept for the lower derivatives: inf takes the value's size)
-        earlier = _one_sided(f, names[:j + 1], points, open_, np.full(n, np.inf))
-        broken = open_ & ~_exists(*earlier)
-        left[broken], right[broken] = earlier[0][broken], earlier[1][broken]
-        step[broken] = j
-        open_ &= ~broken
-    return left, right, step
+        scale = scale_before if last else np.full(n, np.inf)
+        sides = _one_step(f, names[:j + 1], points, open_, scale, here)
+        # (the last step's sides are shown in any case; an earlier one's where it does
+        # not exist, and where that is not known, the derivative's is not either)
+        done = open_ if last else open_ & ~sides.exists
+        left[done], right[done], error[done] = \
+            sides.left[done], sides.right[done], sides.error[done]
+        if not last:
+            step[done] = j
+        exists[done], unknown[done] = sides.exists[done], sides.unknown[done]
+        open_ &= ~done
+        here = sides.value
+    return left, right, step, exists, unknown, error
+
+
+@dataclass
+class _Step:
+    """One step's left and right derivatives (see _one_step), per point."""
+
+    left: np.ndarray
+    right: np.ndarray
+    error: np.ndarray       # how far AD's sides may be off; nan: finite differences'
+    exists: np.ndarray
+    unknown: np.ndarray     # (then ``exists`` is False)
+    value: np.ndarray       # the derivative at the point where it exists (nan elsewhere)
+
+
+def _one_step(f, names, points, where, scale_before, here) -> _Step:
+    """At the points ``where``, the left and right derivatives along ``names`` (path's,
+    differenced along the last). They are AD's own derivatives just beside the point,
+    extrapolated to it (adcli.sides.one_sided), where AD can say: it resolves a jump of
+    1 beside 1e8 (1e8 sin(x) + max(x, 0) at 0: 1e8 and 1e8 + 1), which one-sided
+    differences, good to ONE_SIDED_RTOL, take for agreement. Their verdict stands where
+    they agree (to within how far they may be off) and the derivative one order lower
+    (``here`` at the point) does not jump there, or where they are twice that apart, or
+    it jumps (acot at 0 from the left: f from -pi/2 to pi/2; that side is nan). Elsewhere
+    (a kink beside the point, as abs(x - x) has everywhere; limits that creep, as x
+    cbrt(x)'s beside 0 do, d^(1/3)) finite differences witness, as before, except in a mixed
+    partial: there a kink beside the point is the lower derivative's (|x||y| at the
+    origin: ∂f/∂y = |x| sign(y) is a convention along y = 0), which differences of AD's
+    number there cannot see through, so whether the derivative exists is not known."""
+    n = len(where)
+    fd_left, fd_right = _one_sided(f, names, points, where, scale_before)
+    step = _Step(fd_left, fd_right, np.full(n, np.nan), _exists(fd_left, fd_right),
+                 np.zeros(n, bool), np.full(n, np.nan))
+    index = np.flatnonzero(where)
+    if not index.size:
+        return step
+    sub = {v: p[index] for v, p in points.items()}
+    here = np.broadcast_to(here, (n,))[index]
+    if not np.isfinite(here).all():     # (AD's lower derivative is a convention: its own)
+        here = np.where(np.isfinite(here), here,
+                        derivative_values(f, names[:-1], sub) if len(names) > 1 else here)
+    with np.errstate(all="ignore"):     # (nan and inf: AD cannot say there)
+        return _by_ad(f, names, sub, here, index, step)
+
+
+def _by_ad(f, names, sub, here, index, step) -> _Step:
+    """_one_step's verdict where AD's sides decide it, at the points ``index``."""
+    from .sides import one_sided
+
+    limits, errors, jumps = one_sided(f, names, sub, here)
+    usable = np.all(np.isfinite(errors), axis=0)
+    agree = np.abs(limits[1] - limits[0]) <= errors[0] + errors[1]
+    jumped = np.any(jumps, axis=0)
+    confirmed = usable & agree & ~jumped
+    # (apart by twice what they may be off, so that an error estimate that is a little
+    # short does not make a jump)
+    apart = np.abs(limits[1] - limits[0]) > 2 * (errors[0] + errors[1])
+    by_ad = confirmed | usable & (jumped | apart)
+    # (a limit within its error of 0 is 0: x^(7/3)'s beside 0 are d^(4/3), extrapolated)
+    shown = np.where(jumps, np.nan, np.where(np.abs(limits) <= errors, 0.0, limits))
+    for k, side in enumerate((step.left, step.right)):
+        side[index] = np.where(by_ad, shown[k], side[index])
+    step.error[index] = np.where(by_ad, np.max(errors, axis=0), np.nan)
+    mixed = len(set(names)) > 1
+    step.exists[index] = confirmed | ~by_ad & step.exists[index] & ~mixed
+    step.unknown[index] = ~by_ad & mixed
+    # (the next step's ``here``: AD's number, unless a convention the sides refute)
+    ad = np.broadcast_to(derivative_values(f, names, sub), index.shape)
+    middle = (step.left[index] + step.right[index]) / 2
+    kept = _exists(ad, middle) & ~confirmed
+    step.value[index] = np.where(step.exists[index], np.where(kept, ad, middle), np.nan)
+    return step
 
 
 def _one_sided(f, names, points, where, scale_before):
@@ -2734,6 +2825,7 @@ def _judge(f, targets, order, points, found, rtol, atol, sampled, seed) -> Check
     # (differences that settle nowhere are no fault of the points: "cannot tell")
     if counted == 0 and no_derivative == 0 and not _straddled(targets, status) and \
             not _unsettled(targets, status) and not _blinded(targets, status) and \
+            not _sides_unknown(targets, status) and \
             not any(t.lost is not None and t.lost.any() for t in targets):
         raise ValuesError(_nothing_counted(f, n, expected_mode, targets, order, points))
     verdict = ("cannot tell" if counted == 0 else "differs" if differing else "matches")
@@ -2773,9 +2865,13 @@ def _judge_target(f, t: Target, i, order, points, found, rtol, atol, smooth_valu
         if order:   # (without an expectation AD itself is on trial, convention and all)
             t.by_sides = usable & _convention_only(t, found.kink & smooth_value)
             sides, at = (t.left + t.right) / 2, t.by_sides
-            # (one-sided differences are good to about ONE_SIDED_RTOL, not to rtol)
-            t.allowance[at] = _allowance(t.expected, sides, e_scale, 0.0,
-                                         max(rtol, ONE_SIDED_RTOL), atol)[at]
+            # (one-sided differences are good to about ONE_SIDED_RTOL, not to rtol; AD's
+            # sides to within their error, taken as a rounding scale's share)
+            by_differences = np.isnan(t.sides_error)
+            t.allowance[at] = _allowance(
+                t.expected, sides, e_scale,
+                np.where(by_differences, 0.0, t.sides_error / (ROUNDING * EPS)),
+                np.where(by_differences, max(rtol, ONE_SIDED_RTOL), rtol), atol)[at]
             t.difference[at] = _relative(t.expected, sides)[at]
             lost[at] = _lost(t.expected, sides, e_scale, 0.0, e_zero, LOST_SHARE)[at]
             larger[at] = np.maximum(np.abs(t.expected), np.abs(sides))[at]
@@ -2852,8 +2948,9 @@ def _witnesses(f, t: Target, i, order, points, found, smooth_value):
     n = len(t.ad)
     t.pole, t.flat = np.full(n, "", dtype=object), np.full(n, np.nan)
     t.converging, t.overflow = np.zeros(n, bool), np.zeros(n, bool)
+    t.exists, t.sides_unknown = np.zeros(n, bool), np.zeros(n, bool)
     if order == 0:
-        t.fd = t.fd_error = t.left = t.right = np.full(n, np.nan)
+        t.fd = t.fd_error = t.left = t.right = t.sides_error = np.full(n, np.nan)
         return np.ones(n, bool), np.ones(n, bool), np.zeros(n, bool)
     t.fd, t.fd_error, step = found.fd[i]
     witness = ~t.blind     # (the differences of a function float64 has wrong: _by_long_double)
@@ -2874,10 +2971,10 @@ def _witnesses(f, t: Target, i, order, points, found, smooth_value):
     t.overflow = _overflows(f, path(t, order), points,
                             ~settled & smooth_value & ~found.kink & witness & (t.pole == ""))
     kinks = found.kink & smooth_value
-    t.left, t.right, t.kink_step = _one_sided_steps(f, path(t, order), points, kinks,
-                                                    found.fd_scale[i])
+    t.left, t.right, t.kink_step, t.exists, t.sides_unknown, t.sides_error = \
+        _one_sided_steps(f, path(t, order), points, kinks, found.fd_scale[i], found.value)
     t.fd, t.fd_error = (np.where(t.blind, np.nan, a) for a in (t.fd, t.fd_error))
-    return agree, settled, kinks & ~_exists(t.left, t.right)
+    return agree, settled, kinks & ~t.exists & ~t.sides_unknown
 
 
 def _flat_witness(f, t: Target, i, order, points, found, where, agree, settled):
@@ -3066,12 +3163,13 @@ def _why_skipped(t: Target, i, found, smooth_value, nowhere) -> np.ndarray:
                             (f_under & e_under, "f and the expectation are")):
             why[where] = f"{zero} 0 there by underflow {UNDERFLOW_WHY}"
     why[~finite_ad] = "adcli's derivative is not finite there"
-    sided = ~finite_ad & found.kink & ~nowhere
+    sided = ~finite_ad & found.kink & t.exists
     why[sided] = (
-        "adcli's derivative is not finite there (a convention at a kink), though one-sided "
-        "differences agree that the derivative exists")
+        "adcli's derivative is not finite there (a convention at a kink), though its left "
+        "and right derivatives agree that the derivative exists")
     if t.expectation is not None:   # (then judged against those sides: _convention_only)
-        why[sided & _exists(t.left, t.right) & (t.kink_step == -1)] = ""
+        why[sided & (t.kink_step == -1)] = ""
+    why[t.sides_unknown & found.kink] = SIDES_UNKNOWN.format(label=t.label)
     why[~smooth_value] = "f is not finite there"
     return why
 
@@ -3159,14 +3257,28 @@ def _exists(left, right) -> np.ndarray:
                                                                         np.abs(right)))
 
 
+def _is_sides(t: Target, values) -> np.ndarray:
+    """Per point: whether ``values`` (AD's) are t's left and right derivatives' value, to
+    within how far AD's sides may be off and rounding, or where one-sided differences gave
+    them, ONE_SIDED_RTOL (_one_step)."""
+    by_differences = np.isnan(t.sides_error)
+
+    @np.errstate(all="ignore")
+    def near(side):
+        larger = np.maximum(np.abs(values), np.abs(side))
+        allowed = np.where(by_differences, ONE_SIDED_RTOL * larger,
+                           t.sides_error + 64 * EPS * larger)
+        return np.isfinite(values) & np.isfinite(side) & (np.abs(values - side) <= allowed)
+    return near(t.left) & near(t.right)
+
+
 def _convention_only(t: Target, kinks) -> np.ndarray:
     """At the points ``kinks`` (where left and right derivatives were taken), where f is
     differentiable (they agree, in the derivative's last step) but AD gave another value,
     or none: the kink's convention, not f's derivative (|x| sign(x) = x at 0, where AD
     gives sign's 0 and f' is 1; sqrt(x^4) = x^2 at 0, where sqrt's infinite slope at 0
     times 0 gives nan and f' is 0)."""
-    return kinks & _exists(t.left, t.right) & (t.kink_step == -1) \
-        & ~(_exists(t.ad, t.left) & _exists(t.ad, t.right))
+    return kinks & t.exists & (t.kink_step == -1) & ~_is_sides(t, t.ad)
 
 
 def _straddled(targets, status) -> int:
@@ -3181,6 +3293,14 @@ def _blinded(targets, status) -> int:
     return int(np.sum((status == "skipped") & np.any(
         [(t.status == "skipped") & (t.why == t.blind_why) & (t.why != "") for t in targets],
         axis=0)))
+
+
+def _sides_unknown(targets, status) -> int:
+    """The points not counted because whether the derivative exists is not known there
+    (SIDES_UNKNOWN)."""
+    return int(np.sum((status == "skipped") & np.any(
+        [(t.status == "skipped") & (t.sides_unknown if t.sides_unknown is not None else False)
+         for t in targets], axis=0)))
 
 
 def _unsettled(targets, status) -> int:
@@ -3264,8 +3384,7 @@ def differentiable_at_kinks(result: CheckResult) -> np.ndarray:
     n = len(result.value)
     smooth = np.full(n, result.order > 0)
     for t in result.targets:
-        smooth &= _exists(t.left, t.right) & (t.kink_step == -1) \
-            & (_exists(t.ad, t.left) & _exists(t.ad, t.right) | t.by_sides)
+        smooth &= t.exists & (t.kink_step == -1) & (_is_sides(t, t.ad) | t.by_sides)
     return smooth
 
 
@@ -3351,6 +3470,11 @@ def _summary(r: CheckResult) -> str:
         where = f"the {_s(poles)}" if poles == len(r.value) else \
             f"{poles} of the {_s(len(r.value))}"
         return f"cannot tell: finite differences straddle a pole at {where} checked"
+    unknown = _sides_unknown(r.targets, r.status)
+    if r.verdict == "cannot tell" and unknown == len(r.value):
+        return f"cannot tell: whether {_labels(r.targets)} exist{'s' * (len(r.targets) == 1)} " \
+               f"is not known at the {_s(unknown)} checked (a kink lies beside " \
+               f"{'it' if unknown == 1 else 'them'})"
     unsettled = _unsettled(r.targets, r.status)
     if r.verdict == "cannot tell" and unsettled and \
             not any(t.lost is not None and t.lost.any() for t in r.targets):

@@ -90,3 +90,102 @@ def _side(expression, name: str, order: int, points: dict, sign: float):
     error = np.abs(near - far) + 64 * _EPS * np.maximum(np.abs(near), np.abs(far))
     bad = kinked | ~np.isfinite(limit) | ~np.isfinite(error)
     return np.where(bad, np.nan, limit), np.where(bad, np.inf, error)
+
+
+def one_sided(expression, names, points: dict, here) -> tuple:
+    """check's left and right derivatives at a kink, from AD beside it: the limit of AD's
+    derivative along ``names`` (as checking.path orders them, the last taken last) from
+    either side along names[-1], at points (1-d arrays) on a kink. Per side (axis 0: left,
+    right): the limit, how far it may be off (inf where AD cannot say: a kink beside the
+    point, a number not finite) and whether the derivative one order lower jumps between
+    the point, where it is ``here``, and beside it (then that side's derivative is none).
+    Beside is x -+ d, d/2, d/4; Richardson's two steps take the limit to second order,
+    so a smooth side is off by d^2 of its curvature, not d of it: 1e8 sin(x) + max(x - 1,
+    0) at 1 has sides 1e8 cos(1) and that + 1, a relative jump of 2e-8, which a first-order
+    limit's error (|f''| d/2 a side, 0.6) would have swallowed."""
+    x = points[names[-1]]
+    m, d = x.size, _STEP * np.maximum(np.abs(x), _TINY)
+    fractions = np.array([-1.0, -0.5, -0.25, 1.0, 0.5, 0.25])
+    with np.errstate(all="ignore"):
+        values, kinked = _beside(expression, names, points, fractions, d)
+        far, mid, near = values.reshape(2, 3, m).transpose(1, 0, 2)
+        first, second = 2 * mid - far, 2 * near - mid
+        limit = (4 * second - first) / 3
+        rounding = 64 * _EPS * np.maximum(np.maximum(np.abs(far), np.abs(mid)), np.abs(near))
+        error = np.abs(second - first) + rounding
+        smooth = _analytic(far - mid, mid - near, rounding)
+        lower, _ = _beside(expression, names[:-1], points, np.array([-0.5, 0.5]), d,
+                           along=names[-1])
+        lower, here = lower.reshape(2, m), np.broadcast_to(here, (2, m))
+        allowed = d * (np.abs(mid) + np.abs(limit)) \
+            + 64 * _EPS * np.maximum(np.abs(lower), np.abs(here))
+        jumps = np.abs(lower - here) > allowed
+        kinked = kinked.reshape(2, 3, m).any(axis=1)
+        if kinked.any() and len(names) == 2 and names[0] != names[1]:
+            kinked &= ~_lower_confirmed(expression, names, points, fractions, d)
+        bad = kinked | ~smooth | ~np.isfinite(limit) \
+            | ~np.isfinite(error) | ~np.isfinite(lower) | ~np.isfinite(here)
+    return np.where(bad, np.nan, limit), np.where(bad, np.inf, error), jumps & ~bad
+
+
+def _analytic(outer, inner, rounding) -> np.ndarray:
+    """Where a side's derivative changes beside the point as a power series in d does
+    (the extrapolation's model): from d to d/2 by 2^k times what it does from d/2 to d/4,
+    k a whole number from 1 (|x|^3's 3d^2: 4 times), or by no more than rounding near
+    it. A power below 1 of d (x cbrt(x) + x/100: f' = 4/3 d^(1/3) + 1/100, 2^(1/3) times)
+    creeps towards its limit by more than the extrapolation's error says, and one that
+    grows (cbrt(x): f' = d^(-2/3)/3 beside 0 on both sides) has none: both are left to
+    finite differences, which know such powers (checking._power_law)."""
+    with np.errstate(all="ignore"):
+        power = np.log2(outer / inner)
+    whole = (np.abs(power - np.round(power)) <= 0.1) & (np.round(power) >= 1)
+    return whole | (np.abs(inner) <= rounding) & (np.abs(outer) <= 2 * rounding)
+
+
+def _lower_confirmed(expression, names, points, fractions, d) -> np.ndarray:
+    """Per side and point, for ∂²f/∂b∂a (names (a, b)) with a kink beside the point:
+    whether ∂f/∂a exists at every point beside it, x -+ d, d/2, d/4 along b, and is AD's
+    number there (its own sides along a agree with each other and with it, and f does
+    not jump). Then the kink is ∂f/∂a's in a alone (xy + |y|^3 at y = 0: ∂f/∂y = x +
+    3y|y|, 0 from either side of y = 0 beside x), and AD's ∂/∂b of it is the mixed
+    partial there; where it is not (|x||y| at the origin: ∂f/∂y = |x| sign(y) jumps from
+    -d to d beside it), whether the mixed partial exists is not known."""
+    k, m = len(fractions), d.size
+    at = {v: np.tile(np.asarray(p, dtype=np.float64), k) for v, p in points.items()}
+    at[names[1]] = at[names[1]] + np.repeat(fractions, m) * np.tile(d, k)
+    here = expression.float64_value(at)
+    limits, errors, jumps = one_sided(expression, names[:1], at, here)
+    shown, _ = _beside(expression, names[:1], at, np.zeros(1), np.zeros(k * m))
+    within = np.abs(shown - limits) <= errors
+    ok = np.all(np.isfinite(errors) & within & ~jumps, axis=0) \
+        & (np.abs(limits[1] - limits[0]) <= errors[0] + errors[1])
+    return ok.reshape(2, 3, m).all(axis=1)
+
+
+def _beside(expression, names, points, fractions, d, along=None):
+    """AD's derivative along ``names`` (f for none) at each point moved along ``along``
+    (names[-1] by default) by each fraction of d, fractions first; and where a kink of a
+    step moving with ``names`` lies there."""
+    along = along or names[-1]
+    k = len(fractions)
+    at = {v: np.tile(np.asarray(p, dtype=np.float64), k) for v, p in points.items()}
+    at[along] = at[along] + np.repeat(fractions, points[along].size) * np.tile(d, k)
+    size = at[along].size
+    if len(set(names)) <= 1:
+        result = expression.float64_nth_derivative(names[0] if names else along,
+                                                    len(names), at)
+        values, masks = result.derivative, result.diagnostics.masks
+    else:   # a mixed partial: nested reverse passes, as check takes it
+        from .checking import _chain, _data
+        from .expression import _Run
+
+        arrays = [at[v] for v in expression.variables]
+        run = _Run(expression, arrays, (size,), watching=False)
+        run.kinked = list(dict.fromkeys(names))
+        values = _data(_chain(run.forward(), run.leaves, names)[-1], size)
+        masks = run.diagnostics.masks
+    kinked = np.zeros(size, bool)
+    for (_, what), mask in masks.items():
+        if what == "kink":
+            kinked |= np.broadcast_to(mask, (size,))
+    return np.broadcast_to(values, (size,)).astype(np.float64), kinked
