@@ -11,6 +11,7 @@ import contextlib
 import io
 import math
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 import numpy as np
 
@@ -66,14 +67,17 @@ def y_view(ys, slopes=None, x=None) -> tuple[float, float]:
     all of it unless an end lies far out (more than OUTLIER times the spread of the bulk of
     its values from their median) beside a pole, such as tan's 1e16 next to pi/2, which
     would flatten everything else. exp's or x^20's honest growth, and a narrow peak
-    (exp(-100x^2) on -5:5), are shown whole. ``slopes``: each curve's derivative, or None."""
+    (exp(-100x^2) on -5:5), are shown whole. ``slopes``: each curve's derivative, or None.
+    Where several curves are cut at one end, the cut nearest to the curves' middle halves
+    decides it (see _shared_end)."""
     slopes = slopes or [None] * len(ys)
     ranges = [r for r in (_curve_range(y, slope, x) for y, slope in zip(ys, slopes))
               if r is not None]
     if not ranges:
         return -1.0, 1.0
-    low, high = min(r[0] for r in ranges), max(r[1] for r in ranges)
-    if any(cut_low and cut_high for _, _, cut_low, cut_high in ranges) and low < 0 < high:
+    low = -_shared_end([(-r.low, r.cut_low, -r.core[0]) for r in ranges])  # (upside down)
+    high = _shared_end([(r.high, r.cut_high, r.core[1]) for r in ranges])
+    if any(r.cut_low and r.cut_high for r in ranges) and low < 0 < high:
         # A curve cut beside a pole at both ends (1/x, tan) gets as much room on either
         # side of 0 as the view has on one: its branches alike, not one cut at 3 of its
         # spreads beside a derivative's longer cut on the other side (1/x: -270 to 30)
@@ -85,12 +89,33 @@ def y_view(ys, slopes=None, x=None) -> tuple[float, float]:
     return low - pad, high + pad
 
 
+def _shared_end(ends: list[tuple[float, bool, float]]) -> float:
+    """The top of the view, from each curve's (top, whether it was cut beside a pole, the
+    top of its middle half): every uncut top and every middle half, and of the cut tops
+    the lowest. Beside a pole each derivative outgrows the one before (1/x, -1/x^2,
+    2/x^3): a cut is where a curve's own bulk ends, so f'' cut at +-5000 would leave 1/x,
+    cut at +-29, a flat line; cut at f's, the derivatives leave the view nearer the pole,
+    where they leave every view, and their middle halves stay in it."""
+    kept = [core if cut else high for high, cut, core in ends]
+    cuts = [high for high, cut, _ in ends if cut]
+    return max(kept + [min(cuts)] if cuts else kept)
+
+
+class CurveRange(NamedTuple):
+    low: float
+    high: float
+    cut_low: bool                # an end cut beside a pole
+    cut_high: bool
+    core: tuple[float, float]    # the middle half of its values (quartiles)
+
+
 LARGEST = 1e300
 OUTLIER, KEPT = 10, 3      # an end beyond 10 spreads from the median is cut at 3 spreads
 
 
-def _curve_range(y, slope=None, x=None) -> tuple[float, float, bool, bool] | None:
-    """(low, high) of a curve's view, and whether each end was cut beside a pole."""
+def _curve_range(y, slope=None, x=None) -> CurveRange | None:
+    """(low, high) of a curve's view, whether each end was cut beside a pole, and the
+    middle half of its values."""
     y = np.asarray(y, dtype=float)
     finite = np.isfinite(y)
     # Beyond 1e300 the renderers' own arithmetic overflows: such values are off the view.
@@ -108,7 +133,8 @@ def _curve_range(y, slope=None, x=None) -> tuple[float, float, bool, bool] | Non
         cut_low = middle - low > OUTLIER * spread and bool(poles[np.argmin(shown)])
         high = middle + KEPT * spread if cut_high else high
         low = middle - KEPT * spread if cut_low else low
-    return low, high, cut_low, cut_high
+    core = np.quantile(values, [0.25, 0.75])
+    return CurveRange(low, high, cut_low, cut_high, (float(core[0]), float(core[1])))
 
 
 def _beside_poles(y: np.ndarray, slope, x, middle: float) -> np.ndarray:

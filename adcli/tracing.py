@@ -343,8 +343,9 @@ def record(expression: Expression, point: Mapping[str, float], kinked=None) -> T
             args = tuple(operands[i] for i in node.args)
             function = node.function()
             y = function(*[a.variable for a in args])
-            if all(isinstance(a, Literal) and not a.named for a in args):
-                # -1 in x^-1, 1/2 in x^(1/2): a number, worked out as by hand, not a step
+            if all(isinstance(a, Literal) for a in args):
+                # -1 in x^-1, 1/2 in x^(1/2), 2*pi in sin(2*pi*x): a number, worked out as
+                # by hand, not a step (as sin(1) is; a lone pi stays pi, by name)
                 operands.append(Literal(format_number(scalar(y.data)), y))
                 continue
             kink = False

@@ -144,12 +144,12 @@ class Plot(Command):
         n = len(x)
         return flat(result.value, n), flat(result.gradient[self.variable], n)
 
-    def kinks_between(self, x: np.ndarray) -> np.ndarray:
+    def kinks_between(self, x: np.ndarray, pairs: bool = False) -> np.ndarray:
         """Per segment (sample i-1 to i; entry 0 False), whether a kink or pole of f lies
         inside it: a step that moves with the variable has its inputs on different sides of
         one (its function's ``side``: abs's argument changes sign, max's arguments swap).
         atan2's sides are quadrants (a pair): across its branch cut only f jumps, its
-        derivatives are smooth, so it breaks nothing here."""
+        derivatives are smooth, so they count only with ``pairs`` (f's own breaks)."""
         from ..expression import _Run
 
         e, n = self.expressions[0], len(x)
@@ -165,10 +165,25 @@ class Plot(Command):
                          watching=False).forward_nodes()
             for node, side in sided:
                 sides = side(*[np.broadcast_to(steps[i].data, (n,)) for i in node.args])
-                if sides is not None and not isinstance(sides, tuple):
-                    sides = np.broadcast_to(sides, (n,))
-                    crossed[1:] |= sides[1:] != sides[:-1]
+                if sides is None or isinstance(sides, tuple) and not pairs:
+                    continue
+                for part in sides if isinstance(sides, tuple) else (sides,):
+                    part = np.broadcast_to(part, (n,))
+                    crossed[1:] |= part[1:] != part[:-1]
         return crossed
+
+    def jumps(self, x: np.ndarray, f: np.ndarray, kinks: np.ndarray) -> np.ndarray:
+        """Per segment (as kinks_between), where f itself jumps: a kink of f lies inside
+        it or at one of its ends (sign's 0 a sample), and f's change across it does not
+        shrink as the segment is narrowed down to the kink, as it does where f is
+        continuous there (abs's corner, cbrt's vertical tangent)."""
+        near = self.kinks_between(x, pairs=True)
+        near[1:] |= kinks[1:] | kinks[:-1]
+        near[1:] &= np.isfinite(f[1:]) & np.isfinite(f[:-1])
+        k = np.flatnonzero(near)
+        if len(k):
+            near[k] = _steps_stay(self.slope, x[k - 1], x[k], f[k - 1], f[k])
+        return near
 
     # ----- the output ----------------------------------------------------------------
 
@@ -202,7 +217,7 @@ class Plot(Command):
         # derivatives there as well: no line from -1 to 1 either.
         crossed = self.kinks_between(x)
         curves = [Curve(name, y, colour=i, slope=slope,
-                        breaks=_jumps(y, crossed) if i else None)
+                        breaks=_jumps(y, crossed) if i else self.jumps(x, y, kinks))
                   for i, (name, y, slope) in enumerate(zip(names, ys, [*ys[1:], None]))]
         if self.mine is not None:
             # Whole, as the title: the legend is the only place your expression is shown.
@@ -282,6 +297,11 @@ class FigureWriter:
         # The kinks of every chunk computed; a stop (--strict) may have written fewer rows.
         kinks = np.concatenate(self.command.kinks)[:len(x)]
         self.draw(self.command.figure(x, columns, kinks))
+
+    def stop(self, error: Exception) -> None:
+        """A run an error stopped (--strict): the points before it are drawn, if any."""
+        if self.written:
+            self.close()
 
     def notes(self) -> list[str]:
         return []       # what a figure leaves out, its title and legend say
@@ -389,6 +409,33 @@ def _refine(slope, a, b, da, db):
     shrank = np.maximum(np.abs(dlo), np.abs(dhi)) < SHRUNK * np.maximum(np.abs(da), np.abs(db))
     keep = shrank & np.isfinite(root) & np.isfinite(value)
     return root[keep], value[keep]
+
+
+# Of a step's change across a kink, what is left of it narrowed a millionfold: at least
+# half of a jump (where a narrowing lands on the kink, f there may be halfway: sign(0) = 0)
+JUMP = 0.25
+
+
+def _steps_stay(slope, a, b, fa, fb) -> np.ndarray:
+    """Whether f's change from a to b (fa to fb) is a jump: narrowed down a millionfold,
+    each pass keeping the piece where f changes most, the change keeps more than JUMP of
+    itself (sign's 1; nan, where f is undefined inside, counts as kept). A continuous
+    f's change shrinks with the piece: abs's a millionfold, cbrt's at 0 a hundredfold."""
+    lo, hi, flo, fhi = a.copy(), b.copy(), fa.copy(), fb.copy()
+    t = np.linspace(0, 1, REFINE_POINTS + 2)[1:-1]
+    rows = np.arange(len(lo))
+    for _ in range(REFINE_PASSES):
+        inner = lo[:, None] + (hi - lo)[:, None] * t          # (brackets, points)
+        value, _ = slope(inner.ravel())
+        grid = np.column_stack([lo, inner, hi])
+        fgrid = np.column_stack([flo, value.reshape(inner.shape), fhi])
+        change = np.abs(np.diff(fgrid, axis=1))
+        most = np.argmax(np.where(np.isnan(change), np.inf, change), axis=1)
+        lo, hi = grid[rows, most], grid[rows, most + 1]
+        flo, fhi = fgrid[rows, most], fgrid[rows, most + 1]
+    with np.errstate(invalid="ignore"):
+        left = np.abs(fhi - flo)
+        return (np.isnan(left) | (left > JUMP * np.abs(fb - fa))) & (fb != fa)
 
 
 def _jumps(y: np.ndarray, crossed: np.ndarray) -> np.ndarray:

@@ -20,6 +20,7 @@ from .. import tracing
 from ..options import Whole
 from ..errors import (AdcliError, NonFiniteError, ValuesError, escape, fold_words, listing,
                       terminal_width, warn)
+from ..diagnostics import Diagnostics
 from ..render import finite_json, number_json, number_text, pair_text
 from ..report import Report, point_warnings, why
 from .base import Command, free_symbol
@@ -79,9 +80,11 @@ class Trace(Command):
         try:
             for point, extra in points(source, self.expressions[0]):
                 trace = self.trace(point)
+                said = said_by_grad(self.expressions[0], point, self.wrt)
+                trouble += nonfinite_messages(trace, said)
+                trace.diagnostics = kept(said)
                 layout.write(trace, extra)
                 kinks.add(trace.diagnostics, 1)
-                trouble += nonfinite_messages(trace)
         except AdcliError:
             if layout.written:  # the traces before a bad row are results: a whole document
                 layout.close()
@@ -89,6 +92,27 @@ class Trace(Command):
         layout.close()
         report_nonfinite(trouble, strict, err)
         warn_kinks(kinks, err)
+
+
+# What grad's warnings say that a trace's own marks do not: a nan or inf is the marked
+# step's warning (nonfinite_messages), in the trace's names.
+SAID_BY_GRAD = ("kink", "range", "unsure", "rounding", "lost")
+
+
+def said_by_grad(expression, point: dict[str, float], wrt) -> Diagnostics:
+    """What ``adcli grad --wrt`` finds at the point, for the warnings under the trace: a
+    kink only on the way to a derivative asked for (abs(y) is none of d/dx's), and no kink
+    or edge that float64 sat on only because a step underflowed (sqrt(x^2) at 1e-170:
+    grad's long double witness gives the true numbers instead). The table's rows still say
+    what each step met, in float64."""
+    return expression._partials(dict(point), tuple(wrt), 1).diagnostics
+
+
+def kept(said: Diagnostics) -> Diagnostics:
+    """grad's diagnostics but those of a nan or inf (the marked step's warning says it)."""
+    for what in {what for _, what in said.masks} - set(SAID_BY_GRAD):
+        said.drop(what)
+    return said
 
 
 def points(source, expression):
@@ -105,35 +129,45 @@ def where(point: dict[str, float]) -> str:
     return ", ".join(f"{n}={number_text(v)}" for n, v in point.items()) or "the point"
 
 
-def nonfinite_messages(trace: tracing.Trace) -> list[str]:
+def nonfinite_messages(trace: tracing.Trace, said: Diagnostics | None = None) -> list[str]:
     """The first step whose value, adjoint or tangent is nan or inf, in words, with why
-    in grad's words where one function made it so."""
+    in grad's words where one function made it so (``said``: grad's diagnostics there)."""
     found = []
     step = trace.first_nonfinite_value()
     if step is not None:
         found.append(f"{step.id} = {step.text()} is {number_text(step.value)}: the first "
-                     f"non-finite value{cause(trace, step, 'value')}")
+                     f"non-finite value{cause(trace, step, 'value', said)}")
     if trace.mode == "forward":
         step = trace.first_nonfinite_tangent()
         if step is not None:
             found.append(f"{step.tangent_id} is {number_text(step.tangent)}: the first "
-                         f"non-finite tangent{cause(trace, step, 'tangent')}")
+                         f"non-finite tangent{cause(trace, step, 'tangent', said)}")
     else:
         step = trace.first_nonfinite_adjoint()
         if step is not None:
             found.append(f"{step.adjoint_id} is {number_text(step.adjoint)}: the first "
-                         f"non-finite adjoint{cause(trace, step, 'adjoint')}")
+                         f"non-finite adjoint{cause(trace, step, 'adjoint', said)}")
     return [f"at {where(trace.point)}: {'; '.join(found)} (marked {MARK})"] \
         if found else []
 
 
-def cause(trace: tracing.Trace, step: tracing.Step, kind: str) -> str:
+def cause(trace: tracing.Trace, step: tracing.Step, kind: str,
+          said: Diagnostics | None = None) -> str:
     """", where '^' has a nan or inf derivative (a base of 0 or less, ...)": the function
-    to blame, in the words of grad's warning, or ""."""
+    to blame, in the words of grad's warning, or "". Where grad's long double run found
+    the function's edge only an underflow's doing (``said`` has a "range" warning and
+    does not blame it), the edge is float64's, not f's, and the clause says so."""
     from ..functions import PRIMITIVES
 
     found = trace.nonfinite_cause(step, kind)
-    return f", where {PRIMITIVES[found[0]].label()} {why(*found)}" if found else ""
+    if not found:
+        return ""
+    clause = f", where {PRIMITIVES[found[0]].label()} {why(*found)}"
+    if said is not None and found not in said.masks and \
+            any(what == "range" for _, what in said.masks):
+        clause += (", met only because a step before it overflowed or underflowed in float64 "
+                   "(see the long double run's warnings)")
+    return clause
 
 
 def warn_kinks(report: Report, err) -> None:
