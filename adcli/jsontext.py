@@ -42,6 +42,8 @@ def dumps(value, ensure_ascii: bool = True, allow_nan: bool = True) -> str:
             out.append(_CONSTANTS[item])
         elif isinstance(item, int):
             out.append(int.__repr__(item))
+        elif kind is Number:
+            out.append(item.text)
         elif isinstance(item, float):
             out.append(_float(item, allow_nan))
         elif isinstance(item, (list, tuple)):
@@ -63,6 +65,19 @@ def dumps(value, ensure_ascii: bool = True, allow_nan: bool = True) -> str:
         else:
             raise TypeError(f"Object of type {kind.__name__} is not JSON serializable")
     return "".join(out)
+
+
+class Number(float):
+    """A float written as the text it is made from (a finite JSON number): one rounded by
+    --digits, with the digits CSV and tables show (4.64e+10), not float's repr of that
+    float (46400000000.0). json's own encoder writes its repr."""
+
+    __slots__ = ("text",)
+
+    def __new__(cls, text: str):
+        number = super().__new__(cls, text)
+        number.text = text
+        return number
 
 
 class _Key:

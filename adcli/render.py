@@ -36,8 +36,27 @@ def number_text(value: float, digits: int | None = None) -> str:
 
 
 def number_json(value: float, digits: int | None = None):
+    """A number for JSON: nan and infinities as strings; rounded to ``digits``, a float
+    that adcli's JSON writes with the digits CSV and tables show (json_digits)."""
     text = number_text(value, digits)
-    return text if text in ("nan", "inf", "-inf") else float(text)
+    if text in _NOT_FINITE:
+        return text
+    if digits is None:
+        return float(text)
+    from .jsontext import Number
+
+    return Number(json_digits(text))
+
+
+_NOT_FINITE = {"nan": '"nan"', "inf": '"inf"', "-inf": '"-inf"'}   # their JSON text
+
+
+def json_digits(text: str) -> str:
+    """A number rounded by number_text as JSON writes it: the same digits as CSV and
+    tables (4.64e+10, not float's repr of it, 46400000000.0), ".0" after a whole number
+    without an exponent (as float's repr ends one: a reader that types its numbers gets
+    a float, and -0.0 keeps its sign, which the JSON integer -0 loses in Python)."""
+    return text if "." in text or "e" in text else text + ".0"
 
 
 class Rows(Record):
@@ -130,6 +149,12 @@ def _reprs(columns: list, start: int, stop: int) -> str:
     return repr(np.column_stack([c[start:stop] for c in columns]).tolist())[2:-2]
 
 
+def _json_texts(column, digits: int | None) -> list[str]:
+    """A float64 array's numbers as number_json's give them to adcli's JSON."""
+    return [_NOT_FINITE.get(text) or (text if digits is None else json_digits(text))
+            for text in _texts(column, digits)]
+
+
 def _texts(column, digits: int | None = None) -> list[str]:
     """A float64 array's numbers as number_text writes them: without ``digits``, each
     float's repr (nan and infinities included) made in C by one repr of a list."""
@@ -173,8 +198,12 @@ class _Writer:
 
     def _floats(self, rows: Rows) -> bool:
         """Whether the fast writers take these rows: float64 numbers, no --digits."""
+        return self.digits is None and self._float64(rows)
+
+    def _float64(self, rows: Rows) -> bool:
+        """Whether these rows have numbers, all in float64 arrays."""
         numbers = self._numbers(rows)
-        return self.digits is None and bool(numbers) and len(rows) > 0 and \
+        return bool(numbers) and len(rows) > 0 and \
             all(getattr(c, "dtype", None) == "float64" and c.ndim == 1 for c in numbers)
 
 
@@ -370,23 +399,36 @@ class _PointWriter(_Writer):
 
     def text(self, rows: Rows, between: str) -> str:
         """The points' JSON texts joined by ``between``, as ``dumps`` writes the dicts
-        ``points`` makes: for float64 numbers without --digits or passed-through columns,
-        every point is one template filled with the floats' reprs, in C, a slice at a time."""
-        if not self._floats(rows) or rows.extra or len(rows) < _TEMPLATED:
-            dumps = self.dumps if len(rows) < _TEMPLATED else self._many_dumps
-            return between.join(map(dumps, self.points(rows)))
+        ``points`` makes: for float64 numbers without passed-through columns, every point
+        is one template filled with the numbers' texts, a slice at a time (the floats'
+        reprs made in C, without --digits). json's C encoder writes a rounded Number as
+        float's repr, so with --digits only ``dumps`` writes the dicts."""
+        if not self._float64(rows) or rows.extra or len(rows) < _TEMPLATED:
+            many = len(rows) >= _TEMPLATED and self.digits is None
+            return between.join(map(self._many_dumps if many else self.dumps,
+                                    self.points(rows)))
         if self._template is None:
             self._template = _template(self, len(self._numbers(rows)))
         text, order = self._template
         numbers = [self._numbers(rows)[i] for i in order]
+        rounded = [i >= len(self.command.names) for i in order]   # (never the coordinates)
         slices = []
         for start in range(0, len(rows), _SLICE):
             stop = min(len(rows), start + _SLICE)
+            cells = self._cells(numbers, rounded, start, stop)
+            slices.append(between.join([text] * (stop - start)) % tuple(cells))
+        return between.join(slices)
+
+    def _cells(self, numbers: list, rounded: list[bool], start: int, stop: int) -> list[str]:
+        """The JSON texts of points start..stop's numbers, point after point."""
+        if self.digits is None:
             # "a, b], [c, d" -> a, b, c, d; JSON spells nan and infinities as strings.
             cells = _reprs(numbers, start, stop).replace("], [", ", ").replace(
                 "nan", '"nan"').replace("inf", '"inf"').replace('-"inf"', '"-inf"')
-            slices.append(between.join([text] * (stop - start)) % tuple(cells.split(", ")))
-        return between.join(slices)
+            return cells.split(", ")
+        texts = [_json_texts(c[start:stop], self.digits if r else None)
+                 for c, r in zip(numbers, rounded)]
+        return [text for point in zip(*texts) for text in point]
 
     def points(self, rows: Rows):
         names = len(self.command.names)
@@ -452,8 +494,10 @@ class JsonWriter(_PointWriter):
         kept = _first_warnings(rows.warnings, room)
         names = self.command.names
         for i, k in kept:
-            self.warnings.append({"at": {n: number_json(rows.at[n][i]) for n in names},
-                                  **_entry(rows.warnings[k], i)})
+            point = {"at": {n: number_json(rows.at[n][i]) for n in names}}
+            if self.extra:  # (what tells apart points that the coordinates may not)
+                point["extra"] = {n: finite_json(rows.extra[n][i]) for n in self.extra}
+            self.warnings.append({**point, **_entry(rows.warnings[k], i)})
         taken = [0] * len(rows.warnings)
         for _, k in kept:
             taken[k] += 1

@@ -360,7 +360,8 @@ def fold_pairs(head: str, pairs, width: float, measure=cell_len,
                equals: str = "=") -> list[str]:
     """``head`` and its ``(name, value)`` pairs, ``name=value, name=value``, in lines of at
     most ``width``: broken between pairs, so that no name or number is cut in two. A pair
-    wider than a line of its own is broken after its "=", its value on the next line."""
+    wider than a line of its own is broken after its "=", its value on the next line
+    (before it, where a name fits a line only without its "=")."""
     words = [head]
     for i, (name, value) in enumerate(pairs):
         comma = "," if i + 1 < len(pairs) else ""
@@ -369,6 +370,8 @@ def fold_pairs(head: str, pairs, width: float, measure=cell_len,
             words.append(pair)
         elif (spaced := _words(f"{value}{comma}", width - 2)) is not None:
             words += [f"{name}{equals}{spaced[0]}", *spaced[1:]]     # folded in its spaces
+        elif measure(f"{name}{equals}".rstrip()) > width >= measure(name):
+            words += [name, f"  {equals.lstrip()}{value}{comma}"]
         else:   # (the two never share a line: together they are wider than one)
             words += [f"{name}{equals}".rstrip(), f"  {value}{comma}"]
     return fold(words, width, measure)
@@ -452,15 +455,51 @@ def _fits(console, label: Column, columns: list[Column]) -> bool:
 
 
 def _entry(name: str, cell: str, width: int) -> list[str]:
-    """``  name = value``, folded: a name wider than the line between its words and
-    before its second "∂" (∂²f/∂x, then ∂y), then before "=", the value under the name;
-    a piece wider than a line is left to the terminal."""
+    """``  name = value``, folded: a name wider than the line as _label_lines folds it,
+    then before "=", the value under the name."""
+    lines = _label_lines(name, width, "  ")
+    return lines[:-1] + fold([lines[-1], "=", cell], width, indent="    ")
+
+
+# Where a label too wide for its line is broken, each rule only in the pieces still too
+# wide: between its words, between two differentials (∂²f/∂x | ∂y), then after the
+# fraction bar (∂²f/ | ∂x) and between a ∂ and its name, these two (flagged) only where
+# the pieces then fit on a line: a name wider than the line itself stays as before, with
+# its ∂, for the terminal to break, as it breaks such a name in every table.
+_LABEL_BREAKS = ((r"(?<= )", False), (r"(?<=[^/ ])(?=∂)", False), (r"(?<=/)", True),
+                 (r"(?<=∂)", True))
+
+
+def _label_lines(label: str, width: int, lead: str) -> list[str]:
+    """A label in lines of at most ``width`` after ``lead`` (none where its first piece
+    would not fit after it), broken as _LABEL_BREAKS allow, its lines after the first two
+    columns further in: never inside a name that fits on a line."""
+    pieces = _label_pieces(label, width - len(lead), width)
+    if cell_len(lead + pieces[0].rstrip()) > width:
+        lead = ""
+    lines = fold([lead + pieces[0], *pieces[1:]], width, lambda text: cell_len(text.rstrip()),
+                 lead + "  ", "")
+    return [line.rstrip() for line in lines]
+
+
+def _label_pieces(label: str, width: int, line: int) -> list[str]:
+    """``label`` broken where _LABEL_BREAKS allow, as far as a piece wider than ``width``
+    must be (a piece's trailing space is not counted: it ends its line); by the flagged
+    rule only where its parts then fit on a ``line`` of their own."""
     import re
 
-    pieces = re.split(r"(?<= )|(?<=[^/ ])(?=∂)", name)     # a space ends its piece
-    lines = fold(pieces, width - 2, lambda text: cell_len(text.rstrip()), "  ", "")
-    lines = [f"  {line}".rstrip() for line in lines]
-    return lines[:-1] + fold([lines[-1], "=", cell], width, indent="    ")
+    pieces = [label]
+    for rule, only_if_it_fits in _LABEL_BREAKS:
+        broken = []
+        for piece in pieces:
+            parts = [piece]
+            if cell_len(piece.rstrip()) > width:
+                parts = [part for part in re.split(rule, piece) if part]
+                if only_if_it_fits and any(cell_len(p.rstrip()) > line for p in parts):
+                    parts = [piece]
+            broken += parts
+        pieces = broken
+    return pieces
 
 
 def _print_across(console, labels: list[str], columns: list[Column],
@@ -510,11 +549,13 @@ def shown(text: str) -> str:
 def _print_lines(console, label: Column, column: Column) -> None:
     """Too narrow for any table: ``label = value`` lines, folded between the label, "="
     and the value, so that a name or a number is only split by a terminal narrower than
-    it (a label that fits only without its indent is given the whole line)."""
+    it (a label that fits only without its indent is given the whole line, and one wider
+    than that is broken as _label_lines breaks it: ∂f/ | ∂x)."""
     if column.header:
         console.line(column.header, fold=False)
     for name, cell in zip(label.cells, column.cells):
         lead = "  " if cell_len(name) + 2 <= console.width else ""
-        lines = fold([lead + name, "=", *(_words(cell, console.width - 4) or [cell])],
-                     console.width, indent="    ")
+        lines = _label_lines(name, console.width, lead)
+        lines[-1:] = fold([lines[-1], "=", *(_words(cell, console.width - 4) or [cell])],
+                          console.width, indent="    ")
         console.line("\n".join(lines), fold=False)

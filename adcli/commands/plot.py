@@ -298,11 +298,6 @@ class FigureWriter:
         kinks = np.concatenate(self.command.kinks)[:len(x)]
         self.draw(self.command.figure(x, columns, kinks))
 
-    def stop(self, error: Exception) -> None:
-        """A run an error stopped (--strict): the points before it are drawn, if any."""
-        if self.written:
-            self.close()
-
     def notes(self) -> list[str]:
         return []       # what a figure leaves out, its title and legend say
 
