@@ -300,9 +300,24 @@ class PowDiff(_Inside, Primitive):
             ga = gy * PowDiff(k + 1)(a, b)
         if b.requires_grad:  # the product rule on (b)_k a^(b-k); 0^(b-k) is flat in b,
             log = op.log(a)  # and inf^(b-k) for b < k tends to 0 against its log
-            flat = _pin_zero(self.y * log, (self.y, _is_zero), (log, _is_infinite))
-            gb = gy * (_falling_slope(b, k) * PowShift(k)(a, b) + flat)
+            # at a = 1, (b)_k a^(b-k) log a is 0 for every finite b: so at b = ±inf, where
+            # (b)_k is inf, not inf * 0. (The inf factor is pinned, not the product: a 0
+            # handed back to the product would meet it again, 0 * inf, one order up.)
+            y = _pin_zero(self.y, (log, _is_zero), (self.y, _is_infinite))
+            flat = _pin_zero(y * log, (self.y, _is_zero), (log, _is_infinite))
+            gb = gy * (_slope_times_shift(a, b, k) + flat)
         return ga, gb
+
+
+def _slope_times_shift(a: Variable, b: Variable, k: int) -> Variable:
+    """d/db (b)_k times a^(b-k): 0 where a^(b-k) is 0 and the slope is not finite (b = ±inf,
+    or |b| above 1e154 at k = 3), as in PowDiff.forward: the power shrinks far faster. (The
+    slope is pinned, not the product, for the reason PowDiff.backward's flat term is.)"""
+    shift = PowShift(k)(a, b)
+    if k == 1:
+        return shift
+    slope = _falling_slope(b, k)
+    return _pin_zero(slope, (shift, _is_zero), (slope, _not_finite)) * shift
 
 
 class PowShift(_Inside, Primitive):
@@ -322,7 +337,10 @@ class PowShift(_Inside, Primitive):
         k = self.shift
         ga = gb = None
         if a.requires_grad and (b.requires_grad or (b.data != k).any()):
-            ga = _pin_zero(gy * (b - float(k)) * PowShift(k + 1)(a, b),
+            shift = PowShift(k + 1)(a, b)
+            # (b - k) a^(b-k-1) at b = ±inf where the power is 0 (0.5^inf): its limit 0
+            factor = _pin_zero(b - float(k), (shift, _is_zero), (b, _is_infinite))
+            ga = _pin_zero(gy * factor * shift,
                            (b, lambda v: v == k), (a, _is_zero))  # as in Pow
         if b.requires_grad:
             gb = _pin_zero(gy * self.y * op.log(a), (self.y, _is_zero), (b, lambda v: v > k),
@@ -358,7 +376,9 @@ class PowLog(_Inside, Primitive):
         if a.requires_grad:  # (steps made in the order of the one product they were)
             shift = PowShift(1)(a, b)
             scaled = gy * shift
-            factor = 1.0 + b * op.log(a)
+            # b log a at a = 1 is 0 for every finite b: so at b = ±inf too, not inf * 0
+            log = op.log(a)
+            factor = 1.0 + _pin_zero(b, (log, _is_zero), (b, _is_infinite)) * log
             ga = _pin_zero(scaled * factor, (shift, _is_zero), (factor, _not_finite),
                            (a, _not_negative))
         # Pow takes a^b log a as 0 where a == 0 < b (0^b is flat in b): so is its slope in
