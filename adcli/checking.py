@@ -332,6 +332,8 @@ def check(f, expected=None, *, expect: Mapping | None = None, order: int | None 
         # (as the expectation's own reading: where it matches, it is the slip, said alone)
         result.diagnosis = _f_read_otherwise(result, definitions, options) or \
             result.diagnosis
+    if result.verdict == "differs" and result.expected_mode:
+        result.diagnosis = _other_way(result, definitions, options)
     result.notes += _too_few_drawn(result, samples)
     return result
 
@@ -409,6 +411,45 @@ def _f_read_otherwise(r: CheckResult, definitions, options: dict) -> list[str]:
         if both:
             return [f"{said}as {reading.meant}, and the expectation as {both}, they match"]
     return []
+
+
+def _other_way(r: CheckResult, definitions, options: dict) -> list[str]:
+    """r's diagnosis, where an expectation read the other way differs too, with what is
+    wrong with it so read, if anything is said (x^(-1/2)'s derivative written -1/2
+    x^(-1/2), read (-1/2)·x^(-1/2), keeps the exponent): on the last of its lines."""
+    from .slips import READ_TRIED
+
+    lines = list(r.diagnosis)
+    for t in r.targets:
+        said = [i for i, line in enumerate(lines) if line.endswith(READ_TRIED) and
+                any(line == f"the expectation was read as written: {c}{READ_TRIED}"
+                    for c in t.expectation.cautions)] if t.expectation is not None else []
+        words = _read_other_way(r, t, definitions, options) if said else None
+        if words:
+            lines[said[-1]] = lines[said[-1]][:-len(READ_TRIED)] + words
+    return lines
+
+
+def _read_other_way(r: CheckResult, t: Target, definitions, options: dict) -> str | None:
+    """"; read the other way, <reading>, it differs too: <its diagnosis>" for t's
+    expectation read as its cautions offer, or None where that says nothing more. (Not
+    for a reading with cautions of its own: its words would be of another reading.)"""
+    from .slips import _fullest_reading
+
+    found = _fullest_reading(t.expectation)
+    if found is None or found[1].cautions:
+        return None
+    meant, other = found
+    mine = t.expectation.text
+    try:
+        again = check(r.expression.text, definitions=definitions,
+                      **_given(r, lambda text: other.text if text == mine else text),
+                      **options)
+    except AdcliError:
+        return None
+    if again.verdict != "differs" or not again.diagnosis:
+        return None
+    return f"; read the other way, {meant}, it differs too: " + "; ".join(again.diagnosis)
 
 
 def _both_read_otherwise(r: CheckResult, reading, options: dict) -> str | None:

@@ -97,7 +97,7 @@ def _claims(f, targets, order, points, found, status) -> list[str]:
             continue
         # (where its other readings were tried and differ too, the reading is no slip of
         # its own: 1/2 x^2 for x^3/3's x^2 is wrong read either way)
-        tried = "; read the other way, it differs too" if _read_tried(t.expectation) else ""
+        tried = READ_TRIED if _read_tried(t.expectation) else ""
         cautions = [f"the expectation was read as written: {c}{tried}"
                     for c in t.expectation.cautions]
         # Right on one side, wrong in sign on the other: an absolute value lost or added
@@ -113,6 +113,15 @@ def _claims(f, targets, order, points, found, status) -> list[str]:
                              + _base_logs(f, t.expectation),
                              lambda c: _parameter_power(f, t, order, c, points, where,
                                                         differentiated, tolerance))
+        # A factor of f free of the variables differentiated in, left out (x^2·y's ∂/∂x
+        # written 2x): said instead of the bare number a held factor's value makes it
+        # (sin(a)·x^2's ×7.086 at a = 3), but not instead of a parameter's power that names
+        # it already (×1/a (a = 3)), nor beside swapped partials (below): one line for one
+        # slip.
+        held = multiple
+        left_out = [] if t.name is None or _names_parameter(multiple) else \
+            _dropped_factor(f, t, order, e, e_scale, a, a_scale, points, where, tolerance)
+        multiple = left_out or multiple
         # Another order is said beside the claims of a rule (e^(3x)'s written e^(3x) is f
         # itself, and the chain rule's 3 left out): it is a coincidence as often as the
         # slip; but above the finer ones, as the README ranks them (x e^x's written x e^x is
@@ -144,6 +153,8 @@ def _claims(f, targets, order, points, found, status) -> list[str]:
                 # so is ∂f/∂c of sin(3x + c), whose d/dx written cos(3x + c) lacks du/dx)
                 swapped = _power_rule(f, t, e, e_scale, a, sweep, found, points, where,
                                       tolerance) or ([] if inner else swapped)
+            if swapped and left_out:   # (x e^y's ∂/∂y written e^y: ∂f/∂x, as a test has it)
+                multiple = held
             claims += swapped
             claims += inner
             claims += _quotient(f, t, e, e_scale, a, a_scale, sweep, tolerance)
@@ -428,6 +439,108 @@ def _parameter_power(f, t, order, c, points, where, differentiated,
 
 
 PARAMETER_MOVED = 1.25  # a parameter's value times this: where its power is tried again
+
+
+def _names_parameter(multiple) -> bool:
+    """Whether _multiple's claim names the parameter held that makes it: ×1/a (a = 3)."""
+    return any(re.search(r"\(\S+ = [^()]+\)$", line) for line in multiple)
+
+
+def _dropped_factor(f, t, order, e, e_scale, a, a_scale, points, where,
+                    tolerance) -> list[str]:
+    """f a product with factors free of the variables differentiated in (y, for ∂/∂x of
+    x^2·y), and the expectation its derivative over them at every point: each such factor
+    treated as if it vanished, not kept as the constant it is. Tried for each one alone,
+    then all of them together; where the factor is held at one value, only if it explains
+    the expectation at another value too (a·x^2's written a·x at a = 2 is 1/a of it by
+    chance: the slip is the power rule's 2)."""
+    if f.has_diff:
+        return []
+    free = _free_factors(f, path(t, order))
+    tries = [[one] for one in free] + ([free] if len(free) > 1 else [])
+    if not tries or not np.any(e != 0):
+        return []
+    at = {v: points[v][where] for v in f.variables}
+    values = _sweep(f, t, points, where).values
+    for factors in tries:
+        k = _factor_values(values, factors, len(e))
+        if k is None or not np.all(_close(a, k * e, a_scale, np.abs(k) * e_scale, *tolerance)):
+            continue
+        if np.ptp(k) == 0 and not _dropped_elsewhere(f, t, order, factors, at, points,
+                                                       where, tolerance):
+            continue
+        return [_dropped_words(f, t, factors)]
+    return []
+
+
+def _free_factors(f, names) -> list[tuple[int, bool]]:
+    """(node, whether it divides) for each factor of f's product (through its signs and
+    quotients) that holds a variable, but none of ``names``."""
+    moving, varying = f.moving(names), f.moving(f.variables)
+    factors, stack = [], [(len(f.nodes) - 1, False)]
+    while stack:
+        j, over = stack.pop()
+        node = f.nodes[j]
+        if node.kind == "infix" and node.name in ("mul", "div"):
+            top, bottom = node.args
+            stack += [(bottom, over != (node.name == "div")), (top, over)]
+        elif node.kind == "prefix" and node.name == "neg":
+            stack.append((node.args[0], over))
+        elif varying[j] and not moving[j]:
+            factors.append((j, over))
+    return factors
+
+
+def _factor_values(values, factors, n: int) -> np.ndarray | None:
+    """The product of the factors at the counted points, or None where it is no factor
+    to speak of: not finite, 0, or ±1 at every point."""
+    with np.errstate(all="ignore"):
+        k = np.ones(n)
+        for j, over in factors:
+            v = np.broadcast_to(values[j], (n,))
+            k = k / v if over else k * v
+    if not np.all(np.isfinite(k)) or np.any(k == 0) or np.all(np.abs(k) == 1):
+        return None
+    return k
+
+
+def _dropped_elsewhere(f, t, order, factors, at, points, where, tolerance) -> bool:
+    """Whether the factors, held at one value, explain the expectation with every parameter
+    in them moved by PARAMETER_MOVED too."""
+    from .taylor import jvp
+
+    n = int(np.count_nonzero(where))
+    held = {v for j, _ in factors for v in f.variables if f.moving([v])[j]}
+    moved = {v: PARAMETER_MOVED * float(np.ravel(at[v])[0]) for v in held}
+    try:
+        with np.errstate(all="ignore"):
+            values = jvp(f, {**at, **{v: np.full(n, c) for v, c in moved.items()}},
+                         {t.name: 1.0}).values
+    except AdcliError:
+        return False
+    k = _factor_values(values, factors, n)
+    return k is not None and np.ptp(k) == 0 and \
+        _multiple_at(f, t, order, moved, 1 / float(k[0]), points, where, tolerance)
+
+
+def _dropped_words(f, t, factors) -> str:
+    """The rule that keeps them, written out with the expectation: ∂/∂x (x^2·y) = y·2x."""
+    texts = [f"1/{_operand(f, j)}" if over else _operand(f, j) for j, over in factors]
+    e = t.expectation
+    written = "·".join([*texts, _operand(e, len(e.nodes) - 1)])
+    said, one = _few(texts, "factors"), len(texts) == 1
+    stays = "is a constant factor, and it stays" if one else \
+        "are constant factors, and they stay"
+    return (f"this drops the factor{'' if one else 's'} {said}: for {t.label}, {said} {stays} "
+            f"({t.label} ({_part(f, len(f.nodes) - 1)}) = {written})")
+
+
+def _operand(expression, index: int) -> str:
+    """Node ``index`` as _part names it, in parentheses as a factor of a product needs."""
+    text, node = _part(expression, index), expression.nodes[index]
+    whole = node.kind in ("variable", "constant", "number", "call", "ref") or \
+        node.name == "pow"
+    return text if whole else f"({text})"
 
 
 def _multiple_at(f, t, order, moved: dict, c: float, points, where, tolerance) -> bool:
@@ -1808,6 +1921,7 @@ def _summands(nodes, root: int) -> list:
 
 READING_CHARS = 400  # an expectation up to which its other readings are looked for
 READ_MATCHES = ", the expectation matches"   # how the words of a reading that matches end
+READ_TRIED = "; read the other way, it differs too"  # how the words of one that differs end
 
 
 def _read_otherwise(t, points, where, a, a_scale, tolerance) -> str | None:
@@ -1846,6 +1960,17 @@ def _read_otherwise(t, points, where, a, a_scale, tolerance) -> str | None:
 def _read_tried(e) -> bool:
     """Whether _read_otherwise tried a reading of e's cautions (none of which matched)."""
     return bool(e.cautions) and len(e.text) <= READING_CHARS and bool(_offered(e))
+
+
+def _fullest_reading(e):
+    """(the words, e so read) for the reading _other_readings offers that takes the most
+    of e's cautions (1/2 x^-1/2's two together), or None: "the other way" of one that was
+    wrong either way, to say what is wrong with it so read."""
+    best = None
+    for readings, other in _other_readings(e):
+        if best is None or len(readings) > len(best[0]):
+            best = readings, other
+    return best and (" and ".join(r.meant for r in best[0]), best[1])
 
 
 def _unspaced_readings(e):

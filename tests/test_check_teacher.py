@@ -195,7 +195,8 @@ def test_a_caution_that_does_not_explain_it_is_mentioned_with_the_diagnosis():
     caution = ("1/2 cos(x): a product written side by side binds tighter than '/', so this "
                "divides by 2*cos(x); for (1/2)*cos(x), write 1/2*cos(x)")
     assert adcli.check("sin x", "1/2 cos x").diagnosis == \
-        [f"the expectation was read as written: {caution}; read the other way, it differs too"]
+        [f"the expectation was read as written: {caution}; read the other way, (1/2)*cos(x), "
+         "it differs too: ×1/2 everywhere: the expectation is 1/2 times d/dx at every point"]
 
 
 # ----- 7. ln|x| -----------------------------------------------------------------------------
