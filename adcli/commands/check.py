@@ -6,7 +6,6 @@ work is ``adcli.check``; this module reads the options and lays out its result (
 and tables do not fit the points-table columns of other commands)."""
 from __future__ import annotations
 
-import json
 import sys
 import warnings
 
@@ -602,9 +601,10 @@ def _render_jsonl(result, out, digits, extra, header=True) -> None:
 
 def _dump(value, out) -> None:
     """One JSON text and its line break (non-ASCII kept where the output takes it)."""
+    from .. import jsontext   # (writes a --digits number as CSV does: 4.67e+10)
+
     utf = "utf" in (getattr(out, "encoding", None) or "utf-8").lower()
-    json.dump(value, out, ensure_ascii=not utf, allow_nan=False)
-    out.write("\n")
+    out.write(jsontext.dumps(value, ensure_ascii=not utf, allow_nan=False) + "\n")
 
 
 _CONVENTION = ": its derivative there is a convention, not a fact"   # report._WHY's kink

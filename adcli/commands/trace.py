@@ -569,6 +569,10 @@ class JsonTrace:
         return self.count > 0
 
     def dump(self, value) -> str:
+        if self.digits is not None:   # (json's own writes a rounded number's repr)
+            from .. import jsontext
+
+            return jsontext.dumps(value, ensure_ascii=self.ascii, allow_nan=False)
         return json.dumps(value, ensure_ascii=self.ascii, allow_nan=False)
 
     def num(self, value):
