@@ -10,21 +10,11 @@ import re
 import numpy as np
 import pytest
 
-from adcli.commands import plot
-from adcli.plotting import pieces, y_view
+from adcli.plotting import y_view
 from conftest import adcli_rows_on_terminal, run_cli
 
 
-def drawn(monkeypatch, tmp_path, *args):
-    """The figure ``adcli plot ARGS -o FILE`` draws, and each curve's unbroken stretches as
-    the renderers get them."""
-    figures = []
-    monkeypatch.setattr(plot, "_save", lambda figure, path: figures.append(figure))
-    code, _, err = run_cli("plot", *args, "-o", str(tmp_path / "fig.png"))
-    assert code == 0, err
-    figure, = figures
-    return figure, {c.label: pieces(figure.x, c.y, figure.view, c.slope, c.breaks)
-                    for c in figure.curves}
+from test_trace_plot_s20 import drawn  # noqa: E402  (the figure and its stretches)
 
 
 def crossing(stretches, at: float) -> list:

@@ -16,20 +16,13 @@ import numpy as np
 import pytest
 
 import adcli
-from conftest import run_cli, strict_json, warnings_in
+from conftest import run_cli, warnings_in
+from test_pow_s21 import json_point, number
 
 INF = math.inf
 
 
-def json_run(command: str, text: str, at: str) -> tuple[dict, list[dict], str]:
-    code, out, err = run_cli(command, text, "--at", at, "--format", "json")
-    assert code == 0, err
-    document = strict_json(out)
-    return document["points"][0], document.get("warnings", []), err
-
-
-def number(said) -> float:
-    return float(said)  # (JSON's "inf", "-inf", "nan" strings, or a number)
+json_run = json_point   # (the twenty-first session's helper: point, warnings, stderr)
 
 
 # ----- 1: the warning at 1^±inf names the exponent, not an overflow ---------------------

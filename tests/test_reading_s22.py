@@ -30,15 +30,7 @@ from adcli.parser import other_readings
 from conftest import close, run_cli, strict_json, warnings_in
 
 
-def _said(written: str, read: str, over: str, meant: str, write: str) -> str:
-    return (f"{written}: a function written without parentheses takes its argument up to the "
-            f"next operator, so this is {read}, and /{over} divides after it; for {meant}, "
-            f"write {write}")
-
-
-def _spaced(written: str, divisor: str, meant: str, write: str) -> str:
-    return (f"{written}: a product written side by side binds tighter than '/', so this "
-            f"divides by {divisor}; for {meant}, write {write}")
+from test_reading_s21 import _said, _spaced  # noqa: E402  (the cautions' words)
 
 
 def _wide(written: str, read: str, meant: str, write: str) -> str:
