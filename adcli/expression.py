@@ -213,7 +213,8 @@ class Expression:
     def nth_derivative(self, name: str | None = None, order: int = 1,
                        at: Mapping | None = None, **values) -> Result:
         """Value and ``order``-th derivative in the variable ``name``, with diagnostics."""
-        order = _whole(order, "the order of a derivative", 0, None)
+        # (as --order and diff(f, x, N): beyond, Taylor mode's redo nests past Python's stack)
+        order = _whole(order, "the order of a derivative", 0, MAX_ORDER)
         name = self._only_variable() if name is None else _one_name(name)
         self._not_defined([name])
         self._warn_unused("name", [name])
@@ -327,12 +328,31 @@ class Expression:
         shown = {name: np.ravel(a) for name, a in asked.named(
             result.value, result.gradient, result.hessian).items()}
         far = rounding.spread(self._made_run, flat, asked, shown)
+        unjudged = None
         if nth is not None and nth[1] >= 1 and result.derivative is not None:
             named = nth_named(*nth)
             shown[named] = np.ravel(result.derivative)
-            far[named] = rounding.taylor_spread(self, flat, *nth, shown[named])
+            far[named], unjudged = rounding.taylor_spread(self, flat, *nth, shown[named])
         for name, a in shown.items():
             self._mark_rounding(result, flat, name, a, far[name])
+        if unjudged is not None:
+            self._mark_unjudged(result, named, shown[named], far[named], unjudged)
+
+    def _mark_unjudged(self, result: Result, name: str, shown, far, unjudged) -> None:
+        """grad --order N's number may be wrong where the nudged sweep found no line in
+        float64's range, though the number shown's did (taylor.Nudged): the nudge alone
+        carried it out of range, and no other diagnostic said why already."""
+        from .rounding import loose
+
+        size = np.abs(shown)
+        bad = unjudged & (size >= np.finfo(np.float64).tiny) & (size < np.inf) \
+            & ~loose(shown, far)
+        for what in ("range", "unsure", "lost"):
+            said = result.diagnostics.masks.get((name, what))
+            if said is not None:
+                bad &= ~np.ravel(said)
+        if bad.any():
+            result.diagnostics.add_lost(name, bad.reshape(result.value.shape))
 
     def _mark_rounding(self, result: Result, flat, name: str, shown, far) -> None:
         from .diagnostics import Rounded

@@ -5,6 +5,8 @@ expression) are ORed, so a point is counted once however many nodes went wrong t
 """
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from .functions import PRIMITIVES
@@ -274,8 +276,11 @@ def rounding_said(name: str, where: str, first, points: int) -> str:
         return f"{subject} at {where}: {ROUNDED}: the {shown} shown has fewer than 8 " \
                "correct digits there"
     at = ", ".join(f"{n}={v!r}" for n, v in first.at.items())
-    return (f"{subject} at {where}: {NUDGED} "
-            f"{first.spread:.2g}{f' (first at {at})' if points > 1 else ''}, so the {shown} "
+    # (moved past the float range: sin(x)/x's order 2 at 1e-200, whose nudged 0 is 4e184)
+    moved = f" {first.spread:.2g}" if math.isfinite(first.spread) else \
+        " more than the float range holds"
+    return (f"{subject} at {where}: {NUDGED}"
+            f"{moved}{f' (first at {at})' if points > 1 else ''}, so the {shown} "
             f"shown, {number_digits(first.shown)}, has {digits(first.shown, first.spread)} "
             "there")
 

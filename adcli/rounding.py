@@ -101,18 +101,20 @@ def _apart(again, shown):
 
 
 def taylor_spread(expression, arrays: list[np.ndarray], name: str, order: int,
-                  shown: np.ndarray) -> np.ndarray:
-    """grad --order N's: how far two nudged Taylor sweeps land from ``shown``."""
+                  shown: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """grad --order N's: how far two nudged Taylor sweeps land from ``shown``, and where
+    one found no line of the sweep in float64's range that the number shown's had
+    (taylor.Nudged.unjudged): there it has no witness, and may be wrong."""
     from .taylor import nudged_derivative
 
-    far = np.zeros(len(shown))
+    far, unjudged = np.zeros(len(shown)), np.zeros(len(shown), dtype=bool)
     for seed in (1, 2):
         nudge = _Nudge(seed)
-        again, kept = nudged_derivative(expression, arrays, name, order, nudge.series,
-                                        nudge.row)
-        apart = _apart(np.broadcast_to(again, shown.shape), shown)
-        far = np.maximum(far, np.where(kept, apart, 0.0))    # (no witness where it left range)
-    return far
+        again = nudged_derivative(expression, arrays, name, order, nudge.series, nudge.row)
+        apart = _apart(np.broadcast_to(again.derivative, shown.shape), shown)
+        far = np.maximum(far, np.where(again.kept, apart, 0.0))  # (no witness off range)
+        unjudged |= np.broadcast_to(again.unjudged, shown.shape)
+    return far, unjudged
 
 
 def loose(shown: np.ndarray, far: np.ndarray) -> np.ndarray:

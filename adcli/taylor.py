@@ -68,8 +68,9 @@ def taylor_nth(expression, values: dict, name: str, order: int, diagnostics=None
         derivative = _times_factorial(rows[order], order)
         lost = redone = np.zeros(derivative.shape, dtype=bool)
         if flags.raised and order:  # (rare: the common path pays for the flags only)
-            derivative, lost, redone = _rescaled(expression, arrays, name, order, derivative,
-                                                 flags.under)
+            derivative, unsure, redone = _rescaled(expression, arrays, name, order,
+                                                   derivative, flags.under)
+            lost = unsure & _normal(derivative)
     if diagnostics is not None:
         # a point swept again in range to a finite number has no blame: the number stands
         # (1e-300 log x at 1e-40, where log's row 8 overflowed along x + t)
@@ -115,25 +116,40 @@ def _output(expression, arrays, name: str, length: int, scale=1.0, diagnostics=N
     return np.broadcast_to(series, (length,) + shape)
 
 
-def nudged_derivative(expression, arrays, name: str, order: int, nudge, rows):
+class Nudged(NamedTuple):
+    """A nudged sweep's derivative, ``kept`` where some line of it stayed in float64's
+    range, and ``unjudged`` where none did though no value on the way (which no line
+    moves) left the range: the nudge carried rows out of range on every line, and the
+    number shown, from a line that stayed in range, has no witness (sin(x)/x at 1e-300,
+    order 2: y_1, 0 for cos x = 1, moved by 4 ulps is 4e284, and y_2 = 4e584 h^2
+    overflows for every h at which sin's row 2, -5e-301 h^2, does not underflow)."""
+
+    derivative: np.ndarray
+    kept: np.ndarray
+    unjudged: np.ndarray
+
+
+def nudged_derivative(expression, arrays, name: str, order: int, nudge, rows) -> Nudged:
     """The ``order``-th derivative at the points ``arrays`` (1-d) by a sweep along x + t
     whose every series ``nudge(function, series, args)`` moves (adcli.rounding's witness),
     and every row a rule makes inside, ``rows(row, where)`` (functions.nudging_rows: a
     recurrence's own rows, which the step's series alone would move only after they were
-    used), and where that sweep stayed in float64's range: elsewhere the number shown
-    came from another line (_rescaled), or is said to be unsure, and this one is no
-    witness of it."""
-    watch, flags = _Range(len(arrays[0]) if arrays else 1), _RangeFlags()
-
-    def watched(function, series, args):
-        watch(function, series, args)
-        return nudge(function, series, args)
-
+    used). Where that sweep left float64's range, it is searched along x + 2^m t as the
+    number shown was (_rescaled), every line nudged alike: in range both scale to the bit,
+    so any clean line witnesses the shown one, found on whichever line. The search is per
+    point, so that a point's witness does not depend on the other points of the run (an
+    underflow flagged at 1e-300 made x = 0's exact zero rows unwitnessed)."""
+    n = len(arrays[0]) if arrays else 1
+    flags = _RangeFlags()
     with nudging_rows(rows), flags.counting():
-        output = _output(expression, arrays, name, order + 1, watch=watched)
-        derivative = _times_factorial(output[order], order)
-    left = watch.low | watch.high | watch.fixed | (flags.under & watch.zero)
-    return derivative, ~left
+        watch = _watched(expression, arrays, name, order, np.ones(n), nudge=nudge)
+        derivative = _times_factorial(watch.row, order)
+        if not flags.raised:    # (no line searched, as taylor_nth searches none)
+            left = watch.low | watch.high | watch.fixed
+            return Nudged(derivative, ~left, np.zeros(n, dtype=bool))
+        derivative, unsure, _ = _rescaled(expression, arrays, name, order, derivative,
+                                          flags.under, nudge=nudge, watch=watch)
+    return Nudged(derivative, ~unsure, unsure & ~watch.fixed)
 
 
 def _quiet():
@@ -481,11 +497,13 @@ class _Range:
 
 
 def _rescaled(expression, arrays, name: str, order: int, derivative: np.ndarray,
-              under: bool):
+              under: bool, nudge=None, watch=None):
     """The derivative again where the sweep along x + t left the range at a point, from a
-    sweep along x + 2^m t whose rows did not (``redone``); ``lost`` where no such m was
+    sweep along x + 2^m t whose rows did not (``redone``); ``unsure`` where no such m was
     found, or a value on the way was out of range (1e300 exp(x) at -720: exp's 1.9e-313
-    keeps 43 bits, whatever m), and the number shown may be wrong (see ``Nth``).
+    keeps 43 bits, whatever m), and the number shown may be wrong (see ``Nth``). Every
+    sweep's series moved by ``nudge`` (nudged_derivative's), if given; ``watch``: the
+    sweep along x + t's, if it was watched already.
 
     Each point's m is searched: where rows underflowed, first m0 = ceil(log2 order), the
     smallest h >= order, then fourfold further up; where they overflowed, down from -m0
@@ -495,8 +513,9 @@ def _rescaled(expression, arrays, name: str, order: int, derivative: np.ndarray,
     shape = derivative.shape
     flat = [np.broadcast_to(a, shape).reshape(-1) for a in arrays]
     derivative = derivative.reshape(-1).copy()
-    watch = _watched(expression, flat, name, order, np.ones(derivative.size))
-    unsure, redone = watch.fixed, np.zeros(derivative.size, dtype=bool)
+    if watch is None:
+        watch = _watched(expression, flat, name, order, np.ones(derivative.size), nudge=nudge)
+    unsure, redone = watch.fixed.copy(), np.zeros(derivative.size, dtype=bool)
     # a row that underflowed to 0 in one step (log's row 2 at 1e300: -1e-600 / 2) shows
     # no subnormal: where an underflow was flagged, a 0 row is looked at on other lines
     probe = under & watch.zero & ~(watch.low | watch.high | watch.fixed)
@@ -506,17 +525,21 @@ def _rescaled(expression, arrays, name: str, order: int, derivative: np.ndarray,
     for start in range(0, at.size, block):
         some = at[start:start + block]
         _search(expression, flat, name, order, some, watch.low[some], watch.high[some],
-                derivative, unsure, redone, probe[some])
+                derivative, unsure, redone, probe[some], nudge)
+    return derivative.reshape(shape), unsure.reshape(shape), redone.reshape(shape)
+
+
+def _normal(derivative: np.ndarray) -> np.ndarray:
+    """Where a number is a normal float: elsewhere its error is no fraction of it (Nth)."""
     size = np.abs(derivative)
-    lost = unsure & (size >= _TINY) & (size < np.inf)
-    return derivative.reshape(shape), lost.reshape(shape), redone.reshape(shape)
+    return (size >= _TINY) & (size < np.inf)
 
 
 _SEEN = 2**25
 
 
 def _search(expression, flat, name: str, order: int, at, low, high, derivative, unsure,
-            redone, probe) -> None:
+            redone, probe, nudge=None) -> None:
     """_rescaled's search of m at the points ``at`` (indices into ``flat``), whose sweep
     along x + t underflowed (``low``) or overflowed (``high``): the derivative found, into
     ``derivative`` there, ``redone`` where it was, ``unsure`` where no m was left.
@@ -537,9 +560,9 @@ def _search(expression, flat, name: str, order: int, at, low, high, derivative, 
         some, where = at[looked], points[looked]
         for m in _probes(first, order):
             _watched(expression, [a[some] for a in flat], name, order,
-                     np.full(some.size, 2.0**m), _Range(some.size, seen, where, total))
+                     np.full(some.size, 2.0**m), _Range(some.size, seen, where, total), nudge)
     line = _watched(expression, [a[at] for a in flat], name, order, np.ones(total),
-                    _Range(total, seen, points, total))      # what x + t's rows saw
+                    _Range(total, seen, points, total), nudge)      # what x + t's rows saw
     searched = ~probe | line.low        # a probed point whose 0s were exact: its number stands
     at, lo, hi, points = (a[searched] for a in (at, lo, hi, points))
     while at.size:
@@ -550,7 +573,7 @@ def _search(expression, flat, name: str, order: int, at, low, high, derivative, 
         if not at.size:
             break
         watch = _watched(expression, [a[at] for a in flat], name, order, np.ldexp(1.0, m),
-                         _Range(at.size, seen, points, total))
+                         _Range(at.size, seen, points, total), nudge)
         # a row not finite where x + t's was: this line went too high, whatever the
         # watch saw (x^3's rows at 1e200 are inf on every line, and so not "high")
         high = watch.high | (~np.isfinite(watch.row) & np.isfinite(derivative[at]))
@@ -561,12 +584,23 @@ def _search(expression, flat, name: str, order: int, at, low, high, derivative, 
         at, lo, hi, points = (a[~clean] for a in (at, lo, hi, points))
 
 
-def _watched(expression, flat, name: str, order: int, scale, watch=None) -> _Range:
+def _watched(expression, flat, name: str, order: int, scale, watch=None,
+             nudge=None) -> _Range:
     """A sweep along x + scale t at the points ``flat`` (one array per variable), watched
-    (by ``watch``, or a new _Range); its row ``order`` is kept as the watch's ``row``."""
+    (by ``watch``, or a new _Range), every series then moved by ``nudge`` if given; its
+    row ``order`` is kept as the watch's ``row``."""
     watch = _Range(len(scale)) if watch is None else watch
-    watch.row = _output(expression, flat, name, order + 1, scale, watch=watch)[order]
+    seen = watch if nudge is None else _and_nudged(watch, nudge)
+    watch.row = _output(expression, flat, name, order + 1, scale, watch=seen)[order]
     return watch
+
+
+def _and_nudged(watch: _Range, nudge):
+    """``watch`` sees each series as the rule made it; the sweep goes on with it nudged."""
+    def seen(function, series, args):
+        watch(function, series, args)
+        return nudge(function, series, args)
+    return seen
 
 
 def _probes(first: int, order: int) -> list[int]:
