@@ -71,7 +71,7 @@ def test_the_listing_sees_what_other_runs_import():
     assert "unicodedata" in modules_of("grad", "exp(θ^2)^2", "--at", "θ=0.5")
     # (softplus has no Taylor rule of its own: the generic one records its backward)
     assert "copy" in modules_of("grad", "softplus(x)", "--at", "x=0.5", "--order", "3")
-    assert "json" in modules_of("check", "x^2", "2x", "--at", "x=0.5", "--format", "json")
+    assert "adcli.checking" in modules_of("check", "x^2", "2x", "--at", "x=0.5", "--format", "json")
     # rich draws what is told to act as a terminal
     assert "rich.console" in modules_of(*ONE_POINT, env={**os.environ, "FORCE_COLOR": "1"})
 
