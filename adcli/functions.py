@@ -200,7 +200,8 @@ POW_DERIVATIVE = ("a base of 0 or less, whose ln the exponent's derivative takes
 
 class Pow(Primitive):
     name, arity = "pow", 2
-    value_reason = ("a negative base to a fractional power (cbrt for real cube roots), 0 "
+    value_reason = ("a negative base to a fractional power (cbrt(x) for a real cube root, "
+                    "sign(x)*abs(x)^(1/n) for another odd root), 0 "
                     "to a negative power, or overflow")
     symbol, spellings, dunder = "^", ("^", "**"), "pow"
     domain = ((0.2, 3.0), (-3.0, 3.0))

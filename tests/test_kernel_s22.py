@@ -27,3 +27,4 @@ def test_far_but_finite_points_are_finite():
     columns["x1"][123_457] = 1e300   # past FAR: sin's step repairs it, and it is finite
     assert _finite("sin(x1)+x1*x2", columns) is True
 
+
