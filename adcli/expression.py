@@ -392,8 +392,10 @@ class Expression:
         if result.gradient is not None:
             self._by_forward_mode(arrays, result, flagged)
 
-    def _made_run(self, arrays, shape) -> _Run:
-        return _Run(self, arrays, shape, watching=False)
+    def _made_run(self, arrays, shape, kinked: tuple[str, ...] = ()) -> _Run:
+        run = _Run(self, arrays, shape, watching=False)
+        run.kinked = kinked or run.kinked
+        return run
 
     def _by_wider(self, arrays, result: Result, where: np.ndarray, asked) -> np.ndarray:
         """Mark the numbers the long double run contradicts at the points ``where``;
@@ -404,7 +406,8 @@ class Expression:
         variables = [a[where] for a in arrays]
         shown = {name: a[where] for name, a in asked.named(
             result.value, result.gradient, result.hessian, result.derivative).items()}
-        seen = judged(self._made_run, variables, asked, shown)
+        seen = judged(functools.partial(self._made_run, kinked=_kinked_by(asked)), variables,
+                      asked, shown)
         at = np.flatnonzero(where)
         for name, wrong in seen.wrong.items():
             if wrong.any():
@@ -592,14 +595,30 @@ class _Run:
             return self._result(y, wrt)
         with flags.counting():
             y = self.forward()
-            grads, variables = drivers.gradient(y, self.leaves, wrt, self.shape, self.watch,
+            watch = self._watch_for(wrt)
+            grads, variables = drivers.gradient(y, self.leaves, wrt, self.shape, watch,
                                                 create_graph=order == 2)
             # (the Hessian's passes too: log(x*y)'s mixed partial at x = 1e160 loses its
             # cancelling term to an underflow there alone)
-            hessian = (drivers.hessian(variables, self.leaves, wrt, self.shape, self.watch)
+            hessian = (drivers.hessian(variables, self.leaves, wrt, self.shape, watch)
                        if order == 2 else None)
         self._flagged(flags)
         return self._result(y, wrt, gradient=grads, hessian=hessian)
+
+    def _watch_for(self, wrt):
+        """The backward watch, deaf to an adjoint handed to a node none of ``wrt`` reaches:
+        it goes into no derivative shown (asin(y)'s inf slope at y = -1, under --wrt x), as
+        that node's kinks are not marked (Expression.moving). diff() nodes' Variables are
+        their inner graphs', whose variables their node does not list: all heard there."""
+        if self.watch is None or self.expression.has_diff:
+            return self.watch
+        idle = {id(y) for y, varies in zip(self.computed, self.expression.moving(wrt))
+                if not varies}   # (self.computed keeps them alive: no id is reused)
+
+        def watch(function, index, gx):
+            if id(function.inputs[index]) not in idle:
+                self.watch(function, index, gx)
+        return watch if idle else self.watch
 
     def _flagged(self, flags: _Flags) -> None:
         if flags.raised:  # (the tape's flags are counted for the whole run...)
@@ -708,6 +727,13 @@ class _Run:
                 inputs = [computed[i].data for i in node.args]
                 fine = functools.reduce(np.logical_and, [np.isfinite(x) for x in inputs])
                 self.diagnostics.add(node.function, "value", ~np.isfinite(y.data) & fine)
+
+
+def _kinked_by(asked) -> tuple[str, ...]:
+    """The variables whose nodes' kinks the float64 run marked (_Run.partials, _Run.nth):
+    the long double run's must be the same ones, or sqrt(y)'s kink at y = 0 under --wrt x
+    would keep float64's kink at sqrt(x^2) = 0 (x = 1e-200), an underflow's, said."""
+    return tuple(asked.wrt) + ((asked.nth[0],) if asked.nth else ())
 
 
 def _drop_range_artifacts(diagnostics, where: np.ndarray, seen) -> None:

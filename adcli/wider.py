@@ -8,12 +8,13 @@ long double (numpy's longdouble there: a 15-bit exponent and a 64-bit significan
 1e320 and 1e-580, and the same Functions run on it give 1e-80 and -1e-160. Where numpy's
 long double is float64 itself (Windows, macOS on ARM) WIDE is False: no such witness.
 
-The witness is believed at a point only where its own run was clean there: no step on the
-way (a value, a step of a rule, an adjoint) left long double's range or made nan or inf
-from finite inputs; and its number is not its own rounding. x/sqrt(x^2 + 1) at 1e200 has
-f' = 1e-600, two terms of 1e-200 that cancel, and long double's 7e-220 is what their
-rounding left: so the run is made twice more with every step's result moved by a few of
-its ulps at random (Vignes's CESTAC), and believed only where the three agree to STABLE.
+The witness is believed for a number only where its own run was clean on the way to it:
+no step it was computed from (a value, a step of a rule, an adjoint) left long double's
+range or made nan or inf from finite inputs; and its number is not its own rounding.
+x/sqrt(x^2 + 1) at 1e200 has f' = 1e-600, two terms of 1e-200 that cancel, and long
+double's 7e-220 is what their rounding left: so the run is made twice more with every
+step's result moved by a few of its ulps at random (Vignes's CESTAC), and believed only
+where the three agree to STABLE.
 There it is float64's computation with more range and more digits, so where the two
 differ by more than AGREE and by more than SUBNORMAL (below float64's normal range, the few
 units of its spacing there that a correct float64 evaluation can be off by), float64's
@@ -100,11 +101,12 @@ class _Watch:
     """Sees every Function call of a run (core.tracing) and marks its points: ``ranged``
     where a result lay outside float64's normal range (beyond it, subnormal, or 0 from
     inputs that were not: an underflow, or x - x, which costs a look only), ``lost``
-    where one made inf from finite inputs or was subnormal in long double. A nan made
-    from finite inputs (sqrt(-1)) is no loss of range, and it reaches only numbers that
-    are nan themselves (a pin's np.where, the convention, aside): those the isfinite
+    where one made inf from finite inputs or was subnormal in long double (_losses). A
+    nan made from finite inputs (sqrt(-1)) is no loss of range, and it reaches only numbers
+    that are nan themselves (a pin's np.where, the convention, aside): those the isfinite
     test of _judged sets aside, one number at a time, not the whole point (log(x^2) +
-    sqrt(y) at x = 1e-200, y = -1: f and d/dy are nan, d/dx is 2e200 all the same)."""
+    sqrt(y) at x = 1e-200, y = -1: f and d/dy are nan, d/dx is 2e200 all the same). A
+    lost step's numbers _reached finds, for the same reason."""
 
     def __init__(self, n: int):
         self.ranged = np.zeros(n, dtype=bool)
@@ -127,13 +129,11 @@ class _Watch:
 
     def see(self, data, inputs=()) -> None:
         size = self.see_result(data)
-        made, zeroed = np.isinf(size), size == 0
+        zeroed = size == 0
         for x in inputs:
-            finite = np.isfinite(x)
-            made &= finite
-            zeroed &= finite & (x != 0)
+            zeroed &= np.isfinite(x) & (x != 0)
         self.ranged |= zeroed & bool(inputs)
-        self.lost |= made | ((size > 0) & (size < _LONG_TINY))
+        self.lost |= _losses(size, inputs)
 
     def see_result(self, data) -> np.ndarray:
         """A number asked for: out of float64's range or not, but not the run's loss at
@@ -142,6 +142,38 @@ class _Watch:
         size = np.abs(data)
         self.ranged |= _outside(size)
         return size
+
+
+def _losses(size, inputs) -> np.ndarray:
+    """Where a step's result (of this size) lost its number in long double: inf from finite
+    ``inputs`` (an overflow, or a true inf: log(0), asin's slope at -1), or subnormal."""
+    made = np.isinf(size)
+    for x in inputs:
+        made &= np.isfinite(x)
+    return made | ((size > 0) & (size < _LONG_TINY))
+
+
+class _Cut:
+    """Puts nan in place of every lost step's result (_losses): nan goes on through every
+    step computed from it, and so marks the numbers the loss reached."""
+
+    def __call__(self, function, inputs, y) -> None:
+        cut = _losses(np.abs(y.data), [x.data for x in inputs])
+        if cut.any():
+            y.data = np.where(cut, np.longdouble(np.nan), y.data)
+
+
+def _reached(make_run, arrays, asked: Asked, first: dict, lost: np.ndarray) -> dict:
+    """Per number, where a lost step was on its way: at the points ``lost``, where the run
+    again with those steps cut (_Cut) does not give ``first``'s number. A loss is the run's
+    at its point, not every number's there: log(x^2) + asin(y) at x = 1e-200, y = -1 makes
+    asin's inf slope in d/dy alone, and f = -922.6 and d/dx = 2e200 stand."""
+    reached = {name: lost.copy() for name in first}
+    if lost.any():
+        again = _run(make_run, [a[lost] for a in arrays], asked, _Cut())
+        for name, a in first.items():
+            reached[name][lost] = ~(again[name] == a[lost])
+    return reached
 
 
 def suspects(make_run, arrays: list[np.ndarray], asked: Asked) -> np.ndarray:
@@ -187,7 +219,8 @@ def _judged(make_run, arrays: list[np.ndarray], asked: Asked, shown: dict) -> Ju
               for name, a in first.items()}
     with np.errstate(over="ignore", under="ignore"):
         numbers = {name: a.astype(np.float64) for name, a in first.items()}
-    clean = {name: ~watch.lost & np.isfinite(a) for name, a in first.items()}
+    reached = _reached(make_run, arrays, asked, first, watch.lost)
+    clean = {name: ~reached[name] & np.isfinite(a) for name, a in first.items()}
     wrong = {name: clean[name] & ranged[name] & contradicts(numbers[name], shown[name])
              for name in first}
     if asked.nth is not None and asked.nth[1] > 1:
