@@ -73,6 +73,20 @@ def _claims(f, targets, order, points, found, status) -> list[str]:
         # (not where the expectation was judged against f's left and right derivatives:
         # AD, which every claim below compares with, is a kink's convention there)
         where = counted & _judged(t) & ~t.by_sides
+        # A claim must be certain: it is checked at the default tolerance, whatever
+        # --rtol/--atol loosened the verdict to.
+        tolerance = (DEFAULT_RTOL, 0.0)
+        # The expectation read otherwise, as a caution on stderr says it may be meant
+        # (1/2 x^(-1/2) is 1/(2x^(-1/2))): where that reading matches, it is the slip, and
+        # a diagnosis of the reading as written would be of what was not meant (its nan
+        # too: 1/√2 x, read 1/sqrt(2x), is nan for x < 0, and (1/√2)·x is not).
+        otherwise = _read_otherwise(t, points, where, found.ad[i][where],
+                                    found.ad_scale[i][where], tolerance) \
+            if where.sum() >= MIN_FOR_DIAGNOSIS and np.any(where & (t.status == "differs")) \
+            else None
+        if otherwise:
+            found_any.append(otherwise)
+            continue
         gone = where & undefined(found.expected[i], found.expected_scale[i])
         if gone.any():      # said first; the claims below are about the rest
             found_any += _undefined(t, points, where, gone, found.ad[i])
@@ -81,19 +95,9 @@ def _claims(f, targets, order, points, found, status) -> list[str]:
             continue
         e, e_scale = found.expected[i][where], found.expected_scale[i][where]
         a, a_scale = found.ad[i][where], found.ad_scale[i][where]
-        # A claim must be certain: it is checked at the default tolerance, whatever
-        # --rtol/--atol loosened the verdict to.
-        tolerance = (DEFAULT_RTOL, 0.0)
         if t.name is not None and not f.moving(path(t, order))[-1]:    # d/dx (e^2) = 2e
             found_any.append(f"the derivative of a constant is 0: {f.text} does not depend "
                              f"on {t.name}")
-            continue
-        # The expectation read otherwise, as a caution on stderr says it may be meant
-        # (1/2 x^(-1/2) is 1/(2x^(-1/2))): where that reading matches, it is the slip, and
-        # a diagnosis of the reading as written would be of what was not meant.
-        otherwise = _read_otherwise(t, points, where, a, a_scale, tolerance)
-        if otherwise:
-            found_any.append(otherwise)
             continue
         # (where its other readings were tried and differ too, the reading is no slip of
         # its own: 1/2 x^2 for x^3/3's x^2 is wrong read either way)
@@ -153,8 +157,6 @@ def _claims(f, targets, order, points, found, status) -> list[str]:
                 # so is ∂f/∂c of sin(3x + c), whose d/dx written cos(3x + c) lacks du/dx)
                 swapped = _power_rule(f, t, e, e_scale, a, sweep, found, points, where,
                                       tolerance) or ([] if inner else swapped)
-            if swapped and left_out:   # (x e^y's ∂/∂y written e^y: ∂f/∂x, as a test has it)
-                multiple = held
             claims += swapped
             claims += inner
             claims += _quotient(f, t, e, e_scale, a, a_scale, sweep, tolerance)
@@ -209,6 +211,12 @@ def _claims(f, targets, order, points, found, status) -> list[str]:
             claims += ([] if orders else _squared(f, t, e, e_scale, a, a_scale, points, where,
                                                   tolerance)) or \
                 _second_terms(f, t, e, e_scale, a, a_scale, points, where, tolerance)
+        # A rule's slip that explains the expectation explains the factor too: the factor
+        # is what the rule left out, not one dropped (y sin(xy)'s ∂/∂x written y cos(xy)
+        # lacks the chain rule's ∂u/∂x, which is y; x e^y's ∂/∂y written e^y is ∂f/∂x,
+        # swapped partials).
+        if claims and left_out:
+            multiple = held
         claims, multiple, orders = _one_story(t, claims, inner, multiple, orders)
         found_any += claims + multiple + orders + cautions
     return found_any

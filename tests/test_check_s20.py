@@ -191,9 +191,11 @@ def test_no_mixed_partial_is_claimed_where_f_is_linear_in_the_other_variable():
 
 
 def test_f_and_the_expectation_both_read_as_meant_match():
-    # √2 x^2 meant as √2·x^2, whose derivative 2√2·x is 2√2 x meant as 2·√2·x
+    # √2 x^2 meant as √2·x^2, whose derivative 2√2·x is 2√2 x meant as 2·√2·x (the
+    # expectation's own diagnosis against √2·x^2 says its reading, not its nan as written)
     assert diagnosis("√2 x^2", "2√2 x") == [
-        "f: √2 x^2 is read otherwise than it was likely meant (see the warning); as "
-        "sqrt(2)*x^2, and the expectation as sqrt(2)*x, they match"]
+        "f: √2 x^2 is read otherwise than it was likely meant (see the warning); with f "
+        "read as sqrt(2)*x^2, √2 x is read otherwise than it was likely meant (see the "
+        "warning); as sqrt(2)*x, the expectation matches"]
     # 3√2 x is wrong either way (2√2 x is right): the readings are not blamed alone
     assert diagnosis("√2 x^2", "3√2 x")[-1].endswith("; read the other way, it differs too")
