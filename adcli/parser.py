@@ -149,10 +149,12 @@ def _readings(expression: Expression) -> dict[str, OtherReading]:
     # reading inside it, so the division it is about is not said again as (sin(pi)/6)*x)
     if "/" in text and _may_hold_a_function_of_one(text):
         of_number = _function_of_number(expression, covered)
+    # (1/√2 x sin y: the root's caution offers (1/sqrt(2))*(x*sin(y)), said in its place)
+    roots = _root_divisor(expression, covered) if "/" in text and (
+        "√" in text or "∛" in text) and re.search(_ROOT_DIVISOR, text) else {}
     if "/" in text and re.search(_SPACED, text):
         said.update(_spaced_divisor(expression, covered))
-    if "/" in text and ("√" in text or "∛" in text) and re.search(_ROOT_DIVISOR, text):
-        said.update(_root_divisor(expression))
+    said.update(roots)
     if _may_hold_one(text):
         said.update(_powers(expression))
     said.update(of_number)
@@ -219,44 +221,113 @@ def _spaced_divisor(expression: Expression, covered=frozenset()) -> dict[str, Ot
 _ROOT_DIVISOR = r"/\s*[\u221a\u221b]\s*(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?[ \t]+\S"
 
 
-def _root_divisor(expression: Expression) -> dict[str, OtherReading]:
+def _root_divisor(expression: Expression, covered: set) -> dict[str, OtherReading]:
     """1/√2 x is 1/sqrt(2*x) by the rules (a root's sign takes every factor after it), while
     on paper the bar covers the 2 alone and, as 1/2 x, (1/√2)*x is more often meant: said
     once, with that reading (the reader leaves its own caution of √2 x to this one, whose
-    rewrite, √(2) x, would be a spaced divisor, 1/√(2) x, cautioned in turn)."""
+    rewrite, √(2) x, would be a spaced divisor, 1/√(2) x, cautioned in turn; so is the
+    spaced divisor of 1/√2 x sin y: the place of each division said goes into ``covered``)."""
     from .reader import ROOT_SIGNS, SPACED_NUMBER
 
-    nodes, text, said = expression.nodes, expression.text, {}
+    nodes, text, said, looked = expression.nodes, expression.text, {}, 0
     for node in nodes:
         if node.name != "div" or node.kind != "infix":
             continue
         sign = re.compile(r"\s*").match(text, node.position + 1).end()
         number = re.compile(r"\s*" + SPACED_NUMBER).match(text, sign + 1)
-        root = nodes[node.args[1]]
-        if text[sign:sign + 1] not in ROOT_SIGNS or number is None or \
-                root.kind != "call" or root.position != sign:
+        if text[sign:sign + 1] not in ROOT_SIGNS or number is None:
             continue
-        factors, first = _run_after(expression, root.args[0], number.end())
+        outer, root = _run_after(expression, node.args[1], sign)   # 1/√2 x sin y: sin y
+        if nodes[root].kind != "call" or nodes[root].position != sign:
+            continue
+        factors, first = _run_after(expression, nodes[root].args[0], number.end())
         if not factors or nodes[first].kind != "number":
             continue
-        left = node.args[0]
-        top, at = _shown(expression, left), _start(expression, left, -1)
-        shown = text[at:node.position].rstrip() if at >= 0 else top
-        end = _subtree_end(expression, node.args[1])
-        rest = [_shown(expression, j) for j in reversed(factors)]
-        tail = text[number.end():end] if end is not None else " ".join(rest)
-        closed = sign + len(text[sign:number.end()].rstrip())   # after the number
-        written = f"{shown}/{text[sign:closed]} {tail}"
-        meant = f"({top}/{root.name}({_operand(nodes, first)}))*{'*'.join(rest)}"
-        caution = (f"{written}: a function written without parentheses takes every factor "
-                   f"after it, so this divides by {_shown(expression, node.args[1])}; for "
-                   f"{meant}, write {shown}/{text[sign:closed]}*{tail}")
-        if caution not in said:  # (the text is copied once for each: it may be 1 MB)
-            said[caution] = OtherReading(written, meant,
-                                         f"{text[:closed]}*{text[number.end():]}")
-        if len(said) == CAUTIONS:
-            break
+        covered.add(node.position)
+        if looked < LOOKED_AT and len(said) < CAUTIONS:  # (each reads its divisor again)
+            _root_divisor_at(expression, node, number, (root, first, outer + factors), said)
+            looked += 1
     return said
+
+
+def _root_divisor_at(expression: Expression, div, number: re.Match, run: tuple,
+                     said: dict) -> None:
+    """The caution of a division by a root of a number (the number ends at number.end())
+    and its other reading, into ``said``. ``run``: the root's node, the number's, and the
+    factors after the number, the root's and then the divisor's, right to left."""
+    nodes, text, (root, first, factors) = expression.nodes, expression.text, run
+    sign, top = nodes[root].position, _shown(expression, div.args[0])
+    at = _dividend_start(expression, div.args[0], div.position)
+    shown = text[at:div.position].rstrip() if at >= 0 else top
+    end = _run_end(expression, div.args[1], number.end(), sign)
+    rest = [_shown(expression, j) for j in reversed(factors)]
+    tail = text[number.end():end] if end is not None else " ".join(rest)
+    closed = sign + len(text[sign:number.end()].rstrip())   # after the number
+    written = text[at:end] if at >= 0 and end is not None else \
+        f"{shown}/{text[sign:closed]} {tail}"
+    # (the rest grouped, as its rewrite reads it: a product side by side is one factor)
+    after = rest[0] if len(rest) == 1 else f"({'*'.join(rest)})"
+    meant = f"({top}/{nodes[root].name}({_operand(nodes, first)}))*{after}"
+    caution = (f"{written}: a function written without parentheses takes every factor "
+               f"after it, so this divides by {render(nodes, root=div.args[1])}; for "
+               f"{meant}, write {shown}/{text[sign:closed]}*{tail}")
+    if caution not in said:  # (the text is copied once for each: it may be 1 MB)
+        said[caution] = OtherReading(written, meant, f"{text[:closed]}*{text[number.end():]}")
+
+
+def _dividend_start(expression: Expression, left: int, slash: int) -> int:
+    """Where the dividend before the '/' at text[slash] starts, without the brackets it
+    is only in ((1/√2 x): the 1), -1 where not known (a --let name's nodes)."""
+    text, at = expression.text, _start(expression, left, -1)
+    while 0 <= at < slash and text[at] in _OPENING:
+        close = _closing(text, at) if text[at] != "|" else _closing_bar(text, at + 1)
+        if close is not None and close <= slash:
+            break
+        at = re.compile(r"\s*").match(text, at + 1).end()
+    return at
+
+
+def _run_end(expression: Expression, divisor: int, start: int, sign: int) -> int | None:
+    """Where a root's argument, its run after the number from text[start] on, ends in the
+    text, the brackets and bars it opened closed (1/√2 (x+1): after the ')', though its
+    last node is the 1); None where not known for sure: the root from text[sign] to there,
+    read alone, must read as ``divisor`` does (with --let names as names)."""
+    text, nodes = expression.text, expression.nodes
+    last, stack = divisor, [divisor]
+    # (a --let name's nodes are placed in its own text; its product, where it is written)
+    while stack:
+        at = stack.pop()
+        last = max(last, at, key=lambda i: nodes[i].position)
+        stack.extend(() if at in expression.names else nodes[at].args)
+    end = _factor_end(text, nodes[last].position)
+    end = _closed_end(text, start, end) if end is not None else None
+    if end is None:
+        return None
+    try:
+        alone = _nodes(text[sign:end], frozenset(expression.names.values()), hint=False)
+    except ExpressionError:
+        return None
+    # (printed with the names, the divisor is followed by " where " and their definitions)
+    read = render(nodes, root=divisor, names=expression.names).partition(" where ")[0]
+    return end if render(alone) == read else None
+
+
+# A bracket or bars opening a group: (, [, {, |, \lvert, \vert, \left|
+_GROUP_OPENS = r"[(\[{]|\||\\(?:l?vert(?![^\W\d_])|left\s*\|)"
+
+
+def _closed_end(text: str, start: int, end: int) -> int | None:
+    """``end``, or past it the end (with its powers) of a group opened from text[start]
+    and not closed before text[end] (1/√2 (x+1): the factor's last node is its 1)."""
+    while True:
+        opening = re.compile(_GROUP_OPENS).search(text, start, end)
+        if opening is None:
+            return end
+        close = _closing(text, opening.start()) if opening.group() in "([{" else \
+            _closing_bar(text, opening.end())
+        if close is None or close > end:
+            return _powers_end(text, close)
+        start = close
 
 
 def _run_after(expression: Expression, divisor: int, end: int) -> tuple[list[int], int]:

@@ -686,6 +686,10 @@ def marks_in(text: str) -> str:
 
 # ----- what the rules hand up before a run is read -----------------------------------
 
+# A bracket's sizing command just before it (as the grammar's LATEX_SPACE: \left, \bigl)
+_SIZING = r"\\(?:left|[bB]igg?l?)\s*\Z"
+
+
 class Factor(Record):
     """A value in a run: its node, where its text starts, and what kind of factor it is:
     "number" (starts with a number), "paren" (in parentheses or bars), "applied" (a
@@ -1617,9 +1621,8 @@ class Builder:
         if k is None:
             return
         self._looked += 1
-        second, last = factors[k + 1].start, factors[-1]
-        # The last factor's end is not known here: it is shown as read (e^{x} as e^x).
-        tail = text[second:last.start] + as_operand(nodes, last.index)
+        second, last = self._sized(factors[k + 1].start), factors[-1]
+        tail = text[second:last.start] + self._last_shown(last)
         opened = chain[1].start if len(chain) > 1 else factors[0].start  # sin cos x y
         head = text[chain[0].start:opened].rstrip()
         inner = text[opened:self._gap(second)[0] + 1].strip()    # (sin x \! y: not \!)
@@ -1636,6 +1639,24 @@ class Builder:
             if braced and self._braced_sum(factors[0]) else ""
         self._say(f"{shown}: a function written without parentheses takes every factor after "
                   f"it, so this is {reading}; for {meant}, write {head}({inner}) {tail}{note}")
+
+    def _sized(self, start: int) -> int:
+        """Where a factor starting at text[start] starts with the sizing of its bracket
+        (\\left(y\\right): at its \\left, which the grammar reads as a space)."""
+        sized = re.compile(_SIZING).search(self.text, max(0, start - 16), start)
+        return sized.start() if sized is not None else start
+
+    def _last_shown(self, last: Factor) -> str:
+        """The last factor of a function's argument, shown as read (e^{x} as e^x: where it
+        ends is not known here), except where that drops the brackets it was typed in,
+        (y) as y: then as typed, up to the bracket closing them (and its powers)."""
+        shown, opening = as_operand(self.nodes, last.index), self.text[last.start]
+        if opening not in "([{" or shown.startswith("("):
+            return shown
+        from .parser import _factor_end  # (read only for a caution: parser imports reader)
+
+        end = _factor_end(self.text, last.start)
+        return self.text[last.start:end] if end is not None else shown
 
     def _braced_sum(self, factor: Factor) -> bool:
         """Whether a function's first factor is a brace group holding a sum (\\sin{x+1}y),

@@ -132,7 +132,7 @@ def read_otherwise_both(written: list, meant: list) -> str:
 WIDE_ARGUMENTS = [
     ("tan x", r"2\tan x (1+\tan^2 x)", 2,
      read_otherwise(r"\tan x (1 + (tan(x)^2))", "tan(x)*(1 + (tan(x)^2))")),
-    ("sin(x)^2", r"2\sin x (\cos x)", 1, read_otherwise(r"\sin x cos(x)", "sin(x)*cos(x)")),
+    ("sin(x)^2", r"2\sin x (\cos x)", 1, read_otherwise(r"\sin x (\cos x)", "sin(x)*cos(x)")),
     ("e^x sin x", r"\sin x e^x + \cos x e^x", 1,
      read_otherwise_both([r"\sin x e^x", r"\cos x e^x"], ["sin(x)*e^x", "cos(x)*e^x"])),
 ]
