@@ -194,7 +194,21 @@ class Trace:
         return next((s for s in self.steps if not math.isfinite(s.value)), None)
 
     def first_nonfinite_adjoint(self) -> Step | None:
-        return next((s for s in self.adjoint_order() if not math.isfinite(s.adjoint)), None)
+        """The first nan or inf adjoint on the way to a gradient asked for: one of a step
+        no ``wrt`` variable reaches (sqrt(y) to d/dx) is no part of any (grad says nothing
+        of it), so it is not the one to blame."""
+        asked = self.depending(self.wrt)
+        return next((s for s in self.adjoint_order()
+                     if s in asked and not math.isfinite(s.adjoint)), None)
+
+    def depending(self, names) -> set[Step]:
+        """The steps whose value depends on one of the variables ``names``."""
+        found: set[Step] = set()
+        for step in self.steps:   # (in evaluation order: operands come first)
+            if step.kind == "input" and step.name in names or any(
+                    o in found for o in step.operands if isinstance(o, Step)):
+                found.add(step)
+        return found
 
     def first_nonfinite_tangent(self) -> Step | None:
         return next((s for s in self.steps if s.tangent is not None

@@ -652,8 +652,8 @@ def _render_json(result, out, digits, extra, header=True) -> None:
         "points": [_point_json(result, i, digits, extra) for i in range(len(result.value))],
     }
     at, smooth = document["points"], differentiable_at_kinks(result)
-    found = [{"at": at[i]["at"], "function": function, "kind": kind,
-              "why": _point_why(result, smooth, i, kind, why)}
+    found = [{"at": at[i]["at"], **_passed_json(extra, i), "function": function,
+              "kind": kind, "why": _point_why(result, smooth, i, kind, why)}
              for i, function, kind, why in point_warnings(result.diagnostics)]
     if found:
         document["warnings"] = found

@@ -414,11 +414,22 @@ JUMP = 0.25
 def _steps_stay(slope, a, b, fa, fb) -> np.ndarray:
     """Whether f's change from a to b (fa to fb) is a jump: narrowed down a millionfold,
     each pass keeping the piece where f changes most, the change keeps more than JUMP of
-    itself (sign's 1; nan, where f is undefined inside, counts as kept). A continuous
-    f's change shrinks with the piece: abs's a millionfold, cbrt's at 0 a hundredfold."""
+    itself (sign's 1; nan, where f is undefined inside, counts as kept) and does not fade
+    as a power law's does. A continuous f's change shrinks with the piece: abs's a
+    millionfold, cbrt's a hundredfold, but |x|^0.05's only by half, 32^0.05 a pass."""
+    changes = _narrowed(slope, a, b, fa, fb)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        left = changes[-1]
+        kept = np.isnan(left) | (left > JUMP * np.abs(fb - fa))
+        return kept & ~_fading(changes) & (fb != fa)
+
+
+def _narrowed(slope, a, b, fa, fb) -> list[np.ndarray]:
+    """f's change over each bracket after each pass, narrowing it 32 times to the piece
+    where f changes most."""
     lo, hi, flo, fhi = a.copy(), b.copy(), fa.copy(), fb.copy()
     t = np.linspace(0, 1, REFINE_POINTS + 2)[1:-1]
-    rows = np.arange(len(lo))
+    rows, changes = np.arange(len(lo)), []
     for _ in range(REFINE_PASSES):
         inner = lo[:, None] + (hi - lo)[:, None] * t          # (brackets, points)
         value, _ = slope(inner.ravel())
@@ -428,9 +439,27 @@ def _steps_stay(slope, a, b, fa, fb) -> np.ndarray:
         most = np.argmax(np.where(np.isnan(change), np.inf, change), axis=1)
         lo, hi = grid[rows, most], grid[rows, most + 1]
         flo, fhi = fgrid[rows, most], fgrid[rows, most + 1]
-    with np.errstate(invalid="ignore"):
-        left = np.abs(fhi - flo)
-        return (np.isnan(left) | (left > JUMP * np.abs(fb - fa))) & (fb != fa)
+        changes.append(np.abs(fhi - flo))
+    return changes
+
+
+def _fading(changes: list[np.ndarray]) -> np.ndarray:
+    """Whether the last four changes fade as |x|^p's at its cusp, C r^k (r = 32^-p): each
+    run of three, gone on at its steady ratio, tends to less than JUMP of its last. A
+    jump's, J + C r^k, tends to J; one with the kink inside its pieces, not on a sample,
+    changes by no steady ratio (how much of the cusp each piece holds varies)."""
+    c = changes[-4:]
+    return (np.abs(_limit(*c[:3])) <= JUMP * c[2]) & (np.abs(_limit(*c[1:])) <= JUMP * c[3])
+
+
+def _limit(c1, c2, c3) -> np.ndarray:
+    """What c1, c2, c3 tend to, shrinking on by the ratio of their last two decreases
+    (Aitken's extrapolation: C r^k tends to 0, J + C r^k to J); nan where they do not
+    shrink by a steady ratio below 1."""
+    shrank, last = c1 - c2, c2 - c3
+    ratio = last / shrank
+    steady = (shrank > 0) & (ratio > 0) & (ratio < 1)
+    return np.where(steady, c3 - last * ratio / np.where(steady, 1 - ratio, 1), np.nan)
 
 
 def _jumps(y: np.ndarray, crossed: np.ndarray) -> np.ndarray:

@@ -595,7 +595,10 @@ class JsonTrace:
                 "first_nonfinite": {k: s and s.id for k, s in bad.items()}}
         self.out.write("], " + self.dump(tail)[1:])
         self.count += 1
-        self.warnings += [{"at": at, "function": function, "kind": kind, "why": why}
+        # as the point's: which row of a points file it was (grad's and eval's have it)
+        passed = {"extra": finite_json(extra)} if extra else {}
+        self.warnings += [{"at": at, **passed, "function": function, "kind": kind,
+                           "why": why}
                           for _, function, kind, why in point_warnings(trace.diagnostics)]
 
     def node(self, trace: tracing.Trace, step: tracing.Step) -> dict:
