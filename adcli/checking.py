@@ -70,6 +70,10 @@ MIN_FOR_DIAGNOSIS = 3  # points a diagnosis must hold at, at least
 FEW_POINTS = 10
 UNDEFINED_CLAIM = "the expectation is nan at "   # slips._undefined: a fact at the points
 UNSETTLED = "finite differences do not settle there"   # why a point is not counted
+# (and for a derivative in one variable, where AD cannot say and its one-sided differences
+# do not settle, or disagree by no more than their own error: _one_step)
+SIDES_UNSETTLED = ("whether {label} exists there is not known: its one-sided differences "
+                   "do not settle (AD's own beside the point cannot say: a kink lies there)")
 SIDES_UNKNOWN = ("whether {label} exists there is not known: a kink lies beside the point "
                  "in the derivative it differentiates, which may not exist there")
 # (and why, where what they difference is subnormal: its digits are units of 2^-1074)
@@ -133,6 +137,10 @@ class Target:
     # (|x| sign(x) = x at 0: AD 0, f' = 1), so the expectation was judged against the left
     # and right derivatives, which agree, instead of AD.
     by_sides: np.ndarray | None = None
+    # Per point, without an expectation: where AD was judged against its own left and
+    # right derivatives at a kink (they agree: the derivative exists), finite differences
+    # not settling there (x|x| at 0, where f is 0: _judged_by_ad_sides).
+    ad_sides: np.ndarray | None = None
     # Per point: what the match needed beyond --rtol (see _allowance): 0 nothing, 1 the
     # rounding error of the formulas, 2 --atol too (a match is worded by what it took).
     allowance: np.ndarray | None = None
@@ -2643,14 +2651,16 @@ def _refuted_by_ulps(func, x, rounding, runs) -> np.ndarray:
     return np.array(refuted)
 
 
-def _one_sided_steps(f, names, points, where, scale_before, value):
+def _one_sided_steps(f, names, points, where, scale_before, value, scale):
     """Left and right derivatives at the points ``where`` along the last of ``names``
     (path's), or, where an earlier step's do not agree, that step's: ∂²f/∂x∂y of x|y| at
     y = 0 has ∂f/∂y = x sign(y) to difference in x, smooth in x, but ∂f/∂y itself does
     not exist there. Also per point: the index of the step whose they are (-1: the last),
     whether the derivative exists, how far AD's sides may be off (nan where finite
     differences gave them: _one_step), and where whether it exists is not known.
-    ``value``: f at the points, the derivative below the first step (_one_step's here)."""
+    ``value``: f at the points, the derivative below the first step (_one_step's here);
+    ``scale``: the rounding scale of the derivative itself (``scale_before``: of the one
+    below it), the size of the terms AD's sides may be off by a few ulps of."""
     n = len(where)
     left, right, error = (np.full(n, np.nan) for _ in range(3))
     exists, unknown, step = np.zeros(n, bool), np.zeros(n, bool), np.full(n, -1)
@@ -2658,8 +2668,11 @@ def _one_sided_steps(f, names, points, where, scale_before, value):
     for j in range(len(names)):
         last = j == len(names) - 1
         # (no rounding scale kept for the lower derivatives: inf takes the value's size)
-        scale = scale_before if last else np.full(n, np.inf)
-        sides = _one_step(f, names[:j + 1], points, open_, scale, here)
+        before = scale_before if last else np.full(n, np.inf)
+        # (AD's sides' rounding is of their terms' size: known for the last two steps)
+        own = scale if last else scale_before if j == len(names) - 2 else np.zeros(n)
+        sides = _one_step(f, names[:j + 1], points, open_, before, here,
+                          (own, scale_before if last else np.zeros(n)))
         # (the last step's sides are shown in any case; an earlier one's where it does
         # not exist, and where that is not known, the derivative's is not either)
         done = open_ if last else open_ & ~sides.exists
@@ -2685,7 +2698,7 @@ class _Step:
     value: np.ndarray       # the derivative at the point where it exists (nan elsewhere)
 
 
-def _one_step(f, names, points, where, scale_before, here) -> _Step:
+def _one_step(f, names, points, where, scale_before, here, scales) -> _Step:
     """At the points ``where``, the left and right derivatives along ``names`` (path's,
     differenced along the last). They are AD's own derivatives just beside the point,
     extrapolated to it (adcli.sides.one_sided), where AD can say: it resolves a jump of
@@ -2698,11 +2711,18 @@ def _one_step(f, names, points, where, scale_before, here) -> _Step:
     cbrt(x)'s beside 0 do, d^(1/3)) finite differences witness, as before, except in a mixed
     partial: there a kink beside the point is the lower derivative's (|x||y| at the
     origin: ∂f/∂y = |x| sign(y) is a convention along y = 0), which differences of AD's
-    number there cannot see through, so whether the derivative exists is not known."""
+    number there cannot see through, so whether the derivative exists is not known.
+    ``scales``: the rounding scales of the derivative and of the one below it (0: none
+    known), per point."""
     n = len(where)
-    fd_left, fd_right = _one_sided(f, names, points, where, scale_before)
-    step = _Step(fd_left, fd_right, np.full(n, np.nan), _exists(fd_left, fd_right),
-                 np.zeros(n, bool), np.full(n, np.nan))
+    fd_left, fd_right, unsure = _one_sided(f, names, points, where, scale_before)
+    exists = _exists(fd_left, fd_right)
+    # (differences that disagree by no more than their own error do not say that the
+    # derivative does not exist: abs(x - x) + sin(x) at 1e-4, where f'' is -sin(x), and
+    # the one-sided differences of f' = cos(x), -1e-4 +- 3e-7, do not settle)
+    unsettled = where & ~exists & unsure
+    step = _Step(fd_left, fd_right, np.full(n, np.nan), exists, unsettled,
+                 np.full(n, np.nan))
     index = np.flatnonzero(where)
     if not index.size:
         return step
@@ -2712,14 +2732,15 @@ def _one_step(f, names, points, where, scale_before, here) -> _Step:
         here = np.where(np.isfinite(here), here,
                         derivative_values(f, names[:-1], sub) if len(names) > 1 else here)
     with np.errstate(all="ignore"):     # (nan and inf: AD cannot say there)
-        return _by_ad(f, names, sub, here, index, step)
+        return _by_ad(f, names, sub, here, index, step,
+                      [np.broadcast_to(s, (n,))[index] for s in scales])
 
 
-def _by_ad(f, names, sub, here, index, step) -> _Step:
+def _by_ad(f, names, sub, here, index, step, scales) -> _Step:
     """_one_step's verdict where AD's sides decide it, at the points ``index``."""
     from .sides import one_sided
 
-    limits, errors, jumps = one_sided(f, names, sub, here)
+    limits, errors, jumps = one_sided(f, names, sub, here, *scales)
     usable = np.all(np.isfinite(errors), axis=0)
     agree = np.abs(limits[1] - limits[0]) <= errors[0] + errors[1]
     jumped = np.any(jumps, axis=0)
@@ -2735,7 +2756,7 @@ def _by_ad(f, names, sub, here, index, step) -> _Step:
     step.error[index] = np.where(by_ad, np.max(errors, axis=0), np.nan)
     mixed = len(set(names)) > 1
     step.exists[index] = confirmed | ~by_ad & step.exists[index] & ~mixed
-    step.unknown[index] = ~by_ad & mixed
+    step.unknown[index] = ~by_ad & (mixed | step.unknown[index])
     # (the next step's ``here``: AD's number, unless a convention the sides refute)
     ad = np.broadcast_to(derivative_values(f, names, sub), index.shape)
     middle = (step.left[index] + step.right[index]) / 2
@@ -2745,21 +2766,29 @@ def _by_ad(f, names, sub, here, index, step) -> _Step:
 
 
 def _one_sided(f, names, points, where, scale_before):
-    """Left and right derivatives at the points ``where`` (nan elsewhere or unsettled)."""
+    """Left and right derivatives at the points ``where`` (nan elsewhere or unsettled),
+    and where they are within their own error of each other, each to within less than
+    its own size (differences that grow as the step shrinks, sign(x)'s 1/h at 0, are not:
+    what they difference jumps)."""
     n = len(where)
-    left, right = np.full(n, np.nan), np.full(n, np.nan)
+    left, right, unsure = np.full(n, np.nan), np.full(n, np.nan), np.zeros(n, bool)
     index = np.flatnonzero(where)
     if not index.size:
-        return left, right
+        return left, right, unsure
     sub = {v: p[index] for v, p in points.items()}
     func, x = _differenced(f, names, sub), sub[names[-1]]
+    raw = []
     for side, out in (("left", left), ("right", right)):
         estimate, error, _ = _differences(f, names, sub, scale_before[index], side)
         settled = error <= SETTLED * np.abs(estimate)
         vanish = ~settled & (np.abs(estimate) <= error) & _power_law(func, x, side)
         out[index] = np.where(settled | (estimate == 0), estimate,
                               np.where(vanish, 0.0, np.nan))
-    return left, right
+        raw.append((estimate, error))
+    (a, a_error), (b, b_error) = raw
+    unsure[index] = (np.abs(a - b) <= a_error + b_error) & (a_error <= np.abs(a)) \
+        & (b_error <= np.abs(b))
+    return left, right, unsure
 
 
 POWER_ROWS = 4          # the finest steps whose one-sided differences _power_law reads
@@ -2934,6 +2963,8 @@ def _judge_target(f, t: Target, i, order, points, found, rtol, atol, smooth_valu
         t.pole[~(usable & ~found.kink & ~(settled & agree))] = ""
         t.fd_disagrees = disagree & (t.pole == "")
     else:
+        sided = _judged_by_ad_sides(t, usable & ~settled & found.kink)
+        usable &= ~sided
         t.pole[~usable] = ""
         t.why[usable] = t.pole[usable]
         usable &= t.pole == ""
@@ -2967,7 +2998,24 @@ def _judge_target(f, t: Target, i, order, points, found, rtol, atol, smooth_valu
         t.difference[flat] = _of_terms(t.ad, ad_scale)[flat]
         t.status[judged] = np.where(agree[judged], "match", "differs")
         t.fd_disagrees = judged & ~agree
+        t.status[sided] = np.where(_is_sides(t, t.ad)[sided], "match", "differs")
     t.status[nowhere] = "no derivative"
+
+
+def _judged_by_ad_sides(t: Target, where) -> np.ndarray:
+    """Of the points ``where`` (kinks where finite differences do not settle), those where
+    AD's own sides (not one-sided differences) say the derivative exists: there AD is
+    judged against them, a number they agree on being as good a witness as settled
+    differences (x|x| at 0: sides 0 and 0; f is 0 there, below the normal range, and its
+    differences do not settle). In the table their value stands for the differences
+    (a note says so); AD's convention that they refute differs (log(1 + |x|)^2 at 0:
+    f'' from either side is 2, AD's 0)."""
+    t.ad_sides = where & t.exists & (t.kink_step == -1) & np.isfinite(t.sides_error)
+    sides = (t.left + t.right) / 2
+    t.fd, t.fd_error = (np.where(t.ad_sides, a, b) for a, b in
+                        ((sides, t.fd), (t.sides_error, t.fd_error)))
+    t.flat = np.where(t.ad_sides, np.nan, t.flat)   # (judged by them, not by a bound)
+    return t.ad_sides
 
 
 def _differenced_label(t: Target, order: int, f: Expression) -> str:
@@ -3013,7 +3061,8 @@ def _witnesses(f, t: Target, i, order, points, found, smooth_value):
                             ~settled & smooth_value & ~found.kink & witness & (t.pole == ""))
     kinks = found.kink & smooth_value
     t.left, t.right, t.kink_step, t.exists, t.sides_unknown, t.sides_error = \
-        _one_sided_steps(f, path(t, order), points, kinks, found.fd_scale[i], found.value)
+        _one_sided_steps(f, path(t, order), points, kinks, found.fd_scale[i], found.value,
+                         found.ad_scale[i])
     t.fd, t.fd_error = (np.where(t.blind, np.nan, a) for a in (t.fd, t.fd_error))
     return agree, settled, kinks & ~t.exists & ~t.sides_unknown
 
@@ -3210,7 +3259,8 @@ def _why_skipped(t: Target, i, found, smooth_value, nowhere) -> np.ndarray:
         "and right derivatives agree that the derivative exists")
     if t.expectation is not None:   # (then judged against those sides: _convention_only)
         why[sided & (t.kink_step == -1)] = ""
-    why[t.sides_unknown & found.kink] = SIDES_UNKNOWN.format(label=t.label)
+    why[t.sides_unknown & found.kink] = (SIDES_UNKNOWN if t.names else SIDES_UNSETTLED) \
+        .format(label=t.label)
     why[~smooth_value] = "f is not finite there"
     return why
 
@@ -3621,6 +3671,7 @@ def _notes(r: CheckResult) -> list[str]:
         notes += _blind_notes(r) + _overflow_notes(r)
     else:
         notes += [note for t in r.targets for note in _flat_notes(r, t)]
+        notes += _ad_sides_notes(r)
     notes += _earlier_kinks(r)
     reasons: dict[str, int] = {}
     for index in np.flatnonzero(r.status == "skipped"):
@@ -3628,6 +3679,20 @@ def _notes(r: CheckResult) -> list[str]:
         reasons[why] = reasons.get(why, 0) + 1
     for why, count in reasons.items():
         notes.append(f"{_s(count)} not counted: {why}")
+    return notes
+
+
+def _ad_sides_notes(r: CheckResult) -> list[str]:
+    """Where AD was judged against its own left and right derivatives at a kink
+    (_judged_by_ad_sides): what stands in the finite differences' column there."""
+    notes = []
+    for t in r.targets:
+        at = t.ad_sides & _judged(t) if t.ad_sides is not None else None
+        if at is not None and at.any():
+            notes.append(f"{t.label} at {int(at.sum())} of {_s(r.counted)} was judged "
+                         "against its left and right derivatives, which agree (a kink, "
+                         "where finite differences do not settle): their value is shown "
+                         "as the finite differences'")
     return notes
 
 

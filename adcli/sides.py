@@ -15,6 +15,8 @@ partials are not confirmed: ∂f/∂x may not exist beside the point (|x||y| at 
 """
 from __future__ import annotations
 
+import gc
+
 import numpy as np
 
 # Kink points looked at, at most: each costs four evaluations per derivative shown.
@@ -23,6 +25,15 @@ _EPS = np.finfo(np.float64).eps
 # The step beside x: 2^-26 of its size (2^-46 at 0): far enough to leave a kink at x (a
 # few ulps), near enough that the smooth part of each side barely bends.
 _STEP, _TINY = 2.0 ** -26, 2.0 ** -20
+# How far (in ulps) AD's derivative beside a kink may be off by rounding alone (one_sided):
+# a few per step, and the extrapolation's own error takes in the scatter of noisier ones.
+# At 64, a jump of 1 beside 1e14 (1e14 x + |x| at 0: f' is 1e14 -+ 1, 90 ulps apart) hid.
+_ROUNDING = 16
+# Kink points looked at together (one_sided): each is looked at from 6 points beside it,
+# and a mixed partial's from 6 more beside each of those (_lower_confirmed), through
+# nested reverse passes: 4,096 at once cost 460 MB more, at 4,096 kinks of a 150-step
+# formula.
+_CHUNK = 512
 
 
 def confirmed(expression, at: dict, shown: dict, where: np.ndarray) -> np.ndarray:
@@ -92,7 +103,24 @@ def _side(expression, name: str, order: int, points: dict, sign: float):
     return np.where(bad, np.nan, limit), np.where(bad, np.inf, error)
 
 
-def one_sided(expression, names, points: dict, here) -> tuple:
+def one_sided(expression, names, points: dict, here, scale=0.0, lower_scale=0.0) -> tuple:
+    """_one_sided at the points ``points``, _CHUNK of them at a time."""
+    m = points[names[-1]].size
+    if m <= _CHUNK:
+        return _one_sided(expression, names, points, here, scale, lower_scale)
+    every, parts = (here, scale, lower_scale), []
+    for s in range(0, m, _CHUNK):
+        parts.append(_one_sided(
+            expression, names,
+            {v: np.broadcast_to(p, (m,))[s:s + _CHUNK] for v, p in points.items()},
+            *(np.broadcast_to(a, (m,))[s:s + _CHUNK] for a in every)))
+        # (a mixed partial's nested passes leave their graphs in reference cycles, and the
+        # CLI runs with the cycle collector off: adcli.start)
+        gc.collect()
+    return tuple(np.concatenate(part, axis=1) for part in zip(*parts))
+
+
+def _one_sided(expression, names, points: dict, here, scale, lower_scale) -> tuple:
     """check's left and right derivatives at a kink, from AD beside it: the limit of AD's
     derivative along ``names`` (as checking.path orders them, the last taken last) from
     either side along names[-1], at points (1-d arrays) on a kink. Per side (axis 0: left,
@@ -102,23 +130,32 @@ def one_sided(expression, names, points: dict, here) -> tuple:
     Beside is x -+ d, d/2, d/4; Richardson's two steps take the limit to second order,
     so a smooth side is off by d^2 of its curvature, not d of it: 1e8 sin(x) + max(x - 1,
     0) at 1 has sides 1e8 cos(1) and that + 1, a relative jump of 2e-8, which a first-order
-    limit's error (|f''| d/2 a side, 0.6) would have swallowed."""
+    limit's error (|f''| d/2 a side, 0.6) would have swallowed. ``scale`` and
+    ``lower_scale``: the rounding scales (the size of their terms) of the derivative and
+    of the one below it at the point, where known (0 or not finite: their own size); AD's
+    numbers beside it are off by a few ulps of that (_ROUNDING): log(x^2 + 1)'s 2x/(x^2 + 1)
+    near 0 by ulps of 1, not of itself."""
     x = points[names[-1]]
-    m, d = x.size, _STEP * np.maximum(np.abs(x), _TINY)
+    m, d = x.size, _power_step(x)
     fractions = np.array([-1.0, -0.5, -0.25, 1.0, 0.5, 0.25])
     with np.errstate(all="ignore"):
         values, kinked = _beside(expression, names, points, fractions, d)
         far, mid, near = values.reshape(2, 3, m).transpose(1, 0, 2)
-        first, second = 2 * mid - far, 2 * near - mid
-        limit = (4 * second - first) / 3
-        rounding = 64 * _EPS * np.maximum(np.maximum(np.abs(far), np.abs(mid)), np.abs(near))
+        # (the steps as taken: x - d past a power of 2 is rounded, 2 - 2^-52 - 2^-26)
+        steps = (x + fractions[:, None] * d) - x
+        h_far, h_mid, h_near = steps.reshape(2, 3, m).transpose(1, 0, 2)
+        first, second = _at_zero(far, h_far, mid, h_mid), _at_zero(mid, h_mid, near, h_near)
+        limit = _at_zero(first, h_far, second, h_near)
+        rounding = _ROUNDING * _EPS * np.maximum(np.maximum(np.abs(far), np.abs(mid)),
+                                                 np.maximum(np.abs(near), _known(scale)))
         error = np.abs(second - first) + rounding
         smooth = _analytic(far - mid, mid - near, rounding)
         lower, _ = _beside(expression, names[:-1], points, np.array([-0.5, 0.5]), d,
                            along=names[-1])
         lower, here = lower.reshape(2, m), np.broadcast_to(here, (2, m))
         allowed = d * (np.abs(mid) + np.abs(limit)) \
-            + 64 * _EPS * np.maximum(np.abs(lower), np.abs(here))
+            + _ROUNDING * _EPS * np.maximum(np.maximum(np.abs(lower), np.abs(here)),
+                                            _known(lower_scale))
         jumps = np.abs(lower - here) > allowed
         kinked = kinked.reshape(2, 3, m).any(axis=1)
         if kinked.any() and len(names) == 2 and names[0] != names[1]:
@@ -126,6 +163,29 @@ def one_sided(expression, names, points: dict, here) -> tuple:
         bad = kinked | ~smooth | ~np.isfinite(limit) \
             | ~np.isfinite(error) | ~np.isfinite(lower) | ~np.isfinite(here)
     return np.where(bad, np.nan, limit), np.where(bad, np.inf, error), jumps & ~bad
+
+
+def _known(scale) -> np.ndarray:
+    """A rounding scale where it is finite, 0 elsewhere (not known)."""
+    scale = np.abs(np.asarray(scale, dtype=np.float64))
+    return np.where(np.isfinite(scale), scale, 0.0)
+
+
+def _power_step(x) -> np.ndarray:
+    """one_sided's d at x: _STEP of |x| (of _TINY at 0) rounded down to a power of 2, so
+    that x -+ d, d/2, d/4 are float64 numbers themselves. Rounded, they would move the
+    steps by up to an ulp of x, and the limit by f'' times that: 1e8 sin(x) beside pi/2,
+    where f' = 1e8 cos x is 2e5, by hundreds of its ulps."""
+    _, exponent = np.frexp(_STEP * np.maximum(np.abs(x), _TINY))
+    return np.ldexp(1.0, exponent - 1)
+
+
+def _at_zero(a, ha, b, hb) -> np.ndarray:
+    """At 0, the line through (ha, a) and (hb, b): with the steps d, d/2, d/4, the
+    extrapolations 2b - a, and (4b - a)/3 of two of those (Neville's scheme). Steps as
+    taken, not as meant: at 2 - 2^-52, x - d is 2^-52 short, and |x - y|^3's f'' = 6|x - y|
+    beside x = y moved by 6 ulps of 2 with it, 6e-9 of an f'' of 2e-7 (exp(10 x))."""
+    return (b * ha - a * hb) / (ha - hb)
 
 
 def _analytic(outer, inner, rounding) -> np.ndarray:
