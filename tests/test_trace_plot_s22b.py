@@ -175,6 +175,25 @@ def test_a_jump_beside_a_flat_cusp_still_breaks(monkeypatch, tmp_path, grid):
     assert not any(xs.min() < 0 < xs.max() for xs, _ in stretches["f"])
 
 
+def test_a_jump_a_slow_cusp_outweighs_still_breaks(monkeypatch, tmp_path):
+    # 0.15 sign(x) + |x|^0.01: -0.15 from the left of 0, 0.15 from the right, 0 at it (a
+    # sample of -1:1's 401): |x|^0.01 is still 0.83 at 5e-9, so the change narrowed down
+    # is mostly the cusp's, yet it tends to 0.15, not 0: a jump on both sides
+    _, stretches = drawn(monkeypatch, tmp_path, "0.15 sign(x) + abs(x)^0.01",
+                         "--grid", "x=-1:1")
+    assert not any(xs.min() < 0 <= xs.max() for xs, _ in stretches["f"])
+    assert not any(xs.min() <= 0 < xs.max() for xs, _ in stretches["f"])
+
+
+def test_a_jump_a_cusp_partly_cancels_breaks_on_its_side_only(monkeypatch, tmp_path):
+    # 0.1 acot(x) + |x|^0.05 (acot = atan(1/x)): at 0 it is 0.1 pi/2, the right limit; from
+    # the left it tends to -0.1 pi/2: a jump of 0.31 there, continuous on the right
+    _, stretches = drawn(monkeypatch, tmp_path, "0.1 acot(x) + abs(x)^0.05",
+                         "--grid", "x=-1:1")
+    assert not any(xs.min() < 0 <= xs.max() for xs, _ in stretches["f"])
+    assert any(xs.min() <= 0 < xs.max() for xs, _ in stretches["f"])
+
+
 # ----- 3. check's and trace's JSON warnings carry "extra" ------------------------------------
 
 @pytest.fixture

@@ -419,8 +419,11 @@ def _steps_stay(slope, a, b, fa, fb) -> np.ndarray:
     millionfold, cbrt's a hundredfold, but |x|^0.05's only by half, 32^0.05 a pass."""
     changes = _narrowed(slope, a, b, fa, fb)
     with np.errstate(invalid="ignore", divide="ignore"):
-        left = changes[-1]
-        kept = np.isnan(left) | (left > JUMP * np.abs(fb - fa))
+        left, size = changes[-1], np.abs(fb - fa)
+        # (or it tends to that much: a jump that a cusp beside it partly cancels, 0.1 acot(x)
+        # + |x|^0.05 from the left of 0, |w^0.05 - 0.31|, heads for 0.31 past a dip)
+        kept = np.isnan(left) | (left > JUMP * size) | \
+            (np.abs(_limit(*changes[-3:])) > JUMP * size)
         return kept & ~_fading(changes) & (fb != fa)
 
 
@@ -443,13 +446,19 @@ def _narrowed(slope, a, b, fa, fb) -> list[np.ndarray]:
     return changes
 
 
+# What is left of a change that fades, at most, as a share of its last: a geometric fade's
+# extrapolates to 0 within rounding; a jump beside a slow cusp (0.05 sign(x) + |x|^0.01,
+# sign(0) = 0 on a sample: |w^0.01 - 0.05| tends to 0.05 where its last is 0.8) does not.
+FADED = 0.01
+
+
 def _fading(changes: list[np.ndarray]) -> np.ndarray:
     """Whether the last four changes fade as |x|^p's at its cusp, C r^k (r = 32^-p): each
     run of three, gone on at its steady ratio, tends to less than JUMP of its last. A
     jump's, J + C r^k, tends to J; one with the kink inside its pieces, not on a sample,
     changes by no steady ratio (how much of the cusp each piece holds varies)."""
     c = changes[-4:]
-    return (np.abs(_limit(*c[:3])) <= JUMP * c[2]) & (np.abs(_limit(*c[1:])) <= JUMP * c[3])
+    return (np.abs(_limit(*c[:3])) <= FADED * c[2]) & (np.abs(_limit(*c[1:])) <= FADED * c[3])
 
 
 def _limit(c1, c2, c3) -> np.ndarray:
