@@ -1651,7 +1651,8 @@ class Builder:
         ends is not known here), except where that drops the brackets it was typed in,
         (y) as y: then as typed, up to the bracket closing them (and its powers)."""
         shown, opening = as_operand(self.nodes, last.index), self.text[last.start]
-        if opening not in "([{" or shown.startswith("("):
+        sized = self._sized(last.start) < last.start   # (\left( ... \right): as typed
+        if not sized and (opening not in "([{" or shown.startswith("(")):
             return shown
         from .parser import _factor_end  # (read only for a caution: parser imports reader)
 

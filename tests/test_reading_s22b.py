@@ -213,9 +213,9 @@ WIDE = [
     ("\\sin{x+1}\\left(y\\right)",
      _wide("\\sin{x+1}\\left(y\\right)", "sin((x + 1)*y)", "sin(x + 1)*y",
            "\\sin(x+1) \\left(y\\right)") + BRACES, {"x": 1.0, "y": 2.0}, 2 * math.sin(2)),
-    ("sin x \\left(y+1\\right)",
-     _wide("sin x \\left(y + 1)", "sin(x*(y + 1))", "sin(x)*(y + 1)",
-           "sin(x) \\left(y + 1)"), {"x": 1.0, "y": 2.0}, 3 * math.sin(1)),
+    ("sin x \\left(y+1\\right)",   # (as typed, \\right included: a regression tester)
+     _wide("sin x \\left(y+1\\right)", "sin(x*(y + 1))", "sin(x)*(y + 1)",
+           "sin(x) \\left(y+1\\right)"), {"x": 1.0, "y": 2.0}, 3 * math.sin(1)),
     ("cos x e^x (y)", _wide("cos x e^x (y)", "cos((x*(e^x))*y)", "cos(x)*e^x*y",
                             "cos(x) e^x (y)"), {"x": 1.0, "y": 3.0}, 3 * math.e * math.cos(1)),
 ]
@@ -258,3 +258,22 @@ def test_many_root_divisors_are_looked_at_a_few_times():
     e = adcli.parse(" + ".join(["1/√2 (x+1)"] * 2000))
     assert e.cautions == [_root_divisor(
         "1/√2 (x+1)", "sqrt(2*(x + 1))", "(1/sqrt(2))*(x + 1)", "1/√2*(x+1)")]
+
+
+# ----- \left ... \right quoted as typed (the second regression tester) ---------------------
+
+@pytest.mark.parametrize("written, meant_text", [
+    (r"\sin x \left(y+1\right)", r"\sin(x) \left(y+1\right)"),
+    (r"\sin x \left|y\right|", r"\sin(x) \left|y\right|"),
+    (r"\sin x \left[y+1\right]", r"\sin(x) \left[y+1\right]"),
+])
+def test_a_sized_bracket_is_quoted_as_typed(written, meant_text):
+    # sin(x) (y + 1) at x = 0.3, y = 0.7 (|y| = y there): sin(0.3) * 1.7 or sin(0.3) * 0.7
+    code, _, err = run_cli("eval", written, "--at", "x=0.3,y=0.7", "--format", "plain")
+    assert code == 0
+    assert f"{written}: a function written without parentheses" in err
+    assert f"write {meant_text}" in err
+    factor = 0.7 if "|" in written else 1.7
+    assert adcli.parse(meant_text).value(x=0.3, y=0.7) == pytest.approx(math.sin(0.3) * factor,
+                                                                        rel=1e-15)
+    assert adcli.parse(meant_text).cautions == []
