@@ -10,17 +10,7 @@ from adcli.parser import other_readings
 from conftest import close, run_cli, warnings_in
 
 
-def _root_divisor(written: str, divisor: str, meant: str, write: str) -> str:
-    return (f"{written}: a function written without parentheses takes every factor after it, "
-            f"so this divides by {divisor}; for {meant}, write {write}")
-
-
-def _wide(written: str, read: str, meant: str, write: str) -> str:
-    return (f"{written}: a function written without parentheses takes every factor after it, "
-            f"so this is {read}; for {meant}, write {write}")
-
-
-BRACES = " (TeX draws braces as nothing, not as parentheses)"
+from test_reading_s22 import BRACES, _root_divisor, _wide  # noqa: E402  (the cautions' words)
 R2, C2 = math.sqrt(2), 2 ** (1 / 3)
 
 
