@@ -2026,9 +2026,7 @@ def _evaluate(f: Expression, targets, order, points) -> _Found:
     n = _shape(points)[0]
     arrays = [points[v] for v in f.variables]
     run = _Run(f, arrays, (n,), watching=False)
-    # (at order 0, an identity, no derivative is taken: no kink's convention can matter)
-    run.kinked = list(dict.fromkeys(n for t in targets for n in path(t, order))) \
-        if order else ()
+    run.kinked = _kinked_in(targets, order)
     flags = _Flags()    # (an overflow or underflow on the way: the long double witness)
     with flags.counting():
         nodes = run.forward_nodes()
@@ -2065,6 +2063,12 @@ def _evaluate(f: Expression, targets, order, points) -> _Found:
     return found
 
 
+def _kinked_in(targets, order) -> list[str]:
+    """The variables whose nodes' kinks a run marks: those the targets are taken in."""
+    # (at order 0, an identity, no derivative is taken: no kink's convention can matter)
+    return list(dict.fromkeys(n for t in targets for n in path(t, order))) if order else []
+
+
 def _by_long_double(f, targets, order, points, found: _Found, flagged: bool) -> None:
     """Where a step of f or AD overflowed or underflowed (``flagged``: numpy's flags, for
     the chunk), float64's numbers may have lost their digits (x/(1+x^2) at 1e120: AD's
@@ -2089,7 +2093,9 @@ def _by_long_double(f, targets, order, points, found: _Found, flagged: bool) -> 
     arrays = [points[v] for v in f.variables]
 
     def made_run(values, shape) -> _Run:
-        return _Run(f, values, shape, watching=False)
+        run = _Run(f, values, shape, watching=False)
+        run.kinked = _kinked_in(targets, order)     # (as _evaluate's: its kinks are judged)
+        return run
 
     where = wider.suspects(made_run, arrays, asked)
     if not where.any():
@@ -2108,6 +2114,45 @@ def _by_long_double(f, targets, order, points, found: _Found, flagged: bool) -> 
         found.ad_under[i][sure] = False
         if order:
             found.blind[i][at] = seen.wrong[_asked_name(t, order, order - 1)]
+    _drop_underflowed_kinks(found, targets, order, made_run, arrays, where, seen)
+
+
+def _drop_underflowed_kinks(found: _Found, targets, order, made_run, arrays, where, seen):
+    """A kink float64 sat on only because a step before it underflowed (sqrt(x^2) at
+    x = 1e-200, where x^2 is 0 in float64) is no kink: f is smooth there, and its
+    warning, its sides and "does not exist" would be false (grad's same judgement:
+    expression._drop_range_artifacts). The point is judged as a smooth one, by the AD
+    numbers long double stood in (_stand_in); where a target has none (d2/dx2 of
+    sqrt(x^2) at 1e-200 is nan in float64, and long double's 0 its own rounding), there
+    is nothing to judge it by, and the kink stays."""
+    from . import wider
+
+    kinks = where & found.kink & np.logical_and.reduce(
+        [np.isfinite(a) for a in found.ad.values()])
+    if not kinks.any():
+        return
+    wrt = _kinked_in(targets, order)
+    if order == 1 and wrt != list(found.gradient):
+        # (seen answers for every first partial, and a partial off the targets' way may
+        # be inf at a kink of its own: sqrt(y) at y = 0 under --wrt x; grad --wrt x asks
+        # long double about x's alone, and so does this)
+        asked = wider.Asked(wrt)
+        shown = asked.named(found.value, found.gradient)
+        seen = wider.judged(made_run, [a[kinks] for a in arrays], asked,
+                            {name: a[kinks] for name, a in shown.items()})
+        where = kinks
+    # (as expression._drop_range_artifacts: long double settled inside float64's range,
+    # and sat on no kink of that function; its "derivative", the nan or inf it made, goes)
+    inside = seen.settled & np.logical_and.reduce(
+        [np.isfinite(a) for a in seen.numbers.values()])
+    for key in [key for key in found.diagnostics.masks if key[1] in ("kink", "derivative")]:
+        artifact = np.zeros(len(kinks), bool)
+        artifact[where] = inside & ~seen.kinked.get(key[0], False)
+        found.diagnostics.unmark(key, artifact & kinks)
+    found.kink[:] = False
+    for (name, what), mask in found.diagnostics.masks.items():
+        if what == "kink":
+            found.kink |= np.broadcast_to(mask, found.kink.shape)
 
 
 def _asked(f, targets, order, found) -> tuple:
