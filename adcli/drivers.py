@@ -36,7 +36,10 @@ def clear_seed(root: Variable) -> None:
 def hessian(grads: dict, leaves, wrt, shape, watch=None) -> np.ndarray:
     """One reverse pass per variable over the gradient's graph (double backprop)."""
     k = len(wrt)
-    matrix = np.zeros(tuple(shape) + (k, k))
+    # (long double's run keeps its numbers: log(x^2)'s -2/x^2 at 1e-170 is -2e340 there,
+    # which a float64 matrix would round to -inf, and its range witness then miss)
+    kind = np.result_type(np.float64, *[leaf.data for leaf in leaves.values()])
+    matrix = np.zeros(tuple(shape) + (k, k), dtype=kind)
     for i, name in enumerate(wrt):
         g = grads.get(name)
         if g is None or not g.requires_grad:

@@ -416,7 +416,8 @@ class Expression:
                 bad[where] = wrong
                 first = Wider(int(at[k]), {v: float(a[k]) for v, a in
                                            zip(self.variables, variables)},
-                              float(seen.numbers[name][k]), float(shown[name][k]),
+                              _worded(seen.numbers[name][k], seen.wide[name][k]),
+                              float(shown[name][k]),
                               float(seen.bounds[name][k]))
                 numbers, bounds = (np.zeros(bad.shape) for _ in range(2))
                 numbers[where], bounds[where] = seen.numbers[name], seen.bounds[name]
@@ -734,6 +735,12 @@ def _kinked_by(asked) -> tuple[str, ...]:
     the long double run's must be the same ones, or sqrt(y)'s kink at y = 0 under --wrt x
     would keep float64's kink at sqrt(x^2) = 0 (x = 1e-200), an underflow's, said."""
     return tuple(asked.wrt) + ((asked.nth[0],) if asked.nth else ())
+
+
+def _worded(rounded, wide):
+    """Long double's number as its warning gives it: rounded to float64 (as Wider keeps
+    it), but one only float64's range made inf as it is (-2e340: report.number_digits)."""
+    return wide if np.isinf(rounded) and np.isfinite(wide) else float(rounded)
 
 
 def _drop_range_artifacts(diagnostics, where: np.ndarray, seen) -> None:

@@ -11,6 +11,7 @@ import numpy as np
 
 from .functions import PRIMITIVES
 
+_FLOAT_MAX = float(np.finfo(np.float64).max)
 # What the long double witness did, as every warning of it (and check's notes) says it
 RECOMPUTED = ("an intermediate step overflowed or underflowed in float64, and computed again "
               "in long double (a wider exponent range)")
@@ -287,7 +288,12 @@ def rounding_said(name: str, where: str, first, points: int) -> str:
 
 def number_digits(number: float) -> str:
     """14 digits, or below float64's normal range the digits it holds (a subnormal's
-    spacing is 4.9e-324: 1.566475e-318, not 1.5664746553913e-318)."""
+    spacing is 4.9e-324: 1.566475e-318, not 1.5664746553913e-318). A long double beyond
+    float64's range (adcli.wider's) keeps its 14 digits: -2e+340 is not -inf."""
+    if np.isfinite(number) and abs(number) > _FLOAT_MAX:
+        mantissa, _, exponent = np.format_float_scientific(
+            number, precision=13, unique=False).partition("e")
+        return f"{mantissa.rstrip('0').rstrip('.')}e{exponent}"
     number = float(number)
     return repr(number) if 0 < abs(number) < 2.2250738585072014e-308 else f"{number:.14g}"
 

@@ -80,12 +80,13 @@ class Judged:
     that may be from the truth where it is its own rounding (see SPREAD); ``settled``:
     where its run answered for the value and gradient (clean, and stable where it
     contradicts), so that forward mode need not be asked; ``kinked``: per function,
-    where its run sat on one of that function's kinks or edges."""
+    where its run sat on one of that function's kinks or edges; ``wide``: its numbers
+    unrounded (a Hessian entry of -2e340 is -inf in ``numbers``), for the words."""
 
     def __init__(self, wrong: dict, numbers: dict, settled: np.ndarray, bounds: dict,
-                 kinked: dict | None = None):
+                 kinked: dict | None = None, wide: dict | None = None):
         self.wrong, self.numbers, self.settled, self.bounds = wrong, numbers, settled, bounds
-        self.kinked = kinked or {}
+        self.kinked, self.wide = kinked or {}, numbers if wide is None else wide
 
     def sure(self, name: str) -> np.ndarray:
         """Where long double's number may stand in for the one shown (as adcli check has
@@ -208,7 +209,8 @@ def judged(make_run, arrays: list[np.ndarray], asked: Asked, shown: dict) -> Jud
                                     for p in parts])
               for name in {name for p in parts for name in p.kinked}}
     return Judged(joined("wrong"), joined("numbers"),
-                  np.concatenate([p.settled for p in parts]), joined("bounds"), kinked)
+                  np.concatenate([p.settled for p in parts]), joined("bounds"), kinked,
+                  joined("wide"))
 
 
 def _judged(make_run, arrays: list[np.ndarray], asked: Asked, shown: dict) -> Judged:
@@ -248,7 +250,7 @@ def _judged(make_run, arrays: list[np.ndarray], asked: Asked, shown: dict) -> Ju
             wrong[name][doubted] &= stable | (far & np.isfinite(bound))
             bounds[name][doubted] = bound
     settled = np.logical_and.reduce([clean[name] for name in ["", *asked.wrt]])
-    return Judged(wrong, numbers, settled, bounds, kinked)
+    return Judged(wrong, numbers, settled, bounds, kinked, first)
 
 
 def _outside(size) -> np.ndarray:
