@@ -3051,7 +3051,7 @@ def _judged_by_ad_sides(t: Target, where) -> np.ndarray:
     """Of the points ``where`` (kinks where finite differences do not settle), those where
     AD's own sides (not one-sided differences) say the derivative exists: there AD is
     judged against them, a number they agree on being as good a witness as settled
-    differences (x|x| at 0: sides 0 and 0; f is 0 there, below the normal range, and its
+    differences (x|x| at 0: sides 0 and 0; f is ±d² beside 0, and its
     differences do not settle). In the table their value stands for the differences
     (a note says so); AD's convention that they refute differs (log(1 + |x|)^2 at 0:
     f'' from either side is 2, AD's 0)."""
