@@ -130,6 +130,24 @@ class Expression:
         return {}
 
     @functools.cached_property
+    def under_diff(self) -> tuple[bool, ...]:
+        """Per node: whether a diff() differentiates it in a variable it depends on
+        (diff(abs(x), x)'s abs, not diff(abs(y)*x, x)'s): where only values are asked for,
+        only those nodes' kinks can matter (eval shows no derivative but diff()'s)."""
+        marked = [False] * len(self.nodes)
+        for node in self.nodes:
+            if node.kind != "diff":
+                continue
+            moving = self.moving([self.nodes[a].name for a in node.args[1:]])
+            stack = [node.args[0]]
+            while stack:
+                j = stack.pop()
+                if moving[j] and not marked[j]:
+                    marked[j] = True
+                    stack.extend(self.nodes[j].args)
+        return tuple(marked)
+
+    @functools.cached_property
     def diff_growth(self) -> float:
         """How many times bigger than its node list the graph of one evaluation may get:
         each derivative a diff() takes makes about 3 times the graph it differentiates (as
@@ -572,6 +590,7 @@ class _Run:
         self.diagnostics = Diagnostics(shape)
         self.watch = watcher(self.diagnostics) if watching else None
         self.kinked = expression.variables  # whose nodes' kinks are marked (see moving)
+        self.values_only = False  # (then only kinks a diff() differentiates: under_diff)
         self.replayed = False  # by kernel.py, whose results are all finite
         self.computed: list[Variable] = []  # every node's Variable, once forward has run
         # Where a step overflowed or underflowed on the way to the gradient (None: nowhere)
@@ -584,6 +603,7 @@ class _Run:
     def partials(self, wrt, order: int) -> Result:
         if order:
             self.kinked = wrt
+        self.values_only = not order
         if order < 2 and self.watch is None:
             result = self._replayed(wrt, order)
             if result is not None:
@@ -694,6 +714,13 @@ class _Run:
     def forward(self) -> Variable:
         return self.forward_nodes()[-1]
 
+    def _marked(self) -> list[bool] | tuple[bool, ...]:
+        """Per node, whether its kinks are marked (see kinked and values_only)."""
+        marked = self.expression.moving(self.kinked)
+        if self.values_only and self.expression.has_diff:
+            return [a and b for a, b in zip(marked, self.expression.under_diff)]
+        return marked
+
     def forward_nodes(self) -> list[Variable]:
         """Every node's Variable, in node order (the last is the result)."""
         computed: list[Variable] = []
@@ -701,8 +728,7 @@ class _Run:
         inner = (InnerDerivatives(self.leaves, watcher(self.diagnostics))
                  if self.expression.has_diff else None)
         with using_backprop(True) if inner else contextlib.nullcontext():
-            for node, varies in zip(self.expression.nodes,
-                                    self.expression.moving(self.kinked)):
+            for node, varies in zip(self.expression.nodes, self._marked()):
                 if node.kind == "variable":
                     computed.append(self.leaves[node.name])
                 elif node.kind == "diff":
