@@ -38,8 +38,10 @@ _CHUNK = 512
 
 def confirmed(expression, at: dict, shown: dict, where: np.ndarray) -> np.ndarray:
     """Per point (1-d, as ``where``): True where every derivative ``shown`` (path, a tuple
-    of variable names, to its numbers) exists and is the number shown. False elsewhere,
-    everywhere past LIMIT kink points, and wherever a mixed partial is shown."""
+    of variable names, to its numbers) exists and is the number shown: at each order up
+    to its own, AD's sides (one_sided, as check takes them) agree and the order below does
+    not jump, and the number shown is theirs. False elsewhere, everywhere past LIMIT kink
+    points, and wherever a mixed partial is shown."""
     found = np.zeros(where.shape, bool)
     index = np.flatnonzero(where)
     if not index.size or index.size > LIMIT or not shown or \
@@ -51,56 +53,15 @@ def confirmed(expression, at: dict, shown: dict, where: np.ndarray) -> np.ndarra
     with np.errstate(all="ignore"):
         for path, numbers in shown.items():
             ad = np.broadcast_to(np.asarray(numbers, dtype=np.float64), where.shape)[index]
-            (right, r), (left, l) = (_side(expression, path[0], len(path), points, sign)
-                                     for sign in (1.0, -1.0))
-            every &= np.isfinite(ad) & (np.abs(right - left) <= r + l) \
-                & (np.abs(ad - right) <= r) & (np.abs(ad - left) <= l) \
-                & _continuous(expression, path[0], len(path), points)
+            for k in range(1, len(path) + 1):
+                here = np.broadcast_to(expression.float64_nth_derivative(
+                    path[0], k - 1, points).derivative, ad.shape)
+                limits, errors, jumps = one_sided(expression, path[:k], points, here)
+                every &= np.all(np.isfinite(errors), axis=0) & ~np.any(jumps, axis=0) \
+                    & (np.abs(limits[1] - limits[0]) <= errors[0] + errors[1])
+            every &= np.isfinite(ad) & np.all(np.abs(ad - limits) <= errors, axis=0)
     found[index] = every
     return found
-
-
-def _continuous(expression, name: str, order: int, points: dict) -> np.ndarray:
-    """Where f and its derivatives below ``order`` along ``name`` do not jump at the point
-    (acot and sign at 0: their derivatives beside it agree, -1 and 0, but f jumps; abs's
-    f'' beside 0 is 0 on both sides, but f' jumps): each moves from the point to d/2
-    beside it by no more than the next derivative there allows, and rounding."""
-    x = points[name]
-    half = _STEP / 2 * np.maximum(np.abs(x), _TINY)
-    smooth = np.ones(x.shape, bool)
-
-    def nth(k, at):
-        return np.broadcast_to(
-            expression.float64_nth_derivative(name, k, {**points, name: at}).derivative,
-            x.shape)
-    here = nth(0, x)
-    for k in range(order):
-        slope_here = nth(k + 1, x)
-        for d in (half, -half):
-            there, slope = nth(k, x + d), nth(k + 1, x + d)
-            allowed = np.abs(d) * (np.abs(slope) + np.abs(slope_here)) \
-                + 64 * _EPS * np.maximum(np.abs(there), np.abs(here))
-            smooth &= np.abs(there - here) <= allowed
-        here = slope_here
-    return smooth
-
-
-def _side(expression, name: str, order: int, points: dict, sign: float):
-    """The one-sided limit of AD's derivative along ``name`` (sign +1: from the right) and
-    how far it may be off: inf where a kink lies beside the point or a number is not finite."""
-    x = points[name]
-    step = sign * _STEP * np.maximum(np.abs(x), _TINY)
-    far, near, kinked = [], [], np.zeros(x.shape, bool)
-    for d, into in ((step, far), (step / 2, near)):
-        result = expression.float64_nth_derivative(name, order, {**points, name: x + d})
-        into.append(np.broadcast_to(result.derivative, x.shape))
-        for (_, what), mask in result.diagnostics.masks.items():
-            kinked |= np.broadcast_to(mask, x.shape) & (what == "kink")
-    far, near = far[0], near[0]
-    limit = 2 * near - far      # (a smooth side: its derivative is linear in d this near)
-    error = np.abs(near - far) + 64 * _EPS * np.maximum(np.abs(near), np.abs(far))
-    bad = kinked | ~np.isfinite(limit) | ~np.isfinite(error)
-    return np.where(bad, np.nan, limit), np.where(bad, np.inf, error)
 
 
 def one_sided(expression, names, points: dict, here, scale=0.0, lower_scale=0.0) -> tuple:

@@ -9,7 +9,7 @@ import pytest
 
 import adcli
 from adcli.sides import confirmed
-from conftest import run_cli, strict_json
+from conftest import run_cli, strict_json, warnings_in
 
 
 @pytest.mark.parametrize("command, text, at, field, want", [
@@ -91,3 +91,12 @@ def test_confirmed_looks_at_no_more_than_its_limit(monkeypatch):
     shown = {("x",): np.zeros(3)}
     assert not confirmed(expression, {"x": x}, shown, np.ones(3, bool)).any()
     assert confirmed(expression, {"x": x[:2]}, {("x",): np.zeros(2)}, np.ones(2, bool)).all()
+
+
+def test_a_jump_of_two_beside_1e14_keeps_the_kink_warning():
+    # f = 1e14 x + |x|: f' is 1e14 - 1 left of 0 and 1e14 + 1 right of it (2 apart, ~20
+    # ulps of 1e14): no derivative at 0, so abs's convention is said, as check says it
+    code, out, err = run_cli("grad", "1e14*x + abs(x)", "--at", "x=0", "--format", "plain")
+    assert code == 0 and out.split() == ["0.0", "100000000000000.0"]
+    assert any("abs is not differentiable" in w and "convention, not a fact" in w
+               for w in warnings_in(err))
