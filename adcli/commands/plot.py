@@ -420,11 +420,12 @@ def _steps_stay(slope, a, b, fa, fb) -> np.ndarray:
     changes = _narrowed(slope, a, b, fa, fb)
     with np.errstate(invalid="ignore", divide="ignore"):
         left, size = changes[-1], np.abs(fb - fa)
+        earlier, last = np.abs(_limit(*changes[-4:-1])), np.abs(_limit(*changes[-3:]))
         # (or it tends to that much: a jump that a cusp beside it partly cancels, 0.1 acot(x)
         # + |x|^0.05 from the left of 0, |w^0.05 - 0.31|, heads for 0.31 past a dip)
-        kept = np.isnan(left) | (left > JUMP * size) | \
-            (np.abs(_limit(*changes[-3:])) > JUMP * size)
-        return kept & ~_fading(changes) & (fb != fa)
+        kept = np.isnan(left) | (left > JUMP * size) | (last > JUMP * size)
+        fading = (earlier <= FADED * changes[-2]) & (last <= FADED * left)
+        return kept & ~fading & (fb != fa)
 
 
 def _narrowed(slope, a, b, fa, fb) -> list[np.ndarray]:
@@ -446,19 +447,13 @@ def _narrowed(slope, a, b, fa, fb) -> list[np.ndarray]:
     return changes
 
 
-# What is left of a change that fades, at most, as a share of its last: a geometric fade's
-# extrapolates to 0 within rounding; a jump beside a slow cusp (0.05 sign(x) + |x|^0.01,
-# sign(0) = 0 on a sample: |w^0.01 - 0.05| tends to 0.05 where its last is 0.8) does not.
+# What is left of a change that fades, at most, as a share of its last (_steps_stay: the
+# last four changes, each run of three gone on at its steady ratio, _limit): a cusp's,
+# C r^k (|x|^p's, r = 32^-p), extrapolates to 0 within rounding; a jump's, J + C r^k, to J,
+# also beside a slow cusp (0.05 sign(x) + |x|^0.01, sign(0) = 0 on a sample: |w^0.01 -
+# 0.05| tends to 0.05 where its last is 0.8); one with the kink inside its pieces, not on
+# a sample, changes by no steady ratio (how much of the cusp each piece holds varies).
 FADED = 0.01
-
-
-def _fading(changes: list[np.ndarray]) -> np.ndarray:
-    """Whether the last four changes fade as |x|^p's at its cusp, C r^k (r = 32^-p): each
-    run of three, gone on at its steady ratio, tends to less than JUMP of its last. A
-    jump's, J + C r^k, tends to J; one with the kink inside its pieces, not on a sample,
-    changes by no steady ratio (how much of the cusp each piece holds varies)."""
-    c = changes[-4:]
-    return (np.abs(_limit(*c[:3])) <= FADED * c[2]) & (np.abs(_limit(*c[1:])) <= FADED * c[3])
 
 
 def _limit(c1, c2, c3) -> np.ndarray:
