@@ -411,13 +411,11 @@ def _f_read_otherwise(r: CheckResult, definitions, options: dict) -> list[str]:
             "warning); "
         if again.verdict == "matches":
             return [f"{said}as {reading.meant}, the expectation matches"]
-        # (the expectation written the same way: \sin x e^x's derivative as \cos x e^x + ...)
+        # (the expectation written the same way: \sin x e^x's derivative as \cos x e^x + ...;
+        # 2√2 x for √2 x^2's: its own other reading, as slips says it, nan points and all)
         if again.verdict == "differs" and len(again.diagnosis) == 1 and \
                 again.diagnosis[0].endswith(READ_MATCHES):
             return [f"{said}with f read as {reading.meant}, {again.diagnosis[0]}"]
-        both = _both_read_otherwise(r, reading, options)
-        if both:
-            return [f"{said}as {reading.meant}, and the expectation as {both}, they match"]
     return []
 
 
@@ -458,24 +456,6 @@ def _read_other_way(r: CheckResult, t: Target, definitions, options: dict) -> st
     if again.verdict != "differs" or not again.diagnosis:
         return None
     return f"; read the other way, {meant}, it differs too: " + "; ".join(again.diagnosis)
-
-
-def _both_read_otherwise(r: CheckResult, reading, options: dict) -> str | None:
-    """The reading of the one expectation (its own caution's) under which it matches f read
-    as ``reading`` (√2 x^2 and 2√2 x, each as sqrt(2)*...): what it was read as, or None.
-    (As the expectation's nan where √ takes x < 0 in, its own diagnosis may not get there.)"""
-    from .slips import _offered
-
-    if len(r.targets) != 1 or r.targets[0].expectation is None:
-        return None
-    for other in _offered(r.targets[0].expectation):
-        try:
-            again = check(reading.text, **_given(r, lambda text: other.text), **options)
-        except AdcliError:
-            continue
-        if again.verdict == "matches":
-            return other.meant
-    return None
 
 
 def _written_apart(text: str, glued: dict, names) -> str:
