@@ -2121,14 +2121,9 @@ def _drop_underflowed_kinks(found: _Found, targets, order, made_run, arrays, whe
         seen = wider.judged(made_run, [a[kinks] for a in arrays], asked,
                             {name: a[kinks] for name, a in shown.items()})
         where = kinks
-    # (as expression._drop_range_artifacts: long double settled inside float64's range,
-    # and sat on no kink of that function; its "derivative", the nan or inf it made, goes)
-    inside = seen.settled & np.logical_and.reduce(
-        [np.isfinite(a) for a in seen.numbers.values()])
-    for key in [key for key in found.diagnostics.masks if key[1] in ("kink", "derivative")]:
-        artifact = np.zeros(len(kinks), bool)
-        artifact[where] = inside & ~seen.kinked.get(key[0], False)
-        found.diagnostics.unmark(key, artifact & kinks)
+    from .expression import _drop_range_artifacts
+
+    _drop_range_artifacts(found.diagnostics, where, seen, only=kinks)
     found.kink[:] = False
     for (name, what), mask in found.diagnostics.masks.items():
         if what == "kink":

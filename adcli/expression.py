@@ -769,18 +769,19 @@ def _worded(rounded, wide):
     return wide if np.isinf(rounded) and np.isfinite(wide) else float(rounded)
 
 
-def _drop_range_artifacts(diagnostics, where: np.ndarray, seen) -> None:
+def _drop_range_artifacts(diagnostics, where: np.ndarray, seen, only=True) -> None:
     """A kink or an edge float64 sat on only because a step before it lost its number out
     of range (sqrt(x^2+y^2) at x = y = 1e-200: x^2 + y^2 is 0 in float64, 2e-400 in
     truth), and the nan or inf derivative that made: where long double's run settled with
     every number inside float64's range and sat on no such kink, those warnings would be
-    false; the range warnings give the true numbers instead."""
+    false; the range warnings give the true numbers instead. ``only``: a mask of the
+    points that may be unmarked (check's: those long double gave AD a number at)."""
     inside = seen.settled & np.logical_and.reduce(
         [np.isfinite(a) for a in seen.numbers.values()])
     for key in [key for key in diagnostics.masks if key[1] in ("kink", "derivative")]:
         artifact = np.zeros(where.shape, dtype=bool)
         artifact[where] = inside & ~seen.kinked.get(key[0], False)
-        diagnostics.unmark(key, artifact)
+        diagnostics.unmark(key, artifact & only)
 
 
 def _shown_derivatives(expression: Expression, result: Result, nth) -> dict:
