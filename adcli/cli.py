@@ -454,6 +454,12 @@ def main(argv=None) -> int:
             _quiet(stderr.stream)
 
 
+def _command_of(argv: list[str]) -> str:
+    """The command a usage error belongs to where click gives no context (an option's
+    missing argument is found before the command's context exists)."""
+    return f"adcli {argv[0]}" if argv and argv[0] in COMMANDS else "adcli"
+
+
 def _main(argv: list[str]) -> int:
     try:
         status = cli.main(args=argv, prog_name="adcli", standalone_mode=False,
@@ -461,7 +467,7 @@ def _main(argv: list[str]) -> int:
         sys.stdout.flush()      # a failure to write what is left is the run's, not exit's
         return status
     except click.UsageError as error:
-        command = error.ctx.command_path if error.ctx else "adcli"
+        command = error.ctx.command_path if error.ctx else _command_of(argv)
         _error(f"adcli: error: {escape(error.format_message())} (see '{command} --help')")
         return error.exit_code
     except click.ClickException as error:
