@@ -6,6 +6,7 @@ work is ``adcli.check``; this module reads the options and lays out its result (
 and tables do not fit the points-table columns of other commands)."""
 from __future__ import annotations
 
+import re
 import sys
 import warnings
 
@@ -205,6 +206,8 @@ def _expectations(pairs) -> dict:
 def _split_equation(texts: list[str], operand) -> list[str]:
     """check "d/dx (x^2) = 2x", one equation whose left side applies d/dx to f, as check
     "x^2" "d/dx (x^2) = 2x"."""
+    if len(texts) == 1 and "=" not in texts[0]:
+        _related(texts[0], operand)
     if len(texts) != 1 or "=" not in texts[0]:
         return texts
     from ..reader import without_math
@@ -224,7 +227,41 @@ def _split_equation(texts: list[str], operand) -> list[str]:
         raise ValuesError(f"{texts[0].partition('=')[0].strip()} does not say of what: give "
                           f"the function first, check F {_quoted(texts[0])}, or write d/dx "
                           "applied to it (d/dx (x^2) = 2x)")
-    return texts if f is None else [f, texts[0]]
+    if f is None:
+        _no_derivative_named(texts[0], left, right, len(left))
+        return texts
+    return [f, texts[0]]
+
+
+def _related(text: str, operand) -> None:
+    """x^2 \\to 2x, x^2 → 2x: "differentiates to", with no derivative on the left, is said
+    as _no_derivative_named says it, in one round (the parser's advice to write '=' in the
+    relation's place would only lead to that error)."""
+    from ..reader import RELATION
+
+    found = re.search(RELATION, text)
+    if found and operand(text[:found.start()]) is None:
+        _no_derivative_named(text, text[:found.start()], text[found.end():], found.start())
+
+
+def _no_derivative_named(text: str, left: str, right: str, at: int) -> None:
+    """check "x^2 = 2x", written as one does on paper for "x^2 differentiates to 2x": the
+    left side is an expression naming no derivative (y = x^2 and f(x) = x^2 are left to the
+    parser, which says to give the right-hand side alone). Say both ways that check reads."""
+    from ..errors import ExpressionError
+    from ..parser import is_name, parse
+
+    bare = re.match(r"\s*([^\W\d]\w*)\s*(\([\w\s,]*\))?\s*\Z", left)
+    if bare and is_name(bare[1]):
+        return
+    try:
+        parse(left), parse(right)
+    except ExpressionError:
+        return
+    f, g = left.strip(), right.strip()
+    raise ExpressionError(f"the left side names no derivative: write d/dx applied to it, "
+                          f"d/dx ({escape(f)}) = {escape(g)}, or give the function and its "
+                          f"derivative apart, check {_quoted(f)} {_quoted(g)}", text, at)
 
 
 def _function(text: str, definitions, operand):
