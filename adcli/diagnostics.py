@@ -133,6 +133,27 @@ class Diagnostics(Record):
             self._numbers(key, np.broadcast_to(other.masks[key], self.masks[key].shape),
                           **fields)
 
+    # the kinds of mask that judge a derivative's number (its digits, another witness's
+    # number), not the point (a kink) nor a function's trouble
+    JUDGING = ("range", "unsure", "lost", "rounding")
+
+    def judged_by(self, other: Diagnostics, name: str) -> None:
+        """d/d ``name``'s judging masks (JUDGING) and their numbers taken from ``other``,
+        these dropped: ``other`` judged another number shown for it (a forward trace's)."""
+        for what in self.JUDGING:
+            self.masks.pop((name, what), None)
+            self.numbers.pop((name, what), None)
+            if (name, what) in other.masks:
+                self.masks[(name, what)] = np.broadcast_to(other.masks[(name, what)],
+                                                           self.shape).copy()
+                if (name, what) in other.numbers:
+                    self.numbers[(name, what)] = other.numbers[(name, what)]
+        for mine, theirs in ((self.unsure, other.unsure), (self.wider, other.wider),
+                             (self.rounded, other.rounded)):
+            mine.pop(name, None)
+            if name in theirs:
+                mine[name] = theirs[name]
+
     def any(self) -> np.ndarray:
         """True at every point some function misbehaved."""
         bad = np.zeros(self.shape, dtype=bool)

@@ -33,6 +33,7 @@ from .diagnostics import Diagnostics
 from .errors import ValuesError, listing
 from .expression import Expression, Node
 from .printer import format_number, render
+from .render import number_text
 
 BAR, DOT = "\u0304", "\u0307"  # combining macron (v̄, an adjoint) and dot above (v̇, a tangent)
 SYMBOLS = {"mul": "·"}         # how the literature writes a product
@@ -63,12 +64,19 @@ def written(text_value: float, value: float) -> float | None:
     return None if same or (math.isnan(text_value) and math.isnan(value)) else text_value
 
 
-def mathematical(rule_text: str | None, value: float) -> str:
-    """The words for a rule that does not give its number as written (see ``written``)."""
+def mathematical(rule_text: str | None, value: float, digits: int | None = None) -> str:
+    """The words for a rule that does not give its number as written (see ``written``),
+    its number at the --digits the table shows."""
     subject = f"{rule_text} is " if rule_text else ""
+    said = format_number(value) if digits is None else number_text(value, digits)
     return (f"{subject}{MATHEMATICAL}: worked out as written in float64 it gives "
-            f"{format_number(value)}; the number shown is the engine's, worked out another "
-            "way")
+            f"{said}; the number shown is the engine's, worked out another way")
+
+
+def shows_apart(as_written: float, value: float, digits: int | None) -> bool:
+    """Whether the rule's number as written prints otherwise than the engine's at the
+    --digits shown: rounded alike, the two read the same, and there is nothing to say."""
+    return digits is None or number_text(as_written, digits) != number_text(value, digits)
 
 
 @dataclass(frozen=True)
@@ -266,9 +274,10 @@ class Trace:
     def tangent_rule(self, step: Step) -> str:
         return self.tangent_text(step)[0]
 
-    def tangent_text(self, step: Step) -> tuple[str, str | None]:
+    def tangent_text(self, step: Step, digits: int | None = None) -> tuple[str, str | None]:
         """The rule of v̇ (its terms summed) and what the rule does not say: a term that a
-        convention makes 0, a term left out as exactly 0 (see tangent_terms)."""
+        convention makes 0, a term left out as exactly 0 (see tangent_terms); ``digits``:
+        the --digits the tangent is shown at."""
         summed, left_out = self.tangent_terms(step)
         rule = join_terms([r.text for r in summed]) if summed else "0"
         notes = [f"{r.text} is 0 by convention {r.convention}" for r in summed if r.convention]
@@ -278,8 +287,9 @@ class Trace:
         # to 0 counts as the 0 its note says.
         total = functools.reduce(operator.add, [r.value if r.convention or r.written is None
                                                 else r.written for r in summed], 0.0)
-        if summed and written(total, step.tangent) is not None:
-            notes.append(mathematical(None, total))
+        if summed and written(total, step.tangent) is not None and \
+                shows_apart(total, step.tangent, digits):
+            notes.append(mathematical(None, total, digits))
         if left_out:
             inputs = list(dict.fromkeys(o.id for _, o in left_out))
             notes.append(f"left out: {listing([r.text for r, _ in left_out])}, exactly 0 as "
@@ -298,17 +308,17 @@ def _derivative_trouble(step: Step, number: float) -> str:
         else "derivative"
 
 
-def adjoint_note(rules: list[Rule], single: bool) -> str | None:
+def adjoint_note(rules: list[Rule], single: bool, digits: int | None = None) -> str | None:
     """What the formulas of an adjoint's terms do not say: that a convention makes one 0,
     that the point is on a kink, that one is the mathematical rule, not the arithmetic
-    (see ``written``)."""
+    (see ``written``), where that shows at ``digits`` (--digits)."""
     pinned = [r for r in rules if r.convention]
     if single and pinned:
         return f"0 by convention {pinned[0].convention}"
     notes = [f"{r.text} is 0 by convention {r.convention}" for r in pinned]
     notes += [r.kink if single else f"{r.text} is {r.kink}" for r in rules if r.kink]
-    notes += [mathematical(None if single else r.text, r.written) for r in rules
-              if r.written is not None]
+    notes += [mathematical(None if single else r.text, r.written, digits) for r in rules
+              if r.written is not None and shows_apart(r.written, r.value, digits)]
     # (max(x, x)'s two terms are both v̄2·0.5 on the same tie: one note says it)
     return "; ".join(dict.fromkeys(notes)) or None
 

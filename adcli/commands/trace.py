@@ -15,6 +15,7 @@ import unicodedata
 from dataclasses import dataclass
 
 import click
+import numpy as np
 
 from .. import tracing
 from ..options import Whole
@@ -76,11 +77,14 @@ class Trace(Command):
     def write(self, source, out, err, fmt, digits, strict):
         layout = (JsonTrace if fmt == "json" else TextTrace)(self, out, digits,
                                                                self.options.get("limit"))
-        trouble, kinks = [], Report()
+        trouble, kinks, apart = [], Report(), []
         try:
             for point, extra in points(source, self.expressions[0]):
                 trace = self.trace(point)
-                said = said_by_grad(self.expressions[0], point, self.wrt)
+                grad = grad_at(self.expressions[0], point, self.wrt)
+                said = grad.diagnostics
+                if self.forward:
+                    apart += judged_in_forward_mode(said, self.expressions[0], trace, grad)
                 trouble += nonfinite_messages(trace, said)
                 trace.diagnostics = kept(said)
                 layout.write(trace, extra)
@@ -92,6 +96,9 @@ class Trace(Command):
         layout.close()
         report_nonfinite(trouble, strict, err)
         warn_kinks(kinks, err)
+        if apart:
+            warn(err, apart[0] + (f" ({len(apart) - 1} more point(s) likewise)"
+                                  if len(apart) > 1 else ""))
 
 
 # What grad's warnings say that a trace's own marks do not: a nan or inf is the marked
@@ -99,13 +106,50 @@ class Trace(Command):
 SAID_BY_GRAD = ("kink", "range", "unsure", "rounding", "lost")
 
 
-def said_by_grad(expression, point: dict[str, float], wrt) -> Diagnostics:
-    """What ``adcli grad --wrt`` finds at the point, for the warnings under the trace: a
-    kink only on the way to a derivative asked for (abs(y) is none of d/dx's), and no kink
-    or edge that float64 sat on only because a step underflowed (sqrt(x^2) at 1e-170:
-    grad's long double witness gives the true numbers instead). The table's rows still say
-    what each step met, in float64."""
-    return expression._partials(dict(point), tuple(wrt), 1).diagnostics
+def grad_at(expression, point: dict[str, float], wrt):
+    """``adcli grad --wrt`` at the point, whose diagnostics are the warnings under the
+    trace: what grad finds there, a kink only on the way to a derivative asked for (abs(y)
+    is none of d/dx's), and no kink or edge that float64 sat on only because a step
+    underflowed (sqrt(x^2) at 1e-170: grad's long double witness gives the true numbers
+    instead). The table's rows still say what each step met, in float64. In forward mode,
+    judged_in_forward_mode makes the warnings of the derivative judge forward's number."""
+    return expression._partials(dict(point), tuple(wrt), 1)
+
+
+def judged_in_forward_mode(said: Diagnostics, expression, trace: tracing.Trace,
+                           grad) -> list[str]:
+    """Make the warnings that judge d/d wrt judge the number forward mode shows, where it
+    is not grad's to the last bit (expm1(x)/x at 1e-8: 0.499999974756804, grad's
+    0.4999999850988388): they are then Taylor mode's (``Expression.nth_derivative(wrt,
+    1)``'s, whose sweep is the trace's jvp), as long as that gives the trace's number. Where it does not (a step left
+    float64's range, and Taylor mode swept the line at another scale), grad's warnings
+    stay, and the words returned say that they judge grad's number, not the one shown.
+    ``grad``: grad_at's result, whose diagnostics ``said`` are."""
+    name, tangent = trace.wrt[0], trace.output.tangent
+    if name not in expression.variables:
+        return []
+    reverse = scalar_of(grad.gradient[name])
+    if same_number(reverse, tangent):
+        return []
+    taylor = expression._evaluate(dict(trace.point), lambda run: run.nth(name, 1))
+    if same_number(scalar_of(taylor.derivative), tangent):
+        said.judged_by(taylor.diagnostics, name)
+        return []
+    if not any((name, what) in said.masks for what in said.JUDGING):
+        return []
+    return [f"d/d{name} at {where(trace.point)}: the warning of d/d{name} above judges "
+            f"grad's (reverse mode's) number, {number_text(reverse)}; this forward trace's, "
+            f"{number_text(tangent)}, is another, from steps that left float64's range too, "
+            "and no witness checked it: it may be wrong as well"]
+
+
+def scalar_of(array) -> float:
+    return float(np.ravel(array)[0])
+
+
+def same_number(a: float, b: float) -> bool:
+    """Equal to the last bit, the sign of 0 too, or both nan."""
+    return repr(a) == repr(b)
 
 
 def kept(said: Diagnostics) -> Diagnostics:
@@ -392,7 +436,8 @@ class TextTrace:
         terms = shown(step.contributions, self.limit)
         rules = {t: trace.term(t) for t in terms if not isinstance(t, Gap)}
         text = self.sum([t if isinstance(t, Gap) else rules[t].text for t in terms])
-        note = tracing.adjoint_note(list(rules.values()), len(step.contributions) == 1)
+        note = tracing.adjoint_note(list(rules.values()), len(step.contributions) == 1,
+                                    self.digits)
         if len(step.contributions) == 1:
             return [text, total], note
         numbers = [t if isinstance(t, Gap) else self.num(t.value) for t in terms]
@@ -443,7 +488,7 @@ class TextTrace:
         mark), and what the rule does not say: a term left out as 0, a convention."""
         mark = self.mark(step.tangent, step is bad)
         if step.kind == "operation":
-            rule, note = trace.tangent_text(step)
+            rule, note = trace.tangent_text(step, self.digits)
             # Every term left out: no rule to write but its 0 ("v̇3 = 0 = 0.0" says it twice)
             tangent = self.num(step.tangent) + mark
             return ([rule, tangent] if trace.tangent_terms(step)[0] else [tangent]), note
@@ -608,7 +653,7 @@ class JsonTrace:
         if trace.mode == "forward":
             node["tangent"] = self.num(step.tangent)
             if step.kind == "operation":
-                node["tangent_rule"], note = trace.tangent_text(step)
+                node["tangent_rule"], note = trace.tangent_text(step, self.digits)
                 if note:
                     node["tangent_note"] = note
             return node
@@ -620,7 +665,7 @@ class JsonTrace:
         rule = trace.term(contribution)
         found = {"from": contribution.source.id, "rule": rule.text,
                  "value": self.num(contribution.value)}
-        note = tracing.adjoint_note([rule], True)
+        note = tracing.adjoint_note([rule], True, self.digits)
         return {**found, "note": note} if note else found
 
     def head(self) -> None:
