@@ -231,11 +231,24 @@ def parse_grid(options, default_count: int | None = None,
                                   f"{MAX_GRID_POINTS:,} points; stream more with --points")
             start, stop = (constant_value(p, f"--grid {name}", said) for p in parts[:2])
             if not (math.isfinite(start) and math.isfinite(stop)):  # 0/0:1 spans nothing
-                raise ValuesError(f"--grid {name}={format_number(start)}:"
-                                  f"{format_number(stop)}: the ends of the range must be "
-                                  "finite numbers")
+                raise ValuesError(f"--grid {quote(text)}: "
+                                  f"{_not_finite(parts[:2], (start, stop))}the ends of the "
+                                  "range must be finite numbers")
             axes[name] = Axis(start, stop, int(count), _exact_ends(parts[:2], int(count)))
     return axes
+
+
+def _not_finite(texts: list[str], values: tuple[float, float]) -> str:
+    """Why a --grid's ends are not finite, as typed (1e400 reads as inf, 0/0 is nan), as
+    the start of its error; nothing for an end typed as inf or nan, which says it."""
+    why = []
+    for text, value in zip(texts, values):
+        if not math.isfinite(value):
+            typed = text.strip()
+            beyond = out_of_range(text, value)
+            if beyond or not is_number(typed):
+                why.append(beyond or f"{typed} is {format_number(value)}")
+    return ", and ".join(why) + ": " if why else ""
 
 
 def _whole_count(text: str) -> str:
@@ -497,6 +510,9 @@ class PointSource(Record):
             columns, note = self._reader.columns, self._reader.note
             return [number(fields[i], line, columns[i], note) for i in numbers]
         except PointsError as error:
+            if self._marked(fields):    # a byte order mark, of a file joined with cat
+                self._first_row = first
+                return self._row(line, [fields[0].lstrip("\ufeff"), *fields[1:]], numbers)
             if not isinstance(fields, Bad) and self._header_again(fields):
                 error = PointsError(
                     f"points file line {line}: a repeated header row (the column names, as "
@@ -511,6 +527,15 @@ class PointSource(Record):
                 raise error from None
             self.skipped.append(str(error))
             return None
+
+    def _marked(self, fields: list) -> bool:
+        """Whether a CSV, TSV or plain row starts with a byte order mark: a file's first
+        bytes, where files were joined (cat a.csv b.csv), and no more part of the row than
+        the one read past at the start of the input. (Looked for only once a row is bad, so
+        that a good row pays nothing: an id passed through keeps the mark. In JSON Lines
+        the mark is before the object, never in a field.)"""
+        return bool(fields) and self._reader.format != "jsonl" and \
+            isinstance(fields[0], str) and fields[0].startswith("\ufeff")
 
     def _spaced_quote(self, fields: list) -> str:
         """Why a CSV row may have more fields than meant: ``1, "a, b"`` quotes nothing (a

@@ -138,6 +138,8 @@ class StreamReader:
                 if self._bad is not None:
                     raise self._bad
                 keys = list(_json_object(text, self.line))
+                # (an object that names no column is a bad first row too: {}, {"": 5})
+                columns = _names(keys, self.line, "key")
             except PointsError as error:
                 if not self._skip:
                     if detected and self._bad is None and not _object_start(text):
@@ -148,7 +150,7 @@ class StreamReader:
                 text = self._pending = self._first_line()
                 continue
             # (a key is looked up as written: the column of " x" or "x₁" is x, x1)
-            self.columns, self._keys, self._named = _names(keys, self.line), keys, self.line
+            self.columns, self._keys, self._named = columns, keys, self.line
             self._known = frozenset(keys)
             return
         self.columns = AnyNames()
@@ -729,6 +731,10 @@ def _json_object(text: str, line: int, written: bool = False) -> dict:
     """The object on a JSON Lines line; ``written``: its numbers keep their text."""
     import json
 
+    # A byte order mark, of a file joined with cat: no part of the object, as one that
+    # starts the input is none. (JSON allows only whitespace before a value, so a line
+    # that starts with the mark cannot mean it otherwise.)
+    text = text.removeprefix("\ufeff")
     signed = "-0" in text   # (json's own number parsers, in C, unless a hook is needed)
     try:
         obj = _decoder(written, signed).decode(text) if written or signed else json.loads(text)
@@ -822,7 +828,9 @@ def _json_why(error: ValueError, text: str) -> str:
     return f"{message} at column {pos + 1}"
 
 
-def _names(names: list[str], line: int | None) -> list[str]:
+def _names(names: list[str], line: int | None, kind: str = "column") -> list[str]:
+    """The column names of a header, --columns or (``kind`` "key") a first JSON object's
+    keys, as the expression writes them."""
     where = f"points file line {line}" if line is not None else "--columns"
     names = [n.strip() for n in names]
     if not all(map(str.isascii, names)):   # x₁ is x1, as in the expression
@@ -832,7 +840,7 @@ def _names(names: list[str], line: int | None) -> list[str]:
     if any("\\" in n or "{" in n for n in names):     # x_{1} is x_1, as --at reads it
         names = [_latex_name(n) for n in names]
     if not names or any(not n for n in names):
-        raise PointsError(f"{where}: {_nameless(names)}")
+        raise PointsError(f"{where}: {_nameless(names, kind)}")
     if len(set(names)) != len(names):
         twice = next(n for i, n in enumerate(names) if n in names[:i])
         raise PointsError(f"{where}: the column name {quote(twice)} is repeated")
@@ -858,8 +866,12 @@ def _latex_name(name: str) -> str:
     return normal_name(name) if is_name(name) else name
 
 
-def _nameless(names: list[str]) -> str:
-    """Which column of a header has no name; a first one alone is pandas' index."""
+def _nameless(names: list[str], kind: str = "column") -> str:
+    """Which column of a header has no name, a first one alone being pandas' index; of a
+    first JSON object (``kind`` "key"), that an empty key, or no key at all, names none."""
+    if kind == "key":
+        return "an empty object names no column" if not names else \
+            "an empty key names no column"
     if len(names) < 2:
         return "a column has no name"
     k = names.index("")

@@ -484,8 +484,10 @@ def test_without_matplotlib_o_fails_naming_the_extra(capsys, tmp_path, monkeypat
 
 @pytest.mark.parametrize("args, message", [
     (["x^2", "--grid", "x=1:1"], "--grid x=1:1: the range is empty"),
-    (["x^2", "--grid", "x=0:1e999"], "--grid x=0:inf: the ends of the range must be finite"),
-    (["x^2", "--grid", "x=0/0:1"], "--grid x=nan:1: the ends of the range must be finite"),
+    (["x^2", "--grid", "x=0:1e999"], "--grid 'x=0:1e999': 1e999 is beyond the largest "
+     "float64 number (about 1.8e308): the ends of the range must be finite"),
+    (["x^2", "--grid", "x=0/0:1"], "--grid 'x=0/0:1': 0/0 is nan: the ends of the range must "
+     "be finite"),
     (["x", "--grid", "x=0:1.7e308"], "the ends of the range must be finite numbers within"),
     (["x*y", "--grid", "x=0:1", "--grid", "y=0:1"], "plot draws over one varying variable"),
     (["x^2", "--at", "x=1"], "plot draws over one varying variable"),
