@@ -116,7 +116,8 @@ class Variable:
             while queue:
                 function = heapq.heappop(queue)[2]
                 output = function.output()
-                gxs = function.backward(output.grad)
+                gxs = _rule(function, output.grad) if create_graph else \
+                    function.backward(output.grad)
                 if not isinstance(gxs, tuple):
                     gxs = (gxs,)
                 for index, (x, gx) in enumerate(zip(function.inputs, gxs)):
@@ -144,6 +145,25 @@ def as_variable(value) -> Variable:
     return Variable(value, requires_grad=False)
 
 
+def _rule(function, gy):
+    """function.backward(gy), recorded for another pass, with every Function it calls
+    marked as part of ``function``'s rule (``rule_of``, the first owner down a chain of
+    rules): trouble a later pass meets in them is that function's (log's gy/x overflowing
+    in a Hessian is log's, not that of a '/' the expression does not have)."""
+    owner = function.rule_of or function
+    outer = _tracer.get()
+
+    def mark(made, inputs, y):
+        made.rule_of = owner
+        if outer is not None:
+            outer(made, inputs, y)
+    token = _tracer.set(mark)
+    try:
+        return function.backward(gy)
+    finally:
+        _tracer.reset(token)
+
+
 class Function:
     """One use of an operation in the graph: ``forward`` on ndarrays, ``backward`` on Variables.
 
@@ -155,6 +175,7 @@ class Function:
     inputs: tuple[Variable, ...] = ()
     output = None
     generation = 0
+    rule_of = None      # the Function whose backward rule called this one (see _rule)
 
     def __call__(self, *inputs) -> Variable:
         inputs = tuple(x if isinstance(x, Variable) else Variable(x, requires_grad=False)

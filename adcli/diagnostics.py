@@ -244,9 +244,12 @@ def watcher(diagnostics: Diagnostics):
         y = function.output()
         fine = np.isfinite(y.data) & np.isfinite(y.grad.data)
         bad = ~np.isfinite(gx.data) & fine
-        over = bad & np.isinf(gx.data) & inside(function, [x.data for x in function.inputs])
-        diagnostics.add(function, "overflow", over)
-        diagnostics.add(function, "derivative", bad & ~over)
+        # a step of a rule is its owner's: the user wrote log, not the rule's gy/x
+        owner = function.rule_of or function
+        over = bad & np.isinf(gx.data) & np.broadcast_to(
+            inside(owner, [x.data for x in owner.inputs]), bad.shape)
+        diagnostics.add(owner, "overflow", over)
+        diagnostics.add(owner, "derivative", bad & ~over)
     return watch
 
 
