@@ -54,6 +54,10 @@ class Figure:
         self.view = y_view([c.y for c in self.curves], [c.slope for c in self.curves],
                            self.x)
 
+    def drawn(self) -> list[Curve]:
+        """The curves with something to draw: the legend lists no other (log on -2:-1)."""
+        return [c for c in self.curves if np.isfinite(c.y).any()]
+
     def visible_marks(self) -> tuple[np.ndarray, np.ndarray]:
         x, y = self.marks
         inside = (y >= self.view[0]) & (y <= self.view[1])
@@ -305,8 +309,9 @@ def terminal(figure: Figure, width: int, height: int, colour: bool = True) -> st
     # stderr, in colour: the plot is the message here.
     with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
         plot = _terminal_plot(figure, None if above else title[0], width,
-                              max(8, height - legend.count("\n") - 1 - len(above)), colour)
-    return "\n".join([*above, plot, legend])
+                              max(8, height - (legend.count("\n") + 1 if legend else 0)
+                                  - len(above)), colour)
+    return "\n".join([*above, plot, *([legend] if legend else [])])
 
 
 def _terminal_plot(figure: Figure, title: str | None, width: int, height: int,
@@ -382,7 +387,7 @@ def _terminal_legend(figure: Figure, width: int, colour: bool) -> str:
     from .tables import cell_len
 
     entries = [(_legend_symbol(c, colour), TERMINAL_COLOURS[c.colour], c.label)
-               for c in figure.curves]
+               for c in figure.drawn()]
     if len(figure.visible_marks()[0]):
         entries.append((MARK_SYMBOL, MARK_COLOUR, figure.mark_label))
     lines, line, shown = [], "", 0
@@ -555,14 +560,48 @@ def save(figure: Figure, path: str) -> None:
     axes.set_xlabel(figure.xlabel)
     axes.set_ylabel(figure.ylabel)
     axes.grid(True, alpha=0.3)
+    entries = len(figure.drawn()) + (len(mark_x) > 0)
     if below:
         canvas.legend(loc="outside lower center", framealpha=0.9)
-    else:
-        axes.legend(loc="best", framealpha=0.9)
+    elif entries:
+        _inside_or_under(canvas, axes, entries, height, legend_line)
     try:
         canvas.savefig(path, dpi=100)
     except OSError as error:
         raise PlotError(f"cannot write {path!r}: {error.strerror or error}") from None
+
+
+def _inside_or_under(canvas, axes, entries: int, height: float, line: float) -> None:
+    """The legend where it covers least of the plot (matplotlib's "best"), or, where that
+    still covers a curve or a mark (sin(50x)/50 fills every corner), under the axes: in
+    one row, or one entry a row if they do not fit side by side, the image taller by its
+    rows so that the plot keeps its size."""
+    legend = axes.legend(loc="best", framealpha=0.9)
+    canvas.draw_without_rendering()         # (the layout, and so where "best" is)
+    if not _covers(legend.get_window_extent(), axes.get_lines()):
+        return
+    legend.remove()
+    for columns in (entries, 1):
+        canvas.set_size_inches(canvas.get_figwidth(),
+                               (height + entries // columns * line + 20) / 100)
+        legend = canvas.legend(loc="outside lower center", ncols=columns, framealpha=0.9)
+        canvas.draw_without_rendering()
+        if columns == 1 or legend.get_window_extent().width <= canvas.bbox.width:
+            return
+        legend.remove()
+
+
+def _covers(box, lines) -> bool:
+    """Whether the box (in pixels) holds a point of a curve or a mark, or a curve crosses
+    it (the curves and marks are drawn over zorder 1: the axis at 0, the marks' guides)."""
+    for line in lines:
+        if line.get_zorder() <= 1:
+            continue
+        path = line.get_transform().transform_path(line.get_path())
+        if box.count_contains(path.vertices) or \
+                line.get_linestyle() not in ("None", "") and path.intersects_bbox(box, False):
+            return True
+    return False
 
 
 def _image_title(figure: Figure, width: int) -> tuple[list[str], float]:

@@ -10,8 +10,10 @@ from __future__ import annotations
 import click
 import numpy as np
 
-from ..errors import ValuesError
+from ..definitions import from_pairs
+from ..errors import AdcliError, ValuesError, quote
 from ..options import Whole
+from ..points import parse_at, parse_grid
 from ..printer import format_number
 from ..render import number_text, writer as data_writer
 from .base import Column, Command, at_points, flat, merged
@@ -55,19 +57,55 @@ class Plot(Command):
                         "from one --grid"),
     }
 
+    @classmethod
+    def main(cls, texts, wrt=None, **options):
+        # The pipeline checks the names against the values before check_source sees the
+        # points: the --grid variable must be one of the plot's names by then.
+        typed = tuple(options.get(name, ()) for name in ("grid", "at", "let"))
+        return super().main(texts, wrt, typed=typed, **options)
+
     def __init__(self, expressions, wrt=None, order=1, samples=DEFAULT_SAMPLES, output=None,
-                 **options):
+                 typed=((), (), ()), **options):
         if len(expressions) > 2:
             raise ValuesError(f"plot takes f and, optionally, your own derivative of it: "
                               f"got {len(expressions)} expressions")
         super().__init__(expressions, wrt, **options)
         self.order, self.grid_count, self.output = order, samples, output
         self.variable, self.fixed = "", {}
-        self.kinks: list[np.ndarray] = []  # per chunk: where f's derivatives are a convention
+        self.grid_text = None             # the --grid as typed, for its errors
+        self._axis(*typed)
+        # per chunk, per order (rows): where that derivative of f is a convention
+        self.kinks: list[np.ndarray] = []
         if output is not None:
             from ..plotting import check_image_path
 
             check_image_path(output)
+
+    def _axis(self, grids, ats, lets) -> None:
+        """The variable of a single --grid (``grids``, ``ats``, ``lets``: the options as
+        typed), known before the points are: a constant is drawn over it (its data has one
+        x column, and x is no unused value), and a grid over a variable f does not have,
+        while one it has has no value (--at), is an error naming those it has. What the
+        pipeline will refuse anyway (two --grid, a malformed one, a --let name) is left to
+        it."""
+        try:
+            axes, fixed = parse_grid(grids, self.grid_count), parse_at(ats)
+            defined = from_pairs(lets)
+        except AdcliError:
+            return
+        if len(axes) != 1 or len(grids) != 1 or not defined.keys().isdisjoint(axes):
+            return
+        self.variable, self.grid_text = next(iter(axes)), grids[0]
+        used = list(dict.fromkeys(v for e in self.expressions for v in e.variables))
+        if self.variable not in used and any(v not in fixed for v in used):
+            from ..tables import shorten
+
+            along = (f"{used[0]} with --grid {used[0]}=START:STOP" if len(used) == 1 else
+                     f"one of {', '.join(used)} with --grid NAME=START:STOP, --at for the "
+                     "others")
+            raise ValuesError(f"--grid {quote(self.grid_text)}: '{self.variable}' does not "
+                              f"appear in {shorten(self.expressions[0].parsed)}; plot along "
+                              f"{along}")
 
     def check_source(self, source) -> None:
         if source.stream is not None:
@@ -77,7 +115,10 @@ class Plot(Command):
             raise ValuesError(f"plot draws over one varying variable: give one --grid "
                               f"x=START:STOP ({given}); fix the others with --at")
         (self.variable, axis), = source.grid.items()
-        what = f"--grid {self.variable}={format_number(axis.start)}:{format_number(axis.stop)}"
+        if self.grid_text is None:      # (made without main: the range as read)
+            self.grid_text = (f"{self.variable}={format_number(axis.start)}:"
+                              f"{format_number(axis.stop)}")
+        what = f"--grid {quote(self.grid_text)}"
         # Past 1e300 the drawing libraries' own arithmetic overflows.
         if not (abs(axis.start) <= LARGEST and abs(axis.stop) <= LARGEST):
             raise ValuesError(f"{what}: the ends of the range must be finite numbers "
@@ -93,9 +134,10 @@ class Plot(Command):
     @property
     def names(self) -> list[str]:
         """The expressions' variables, and the --grid variable even if f does not use it
-        (a constant is still drawn over x, and its data has an x column)."""
+        (a constant is still drawn over x, and its data has an x column: the first, as
+        that of 0*x + y^2)."""
         used = list(dict.fromkeys(v for e in self.expressions for v in e.variables))
-        return used + [self.variable] if self.variable not in ("", *used) else used
+        return [self.variable] + used if self.variable not in ("", *used) else used
 
     @property
     def mine(self):
@@ -125,7 +167,13 @@ class Plot(Command):
     def compute(self, chunk, n):
         e = self.expressions[0]
         result = e.derivatives(at_points(e, chunk), wrt=[self.variable], order=self.order)
-        self.kinks.append(_kinks_of(result, n))
+        kinks = [_kinks_of(result, n)]
+        if self.order == 2:
+            # A kink of f' only (x*abs(x) at 0: f' = 2|x|) is one of order 2's kinks: f'
+            # itself, and its zero there, are facts, which order 1's kinks tell apart.
+            first = e.derivatives(at_points(e, chunk), wrt=[self.variable], order=1)
+            kinks.insert(0, _kinks_of(first, n))
+        self.kinks.append(np.array(kinks))
         arrays = [flat(result.value, n), flat(result.gradient[self.variable], n)]
         if self.order == 2:
             arrays.append(flat(result.hessian[..., 0, 0], n))
@@ -206,19 +254,23 @@ class Plot(Command):
         names = [self.symbol, *self.derivative_names()]
         # Where f is undefined its derivatives mean nothing, whatever a convention at the
         # edge of a domain gives (the derivative of log at -1 is -1): draw none there. At a
-        # kink of f (``kinks``: a mask over the samples) a derivative is a convention too
-        # (abs' at 0 is shown as 0): a gap, not a point joining -1 to 1, and never a
-        # "df/dx = 0" mark.
-        undefined = ~np.isfinite(columns[0])
-        no_derivative = undefined | kinks
-        ys = [np.where(no_derivative if i else undefined, np.nan, y)
-              for i, y in enumerate(columns[:len(names)])]
+        # kink (``kinks``: per order, a mask over the samples) a derivative is a convention
+        # too (abs' at 0 is shown as 0): a gap, not a point joining -1 to 1, and never a
+        # "df/dx = 0" mark; and so is every derivative after it (abs'' there).
+        missing = np.logical_or.accumulate(np.vstack([~np.isfinite(columns[0]), kinks]))
+        ys = [np.where(missing[i], np.nan, y) for i, y in enumerate(columns[:len(names)])]
         # A kink between two samples (abs's 0 when no sample lands on it) breaks the
-        # derivatives there as well: no line from -1 to 1 either.
+        # derivatives there as well: no line from -1 to 1 either; and where a derivative
+        # jumps, the next does not exist (abs'' at 0): a break too. (Across a jump of f
+        # itself, such as atan2's branch cut, its smooth derivatives are drawn through.)
         crossed = self.kinks_between(x)
-        curves = [Curve(name, y, colour=i, slope=slope,
-                        breaks=_jumps(y, crossed) if i else self.jumps(x, y, kinks))
-                  for i, (name, y, slope) in enumerate(zip(names, ys, [*ys[1:], None]))]
+        breaks, broken = [self.jumps(x, ys[0], kinks.any(axis=0))], np.zeros(len(x), bool)
+        for y in ys[1:]:
+            broken = broken | _jumps(y, crossed)
+            breaks.append(broken)
+        curves = [Curve(name, y, colour=i, slope=slope, breaks=broken)
+                  for i, (name, y, slope, broken)
+                  in enumerate(zip(names, ys, [*ys[1:], None], breaks))]
         if self.mine is not None:
             # Whole, as the title: the legend is the only place your expression is shown.
             curves.append(Curve(f"yours: {shorten(self.mine.parsed)}", columns[-1],
@@ -282,6 +334,7 @@ class FigureWriter:
         self.x: list[np.ndarray] = []
         self.columns: list[list[np.ndarray]] = []
         self.written = 0
+        self.figure = None
 
     def pass_through(self, names) -> None:
         pass            # plot reads no points file
@@ -295,11 +348,17 @@ class FigureWriter:
         x = np.concatenate(self.x)
         columns = [np.concatenate(parts) for parts in zip(*self.columns)]
         # The kinks of every chunk computed; a stop (--strict) may have written fewer rows.
-        kinks = np.concatenate(self.command.kinks)[:len(x)]
-        self.draw(self.command.figure(x, columns, kinks))
+        kinks = np.concatenate(self.command.kinks, axis=1)[:, :len(x)]
+        self.figure = self.command.figure(x, columns, kinks)
+        self.draw(self.figure)
 
     def notes(self) -> list[str]:
-        return []       # what a figure leaves out, its title and legend say
+        """What a figure leaves out its title and legend say, but not that it is empty
+        (log on -2:-1): an empty frame alone would look like a failure to draw."""
+        if self.figure is None or self.figure.drawn():
+            return []
+        return [f"nothing is drawn: {self.command.symbol} is nan or inf at every point of "
+                f"--grid {quote(self.command.grid_text)}"]
 
 
 # ----- where f turns ---------------------------------------------------------------------
