@@ -175,15 +175,16 @@ def test_cube_roots_of_zeros_infinities_and_nan_are_themselves():
 
 def test_a_warning_names_the_function_not_its_helper(cli):
     # d2/dy2 atan2(y, x) = -2xy/(x^2 + y^2)^2 = -5e599 at x = y = 1e-300: a true overflow,
-    # inside the helper datan2; the user wrote atan2, so the warning says atan2 (and that
-    # it is an overflow, at no edge of atan2's domain).
+    # inside the helper datan2 of atan2's rule; the user wrote atan2, so the warning says
+    # atan2 alone (not "atan2 or atan", the helper's users), and that it is an overflow,
+    # at no edge of atan2's domain.
     code, out, err = cli("hessian", "atan2(y, x)", "--at", "y=1e-300,x=1e-300", "--format",
                          "json")
     assert code == 0
     assert strict_json(out)["points"][0]["hessian"][0][0] == "-inf"
     (warning,) = warnings_in(err)
-    assert warning.startswith("adcli: warning: the derivative through atan2 or atan "
-                              "overflowed at 1 of 1 point")
+    assert warning.startswith("adcli: warning: the derivative through atan2 overflowed at "
+                              "1 of 1 point")
 
 
 _ALONE = {1: [(1e-300,), (-0.5,), (0.9999999926,), (20.0,), (-40.0,), (710.0,), (1e300,)],
