@@ -306,8 +306,10 @@ def check(f, expected=None, *, expect: Mapping | None = None, order: int | None 
     f = constant_in(f, expected, expect, order, wrt)
     targets = _targets(f, expected, expect, order, wrt, at, definitions)
     glued = _glued_names(f, at, domain, wrt)
-    cautions = [c for e in [f, *(t.expectation for t in targets)] if e is not None
-                for c in e.cautions] + [one_name(name, parts) for name, parts in glued.items()]
+    # (a caution of both f and the expectation, such as kx's, is said once)
+    cautions = list(dict.fromkeys(
+        [c for e in [f, *(t.expectation for t in targets)] if e is not None
+         for c in e.cautions] + [one_name(name, parts) for name, parts in glued.items()]))
     cautions += _spans_drawn(f, domain, at)
     try:
         # (nan and inf are results here, said in words: numpy's warnings must not leak,

@@ -29,7 +29,7 @@ import functools
 import math
 import re
 
-from .errors import ExpressionError, escape, slip
+from .errors import ExpressionError, escape, run_together, slip
 from .expression import LATEX_LETTERS, MAX_ORDER, Node, normal_name, subscript_letters
 from .functions import CALLABLE, CONSTANTS, OPERATORS, PRIMITIVES
 from .printer import as_operand, format_number, render
@@ -68,6 +68,20 @@ _SPECIAL = {"log": (1, 2), "diff": (2, None)}      # argument counts beyond the 
 _SHORT_NAME = r"[^\W\d_][\d_]*"           # x, x1, x_2, θ: variables, not functions
 _MARKS = ("Mn", "Mc")    # combining marks, as names take them after a letter (x́, θ̂)
 _INF = float("inf")
+# LaTeX's accents on a letter, as the combining marks a name takes (\dot{q} is q̇, the
+# name q and U+0307 spell), as the grammar's _TEX_ACCENT takes them
+_ACCENTS = {"dot": "\u0307", "ddot": "\u0308", "hat": "\u0302", "bar": "\u0304",
+            "tilde": "\u0303", "vec": "\u20d7"}
+_ACCENT = re.compile(r"\\(" + "|".join(_ACCENTS) + r")(?![A-Za-z])\s*\{?\s*"
+                     r"(\\[A-Za-z]+|[^\W\d_])\s*(_(?:\{\w+\}|\w+))?\s*\}?(.*)\Z", re.S)
+# \frac{\partial V}{\partial q}, \frac{d^2x}{dt^2}, \frac{d}{dx}: a derivative as TeX writes
+# it (_derivative_fraction), its bottom's variables with their powers (_BY)
+_TO_THE = r"\s*(?:\^\s*\{?\s*\d+\s*\}?)?"   # d^2, dt^{2}: the order
+_BY = r"(?:d|\\partial)\s*(\\[A-Za-z]+|[^\W\d_])\s*(?:\^\s*\{?\s*(\d+)\s*\}?)?"
+_DERIVATIVE = re.compile(r"\\[dt]?frac\s*\{\s*(?:d|\\partial)(?![A-Za-z]{2})" + _TO_THE +
+                         r"\s*([^{}]*?)\s*\}\s*\{((?:\s*(?:d|\\partial)\s*"
+                         r"(?:\\[A-Za-z]+|[^\W\d_])" + _TO_THE + r")+)\s*\}")
+_DIFFERENTIALS = ("d", "δ", "Δ", "∂")   # dt, δq, Δx: one quantity, not d times t
 CAUTIONS = 3     # warnings of readings, at most (adcli.parser's too)
 LOOKED_AT = 20   # places of each reading looked at, at most (each renders its nodes)
 MAX_FACTORIAL = 170
@@ -147,6 +161,41 @@ def _constant_or_greek(name: str) -> bool:
     Greek letter (\\alpha, \\theta_1): what such a command may name besides a function."""
     return name in CONSTANTS or name in CONSTANT_SPELLINGS \
         or name.partition("_")[0] in LATEX_LETTERS.values()
+
+
+def _letters_apart(name: str, tex: bool) -> bool:
+    """Whether ``name`` is two or three letters that TeX and typeset maths set as a product
+    (kx is k·x, ωt is ω·t), where adcli reads one variable: in LaTeX or pasted from typeset
+    maths, 𝑘𝑥 (``tex``), or with a Greek letter among them (ωt, ħω). Not a Greek letter
+    spelled out (mu, rho, phi), nor a differential (dt, dx, δq, Δt: one quantity, in TeX
+    too); digits and subscripts (x1, v_0) make a name of their own, as TeX shows them."""
+    letters = _letters(name)
+    if not 2 <= len(letters) <= 3 or not unmarked(name).isalpha() or name in LATEX_LETTERS:
+        return False
+    if len(letters) == 2 and letters[0] in _DIFFERENTIALS:
+        return False
+    return tex or any(_greek(c) for c in unmarked(name))
+
+
+def _letters(name: str) -> list[str]:
+    """``name``'s letters, each with the combining marks after it (q̇x: q̇ and x)."""
+    letters: list[str] = []
+    for c in name:
+        if letters and not c.isascii() and _is_mark(c):
+            letters[-1] += c
+        else:
+            letters.append(c)
+    return letters
+
+
+def _is_mark(c: str) -> bool:
+    import unicodedata
+
+    return unicodedata.category(c) in _MARKS
+
+
+def _greek(c: str) -> bool:
+    return "\u0370" <= c <= "\u03ff" or "\u1f00" <= c <= "\u1fff"
 
 
 def _is_name_base(base: str) -> bool:
@@ -781,12 +830,16 @@ class Builder:
         self._leaves: dict = {}
         self._heads: dict = {}  # "sin(" -> _head_of("sin"): the calls read so far
         self._late = False      # a function applied after later nodes were made
+        self._apart: dict[str, None] = {}  # kx, ωt: names _say_apart may caution of
+        self._derivative_here = None   # whether a \frac may be a derivative: fraction
 
     def finish(self, item) -> list[Node]:
         """The node list, once the whole text is parsed into ``item``; the root last."""
         root = self._value(item)
         nodes, self.nodes = self.nodes, []
         assert root == len(nodes) - 1, "the root of an expression is its last node"
+        if self._apart:
+            self._say_apart(nodes)
         if self._late:
             self._late = False
             return in_written_order(nodes)
@@ -852,7 +905,9 @@ class Builder:
                 self._subscript(written, start, start + len(written))
             if "_\\" in written or "_{\\" in written:  # x_\alpha, \log_{\pi}
                 name = self._greek_subscripts(written, start)
-            if name[0] in "\\{":
+            if name[0] == "\\" and (accented := _ACCENT.match(name)):    # \dot{q}: q̇
+                name = normal_name(self._accented(accented, start))
+            elif name[0] in "\\{":
                 name = normal_name(_tex_font(name))
                 self._latex_name(written, name, start)
             else:
@@ -868,11 +923,36 @@ class Builder:
             leaf = _leaf_of(name)
             if written[-1] != "_":
                 self._leaves[written] = leaf
-            if leaf[0] == "variable" and len(name) > 2:
-                self._glued_function(name)
+            if leaf[0] == "variable":
+                self._variable_named(name, written)
         nodes = self.nodes
         nodes.append(Node(leaf[0], start, leaf[1], leaf[2]))
         return len(nodes) - 1
+
+    def _variable_named(self, name: str, written: str) -> None:
+        """Cautions of a variable's name, once per name written: a function's name glued
+        to its argument (sinx), or letters TeX sets apart (kx, ωt: _letters_apart),
+        said at the end (finish) unless the other names show them another way."""
+        said = len(self.said)
+        if len(name) > 2:
+            self._glued_function(name)
+        if len(name) > 1 and len(self.said) == said and written[0] not in "\\{" \
+                and _letters_apart(name, self._tex or written != name):
+            self._apart[name] = None
+
+    def _say_apart(self, nodes: list[Node]) -> None:
+        """kx, ωt (names _letters_apart): each said to be one name, with the product to
+        write, unless it is made of the text's other variables (k x beside kx), which
+        adcli.checking and the CLI's missing value say in their own words."""
+        variables = {node.name for node in nodes if node.kind == "variable"}
+        for name in self._apart:
+            others = [v for v in variables if v != name]
+            parts = run_together(name, [*others, *CONSTANTS])
+            if parts and any(p in others for p in parts):
+                continue
+            letters = _letters(name)
+            self._say(f"{one_name(name)}; for {' times '.join(letters)}, write "
+                      f"{' '.join(letters)}")
 
     def _applied_name(self, written: str, start: int) -> Run:
         """𝑥cos⁡(𝑥): Word's function application mark (U+2061) right after letters marks
@@ -967,7 +1047,43 @@ class Builder:
                 self._note(written, start)
             if re.fullmatch(RELATION, written):
                 raise relation_error(self.text, start, written)
+            if written == "\\partial":
+                self._derivative_fraction(self._frac_before(start))
             self._error(f"LaTeX's {written} is not read here: " + _TEX_READ, start)
+
+    def _accented(self, written: re.Match, start: int) -> str:
+        """\\dot{q}, \\dot q, \\ddot{\\theta}_1 (the grammar's _TEX_ACCENT) as the name
+        with its combining mark, q̇, θ̈_1, the name Unicode spells the same; a command under
+        the accent must be a Greek letter."""
+        accent, letter, inner, outer = written.groups()
+        if letter[0] == "\\":
+            if letter[1:] not in LATEX_LETTERS:
+                self._error(f"LaTeX's \\{accent} is read on a letter or a Greek letter, as in "
+                            f"\\{accent}{{q}} or \\{accent}{{\\theta}}: not on {letter}",
+                            start + written.start(2))
+            letter = LATEX_LETTERS[letter[1:]]
+        return letter + _ACCENTS[accent] + (inner or "") + outer
+
+    def _frac_before(self, position: int) -> int:
+        """Where the last \\frac (\\dfrac, \\tfrac) before ``position`` starts, or -1."""
+        starts = [m.start() for m in re.finditer(r"\\[dt]?frac", self.text[:position])]
+        return starts[-1] if starts else -1
+
+    def _derivative_fraction(self, start: int) -> None:
+        """\\frac{\\partial V}{\\partial q} or \\frac{dV}{dq} at ``start``, inside an
+        expression: a derivative, which adcli writes diff(V, q) (never d times V over d
+        times q, nor the refusal of \\partial alone). Refused, saying that."""
+        found = _DERIVATIVE.match(self.text, start) if start >= 0 else None
+        if found is None:
+            return
+        by = [normal_name(name) for name, power in re.findall(_BY, found.group(2))
+              for _ in range(int(power or 1))][::-1]   # (∂²V/∂x∂y: y first, then x)
+        of = found.group(1) or "f"
+        if re.fullmatch(r"\\?[^\W\d]\w*", of):   # (\theta: θ, as a name is written)
+            of = normal_name(of)
+        said = "" if found.group(1) else " for the derivative of f"
+        self._error(f"{escape(found.group())} is a derivative, which is not read inside an "
+                    f"expression: write diff({escape(of)}, {', '.join(by)}){said}", start)
 
     def _glued_call(self, name: str, start: int) -> None:
         """xsin(x), xexp(x): a short name run into a function's (x sin(x) meant, as
@@ -1333,6 +1449,10 @@ class Builder:
 
     def fraction(self, children):  # LaTeX's \frac{a}{b}, \frac12
         (_, start), top, bottom = children
+        if self._derivative_here is None:  # (\frac{dy}{dx} = ..., ≈ ...: check's left side)
+            self._derivative_here = "=" not in self.text and not re.search(RELATION, self.text)
+        if self._derivative_here:
+            self._derivative_fraction(start)
         index = self._infix("div", self._value(top), self._value(bottom), start)
         return Factor(index, start, "tex")
 
