@@ -12,7 +12,7 @@ from . import __version__
 from .commands import COMMANDS, load
 from .options import Whole
 from .errors import (EXIT_BAD_INPUT, EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_IO, AdcliError,
-                     ExpressionError, error_text, escape, terminal_width)
+                     ExpressionError, error_text, escape, quiet, terminal_width)
 from .streams import STREAM_FORMATS
 from .render import FORMATS
 
@@ -121,11 +121,15 @@ class ExpressionCommand(_PlainHelpOption, click.Command):
                    for o in p.opts + p.secondary_opts}
         waiting, given, helped = None, {}, False    # given: each option's values, in order
         args, words = list(args), {}
+        at, loose = [], set()   # --at's values by place; the places of the arguments
         for i, arg in enumerate(args):
             if arg == "--":
+                loose.update(range(i + 1, len(args)))
                 break  # everything after it is an argument, even "--x"
             if waiting is not None:     # its value, whatever it looks like
                 given[waiting].append(arg)
+                if "--at" in waiting.opts:
+                    at.append((i, arg))
                 waiting = None
                 continue
             if arg in ("-h", "--help"):
@@ -141,6 +145,7 @@ class ExpressionCommand(_PlainHelpOption, click.Command):
                     and (arg[:2] not in options or _whole_expression(arg)):
                 args[i] = f"\0{i}"     # an argument to click (no argument holds a NUL)
                 words[args[i]] = arg
+                loose.add(i)
                 continue
             spelling = name if arg[:2] == "--" else arg[:2]
             option = options.get(spelling)
@@ -148,16 +153,36 @@ class ExpressionCommand(_PlainHelpOption, click.Command):
                 given.setdefault(option, [])
                 if len(arg) > len(spelling):    # its value glued on: --digits=3, -oplot.png
                     given[option].append(arg[len(spelling) + (arg[:2] == "--"):])
+                    if "--at" in option.opts:
+                        at.append((i, given[option][-1]))
                 else:
                     waiting = option
+            elif option is None and arg[:1] != "-":
+                loose.add(i)
         if not (helped or ctx.resilient_parsing):   # (help first, as click has it)
             _given_once(given, ctx)
+        ctx.meta[_SPLIT_AT] = [(value, _after(args, i, loose, words)) for i, value in at
+                               if "=" not in value or value.rstrip().endswith("=")]
         rest = super().parse_args(ctx, args)
         for key, value in ctx.params.items() if words else ():  # the words, in their places
             if isinstance(value, tuple):
                 ctx.params[key] = tuple(words.get(v, v) if isinstance(v, str) else v
                                         for v in value)
         return rest
+
+
+_SPLIT_AT = "adcli.split_at"     # ctx.meta: --at's values that are no pair, each with
+# the arguments that follow it on the command line (--at x= 1: the shell split the pair)
+
+
+def _after(args: list[str], i: int, loose: set, words: dict) -> list[str]:
+    """The arguments right after place i of the command line (two at most), as typed."""
+    found = []
+    for j in range(i + 1, min(i + 3, len(args))):
+        if j not in loose:
+            break
+        found.append(words.get(args[j], args[j]))
+    return found
 
 
 def _other_commands_option(name: str, ctx) -> None:
@@ -320,7 +345,7 @@ def _click_command(command_class) -> click.Command:
 
     def callback(wrt=None, **options):
         given = options.pop(argument)
-        _stray_words(given, options.get("at", ()), command_class.many)
+        _stray_words(given, click.get_current_context().meta.get(_SPLIT_AT, ()))
         points = options.get("points_file")     # (a file opened by name has that name)
         if points is not None and "@-" in given and \
                 getattr(points, "name", "<stdin>") == "<stdin>":
@@ -392,23 +417,38 @@ def _is_number(text: str) -> bool:
     return True
 
 
-def _stray_words(arguments, at, many: bool) -> None:
-    """Words after the expression that were surely meant otherwise: ``--at x = 1`` (the
-    shell split the pair) or ``x=1`` (``--at`` forgotten). Named before anything else
-    complains about them."""
-    split = [a for a in at if "=" not in a or a.rstrip().endswith("=")]
-    rest = list(arguments if many else arguments[1:])
-    if split and rest and (rest[0].startswith("=") or split[0].rstrip().endswith("=")):
-        words = " ".join([split[0], *rest[:2 if rest[0] == "=" else 1]])
-        raise click.UsageError(f"--at {escape(words)}: write a pair without spaces, "
-                               f"--at {escape(''.join(words.split()))}")
-    for word in rest:
+def _stray_words(arguments, split) -> None:
+    """Words that were surely meant otherwise: a pair of --at the shell split at its
+    spaces (``--at x= 1``, ``--at x = 1``: in ``split``, each value of --at that is no
+    pair with the arguments after it on the command line: wherever they are, whatever
+    the command's expressions), or ``x=1`` after the expression (``--at`` forgotten).
+    Named before anything else complains about them."""
+    for value, after in split:
+        _split_pair(value, after)
+    for word in arguments[1:]:
         match = re.match(r"\s*(\w+)\s*=(.*)\Z", word)   # compiled only if there are words
         # (y = x^2 is an equation, which the parser explains: a value is a number)
         if match and match.group(1) and not match.group(1)[0].isdigit() \
                 and _is_number(match.group(2).split(",")[0]):
             raise click.UsageError(f"'{escape(word)}' after the expression looks like a value: "
                                    f"did you forget --at? (--at {escape(word.strip())})")
+
+
+def _split_pair(value: str, after: list[str]) -> None:
+    """--at x= 1, --at x = 1 or --at x =1: one pair, its value the number after it. With
+    none (--at x= alone, or before an option or the expression), the value is missing."""
+    if not value.rstrip().endswith("=") and not (after and after[0].startswith("=")):
+        return  # (--at x: the points' reader says it is no name=value pair)
+    taken = after[:2] if after[:1] == ["="] else after[:1]
+    rest = "".join(taken).lstrip("=")
+    if rest and (_is_number(rest.split(",")[0]) or taken[0][:1] == "=" != taken[0]):
+        words = " ".join([value, *taken])
+        raise click.UsageError(f"--at {escape(words)}: write a pair without spaces, "
+                               f"--at {escape(''.join(words.split()))}")
+    pair = "".join(value.split()).rstrip("=") + "="
+    name = pair[:-1].rsplit(",", 1)[-1]
+    raise click.UsageError(f"--at '{escape(pair)}': the value of {escape(name)} is missing: "
+                           f"write name=value without spaces, --at {escape(pair)}VALUE")
 
 
 def _expression_text(argument: str) -> str:
@@ -451,7 +491,7 @@ def main(argv=None) -> int:
     finally:
         sys.stderr = stderr.stream
         if stderr.lost:
-            _quiet(stderr.stream)
+            quiet(stderr.stream)
 
 
 def _command_of(argv: list[str]) -> str:
@@ -591,19 +631,7 @@ def _quiet_stdout() -> None:
     if isinstance(sys.stdout, _ClosedStdout):
         sys.stdout.failed = False   # said: exit's flush must not say it again
         return
-    _quiet(sys.stdout)
-
-
-def _quiet(stream) -> None:
-    """Point a stream's descriptor at /dev/null: what it still holds is flushed there at
-    the interpreter's exit, which would otherwise fail again and change the exit status."""
-    try:
-        fd = stream.fileno()
-    except (OSError, ValueError, AttributeError):   # (no descriptor: nothing to flush)
-        return
-    devnull = os.open(os.devnull, os.O_WRONLY)
-    os.dup2(devnull, fd)
-    os.close(devnull)
+    quiet(sys.stdout)
 
 
 class _LosableStderr:

@@ -454,3 +454,17 @@ def glued(name: str, variables, functions) -> str | None:
         head = max(heads, key=len)
         return f"'{name}' is one name; for the function, write {head} {name[len(head):]}"
     return None
+
+
+def quiet(stream) -> None:
+    """Point a stream's descriptor at /dev/null: what it still holds is flushed there at
+    the interpreter's exit, which would otherwise fail again and change the exit status.
+    (The CLI's, after a broken pipe; check's too: its exit status is its verdict, which a
+    reader gone must not change, so it carries on writing, to nowhere.)"""
+    try:
+        fd = stream.fileno()
+    except (OSError, ValueError, AttributeError):   # (no descriptor: nothing to flush)
+        return
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, fd)
+    os.close(devnull)

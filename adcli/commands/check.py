@@ -13,7 +13,8 @@ import warnings
 import click
 import numpy as np
 
-from ..errors import ValuesError, did_you_mean, escape, listing, no_value_for, say, warn
+from ..errors import (ValuesError, did_you_mean, escape, listing, no_value_for, quiet, quote,
+                      say, warn)
 from ..options import Whole
 from ..expression import MAX_ORDER
 from .base import Command
@@ -85,7 +86,7 @@ class Check(Command):
         f = checking.constant_in(f, expected, expectations, 1 if order is None else order,
                                  wrt)
         given, extra, source = _points(f, at, grid, points_file, skip_bad_rows, strict, err,
-                                       points_format, columns)
+                                       points_format, columns, identity=order == 0)
         spans = _known(f, _domains(domain, err), "--domain", strict, err)
         with np.errstate(all="ignore"), warnings.catch_warnings():
             warnings.simplefilter("ignore", RuntimeWarning)
@@ -103,7 +104,7 @@ class Check(Command):
                                      if t.expectation is not None], source)
         for message in unused(definitions) if definitions is not None else ():
             warn(err, message)
-        _FORMATS[fmt](result, out, digits, extra=extra, header=not no_header)
+        _report(result, fmt, out, digits, extra, not no_header)
         if fmt in _ROWS_ONLY:  # the verdict and its words go to people, not in the rows
             for line in [result.summary, *(f"diagnosis: {d}" for d in result.diagnosis),
                          *(f"note: {n}" for n in result.notes)]:
@@ -112,6 +113,19 @@ class Check(Command):
         if strict:
             _strict(result, extra)
         return result.exit_code
+
+
+def _report(result, fmt, out, digits, extra, header) -> None:
+    """The report on ``out``. A reader that stops early (``| head``) has what it wants, but
+    check's exit status is its verdict, decided before a line is written: it must not
+    become the 0 that other commands exit with then (a wrong derivative would pass in a
+    pipefail script). The rest of the report goes nowhere, and the run goes on: its words
+    on stderr, --strict's judgement, the verdict's status."""
+    try:
+        _FORMATS[fmt](result, out, digits, extra=extra, header=header)
+        out.flush()     # (a report the buffer holds meets the closed pipe here, not at exit)
+    except BrokenPipeError:
+        quiet(out)
 
 
 def _strict(result, extra) -> None:
@@ -306,13 +320,26 @@ def _domains(options, err) -> dict:
     return spans
 
 
+def _constant(f, source, identity: bool) -> dict:
+    """A constant f over rows (--points, --grid): adcli.check takes points by f's
+    variables, and it has none, so the rows could only be dropped. Its derivative is
+    refused by adcli.check (none to check); its identity (--order 0), here."""
+    if identity:
+        option = "--points" if source.stream is not None else "--grid"
+        rows = "row of the points file" if source.stream is not None else "point of --grid"
+        raise ValuesError(f"{quote(f.text)} has no variables: check compares a constant "
+                          f"once, not at each {rows} (leave out {option})")
+    return {}
+
+
 def _points(f, at, grid, points_file, skip_bad_rows, strict, err, points_format=None,
-            columns=None):
+            columns=None, identity=False):
     """The values the user gave: whole points (--grid, --points, or --at for every
     variable), or fixed values with the rest sampled by adcli.check; the columns of
     a points file that are not variables, passed through as read (ids: rows stay
     identifiable), by name; and the points' source where there is a points file (its
-    columns named as a constant an expectation uses are refused once check has read it)."""
+    columns named as a constant an expectation uses are refused once check has read it).
+    ``identity``: --order 0 (a constant f over rows is then refused here)."""
     from ..pipeline import refuse_constant_columns, warn_skipped
     from ..points import PointSource, only_with_points, parse_values
 
@@ -328,6 +355,8 @@ def _points(f, at, grid, points_file, skip_bad_rows, strict, err, points_format=
     names = source.names()
     if not source.grid and source.stream is None:
         return _known(f, dict(source.fixed), "--at", strict, err), {}, None
+    if not f.variables:
+        return _constant(f, source, identity), {}, None
     missing = [v for v in f.variables if v not in names]
     if missing:     # (grad's hints: omega given for ω, a typo, xy run together)
         from ..pipeline import value_hints
