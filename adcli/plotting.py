@@ -38,6 +38,9 @@ class Curve:
     breaks: np.ndarray | None = None
 
 
+FLAT = 0.03     # a curve changing by less than this share of the y axis looks flat
+
+
 @dataclass
 class Figure:
     title: str
@@ -57,6 +60,19 @@ class Figure:
     def drawn(self) -> list[Curve]:
         """The curves with something to draw: the legend lists no other (log on -2:-1)."""
         return [c for c in self.curves if np.isfinite(c.y).any()]
+
+    def flattened(self) -> list[tuple[Curve, float]]:
+        """The drawn curves that change, but by less than FLAT of the y axis they share,
+        each with its change: their shape does not show (x^2 + 100's f beside its 2x, or
+        exp(x)/1000 + 1e5's df/dx beside f)."""
+        span = self.view[1] - self.view[0]
+        found = []
+        for curve in self.drawn():
+            y = curve.y[np.isfinite(curve.y)]
+            change = float(y.max() - y.min())
+            if 0 < change < FLAT * span:
+                found.append((curve, change))
+        return found
 
     def visible_marks(self) -> tuple[np.ndarray, np.ndarray]:
         x, y = self.marks

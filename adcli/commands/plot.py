@@ -354,11 +354,23 @@ class FigureWriter:
 
     def notes(self) -> list[str]:
         """What a figure leaves out its title and legend say, but not that it is empty
-        (log on -2:-1): an empty frame alone would look like a failure to draw."""
-        if self.figure is None or self.figure.drawn():
+        (log on -2:-1): an empty frame alone would look like a failure to draw; nor that a
+        curve looks flat only beside the others on the y axis they share (f' of
+        x^2 + 100 ranges over 4 where f is near 100): a reader would take it for constant."""
+        if self.figure is None:
             return []
-        return [f"nothing is drawn: {self.command.symbol} is nan or inf at every point of "
-                f"--grid {quote(self.command.grid_text)}"]
+        if not self.figure.drawn():
+            return [f"nothing is drawn: {self.command.symbol} is nan or inf at every point "
+                    f"of --grid {quote(self.command.grid_text)}"]
+        low, high = self.figure.view
+        return [f"{curve.label.partition(':')[0]} changes by only {number_text(change, 3)} "
+                f"over the grid, {_share(change / (high - low))} of the y axis the curves "
+                "share: it looks flat beside them, but is not constant"
+                for curve, change in self.figure.flattened()]
+
+
+def _share(fraction: float) -> str:
+    return f"{fraction:.1%}" if fraction >= 0.001 else "under 0.1%"
 
 
 # ----- where f turns ---------------------------------------------------------------------
