@@ -30,6 +30,7 @@ RULE_NAMES = (("u", "v"), ("p", "q"), ("g", "h"), ("r", "s"), ("a", "b"), ("m", 
 FUNCTION_NAMES = ("g", "h", "k", "φ", "ψ")
 WITHOUT_LN = " without the factor ln("    # (2^x's written 2^x: f itself, said so alone)
 POWER_RULE_ALONE = "; this is the power rule "  # (x^x's written x·x^(x-1): not f itself)
+SIGN_ERROR = "×-1 everywhere: a sign error"
 
 
 def diagnose(f, targets, order, points, found, status) -> list[str]:
@@ -194,8 +195,11 @@ def _claims(f, targets, order, points, found, status) -> list[str]:
                 _dropped_terms(f, t, points, where, sweep, tolerance)
             if dropped:
                 claims, orders = dropped, []
-            for finer in (lambda: _upside_down(f, t, e, e_scale, a, a_scale, found, sweep,
-                                               points, where, tolerance),
+            # (not f' turned over where a caution's reading was tried: 1/2 x, read 1/(2x),
+            # is x^2's 1/f' by the reading's chance; the reading leads, and says the slip)
+            for finer in (lambda: [] if tried else _upside_down(f, t, e, e_scale, a, a_scale,
+                                                                found, sweep, points, where,
+                                                                tolerance),
                           lambda: _sum_chain(f, t, points, where, sweep, tolerance),
                           lambda: _one_term(f, t, e, e_scale, a, a_scale, found, where,
                                             sweep, tolerance),
@@ -210,7 +214,9 @@ def _claims(f, targets, order, points, found, status) -> list[str]:
             # another order is f' squared too: x^2/4's is f itself)
             claims += ([] if orders else _squared(f, t, e, e_scale, a, a_scale, points, where,
                                                   tolerance)) or \
-                _second_terms(f, t, e, e_scale, a, a_scale, points, where, tolerance)
+                _second_terms(f, t, e, e_scale, a, a_scale, points, where, tolerance) or \
+                ([] if orders or not t.ordinary else
+                 _chain_once_words(f, t, e, e_scale, a, a_scale, points, where, tolerance))
         # A rule's slip that explains the expectation explains the factor too: the factor
         # is what the rule left out, not one dropped (y sin(xy)'s ∂/∂x written y cos(xy)
         # lacks the chain rule's ∂u/∂x, which is y; x e^y's ∂/∂y written e^y is ∂f/∂x,
@@ -238,9 +244,16 @@ def _one_story(t, claims, inner, multiple, orders):
     elif orders == [_itself(t)] and (inner or _without_ln(claims)):
         claims = [c for c in claims if c not in inner and not _without_ln([c])]
         multiple = multiple if claims else []
-    elif claims and orders == _antiderivative_words(t):
+    elif (claims or _sign_error(multiple)) and orders == _antiderivative_words(t):
         orders = []
     return claims, multiple, orders
+
+
+def _sign_error(multiple) -> bool:
+    """Whether the constant factor said is -1: f' with its sign lost, which makes the
+    expectation an antiderivative wherever f'' = -f (cos's written sin: sin' is cos only
+    because sin'' = -sin; no one gave the two the other way round)."""
+    return any(c.startswith(SIGN_ERROR) for c in multiple)
 
 
 def _power_rule_alone(claims) -> bool:
@@ -414,7 +427,7 @@ def _multiple(t, e, e_scale, a, a_scale, tolerance, logs=(), by_parameter=None) 
         text = _nice(c, [(name, k) for name, k, _ in logs])
         held = [value for name, _, value in logs if name in text and value]
     if text == "-1":
-        return [f"×-1 everywhere: a sign error (the expectation is -{t.label} at every point)"]
+        return [f"{SIGN_ERROR} (the expectation is -{t.label} at every point)"]
     return [f"×{text} everywhere: the expectation is {text} times {t.label} at every point"
             + (f" ({', '.join(held)})" if held else "")]
 
@@ -776,6 +789,9 @@ def _other_variables(f, t, order, e, e_scale, a, a_scale, points, where,
     at = {v: points[v][where] for v in f.variables}
     x, matched = t.name, []
     for y, j in itertools.product([v for v in f.variables if v != x], range(1, order + 1)):
+        if j == 1 and t.ordinary and _chain_once(f, x, y, at, e, e_scale, a, a_scale,
+                                                 tolerance) is not None:
+            continue
         names = (x,) * (order - j) + (y,) * j       # as Leibniz writes them: y's first
         found = _is_other(f, names, at, e, e_scale, a, a_scale, tolerance)
         if found is None:
@@ -787,6 +803,54 @@ def _other_variables(f, t, order, e, e_scale, a, a_scale, points, where,
                 f"{'is' if j == 1 else 'are'} in {y}, not in {x}"
             matched.append(f"the expectation is {label} at every point, not {t.label}: {why}")
     return matched
+
+
+def _chain_once(f, x: str, y: str, at: dict, e, e_scale, a, a_scale, tolerance):
+    """du/dx where ∂²f/∂x∂y, where d²/dx² was asked (y a constant to who wrote it), is the
+    chain rule's du/dx left out in one of the two differentiations: y enters as u = c·x + y
+    does (∂f/∂x = r·∂f/∂y, r = du/dx not 1), and f'' is r times the expectation; else
+    None. So sin(3t + c)'s written -3 sin(3t + c) is the 3 said once, not ∂²f/∂t∂c, as
+    at order 1 its cos(3t + c) is no ∂f/∂c."""
+    try:
+        with np.errstate(all="ignore"):
+            slope, other = (np.broadcast_to(derivative_values(f, (v,), at), e.shape)
+                            for v in (x, y))
+    except AdcliError:
+        return None
+    with np.errstate(all="ignore"):
+        r = slope / other
+    if not np.all(np.isfinite(r)) or np.all(np.abs(r - 1) <= 1e-9) or \
+            not np.all(_close(a, r * e, a_scale, np.abs(r) * e_scale, *tolerance)):
+        return None
+    return r
+
+
+def _chain_once_words(f, t, e, e_scale, a, a_scale, points, where, tolerance) -> list[str]:
+    """_chain_once's slip said, where no factor says it (ω drawn at random: A sin(ωt + φ)'s
+    x'' written -Aω sin(ωt + φ) is no constant times it): the argument u = ωt + φ whose
+    du/dt is the factor missing, ∂f/∂u differentiated once more."""
+    from .taylor import jvp
+
+    at = {v: points[v][where] for v in f.variables}
+    for y in (v for v in f.variables if v != t.name):
+        r = _chain_once(f, t.name, y, at, e, e_scale, a, a_scale, tolerance)
+        if r is None:
+            continue
+        with np.errstate(all="ignore"):
+            run = jvp(f, at, {t.name: 1.0})
+        for j, node in enumerate(f.nodes):
+            k = _inner_input(f, node, run.tangents)
+            if k is None or node.kind != "call":
+                continue
+            u = node.args[k]
+            if np.all(_close(np.broadcast_to(run.tangents[u], r.shape), r,
+                             np.abs(run.tangents[u]), np.abs(r), *tolerance)):
+                d = _d(t)
+                return [f"this is {d}/{d}{t.name} of the derivative of f with respect to "
+                        f"{U} = {_part(f, u)} ({node.name}'s argument): the chain rule's "
+                        f"factor {d}{U}/{d}{t.name} is missing from one of the two "
+                        "differentiations"]
+    return []
 
 
 def _mixed_instead(f, t, e, e_scale, a, a_scale, points, where,
@@ -989,7 +1053,33 @@ def _quotient(f, t, e, e_scale, a, a_scale, sweep, tolerance) -> list[str]:
                         f"by {V} only (it is {t.label} times {V} at every point)"]
             return [f"the quotient rule's division by {V}^2 is missing, for {V} = {v_text} "
                     f"(this is {t.label} times {V}^2 at every point)"]
-    return []
+    return _quotient_factor(f, t, e, e_scale, a, a_scale, sweep, tolerance)
+
+
+def _quotient_factor(f, t, e, e_scale, a, a_scale, sweep, tolerance) -> list[str]:
+    """f = u/v, v a product of constants and one factor w that moves (q/(4π·ε_0·r)), and
+    the expectation f'·w: the v-only slip of k/r's -k/r, the constants kept as they were
+    (-q/(4π·ε_0·r)), so v^2's w^2 written w."""
+    bottom = f.nodes[-1].args[1]
+    factors, stack = [], [bottom]
+    while stack:
+        j = stack.pop()
+        node = f.nodes[j]
+        if node.name == "mul" and node.kind == "infix":
+            stack += node.args
+        else:
+            factors.append(j)
+    moving = [j for j in factors if np.any(sweep.tangents[j] != 0)]
+    if len(moving) != 1 or moving[0] == bottom:
+        return []
+    w = np.broadcast_to(sweep.values[moving[0]], e.shape)
+    if np.ptp(w) == 0 or not np.all(_close(e, a * w, e_scale, a_scale * np.abs(w),
+                                           *tolerance)):
+        return []
+    w_text = _part(f, moving[0])
+    return [f"the quotient rule divides by {V}^2, for {V} = {_part(f, bottom)}, so by "
+            f"{w_text} twice; this divides by {w_text} once only (it is {t.label} times "
+            f"{w_text} at every point)"]
 
 
 def _sweep(f, t, points, where):
@@ -1212,8 +1302,45 @@ def _one_term(f, t, e, e_scale, a, a_scale, found, where, run, tolerance) -> lis
                 # factor hides in; a sum's term off by 1/c is said as that)
                 chain = _chain_left_out(f, node.args[k], run, factor) \
                     if node.name in ("mul", "div") else None
+                if node.name in _SUMS:
+                    j = _summand(f, node.args[k], e, e_scale, a, a_scale, found, where, run,
+                                 factor, tolerance)
+                    if j != node.args[k]:
+                        return [_summand_words(f, j, t, factor)]
                 return [_term_words(f, p, k, t, factor, chain)]
     return []
+
+
+_SUMS = ("add", "sub")
+
+
+def _summand(f, j: int, e, e_scale, a, a_scale, found, where, run, factor,
+             tolerance) -> int:
+    """The smallest term of the sum at node j that is off by ``factor`` as the whole is:
+    into a sum, or a negation, the one input that moves, or the one whose own term is off
+    so (L's five terms: the one in θ_2 whose sign is wrong, not the four above it, whose
+    derivatives are 0 or right)."""
+    while f.nodes[j].name in _SUMS or f.nodes[j].name == "neg":
+        moving = [i for i in f.nodes[j].args if np.any(run.tangents[i] != 0)]
+        if len(moving) == 1:
+            j = moving[0]
+            continue
+        for i in moving:
+            adjoint = _adjoint(found, i, where)
+            term = None if adjoint is None else adjoint * run.tangents[i]
+            if term is not None and \
+                    _term_factor(e, e_scale, a, a_scale, term, tolerance) == factor:
+                j = i
+                break
+        else:
+            return j
+    return j
+
+
+def _summand_words(f, j: int, t: Target, factor) -> str:
+    d = _d(t)
+    return (f"the term {d}{U}/{d}{t.name} {_wrongly(factor)}, for {U} = {_part(f, j)}: "
+            f"{d}/{d}{t.name} of a sum is the sum of its terms' derivatives")
 
 
 def _chain_left_out(f, j: int, run, factor) -> int | None:
@@ -1539,7 +1666,33 @@ def _exponent_kept(f, t, e, e_scale, a, sweep, found, where, tolerance) -> list[
                 return [f"this {what} of {_part(f, p)}{said}: the power rule lowers it by one, "
                         f"{d}({power})/{d}{t.name} = {_times(n, c - 1)}·{du}, "
                         f"not {_times(n, c + shift)}·{du}, for {U} = {_part(f, base)}"]
+        divided = _exponent_divided(f, t, p, base, c, k, e, e_scale, a, adjoint, sweep,
+                                    tolerance)
+        if divided:
+            return divided
     return _parameter_kept(f, t, e, e_scale, a, sweep, found, where, tolerance)
+
+
+def _exponent_divided(f, t, p: int, base: int, c: float, k: float, e, e_scale, a, adjoint,
+                      sweep, tolerance) -> list[str]:
+    """The power rule's exponent c put under u^(c-1), not before it: x^2's derivative as
+    x/2, x^3's as x^2/3 (integration's division by the exponent, borrowed), where
+    (1/2)*x or 1/3 x^2, read as likely meant, is what was written."""
+    if abs(c) == 1:     # (u^(-1)'s -1 divides as it multiplies: no slip shows)
+        return []
+    d = _d(t)
+    u, du = sweep.values[base], sweep.tangents[base]
+    with np.errstate(all="ignore"):
+        wrong = k / c * u ** (c - 1) * du
+    if not _replaced(e, e_scale, a, adjoint, sweep.tangents[p], wrong, tolerance):
+        return []
+    du, power = f"({d}{U}/{d}{t.name})", _times(k, c)
+    said = "" if f.nodes[p].name == "pow" else f", {power}"
+    under = _nice(k / c)
+    under = f"({under})" if "/" in under else under    # ((1/2)·u, not 1/2·u: 1/(2u)?)
+    return [f"this divides by the exponent of {_part(f, p)}{said}: the power rule "
+            f"multiplies by it, {d}({power})/{d}{t.name} = {_times(_nice(k * c), c - 1)}·{du}, "
+            f"not {_times(under, c - 1)}·{du}, for {U} = {_part(f, base)}"]
 
 
 def _parameter_kept(f, t, e, e_scale, a, sweep, found, where, tolerance) -> list[str]:
@@ -1961,8 +2114,14 @@ def _read_otherwise(t, points, where, a, a_scale, tolerance) -> str | None:
             one = len(readings) == 1
             return (f"{written} {'is' if one else 'are'} read otherwise than "
                     f"{'it was' if one else 'they were'} likely meant (see the "
-                    f"warning{'' if one else 's'}); as {meant}, the expectation matches")
+                    f"warning{'' if _cautions(readings) == 1 else 's'}); as {meant}, the "
+                    "expectation matches")
     return None
+
+
+def _cautions(readings) -> int:
+    """How many cautions' readings ``readings`` take (two for a reading of a reading)."""
+    return sum(getattr(r, "cautions", 1) for r in readings)
 
 
 def _read_tried(e) -> bool:
@@ -1976,7 +2135,7 @@ def _fullest_reading(e):
     wrong either way, to say what is wrong with it so read."""
     best = None
     for readings, other in _other_readings(e):
-        if best is None or len(readings) > len(best[0]):
+        if best is None or _cautions(readings) > _cautions(best[0]):
             best = readings, other
     return best and (" and ".join(r.meant for r in best[0]), best[1])
 
@@ -2020,6 +2179,8 @@ def _other_readings(e):
     """(the readings taken, the expectation so read) for each reading a caution offers,
     then for each two of them taken together (the second as the first's text offers it),
     then every function's wide argument narrowed at once (sin x e^x + cos x e^x)."""
+    from types import SimpleNamespace
+
     from .parser import parse
 
     singles = []
@@ -2032,9 +2193,13 @@ def _other_readings(e):
     for (first,), once in singles:
         for second in _offered(once):
             try:
-                yield [first, second], parse(second.text)
+                twice = parse(second.text)
             except AdcliError:
                 continue
+            # (one reading, from what was typed to the last: the first's words are of a
+            # halfway reading, (1/2)*x^(-1) of 1/2 x^-1/2, and the second's may be too)
+            yield [SimpleNamespace(written=e.text.strip(), meant=twice.parsed,
+                                   cautions=2)], twice
     wide = _wide_readings(e)
     if len(wide) > 1:
         try:

@@ -123,6 +123,7 @@ def test_two_cautions_readings_are_tried_together():
     # (two cautions), and only both other readings together give the derivative
     code, out, err = run_cli("check", "sqrt x", "1/2 x^-1/2", "--format", "plain")
     assert code == 1 and err.count("warning") == 2, err
+    # (said from what was typed to the last reading: "(1/2)*x^(-1)" was a halfway one)
     assert out.splitlines()[1] == (
-        "diagnosis: 1/2 x^(-1) and x^-1/2 are read otherwise than they were likely meant "
-        "(see the warnings); as (1/2)*x^(-1) and x^(-1/2), the expectation matches"), out
+        "diagnosis: 1/2 x^-1/2 is read otherwise than it was likely meant (see the "
+        "warnings); as (1/2)*(x^((-1)/2)), the expectation matches"), out
