@@ -81,7 +81,9 @@ def parse(text: str, definitions: Mapping[str, str] | Definitions | None = None)
 # x squared times y, is as often meant as not: not warned of). The text is searched first:
 # a 1 MB expression is not walked node by node for them. (Compiled only when a text may
 # hold one: ~1 ms, a start-up's 1%.)
-_POWER_OVER = r"(\^|\*\*)\s*([-−+]?)\s*1\s*/\s*(\d+\.?\d*|\.\d+)"
+# x^1/2, x^-1/2 and x^-3/2 (a negative power over a number is hardly meant as one: the
+# half-integer powers of physics), not x^3/2 or x^2/2, as often a power halved
+_POWER_OVER = r"(\^|\*\*)\s*(?:([-−+]?)\s*(1)|([-−])\s*(\d+))\s*/\s*(\d+\.?\d*|\.\d+)"
 _GLUED = r"(\^|\*\*)\s*([-−+]?\s*(?:\d+\.?\d*|\.\d+))(?![eE][-+]?\d)" \
     r"([^\W\d⁰¹²³⁴-⁹¼-¾⅐-⅞" + PI_FORMS + r"][\w]*|[" + PI_FORMS + r"]|\\[A-Za-z]+)"
 # (the factor glued on may be π, in any of its forms, or a command, \theta or \pi: e^2\theta
@@ -682,11 +684,12 @@ def _powers(expression: Expression) -> list[str]:
         b = _operand(nodes, base, power=True)
         match = over.get(node.position)
         if match is not None and nodes[node.args[1]].kind in ("number", "prefix"):
-            sign, n = ("-" if match.group(2) in ("-", "−") else ""), match.group(3)
-            said.setdefault(f"{b}^{sign}1/{n}: the power is {b}^{sign}1, and /{n} divides after "
-                            f"it (a power comes before a division); for {b} to the power "
-                            f"{sign}1/{n}, write {b}^({sign}1/{n})",
-                            _exponent_grouped(text, match, b, f"{b}^{sign}1/{n}"))
+            sign = "-" if (match.group(2) or match.group(4)) in ("-", "−") else ""
+            k, n = match.group(3) or match.group(5), match.group(6)
+            said.setdefault(f"{b}^{sign}{k}/{n}: the power is {b}^{sign}{k}, and /{n} divides "
+                            f"after it (a power comes before a division); for {b} to the "
+                            f"power {sign}{k}/{n}, write {b}^({sign}{k}/{n})",
+                            _exponent_grouped(text, match, b, f"{b}^{sign}{k}/{n}"))
         match = glued.get(node.position)
         if match is not None and nodes[base].kind in ("constant", "number") \
                 and _glued_factor(match.group(3)):
