@@ -106,3 +106,11 @@ def test_without_digits_the_note_keeps_every_digit():
     as_written = 1 / math.cosh(AT) ** 2
     out, _ = traced("tanh(x)", "--at", f"x={AT!r}")
     assert f"it gives {as_written!r};" in out
+
+
+def test_a_trace_of_no_variable_names_no_point():
+    # "at the point" named nothing: the trace follows the reading after one blank line
+    code, out, err = run_cli("trace", "2+3")
+    assert code == 0, err
+    assert out.startswith("read as: 2 + 3\n\nprimal trace\n  v1 = 2 + 3 = 5.0\n"), out
+    assert "at the point" not in out

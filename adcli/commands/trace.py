@@ -331,7 +331,6 @@ class TextTrace:
 
             self.heading(f"read as: {shorten(trace.expression.parsed)}")
             self.started = True
-        self.line()
         self.at(trace.point, extra or {})
         if trace.mode == "forward":
             self.tangents(trace)
@@ -346,8 +345,11 @@ class TextTrace:
         narrower than it) between its name=value pairs."""
         pairs = [(name, escape(pair_text(cell))) for name, cell in extra.items()] + \
             [(name, number_text(value)) for name, value in point.items()]
-        text = f"at {', '.join(f'{n}={v}' for n, v in pairs) or 'the point'}"
-        if pairs and self.width and cells(text) > self.width:
+        if not pairs:   # (2 + 3: no variable, no column; "at the point" named none)
+            return
+        self.line()
+        text = f"at {', '.join(f'{n}={v}' for n, v in pairs)}"
+        if self.width and cells(text) > self.width:
             from ..tables import fold_pairs
 
             text = "\n".join(fold_pairs("at", pairs, self.width, cells))
