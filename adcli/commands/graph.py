@@ -8,6 +8,8 @@ adjoint the engine never computed.
 """
 from __future__ import annotations
 
+import math
+
 import os
 from typing import TYPE_CHECKING
 
@@ -132,6 +134,10 @@ def attributes(**attrs) -> str:
     return "[" + ", ".join(f"{k}={quoted(str(v))}" for k, v in attrs.items()) + "]"
 
 
+CONVENTION = "convention"   # what a step on a kink hands back (abs' at 0)
+KINK_COLOUR = "#c05a00"
+
+
 def dot_lines(trace: tracing.Trace, digits=None, has_values=True):
     """The graph as DOT, a line at a time: inputs as ellipses, operations as boxes,
     numbers and constants as plain text; edges point the way values flow, and with
@@ -144,6 +150,8 @@ def dot_lines(trace: tracing.Trace, digits=None, has_values=True):
     if has_values:
         caption += f"\nat {where(trace.point)}" if trace.point else ""
         caption += "\nnode: step, value, adjoint; edge: the adjoint it hands back"
+        if any(on_kink(step) for step in trace.steps):
+            caption += f" (dashed: a {CONVENTION}, at a kink)"
     settings = attributes(rankdir="LR", labelloc="b", fontname="Helvetica", fontsize=10,
                           label=caption)
     yield f"  graph {settings};"
@@ -166,6 +174,8 @@ def dot_lines(trace: tracing.Trace, digits=None, has_values=True):
             style["penwidth"] = 2
         if step in bad.values():  # the step the warning names: outlined in red
             style.update(color="red", fontcolor="red")
+        elif has_values and on_kink(step):
+            style.update(color=KINK_COLOUR)
         yield f"  {step.id} {attributes(label=label, **style)};"
         for index, operand in enumerate(step.operands):
             if isinstance(operand, tracing.Literal):
@@ -179,8 +189,18 @@ def dot_lines(trace: tracing.Trace, digits=None, has_values=True):
             edge = {}
             if has_values and (step.number, index) in handed:
                 edge["label"] = num(handed[step.number, index])
+                if on_kink(step):   # abs at 0: it hands back a convention, not a slope
+                    edge.update(label=f"{edge['label']} ({CONVENTION})", style="dashed",
+                                color=KINK_COLOUR, fontcolor=KINK_COLOUR)
             yield f"  {tail} -> {step.id}{' ' + attributes(**edge) if edge else ''};"
     yield "}"
+
+
+def on_kink(step) -> bool:
+    """Whether an operation sits on a kink of its function with a finite value (abs at 0):
+    what it hands its inputs is a convention, no derivative. (log at -1, nan, is marked
+    as the first nan instead: nothing it hands back means anything.)"""
+    return step.kind == "operation" and step.kink and math.isfinite(step.value)
 
 
 def first_nonfinite(trace: tracing.Trace, has_values: bool) -> dict:
@@ -447,6 +467,8 @@ class TreeLabels:
                            f"{mark(operand, self.bad, 'value')}", ""))
             adjoint = self.adjoint(operand, edge)
             pieces += [(f"   {adjoint}", "green")] if adjoint else []
+            if isinstance(operand, tracing.Step) and on_kink(operand):
+                pieces.append((f"   (on a kink: hands back a {CONVENTION})", "dim"))
         return pieces + ([("   (its inputs drawn above)", "dim")] if again else [])
 
     def adjoint(self, step, edge) -> str | None:
