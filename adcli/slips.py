@@ -160,12 +160,16 @@ def _claims(f, targets, order, points, found, status) -> list[str]:
                                       tolerance) or ([] if inner else swapped)
             claims += swapped
             claims += inner
-            claims += _quotient(f, t, e, e_scale, a, a_scale, sweep, tolerance)
+            quotient = _quotient(f, t, e, e_scale, a, a_scale, sweep, tolerance)
+            claims += quotient
             claims += _outer_at_x(f, t, e, e_scale, a, sweep, found, points, where,
                                   tolerance)
             # (after a claim above, another function's rule is the coincidence: atan(x^2)'s
-            # derivative with atan' taken at x is log1p(x^2)'s too)
-            claims += _misremembered(f, t, e, e_scale, a, sweep, found, where, tolerance)
+            # derivative with atan' taken at x is log1p(x^2)'s too; and not beside the
+            # quotient rule's v^2 left out, which says what was written: 1/√x's -1/(2√x) is
+            # -v' over v^2 without v^2, not √x' taken as √x/2)
+            claims += [] if quotient else _misremembered(f, t, e, e_scale, a, sweep, found,
+                                                          where, tolerance)
             claims += [] if claims else _outer_missing(f, t, e, e_scale, a, sweep, found,
                                                        where, tolerance)
             # (another order too: sin's written -sin(x) is cos' and sin'' alike, and the

@@ -229,3 +229,14 @@ def test_two_readings_are_quoted_as_typed_and_as_finally_read():
             "(1/2)*(x^((-1)/2)), the expectation matches")
     assert result.diagnosis[0] == said
     assert diagnosis("d/dx (√x) = 1/2 x^-1/2")[0] == said    # (the right side alone)
+
+
+def test_a_reciprocal_root_written_without_v_squared_is_one_story():
+    # (1/√x)' = -v'/v^2 = -1/(2 x^(3/2)) (by hand); -1/(2√x) is -v' alone: the quotient
+    # rule's v^2 left out, not also "√x differentiated as √x/2", a second story of it
+    code, out, _ = run_cli("check", "1/sqrt(x)", "-1/(2 sqrt(x))", "--domain", "x=0.5:3",
+                           "--format", "plain")
+    assert code == 1
+    assert [line for line in out.splitlines() if line.startswith("diagnosis")] == [
+        "diagnosis: the quotient rule's division by v^2 is missing, for v = sqrt(x) (this "
+        "is d/dx times v^2 at every point)"]
