@@ -248,15 +248,19 @@ def _one_story(t, claims, inner, multiple, orders):
     elif orders == [_itself(t)] and (inner or _without_ln(claims)):
         claims = [c for c in claims if c not in inner and not _without_ln([c])]
         multiple = multiple if claims else []
-    elif (claims or _sign_error(multiple)) and orders == _antiderivative_words(t):
+    elif claims and orders == _antiderivative_words(t):
         orders = []
+    elif _sign_error(multiple) and orders == _antiderivative_words(t):
+        # Two stories no number tells apart, said as one: cos's written sin is likelier a
+        # minus lost, sin's written -cos likelier integrated (∫ sin = -cos).
+        multiple, orders = [f"{multiple[0]}; or else it is an antiderivative of f, its own "
+                            f"{t.label} being f (are the two given the other way round?)"], []
     return claims, multiple, orders
 
 
 def _sign_error(multiple) -> bool:
     """Whether the constant factor said is -1: f' with its sign lost, which makes the
-    expectation an antiderivative wherever f'' = -f (cos's written sin: sin' is cos only
-    because sin'' = -sin; no one gave the two the other way round)."""
+    expectation an antiderivative too wherever f'' = -f (cos's written sin, sin's -cos)."""
     return any(c.startswith(SIGN_ERROR) for c in multiple)
 
 
@@ -1307,10 +1311,12 @@ def _one_term(f, t, e, e_scale, a, a_scale, found, where, run, tolerance) -> lis
                 chain = _chain_left_out(f, node.args[k], run, factor) \
                     if node.name in ("mul", "div") else None
                 if node.name in _SUMS:
-                    j = _summand(f, node.args[k], e, e_scale, a, a_scale, found, where, run,
-                                 factor, tolerance)
+                    j, minus = _summand(f, node.args[k], e, e_scale, a, a_scale, found,
+                                        where, run, factor, tolerance)
                     if j != node.args[k]:
-                        return [_summand_words(f, j, t, factor)]
+                        # (the sign the sum gives it: 5 - x^3's term is -du/dx, u = x^3)
+                        return [_summand_words(f, j, t, factor,
+                                               minus != (node.name == "sub" and k == 1))]
                 return [_term_words(f, p, k, t, factor, chain)]
     return []
 
@@ -1319,32 +1325,40 @@ _SUMS = ("add", "sub")
 
 
 def _summand(f, j: int, e, e_scale, a, a_scale, found, where, run, factor,
-             tolerance) -> int:
-    """The smallest term of the sum at node j that is off by ``factor`` as the whole is:
-    into a sum, or a negation, the one input that moves, or the one whose own term is off
-    so (L's five terms: the one in θ_2 whose sign is wrong, not the four above it, whose
+             tolerance) -> tuple[int, bool]:
+    """The smallest term of the sum at node j that is off by ``factor`` as the whole is,
+    and whether the sum subtracts it there (an odd number of '-' on the way down): into a
+    sum, or a negation, the one input that moves, or the one whose own term is off so (L's
+    five terms: the one in θ_2 whose sign is wrong, not the four above it, whose
     derivatives are 0 or right)."""
+    minus = False
     while f.nodes[j].name in _SUMS or f.nodes[j].name == "neg":
-        moving = [i for i in f.nodes[j].args if np.any(run.tangents[i] != 0)]
-        if len(moving) == 1:
-            j = moving[0]
-            continue
-        for i in moving:
-            adjoint = _adjoint(found, i, where)
-            term = None if adjoint is None else adjoint * run.tangents[i]
-            if term is not None and \
-                    _term_factor(e, e_scale, a, a_scale, term, tolerance) == factor:
-                j = i
-                break
-        else:
-            return j
-    return j
+        node = f.nodes[j]
+        moving = [(i, node.name == "neg" or (node.name == "sub" and k == 1))
+                  for k, i in enumerate(node.args) if np.any(run.tangents[i] != 0)]
+        if len(moving) != 1:
+            moving = [(i, flips) for i, flips in moving
+                      if _off_by(e, e_scale, a, a_scale, found, where, run, i, tolerance)
+                      == factor][:1]
+        if not moving:
+            return j, minus
+        j, flips = moving[0]
+        minus ^= flips
+    return j, minus
 
 
-def _summand_words(f, j: int, t: Target, factor) -> str:
+def _off_by(e, e_scale, a, a_scale, found, where, run, i: int, tolerance):
+    """The factor node i's own term of the derivative is off by, as _term_factor says."""
+    adjoint = _adjoint(found, i, where)
+    return None if adjoint is None else \
+        _term_factor(e, e_scale, a, a_scale, adjoint * run.tangents[i], tolerance)
+
+
+def _summand_words(f, j: int, t: Target, factor, minus: bool = False) -> str:
     d = _d(t)
-    return (f"the term {d}{U}/{d}{t.name} {_wrongly(factor)}, for {U} = {_part(f, j)}: "
-            f"{d}/{d}{t.name} of a sum is the sum of its terms' derivatives")
+    return (f"the term {'-' if minus else ''}{d}{U}/{d}{t.name} {_wrongly(factor)}, for "
+            f"{U} = {_part(f, j)}: {d}/{d}{t.name} of a sum is the sum of its terms' "
+            "derivatives")
 
 
 def _chain_left_out(f, j: int, run, factor) -> int | None:

@@ -41,3 +41,13 @@ def test_the_advised_two_argument_form_is_checked():
 def test_other_equations_keep_their_own_advice(text, fragment):
     status, _, err = run_cli("check", text)
     assert status == 2 and fragment in err, err
+
+
+@pytest.mark.parametrize("text, advised", [("t^2 = 2t", "d/dt (t^2) = 2t"),
+                                           ("θ^2 \\to 2θ", "d/dθ (θ^2) = 2θ")])
+def test_the_advice_differentiates_in_fs_own_variable(text, advised):
+    # d/dx of t^2 is refused (no x in it): the advice names t, and is then checked
+    status, _, err = run_cli("check", text)
+    assert status == 2 and f"write {advised.split(' ')[0]} applied to it, {advised}," in err
+    status, out, _ = run_cli("check", advised, "--samples", "5")
+    assert status == 0 and "matches" in out

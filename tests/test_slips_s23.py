@@ -86,19 +86,25 @@ def test_a_mixed_partial_no_chain_explains_stays():
         "differentiations is in y, not in x"]
 
 
-# ----- 2. a sign error is no antiderivative ---------------------------------------------------
+# ----- 2. a sign error that is an antiderivative too: one line, both stories -----------------
+# (no number tells them apart: cos's written sin is likelier a minus lost, sin's written -cos
+# likelier integrated; two lines read as two slips)
 
-SIGN = "×-1 everywhere: a sign error (the expectation is -{} at every point)"
+SIGN = ("×-1 everywhere: a sign error (the expectation is -{0} at every point); or else it "
+        "is an antiderivative of f, its own {0} being f (are the two given the other way "
+        "round?)")
 
 
 @pytest.mark.parametrize("f, g, name, label, e, df", [
     ("cos x", "sin x", "x", "d/dx", lambda p: mpmath.sin(p["x"]),
      lambda p: mpmath.diff(mpmath.cos, p["x"])),
+    ("sin x", "-cos x", "x", "d/dx", lambda p: -mpmath.cos(p["x"]),
+     lambda p: mpmath.diff(mpmath.sin, p["x"])),
     (r"r \sin\theta \cos\phi", r"r\sin\theta\sin\phi", "φ", "∂/∂φ",
      lambda p: p["r"] * mpmath.sin(p["θ"]) * mpmath.sin(p["φ"]),
      lambda p: p["r"] * mpmath.sin(p["θ"]) * mpmath.diff(mpmath.cos, p["φ"])),
 ])
-def test_a_sign_error_is_said_without_the_antiderivative(f, g, name, label, e, df):
+def test_a_sign_error_that_is_an_antiderivative_is_one_line(f, g, name, label, e, df):
     result = adcli.check(f, expect={name: g})
     # the premise: the expectation is -f' at every point
     assert everywhere(result.points, lambda p: near(e(p), -df(p)))
@@ -240,3 +246,15 @@ def test_a_reciprocal_root_written_without_v_squared_is_one_story():
     assert [line for line in out.splitlines() if line.startswith("diagnosis")] == [
         "diagnosis: the quotient rule's division by v^2 is missing, for v = sqrt(x) (this "
         "is d/dx times v^2 at every point)"]
+
+
+@pytest.mark.parametrize("f, g, term, u", [
+    # f' = -3x^2 + cos x (by hand): the x^3 term's -3x^2 written 3x^2, the minus lost
+    ("5 - x^3 + sin(x)", "3x^2 + cos x", "the term -du/dx has the wrong sign", "x^3"),
+    # f' = -6x^2 + cos x: -du/dx = -6x^2 for u = 2x^3, written 12x^2, -2 times it
+    ("5 - 2x^3 + sin(x)", "12x^2 + cos x", "the term -du/dx is -2 times what it should be",
+     "2*(x^3)"),
+])
+def test_a_subtracted_term_is_named_with_its_minus(f, g, term, u):
+    assert diagnosis(f, g) == [f"{term}, for u = {u}: d/dx of a sum is the sum of its "
+                               "terms' derivatives"]

@@ -269,12 +269,14 @@ def _no_derivative_named(text: str, left: str, right: str, at: int) -> None:
     if bare and is_name(bare[1]):
         return
     try:
-        parse(left), parse(right)
+        variables = parse(left).variables
+        parse(right)
     except ExpressionError:
         return
     f, g = left.strip(), right.strip()
-    raise ExpressionError(f"the left side names no derivative: write d/dx applied to it, "
-                          f"d/dx ({escape(f)}) = {escape(g)}, or give the function and its "
+    d = f"d/d{variables[0] if variables else 'x'}"     # (t^2 = 2t: d/dt, as check reads it)
+    raise ExpressionError(f"the left side names no derivative: write {d} applied to it, "
+                          f"{d} ({escape(f)}) = {escape(g)}, or give the function and its "
                           f"derivative apart, check {_quoted(f)} {_quoted(g)}", text, at)
 
 
