@@ -46,3 +46,20 @@ def test_curves_that_show_their_shape_are_not_said(tmp_path, text):
 def test_data_output_says_nothing_of_looks(tmp_path):
     status, _, err = run_cli("plot", "x^2 + 100", "--grid", "x=-1:1", "--format", "csv")
     assert status == 0 and "looks flat" not in err
+
+
+@pytest.mark.parametrize("text", ["sin(x)^2 + cos(x)^2", "(x+1)^2 - x^2", "cosh(x)^2 - sinh(x)^2",
+                                  "x^2/x", "exp(x)*exp(-x)"])
+def test_a_curve_constant_but_for_rounding_is_not_said_to_look_flat(tmp_path, text):
+    # each is an identity (1, 2x + 1, 1, x, 1): f or df/dx moves only by float64's rounding
+    # (cosh(3)^2 - sinh(3)^2 by 4e-14, from terms near 100), which is no change
+    assert flat_warnings(tmp_path, text, "--grid", "x=0.1:3") == []
+
+
+def test_a_curve_never_drawn_is_said(tmp_path):
+    # log(-1 - x^2) is nan at every x: your derivative is left out of the legend, and said
+    status, _, err = run_cli("plot", "x^2", "log(-1-x^2)", "--grid", "x=-1:1",
+                             "-o", str(tmp_path / "p.png"))
+    assert status == 0
+    assert "adcli: warning: yours is not drawn: nan or inf at every point of --grid " \
+        "'x=-1:1'" in warnings_in(err)

@@ -359,11 +359,16 @@ class FigureWriter:
         x^2 + 100 ranges over 4 where f is near 100): a reader would take it for constant."""
         if self.figure is None:
             return []
-        if not self.figure.drawn():
+        grid = f"--grid {quote(self.command.grid_text)}"
+        drawn = self.figure.drawn()
+        if not drawn:
             return [f"nothing is drawn: {self.command.symbol} is nan or inf at every point "
-                    f"of --grid {quote(self.command.grid_text)}"]
+                    f"of {grid}"]
+        # (a curve left out of the legend, yours above all, is said: it was asked for)
         low, high = self.figure.view
-        return [f"{curve.label.partition(':')[0]} changes by only {number_text(change, 3)} "
+        return [f"{curve.label.partition(':')[0]} is not drawn: nan or inf at every point "
+                f"of {grid}" for curve in self.figure.curves if curve not in drawn] + \
+            [f"{curve.label.partition(':')[0]} changes by only {number_text(change, 3)} "
                 f"over the grid, {_share(change / (high - low))} of the y axis the curves "
                 "share: it looks flat beside them, but is not constant"
                 for curve, change in self.figure.flattened()]
