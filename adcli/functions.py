@@ -1137,6 +1137,8 @@ class Datan2(_Inside, Primitive):
         return (-2.0 * gy * self.y * op.datan2(v, u) if u.requires_grad else None,
                 gy * op.d2atan2(u, v) if v.requires_grad else None)
 
+    def taylor(self, u, v): return _homogeneous_series(self, u, v, 1)
+
 
 class D2atan2(_Inside, Primitive):
     """(u^2 - v^2) / (u^2 + v^2)^2 as (u - v)(u + v) / r^4: exact 0 on the diagonal."""
@@ -1153,6 +1155,8 @@ class D2atan2(_Inside, Primitive):
         qv, qu = op.datan2(u, v), op.datan2(v, u)
         return (2.0 * gy * qu * (3.0 * qv * qv - qu * qu) if u.requires_grad else None,
                 2.0 * gy * qv * (qv * qv - 3.0 * qu * qu) if v.requires_grad else None)
+
+    def taylor(self, u, v): return _homogeneous_series(self, u, v, 2)
 
 
 def _quotient(u, v):
@@ -1618,6 +1622,53 @@ def _div_series(function, a, b):
         y[k] = (a[k] - _dot(b[1:k + 1], y[k - 1::-1])) / b[0]
         move(y, k)
     return y
+
+
+def _homogeneous_series(function, u, v, degree: int):
+    """datan2 = v/(u^2 + v^2) = Re 1/w (``degree`` 1) or d2atan2 = -Re 1/w^2 (``degree``
+    2), w = v + i u, by complex series division in real arithmetic: the generic rule would
+    nest (each one's backward calls datan2 and d2atan2 again: 2^K rules for K rows), and
+    dividing by r = u^2 + v^2 or r^2 instead repeats their roots, whose rows' rounding
+    then grows like k^3 (d2atan2(0, 1 + t)). As forward does, u and v are first scaled by
+    the power of 2 s that brings the larger value near 1 where |w_0|^2, or backward's
+    gradient (of degree -3 in d2atan2's), would overflow or underflow (_moderate; elsewhere
+    s = 1: scaling a subnormal smaller one loses it, atan at 5e-324), and the rows scaled
+    back by s^degree. Row 1 is backward's gradient itself,
+    whose careful forms ((u - v)(u + v) on the diagonal) w_1/w_0^2 lacks."""
+    y, (u, v) = _start(function, (u, v))
+    if len(y) == 1:
+        return y
+    move = _mover(function, (u, v), y)
+    larger = np.maximum(np.abs(u[0]), np.abs(v[0]))
+    e = np.frexp(np.where(np.isfinite(larger), larger, 1.0))[1]
+    e = np.where(_moderate(u[0], v[0], 2.0**250), 0, e)
+    u, v = np.ldexp(u, -e), np.ldexp(v, -e)
+    first = _taylor_from_backward(function, (u[:2], v[:2]))[1]
+    w = np.broadcast_to(v, y.shape), np.broadcast_to(u, y.shape)
+    one = (_constant_series(np.ones(y.shape[1:]), len(y)), np.zeros_like(y))
+    z = _complex_quotient(one, w, move)
+    for _ in range(degree - 1):
+        z = _complex_quotient(z, w, move)
+    y[2:] = np.ldexp((1.0 if degree == 1 else -1.0) * z[0][2:], -degree * e)
+    y[1] = np.ldexp(first, -degree * e)
+    return y
+
+
+def _complex_quotient(n, w, move=_still):
+    """The series n / w, each a pair (real rows, imaginary rows): z w = n, row by row."""
+    (nr, ni), (a, b) = n, w
+    zr, zi = np.zeros_like(nr), np.zeros_like(nr)
+    size = a[0] * a[0] + b[0] * b[0]
+    for k in range(len(zr)):
+        pr = nr[k] - _dot(a[1:k + 1], zr[k - 1::-1]) + _dot(b[1:k + 1], zi[k - 1::-1]) \
+            if k else nr[0]
+        pi = ni[k] - _dot(a[1:k + 1], zi[k - 1::-1]) - _dot(b[1:k + 1], zr[k - 1::-1]) \
+            if k else ni[0]
+        zr[k] = (pr * a[0] + pi * b[0]) / size
+        zi[k] = (pi * a[0] - pr * b[0]) / size
+        move(zr, k)
+        move(zi, k)
+    return zr, zi
 
 
 # Powers. A constant exponent r (a number, or a variable not being differentiated) takes

@@ -17,6 +17,7 @@ along x + 2^m t, whose rows are 2^(mk) times these to the bit (``_rescaled``).
 """
 from __future__ import annotations
 
+import contextvars
 import math
 from typing import NamedTuple
 
@@ -284,7 +285,18 @@ def _exact(function, args, moving) -> np.ndarray:
     Each g_i's series comes from the steps of backward's graph, each step's series as the
     sweep makes a node's (``_series``: its rule, redone here where it went non-finite), so
     gy's zero rows do not meet y = inf there either. Each level runs on series one row
-    shorter, so this nests at most as deep as the order. Points along axis 1 only."""
+    shorter, so this nests at most as deep as the order. Points along axis 1 only.
+
+    Every level meets the steps of the levels below again, on the same rows (1/x at
+    1e-300, whose rows all overflow: -y/x's redo reruns -y'/x per row, and so on down):
+    within the outermost redo, a step is run once per rows it is given (``_steps_run``),
+    so that the cost grows like a power of the order, not exponentially."""
+    if _steps_run.get() is None:
+        token = _steps_run.set({})
+        try:
+            return _exact(function, args, moving)
+        finally:
+            _steps_run.reset(token)
     graph = _GradientGraph(function, args, moving)
     y = graph.y
     if len(y) == 1 or not graph.roots:
@@ -311,10 +323,32 @@ def _run(graph, steps, rows: int, moved: set) -> None:
         moving = [id(v) in moved for v in inputs]
         if any(moving):
             moved.add(id(output))
-            series = _series(f, [graph.series(v, rows) for v in inputs], moving)
+            series = _step_series(f, [graph.series(v, rows) for v in inputs], moving)
         else:
             series = _constant_series(output.data, rows)
         graph.known[id(output)] = series
+
+
+# The steps run within the outermost _exact: (function, series in) -> series out.
+_steps_run = contextvars.ContextVar("adcli_steps_run", default=None)
+_GRAPH_STATE = {"inputs", "output", "generation", "rule_of"}   # no part of a step's rule
+
+
+def _step_series(f, inputs, moving) -> np.ndarray:
+    """``_series(f, inputs, moving)``, or a copy of it where this redo made it before:
+    a rule's rows depend on its class, its own parameters (pow_diff's order) and the
+    rows given, never on where in a graph it sits."""
+    try:
+        params = tuple(sorted((k, v) for k, v in vars(f).items() if k not in _GRAPH_STATE))
+        key = (type(f), params, tuple(moving),
+               tuple((a.shape, a.tobytes()) for a in inputs))
+        hash(key)
+    except TypeError:   # (a parameter that is no value: run it every time)
+        return _series(f, inputs, moving)
+    made = _steps_run.get()
+    if key not in made:
+        made[key] = _series(f, inputs, moving)
+    return made[key].copy()
 
 
 def _known_zeros(s, moves: bool, gradient: bool):
@@ -608,7 +642,7 @@ def _probes(first: int, order: int) -> list[int]:
     largest float): row k of the highest is 2^(2200 k/order) times x + t's, past the
     underflow of a float64 product of two normal rows where k is near the order; beyond,
     the rows overflow on every line, and each overflowed row is redone from backward
-    (_redo_from_backward), which at order 20 costs minutes."""
+    (_redo_from_backward), under a second per line at order 30."""
     top = max(first, min(_HIGHEST, 2200 // order))
     steps = [first]
     while steps[-1] < top:
