@@ -244,9 +244,12 @@ def watcher(diagnostics: Diagnostics):
         y = function.output()
         fine = np.isfinite(y.data) & np.isfinite(y.grad.data)
         bad = ~np.isfinite(gx.data) & fine
-        # a step of a rule is its owner's: the user wrote log, not the rule's gy/x
+        # a step of a rule is its owner's: the user wrote log, not the rule's gy/x. An
+        # overflow where either's inputs are inside its smooth domain: log's gy/x at 1e-300
+        # (log's are), the '*' in 1/x's rule -gy*y/x at 1e-160 (its own are)
         owner = function.rule_of or function
         over = bad & np.isinf(gx.data) & np.broadcast_to(
+            inside(function, [x.data for x in function.inputs]) |
             inside(owner, [x.data for x in owner.inputs]), bad.shape)
         diagnostics.add(owner, "overflow", over)
         diagnostics.add(owner, "derivative", bad & ~over)

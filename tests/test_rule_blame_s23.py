@@ -31,3 +31,12 @@ def test_the_api_hessian_names_log(recwarn):
     said = [str(w.message) for w in recwarn]
     assert any("through log overflowed" in s for s in said) and \
         not any("'/'" in s for s in said), said
+
+
+def test_an_overflow_in_a_written_divisions_rule_names_the_division():
+    # atan(1/x)'' at 1e-160 passes through 1/x's rule -gy*y/x, whose '*' overflows (1e320):
+    # the '/' written is named, as an overflow (not left to the range witness alone)
+    status, out, err = run_cli("hessian", "atan(1/x)", "--at", "x=1e-160", "--format", "json")
+    assert status == 0
+    kinds = [(w["function"], w["kind"]) for w in strict_json(out)["warnings"]]
+    assert ("/", "overflow") in kinds and not any(f == "*" for f, _ in kinds), kinds
