@@ -77,10 +77,14 @@ _ACCENT = re.compile(r"\\(" + "|".join(_ACCENTS) + r")(?![A-Za-z])\s*\{?\s*"
 # \frac{\partial V}{\partial q}, \frac{d^2x}{dt^2}, \frac{d}{dx}: a derivative as TeX writes
 # it (_derivative_fraction), its bottom's variables with their powers (_BY)
 _TO_THE = r"\s*(?:\^\s*\{?\s*\d+\s*\}?)?"   # d^2, dt^{2}: the order
-_BY = r"(?:d|\\partial)\s*(\\[A-Za-z]+|[^\W\d_])\s*(?:\^\s*\{?\s*(\d+)\s*\}?)?"
+# (a variable there may be accented, \partial \dot{q}: the grammar's _TEX_ACCENT's forms)
+_ACCENTED = r"\\(?:" + "|".join(_ACCENTS) + r")(?![A-Za-z])(?:\s*\{\s*(?:\\[A-Za-z]+|[^\W\d_])" \
+    r"\s*\}|\s+[^\W\d_]|\s*\\[A-Za-z]+)"
+_VARIABLE = r"(?:" + _ACCENTED + r"|\\[A-Za-z]+|[^\W\d_])"
+_BY = r"(?:d|\\partial)\s*(" + _VARIABLE + r")\s*(?:\^\s*\{?\s*(\d+)\s*\}?)?"
 _DERIVATIVE = re.compile(r"\\[dt]?frac\s*\{\s*(?:d|\\partial)(?![A-Za-z]{2})" + _TO_THE +
-                         r"\s*([^{}]*?)\s*\}\s*\{((?:\s*(?:d|\\partial)\s*"
-                         r"(?:\\[A-Za-z]+|[^\W\d_])" + _TO_THE + r")+)\s*\}")
+                         r"\s*((?:[^{}]|\{[^{}]*\})*?)\s*\}\s*\{((?:\s*(?:d|\\partial)\s*"
+                         + _VARIABLE + _TO_THE + r")+)\s*\}")
 _DIFFERENTIALS = ("d", "δ", "Δ", "∂")   # dt, δq, Δx: one quantity, not d times t
 CAUTIONS = 3     # warnings of readings, at most (adcli.parser's too)
 LOOKED_AT = 20   # places of each reading looked at, at most (each renders its nodes)
@@ -161,6 +165,18 @@ def _constant_or_greek(name: str) -> bool:
     Greek letter (\\alpha, \\theta_1): what such a command may name besides a function."""
     return name in CONSTANTS or name in CONSTANT_SPELLINGS \
         or name.partition("_")[0] in LATEX_LETTERS.values()
+
+
+def accented_names(text: str) -> str:
+    """``text`` with each accented letter LaTeX writes (\\dot{q}, \\dot q, \\ddot{\\theta})
+    as the name the reader makes of it, q̇, θ̈: so a derivative's variable written in the
+    numerator or denominator of a \\frac is the variable of the expression."""
+    def marked(found: re.Match) -> str:
+        accent, letter = re.fullmatch(r"\\([A-Za-z]+)\s*\{?\s*(.*?)\s*\}?", found[0]).groups()
+        letter = LATEX_LETTERS.get(letter[1:], letter) if letter[0] == "\\" else letter
+        return normal_name(letter + _ACCENTS[accent])
+
+    return re.sub(_ACCENTED, marked, text)
 
 
 def _letters_apart(name: str, tex: bool) -> bool:
@@ -921,7 +937,8 @@ class Builder:
                     self._glued_base(written, start)
                 return Func(written, name, start, len(self.nodes))
             leaf = _leaf_of(name)
-            if written[-1] != "_":
+            # (not cached: x_{i+1}, refused by what follows; \mathrm{Re}, refused before "(")
+            if written[-1] != "_" and not written.startswith(("\\math", "{")):
                 self._leaves[written] = leaf
             if leaf[0] == "variable":
                 self._variable_named(name, written)
@@ -951,8 +968,19 @@ class Builder:
             if parts and any(p in others for p in parts):
                 continue
             letters = _letters(name)
+            if "e" in letters:  # (R e is R times Euler's number: no product to propose)
+                self._say(self._constant_apart(name, letters))
+                continue
             self._say(f"{one_name(name)}; for {' times '.join(letters)}, write "
                       f"{' '.join(letters)}")
+
+    def _constant_apart(self, name: str, letters: list[str]) -> str:
+        """Re (the Reynolds number), which TeX sets as R times a letter e: the caution
+        of _say_apart, without the product to write, which adcli reads with Euler's
+        number; in LaTeX, with the upright type that writes it as one name."""
+        upright = f", as \\mathrm{{{name}}} writes it" if self._tex else ""
+        product = " times ".join("Euler's number e" if c == "e" else c for c in letters)
+        return f"{one_name(name)}{upright} ({' '.join(letters)} would be {product})"
 
     def _applied_name(self, written: str, start: int) -> Run:
         """𝑥cos⁡(𝑥): Word's function application mark (U+2061) right after letters marks
@@ -1037,8 +1065,14 @@ class Builder:
 
     def _latex_name(self, written: str, name: str, start: int) -> None:
         """A LaTeX command read as a name must be a function (\\sin), a constant (\\pi)
-        or a Greek letter (\\alpha): \\mathrm{e} must not become a variable 'mathrm'."""
+        or a Greek letter (\\alpha): \\mathrm{e} must not become a variable 'mathrm'. A
+        name of more letters in upright or italic type (\\mathrm{Re}, {\\rm pH}) is a
+        variable, as TeX sets a quantity's name of several letters; a letter alone is not
+        (\\mathrm{d}x is the differential)."""
         if not (is_function_name(name) or _constant_or_greek(name)):
+            if len(name) > 1 and _tex_font(written).startswith(("\\mathrm{", "\\mathit{")):
+                self._upright_applied(written, name, start)
+                return
             if written == "\\lg":
                 self._no_lg(written, start)
             if written.startswith("\\operatorname"):
@@ -1049,6 +1083,8 @@ class Builder:
                 raise relation_error(self.text, start, written)
             if written == "\\partial":
                 self._derivative_fraction(self._frac_before(start))
+            if written[1:] in _ACCENTS:
+                self._not_accented(written[1:], start + len(written))
             self._error(f"LaTeX's {written} is not read here: " + _TEX_READ, start)
 
     def _accented(self, written: re.Match, start: int) -> str:
@@ -1064,6 +1100,27 @@ class Builder:
             letter = LATEX_LETTERS[letter[1:]]
         return letter + _ACCENTS[accent] + (inner or "") + outer
 
+    def _upright_applied(self, written: str, name: str, start: int) -> None:
+        """\\mathrm{Re}(z), \\mathrm{sinc}(x): a name in TeX's upright type applied to
+        parentheses is a function there (the real part, sinc), which adcli lacks: refused,
+        never read as the variable times what the parentheses hold."""
+        if not re.compile(r"\s*(?:\\left\s*)?\(").match(self.text, start + len(written)):
+            return
+        said = _LACKING.get(name) or f"for {name} times (...), write {written} \\cdot (...)"
+        self._error(f"{escape(written)}(...) applies a function, and adcli has no function "
+                    f"'{escape(name)}': {said}", start)
+
+    def _not_accented(self, accent: str, after: int) -> None:
+        """\\dot{qx}, \\dot{2}: an accent the grammar's _TEX_ACCENT did not take with what
+        follows, which is no one letter: refused as \\dot{\\cdot} is (never "\\dot is not
+        read", as it is), the caret on what it is on."""
+        found = re.compile(r"\s*(?:\{\s*([^{}]*?)\s*\}|(\S))").match(self.text, after)
+        group = 0 if found is None else 1 if found[1] else 2 if found[2] else 0
+        on = f"not on {found[group]}" if group else "one goes after it"
+        self._error(f"LaTeX's \\{accent} is read on a letter or a Greek letter, as in "
+                    f"\\{accent}{{q}} or \\{accent}{{\\theta}}: {escape(on)}",
+                    found.start(group) if group else after - len(accent) - 1)
+
     def _frac_before(self, position: int) -> int:
         """Where the last \\frac (\\dfrac, \\tfrac) before ``position`` starts, or -1."""
         starts = [m.start() for m in re.finditer(r"\\[dt]?frac", self.text[:position])]
@@ -1076,9 +1133,9 @@ class Builder:
         found = _DERIVATIVE.match(self.text, start) if start >= 0 else None
         if found is None:
             return
-        by = [normal_name(name) for name, power in re.findall(_BY, found.group(2))
+        by = [normal_name(accented_names(name)) for name, power in re.findall(_BY, found[2])
               for _ in range(int(power or 1))][::-1]   # (∂²V/∂x∂y: y first, then x)
-        of = found.group(1) or "f"
+        of = accented_names(found.group(1)) or "f"
         if re.fullmatch(r"\\?[^\W\d]\w*", of):   # (\theta: θ, as a name is written)
             of = normal_name(of)
         said = "" if found.group(1) else " for the derivative of f"
