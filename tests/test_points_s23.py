@@ -133,3 +133,21 @@ def test_a_first_object_that_names_no_column_is_a_bad_row(first, why):
                    f"file line 1: {why}\n")
     code, out, err = run_cli("grad", "x*y", "--points", "-", "--format", "csv", stdin=stdin)
     assert (code, out, err) == (EXIT_BAD_INPUT, "", f"adcli: error: points file line 1: {why}\n")
+
+
+# ----- a byte order mark before a blank line or a comment (a file joined with cat) ---------------
+
+@pytest.mark.parametrize("data", [
+    b"x,y\n1,2\n\xef\xbb\xbf# notes\n5,6\n",        # the next file starts with a comment
+    b"x,y\n1,2\n\xef\xbb\xbf\n5,6\n",               # the next file is empty but for its mark
+    b"x\ty\n1\t2\n\xef\xbb\xbf# c\n\xef\xbb\xbf\n5\t6\n",
+    b'{"x":1,"y":2}\n\xef\xbb\xbf\n{"x":5,"y":6}\n',
+    b'{"x":1,"y":2}\n\xef\xbb\xbf# hi\n{"x":5,"y":6}\n',
+])
+def test_a_mark_before_a_blank_line_or_comment_is_read_past(tmp_path, data):
+    path = tmp_path / "joined"
+    path.write_bytes(data)
+    code, out, err = run_cli("grad", "x*y", "--points", str(path), "--format", "csv")
+    # x*y at (1, 2) and (5, 6): f = xy, df/dx = y, df/dy = x
+    assert (code, err) == (0, ""), err
+    assert out.splitlines()[1:] == ["1.0,2.0,2.0,2.0,1.0", "5.0,6.0,30.0,6.0,5.0"]
