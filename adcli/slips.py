@@ -1696,8 +1696,8 @@ def _exponent_divided(f, t, p: int, base: int, c: float, k: float, e, e_scale, a
     """The power rule's exponent c put under u^(c-1), not before it: x^2's derivative as
     x/2, x^3's as x^2/3 (integration's division by the exponent, borrowed), where
     (1/2)*x or 1/3 x^2, read as likely meant, is what was written."""
-    if abs(c) == 1:     # (u^(-1)'s -1 divides as it multiplies: no slip shows)
-        return []
+    if abs(c) == 1 or c == 0:   # (u^(-1)'s -1 divides as it multiplies; u^0 has no
+        return []               # exponent to divide by: no slip shows)
     d = _d(t)
     u, du = sweep.values[base], sweep.tangents[base]
     with np.errstate(all="ignore"):

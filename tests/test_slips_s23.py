@@ -258,3 +258,11 @@ def test_a_reciprocal_root_written_without_v_squared_is_one_story():
 def test_a_subtracted_term_is_named_with_its_minus(f, g, term, u):
     assert diagnosis(f, g) == [f"{term}, for u = {u}: d/dx of a sum is the sum of its "
                                "terms' derivatives"]
+
+
+def test_a_zeroth_power_has_no_exponent_divided():
+    # exp(sin x)^0 = 1, f' = 0; written 2: found by the fuzz suite (a division by the
+    # exponent 0 was an internal error)
+    code, out, err = run_cli("check", "exp(sin(x))⁰", "2", "--format", "plain")
+    assert code == 1 and "internal error" not in err, err
+    assert out.startswith("differs from d/dx at 30 of 30 points"), out
