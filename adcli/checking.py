@@ -40,13 +40,14 @@ import numpy as np
 from . import drivers
 from .core import Variable
 from .diagnostics import Diagnostics
-from .errors import (EXIT_CHECK_FAILED, AdcliError, ExpressionError, ValuesError, did_you_mean,
-                     glued, leibniz, listing, one_name, quote, run_together)
+from .errors import (EXIT_CHECK_FAILED, AdcliError, ExpressionError, ValuesError, closest,
+                     did_you_mean, glued, leibniz, listing, one_name, quote, run_together)
 from .expression import (LATEX_LETTERS, MAX_ORDER, Expression, _Flags, _Run, _names as names_of,
-                         _whole, as_numbers, normal_keys, normal_name, parse as api_parse)
+                         _whole, as_numbers, letter_hint, name_hint, normal_keys, normal_name,
+                         parse as api_parse)
 from .functions import CALLABLE, CONSTANTS, Div, Mul, Pow, PowDiff, exact_step
 from .parser import parse
-from .reader import unnoted, without_math
+from .reader import accented_names, one_name as named_once, unnoted, without_math
 from .wider import _UNIT
 
 DEFAULT_SAMPLES = 30
@@ -257,6 +258,10 @@ class CheckResult:
     def __str__(self) -> str:
         return "\n".join([self.summary, *self.diagnosis, *self.notes])
 
+    def __repr__(self) -> str:
+        # (the dataclass's own repr dumps every array: thousands of characters at a REPL)
+        return f"<CheckResult of {quote(self.expression.text, None)}: {self.summary}>"
+
 
 # ----- the public entry point -------------------------------------------------------------
 
@@ -288,13 +293,14 @@ def check(f, expected=None, *, expect: Mapping | None = None, order: int | None 
                              or isinstance(seed, bool)):
         raise ValuesError(f"the seed is a whole number of 0 or more, not {seed!r}")
     expected = _given_expectation(expected, "the expected derivative")
-    if values:  # (as Expression's methods take them; a misspelt parameter, sample=5, is
-        # then a value for a name f lacks, which _points refuses by that name)
+    if values:  # (as Expression's methods take them)
         from .expression import merged
 
+        _no_slips(f, values)
         at = merged(_mapping(at, "at"), values)
     at, domain = (normal_keys(_mapping(m, what)) for m, what in ((at, "at"),
                                                                  (domain, "domain")))
+    at = at and _used(f, at)
     expect = _by_names(_mapping(expect, "expect"))
     if expected is not None and expect:     # (before the order, which either may imply)
         raise ValuesError("give the expected derivative either as one expression or by "
@@ -306,10 +312,14 @@ def check(f, expected=None, *, expect: Mapping | None = None, order: int | None 
     f = constant_in(f, expected, expect, order, wrt)
     targets = _targets(f, expected, expect, order, wrt, at, definitions)
     glued = _glued_names(f, at, domain, wrt)
-    # (a caution of both f and the expectation, such as kx's, is said once)
+    # (a caution of both f and the expectation, such as kx's, is said once; and none that
+    # a name is one name where it is given a value or a span, --at kx=1: meant as one, as
+    # the CLI's other commands take it)
+    given = {*(at or {}), *(domain or {}), *(wrt or ()), *itertools.chain(*(expect or {}))}
     cautions = list(dict.fromkeys(
         [c for e in [f, *(t.expectation for t in targets)] if e is not None
-         for c in e.cautions] + [one_name(name, parts) for name, parts in glued.items()]))
+         for c in e.cautions if not any(c.startswith(named_once(n)) for n in given)]
+        + [one_name(name, parts) for name, parts in glued.items()]))
     cautions += _spans_drawn(f, domain, at)
     try:
         # (nan and inf are results here, said in words: numpy's warnings must not leak,
@@ -851,7 +861,7 @@ def _not_in(name: str, f: Expression, mixed: bool) -> str:
     hint = run_into(name, f.variables)
     if hint:    # (2xy + y^2 has no x: did you mean 'xy'? would point the wrong way)
         return f"'{name}' does not appear in {quote(f.text, None)}: {hint}"
-    return f"'{name}' does not appear in {quote(f.text, None)}{did_you_mean(name, f.variables)}"
+    return f"'{name}' does not appear in {quote(f.text, None)}{name_hint(name, f.variables)}"
 
 
 def run_into(name: str, variables) -> str | None:
@@ -1355,7 +1365,7 @@ def _plain_operator(left: str) -> str:
     operator = _TEX_OPERATOR.match(left)
     head, operand = (left, "") if operator is None else \
         (operator.group(0), " " + left[operator.end():])
-    head = _TEX_SUBSCRIPT.sub(r"_\1", _TEX_LETTER.sub(_letter, head))
+    head = _TEX_SUBSCRIPT.sub(r"_\1", _TEX_LETTER.sub(_letter, accented_names(head)))
     for pattern, replacement in _TEX_D:
         head = pattern.sub(replacement, head)
     return _DENOMINATOR_IN_PARENTHESES.sub(r"/\1", head) + operand
@@ -1386,7 +1396,7 @@ _DENOMINATOR_IN_PARENTHESES = re.compile(r"/\s*\(\s*([d∂][^()]*?)\s*\)(?=\s*\Z
 
 # Names as the reader spells them (normal_name): x_{1} is x_1, \theta is θ, in a left side
 # too (∂f/∂x_{1}, \frac{\partial f}{\partial \theta}).
-_TEX_SUBSCRIPT = re.compile(r"_\{([^\W⁰¹²³⁴-⁹]+)\}")
+_TEX_SUBSCRIPT = re.compile(rf"_\{{((?:[^\W⁰¹²³⁴-⁹]|{_COMBINING})+)\}}")   # (∂_{q̇} too)
 _TEX_LETTER = re.compile(r"\\([A-Za-z]+)")
 
 
@@ -1424,7 +1434,7 @@ def _names(f: Expression, wrt) -> list[str]:
         if name not in f.variables:
             hint = run_into(name, f.variables)
             raise ValuesError(f"'{name}' does not appear in {quote(f.text, None)}"
-                              + (f": {hint}" if hint else did_you_mean(name, f.variables)))
+                              + (f": {hint}" if hint else name_hint(name, f.variables)))
     return names
 
 
@@ -1491,6 +1501,34 @@ def _points(f, targets, order, at, samples, seed, domain) -> tuple[dict, bool, s
             if f.variables else []
         return {v: a.ravel().copy() for v, a in zip(f.variables, arrays)}, False, None
     return _sample(f, targets, order, at, missing, samples, seed, domain)
+
+
+_PARAMETERS = ("expected", "expect", "order", "wrt", "at", "samples", "seed", "domain", "rtol",
+               "atol", "definitions")
+
+
+def _no_slips(f: Expression, values: dict) -> None:
+    """A keyword f lacks that is close to one of check's parameters (sample=5) is that
+    parameter misspelt, not a record's field to ignore: an error naming it."""
+    for name in values:
+        if normal_name(name) not in f.variables and closest(name, _PARAMETERS):
+            raise ValuesError(f"a value was given for '{name}', which does not appear in "
+                              f"{quote(f.text, None)}")
+
+
+def _used(f: Expression, given: dict) -> dict:
+    """The values of f's variables. Another name's is ignored with a warning, as
+    Expression's methods ignore it (records with an id field), unless it is one of f's
+    letters spelled otherwise (phi for φ): f's own would be drawn, the value believed used."""
+    from .expression import _warn
+
+    f._not_defined(given)   # (a definition's name: an error, as in Expression's methods)
+    for name in [n for n in given if n not in f.variables]:
+        message = f"a value was given for '{name}', which does not appear in {quote(f.text, None)}"
+        if letter_hint(name, f.variables):
+            raise ValuesError(message + letter_hint(name, f.variables))
+        _warn([message + did_you_mean(name, f.variables)])
+    return {n: v for n, v in given.items() if n in f.variables}
 
 
 def _draw(rng, n: int, span) -> np.ndarray:
@@ -1705,11 +1743,28 @@ def _which_failed(f, targets, order, points, n: int) -> str:
     if not failing[what]:
         return ""
     where = "there" if n == 1 else f"at {failing[what]} of them"
+    if what == "the expectation":
+        return f"the expectation {_expectation_fails(targets, order, points)} {where}"
     if what != "f":
         return f"{what} is not {where}"
     why = _value_why(f, points)
     # (f finite at every point given: what failed is a 0 by underflow, x^2 at 1e-200)
     return f"f is not {where}{why}" if why else f"f is 0 by underflow {where}"
+
+
+def _expectation_fails(targets, order, points) -> str:
+    """How the expectation fails at the points, as _finite_parts judges it: it overflows
+    on the way ((e^x - 1)^2 at x = 400), as the note on random points says it, or is 0
+    by underflow."""
+    n, under_somewhere = _shape(points)[0], False
+    for t in targets:
+        if t.expectation is not None:
+            e, scale, under = _expectation(t.expectation, points, n, graph=True,
+                                           moving=_moving(targets, order))
+            if np.any(~(np.isfinite(e) & np.isfinite(scale) | undefined(e, scale))):
+                return "overflows (inf: beyond float64's range)"
+            under_somewhere |= bool(np.any(_by_underflow(e, under)))
+    return "is 0 by underflow" if under_somewhere else "is not"
 
 
 def _value_why(f, points) -> str:
@@ -1782,11 +1837,12 @@ def _probe_line(f, targets, order, fixed, name, near: float = 1.0) -> dict | Non
     line = np.concatenate([-steps[::-1], [0.0], steps])
     ok = _usable_along(f, targets, order, fixed, name, line)
     edges = np.flatnonzero(np.diff(np.concatenate([[0], ok.astype(np.int8), [0]])))
-    # The longest run; of two as long (1/x's), the one on near's side of 0 (1e160's: the
-    # positive one, not -10:-1).
+    # A run on near's side of 0 first, the points given being where the user looks (1/x
+    # given 1e160: the positive one, not -10:-1; x^3/(e^x - 1) given 400: 10:350, not
+    # its longer negative run's -10:-1), and the longest of those.
     side = -1.0 if near < 0 else 1.0
     runs = sorted(zip(edges[::2], edges[1::2] - 1),
-                  key=lambda r: (r[0] - r[1], max(line[r[0]] * side, line[r[1]] * side) <= 0))
+                  key=lambda r: (max(line[r[0]] * side, line[r[1]] * side) <= 0, r[0] - r[1]))
     for i, j in runs:
         if i > 0 and j < line.size - 1:
             lo = _edge(f, targets, order, fixed, name, line[i - 1], line[i])
@@ -3890,12 +3946,25 @@ def _look_wider(r: CheckResult, targets, seed, domain) -> None:
                        f"{_s(r.counted)} alone cannot tell a slip from a coincidence")
     elif r.verdict == "matches" and wider.verdict == "differs" and \
             any(set(t.expectation.variables) & varied for t in targets if t.expectation):
-        row = wider.worst[0]
+        row = _plain_row(wider)
         at = ", ".join(f"{v}={x!r}" for v, x in row.at.items())
         r.notes.append(f"it matches at your {_s(r.counted)} only, not at "
                        f"{wider.differing} of {where}: at {at}, the expectation is "
                        f"{row.expected!r} and adcli's {row.label} {row.ad!r}")
         r.notes += [f"over these {_s(wider.counted)}: {claim}" for claim in wider.diagnosis]
+
+
+def _plain_row(r: CheckResult) -> Row:
+    """A row at the differing point nearest 1 in size, as the slips' claims pick theirs:
+    the largest relative difference is often at an extreme point (-x e^{-x^2} for
+    e^{-x^2/2}'s derivative at x = -23.8: 8.3e-246 against 1.4e-122), no number to
+    work out by hand, where near 1 the two differ plainly."""
+    from .slips import _plain_point
+
+    differs = [t.status == "differs" for t in r.targets]
+    index = _plain_point(r.points, slice(None), r.expression.variables,
+                         np.any(differs, axis=0))
+    return _row(next(t for t, d in zip(r.targets, differs) if d[index]), r.points, index)
 
 
 def _parameters(r: CheckResult, varied) -> dict:

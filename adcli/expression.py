@@ -248,7 +248,7 @@ class Expression:
 
     def unknown_names(self, names) -> list[str]:
         """Given names the expression does not use, each with a did-you-mean suggestion."""
-        return [f"'{n}' does not appear in the expression{did_you_mean(n, self.variables)}"
+        return [f"'{n}' does not appear in the expression{name_hint(n, self.variables)}"
                 for n in names if n not in self.variables]
 
     def _not_defined(self, names) -> None:
@@ -266,14 +266,14 @@ class Expression:
         values = merged(at, values)
         self._not_defined(values)
         _warn([f"a value was given for '{n}', which does not appear in the expression"
-               f"{did_you_mean(n, self.variables)}" for n in values if n not in self.variables])
+               f"{name_hint(n, self.variables)}" for n in values if n not in self.variables])
         self.check_values(values)
         return {v: values[v] for v in self.variables}
 
     def _warn_unused(self, what: str, names) -> None:
         """A derivative in a name the expression lacks is 0, probably by a typo: warn."""
         _warn([f"{what}: '{w}' does not appear in the expression, so its derivative is 0"
-               f"{did_you_mean(w, self.variables)}" for w in names if w not in self.variables])
+               f"{name_hint(w, self.variables)}" for w in names if w not in self.variables])
 
     def _wrt(self, wrt) -> tuple[str, ...]:
         if wrt is None:
@@ -915,6 +915,7 @@ def _names(names, what: str = "wrt") -> tuple[str, ...]:
     --wrt takes them (a name given twice would be one column twice, or one silently)."""
     from .parser import is_name
 
+    _not_values(names, what)
     texts = names.split(",") if isinstance(names, str) else \
         list(names) if isinstance(names, Iterable) else None
     if texts is None or not all(isinstance(n, str) for n in texts):
@@ -935,10 +936,46 @@ def _names(names, what: str = "wrt") -> tuple[str, ...]:
 
 def _one_name(name) -> str:
     """derivative's ``name``: one variable's name."""
+    _not_values(name, "name")
     names = _names(name, "name") if isinstance(name, str) else ()
     if len(names) != 1:
         raise ValuesError(f"name= takes one variable name, not {_shown(name)}")
     return names[0]
+
+
+def _not_values(names, what: str) -> None:
+    """A mapping where names go is the points, given in the wrong place: .grad's first
+    parameter is wrt, .value's at. Read as names, its keys would pass, its values unread."""
+    if isinstance(names, Mapping):
+        takes = "one variable name" if what == "name" else "variable names"
+        raise ValuesError(f"{what}= takes {takes}, not a mapping of values "
+                          f"({_shown(names)}): give the values as at= or as keywords "
+                          "(at=row or **row)")
+
+
+def letter_words(name: str, variables) -> str | None:
+    """Where the name given is one of ``variables``' letters spelled otherwise (alpha for
+    α, α for alpha: two names, as far apart as any two spellings), what to say; else
+    None. (--at's hint, pipeline.value_hints, and every other place a name is given.)"""
+    if (letter := LATEX_LETTERS.get(name)) in variables:
+        return f"'{name}' was given: the expression has the letter '{letter}', a different name"
+    spelled = [v for v in variables if LATEX_LETTERS.get(v) == name]
+    if spelled:
+        return (f"'{name}' was given: the expression has the name '{spelled[0]}' spelled out, "
+                "a different name")
+    return None
+
+
+def letter_hint(name: str, variables) -> str:
+    """letter_words in parentheses, to follow a message; else ""."""
+    words = letter_words(name, variables)
+    return f" ({words})" if words else ""
+
+
+def name_hint(name: str, variables) -> str:
+    """What a name the expression lacks may stand for: one of its letters spelled out
+    (no spelling is close), else a typo's did-you-mean."""
+    return letter_hint(name, variables) or did_you_mean(name, variables)
 
 
 def _whole(number, what: str, low: int, high: int | None) -> int:
@@ -1104,17 +1141,18 @@ def jacobian(expressions, wrt=None, at: Mapping | None = None, **values) -> np.n
     one row per expression, columns in ``wrt`` order (default: the variables in order of
     first appearance across the expressions)."""
     expressions = _expressions(expressions)
+    _not_values(wrt, "wrt")     # (before the values, which it holds, are missed)
     names = list(dict.fromkeys(v for e in expressions for v in e.variables))
     values = merged(at, values)
     # As Expression._values and derivatives say them, of the expressions together.
     _warn([f"a value was given for '{n}', which does not appear in the expressions"
-           f"{did_you_mean(n, names)}" for n in values if n not in names])
+           f"{name_hint(n, names)}" for n in values if n not in names])
     missing = [n for n in names if n not in values]
     if missing:
         raise no_value_for(missing)
     wrt = tuple(names) if wrt is None else _names(wrt)
     _warn([f"wrt: '{w}' does not appear in the expressions, so its derivative is 0"
-           f"{did_you_mean(w, names)}" for w in wrt if w not in names])
+           f"{name_hint(w, names)}" for w in wrt if w not in names])
     rows = [_told(e._partials({v: values[v] for v in e.variables}, wrt, 1), ("gradient",),
                   f"f{i}" if len(expressions) > 1 else None).gradient
             for i, e in enumerate(expressions, 1)]

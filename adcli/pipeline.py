@@ -13,7 +13,7 @@ from .errors import (AdcliError, AdcliWarning, ExpressionError, NonFiniteError, 
                      closest, did_you_mean, escape, glued, no_header, no_value_for, warn)
 from .definitions import from_pairs, unused
 from .diagnostics import Diagnostics, mark_inputs
-from .expression import LATEX_LETTERS
+from .expression import letter_words, name_hint
 from .functions import CALLABLE, CONSTANTS
 from .parser import define, is_name, normal_name, parse
 from .points import PointSource, chunk_size_for, only_with_points, parse_values
@@ -251,7 +251,7 @@ def _wrt(command, wrt: str | None, strict: bool, err) -> list[str]:
             raise ValuesError(f"--wrt {name}: {name} is a constant, not a variable")
         if name not in command.names:
             _unused(strict, err, f"--wrt {name}: '{name}' does not appear in the expression, "
-                                 f"so its derivative is 0{did_you_mean(name, command.names)}")
+                                 f"so its derivative is 0{name_hint(name, command.names)}")
     command.check_wrt(names)
     return names
 
@@ -316,13 +316,8 @@ def value_hints(missing: list[str], given: list[str]) -> list[str]:
     for name in given:
         if name in explained:
             continue
-        # alpha for α (or α for alpha): two names, as far apart as any two spellings
-        if (letter := LATEX_LETTERS.get(name)) in missing:
-            hints.append(f"'{name}' was given: the expression has the letter '{letter}', "
-                         "a different name")
-        elif spelled := [s for s in missing if LATEX_LETTERS.get(s) == name]:
-            hints.append(f"'{name}' was given: the expression has the name '{spelled[0]}' "
-                         "spelled out, a different name")
+        if letters := letter_words(name, missing):     # alpha for α, α for alpha
+            hints.append(letters)
         elif match := closest(name, missing):
             hints.append(f"'{escape(name)}' was given: did you mean '{match}'?")
     return hints

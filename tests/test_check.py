@@ -1352,7 +1352,8 @@ def test_the_api_takes_a_number_for_a_constant_derivative_and_an_order_written_2
     ({"rtol": -1.0}, "rtol must be a finite number >= 0"),
     ({"samples": 0}, "samples is a whole number from 1 to 10000, not 0"),
     ({"domain": {"x": (2.0, 1.0)}}, "lo <= hi"),
-    ({"at": {"y": 1.0}}, "'y', which does not appear"),
+    # (a value for a name f lacks, at={"y": 1.0}, is a warning now, as Expression's
+    # methods give: tests/test_api_check_s23.py)
     # each of these was a raw Python exception (AttributeError, IndexError, ValueError,
     # MemoryError, OverflowError) or silently bent (samples=2.5 ran with 2)
     ({"expect": {"x": b"2x"}}, "expect['x'] must be a str, a finite number or an "

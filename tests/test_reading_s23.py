@@ -164,3 +164,11 @@ def test_check_says_a_caution_of_both_sides_once():
     # f and the expectation both hold kx: one caution, not the same line twice
     code, _, err = run_cli("check", "\\sin(kx)", "\\cos(kx)", "--samples", "3")
     assert code == 0 and err.count("'kx' is one name") == 1, err
+
+
+@pytest.mark.parametrize("given", [("--at", "kx=1"), ("--wrt", "kx"), ("--domain", "kx=0:1"),
+                                   ("--expect", "kx=\\cos(kx)")])
+def test_check_takes_a_name_given_a_value_or_span_as_meant(given):
+    # grad and eval leave the caution out for a name given a value: check likewise
+    code, _, err = run_cli("check", "\\sin(kx)", *given, "--samples", "3")
+    assert code == 0 and "one name" not in err, err

@@ -181,15 +181,13 @@ def _known(f, values: dict, option: str, strict: bool, err) -> dict:
     is one of f's letters spelled otherwise (omega for ω) is an error, as grad's: f's own
     would be drawn at random, and the value given believed used."""
     from ..checking import run_into
-    from ..expression import LATEX_LETTERS
-    from ..pipeline import value_hints
+    from ..expression import letter_hint
 
     for name in [n for n in values if n not in f.variables]:
         message = f"{option}: '{name}' does not appear in the expression"
-        letters = [v for v in f.variables
-                   if LATEX_LETTERS.get(name) == v or LATEX_LETTERS.get(v) == name]
-        if letters:
-            raise ValuesError(f"{message} ({value_hints(letters, [name])[-1]})")
+        letter = letter_hint(name, f.variables)
+        if letter:
+            raise ValuesError(message + letter)
         # (e^{ax} with a given: 'ax' is one name, not a typo of a)
         hint = run_into(name, f.variables)
         message += f": {hint}" if hint else did_you_mean(name, f.variables)
