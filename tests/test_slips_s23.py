@@ -10,7 +10,6 @@ hand derivation with mpmath at the points drawn, never against adcli's output.
 from __future__ import annotations
 
 import mpmath
-import numpy as np
 import pytest
 
 import adcli
