@@ -40,7 +40,7 @@ import numpy as np
 from . import drivers
 from .core import Variable
 from .diagnostics import Diagnostics
-from .errors import (EXIT_CHECK_FAILED, AdcliError, ExpressionError, ValuesError, closest,
+from .errors import (EXIT_CHECK_FAILED, AdcliError, ExpressionError, ValuesError,
                      did_you_mean, glued, leibniz, listing, one_name, quote, run_together)
 from .expression import (LATEX_LETTERS, MAX_ORDER, Expression, _Flags, _Run, _names as names_of,
                          _whole, as_numbers, letter_hint, name_hint, normal_keys, normal_name,
@@ -300,7 +300,6 @@ def check(f, expected=None, *, expect: Mapping | None = None, order: int | None 
         at = merged(_mapping(at, "at"), values)
     at, domain = (normal_keys(_mapping(m, what)) for m, what in ((at, "at"),
                                                                  (domain, "domain")))
-    at = at and _used(f, at)
     expect = _by_names(_mapping(expect, "expect"))
     if expected is not None and expect:     # (before the order, which either may imply)
         raise ValuesError("give the expected derivative either as one expression or by "
@@ -310,6 +309,7 @@ def check(f, expected=None, *, expect: Mapping | None = None, order: int | None 
     domain = domain and {n: _span(n, s) for n, s in domain.items()}
     wrt = wrt if wrt is None else list(names_of(wrt))
     f = constant_in(f, expected, expect, order, wrt)
+    at = at and _used(f, at)    # (after constant_in: e^2 with wrt="x" is a function of x)
     targets = _targets(f, expected, expect, order, wrt, at, definitions)
     glued = _glued_names(f, at, domain, wrt)
     # (a caution of both f and the expectation, such as kx's, is said once; and none that
@@ -1508,12 +1508,25 @@ _PARAMETERS = ("expected", "expect", "order", "wrt", "at", "samples", "seed", "d
 
 
 def _no_slips(f: Expression, values: dict) -> None:
-    """A keyword f lacks that is close to one of check's parameters (sample=5) is that
-    parameter misspelt, not a record's field to ignore: an error naming it."""
+    """A keyword f lacks within one letter of one of check's parameters of four letters or
+    more (sample=5, seeds=1) is that parameter misspelt, not a record's field to ignore:
+    an error naming it. (Not t or wt beside at and wrt: short fields of records.)"""
     for name in values:
-        if normal_name(name) not in f.variables and closest(name, _PARAMETERS):
+        meant = [p for p in _PARAMETERS if len(p) >= 4 and _one_edit(name, p)]
+        if normal_name(name) not in f.variables and meant:
             raise ValuesError(f"a value was given for '{name}', which does not appear in "
-                              f"{quote(f.text, None)}")
+                              f"{quote(f.text, None)}: did you mean {meant[0]}=?")
+
+
+def _one_edit(a: str, b: str) -> bool:
+    """Whether a is b with one letter added, dropped or changed."""
+    if abs(len(a) - len(b)) > 1 or a == b:
+        return False
+    short, long_ = sorted((a, b), key=len)
+    for i, (x, y) in enumerate(zip(short, long_)):
+        if x != y:
+            return short[i + (len(short) == len(long_)):] == long_[i + 1:]
+    return True
 
 
 def _used(f: Expression, given: dict) -> dict:
@@ -1762,7 +1775,9 @@ def _expectation_fails(targets, order, points) -> str:
             e, scale, under = _expectation(t.expectation, points, n, graph=True,
                                            moving=_moving(targets, order))
             if np.any(~(np.isfinite(e) & np.isfinite(scale) | undefined(e, scale))):
-                return "overflows (inf: beyond float64's range)"
+                # (1/x^2 at 1e160 is 0 from x^2's inf: an overflow on the way)
+                return "overflows (inf: beyond float64's range)" if \
+                    np.any(np.isinf(e)) else "overflows on the way (a step beyond float64's range)"
             under_somewhere |= bool(np.any(_by_underflow(e, under)))
     return "is 0 by underflow" if under_somewhere else "is not"
 

@@ -83,7 +83,8 @@ def parse(text: str, definitions: Mapping[str, str] | Definitions | None = None)
 # hold one: ~1 ms, a start-up's 1%.)
 # x^1/2, x^-1/2 and x^-3/2 (a negative power over a number is hardly meant as one: the
 # half-integer powers of physics), not x^3/2 or x^2/2, as often a power halved
-_POWER_OVER = r"(\^|\*\*)\s*(?:([-−+]?)\s*(1)|([-−])\s*(\d+))\s*/\s*(\d+\.?\d*|\.\d+)"
+_POWER_OVER = r"(\^|\*\*)\s*(?:([-−+]?)\s*(1)|([-−])\s*(\d+))\s*/\s*(\d+\.?\d*|\.\d+)" \
+    r"(?<!/1)(?<!/\s1)(?!\s*(?:\^|\*\*|[\d.]))"   # (not x^-3/1, nor x^-3/2^2's divisor)
 _GLUED = r"(\^|\*\*)\s*([-−+]?\s*(?:\d+\.?\d*|\.\d+))(?![eE][-+]?\d)" \
     r"([^\W\d⁰¹²³⁴-⁹¼-¾⅐-⅞" + PI_FORMS + r"][\w]*|[" + PI_FORMS + r"]|\\[A-Za-z]+)"
 # (the factor glued on may be π, in any of its forms, or a command, \theta or \pi: e^2\theta

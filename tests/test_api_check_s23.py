@@ -126,7 +126,9 @@ def test_an_expectation_overflowing_at_the_point_is_said_and_a_domain_on_its_sid
     with pytest.raises(ValuesError) as error:
         adcli.check("x^3/(e^x-1)", EXPECTATION, at={"x": 400.0})
     message = str(error.value)
-    assert "the expectation overflows (inf: beyond float64's range) there" in message
+    # ((e^400 - 1)^2 is inf, so the quotient is 0: an overflow on the way, not an inf)
+    assert "the expectation overflows on the way (a step beyond float64's range) there" \
+        in message
     lo, hi = map(float, re.search(r"--domain x=(\S+):(\S+)$", message).groups())
     # on the side of 0 of the point given (the negative run is longer), and inside where
     # (e^x - 1)^2 is finite: x < log(1.8e308) / 2 = 354.9
@@ -162,3 +164,25 @@ def test_grad_wrt_hints_at_the_letter_as_at_does():
     assert "adcli: warning: --wrt phi: 'phi' does not appear in the expression, so its " \
         "derivative is 0 ('phi' was given: the expression has the letter 'φ', a different " \
         "name)" in err, err
+
+
+def test_a_constant_made_a_function_of_x_keeps_the_point_given():
+    # e^2 with wrt="x" is a function of x: x=1 is its point, not a value f lacks
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        result = adcli.check("e^2", "x - 1", wrt="x", x=1)
+    assert result.summary == "matches d/dx at 1/1 points, largest relative difference 0"
+
+
+@pytest.mark.parametrize("field", ["t", "a", "wt", "rate", "ordered"])
+def test_short_record_fields_are_ignored_with_a_warning_not_taken_for_slips(field):
+    with pytest.warns(adcli.AdcliWarning, match=f"a value was given for '{field}'"):
+        result = adcli.check("x^2", "2*x", **{"x": 1.0, field: 0.5})
+    assert result.verdict == "matches"
+
+
+def test_a_misspelt_parameter_is_named():
+    with pytest.raises(adcli.AdcliError, match=r"did you mean seed=\?$"):
+        adcli.check("x^2", "2x", seeds=3)

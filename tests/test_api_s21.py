@@ -152,7 +152,7 @@ def test_check_refuses_a_point_given_twice_or_a_misspelt_parameter():
     with pytest.raises(ValuesError, match=r"^x given both in at= and as a keyword$"):
         adcli.check("x^2", "2x", x=1.0, at={"x": 2.0})
     with pytest.raises(ValuesError, match=r"^a value was given for 'sample', which does "
-                                          r"not appear in 'x\^2'$"):
+                                          r"not appear in 'x\^2': did you mean samples=\?$"):
         adcli.check("x^2", "2x", sample=5)
 
 

@@ -51,3 +51,9 @@ def test_the_advice_differentiates_in_fs_own_variable(text, advised):
     assert status == 2 and f"write {advised.split(' ')[0]} applied to it, {advised}," in err
     status, out, _ = run_cli("check", advised, "--samples", "5")
     assert status == 0 and "matches" in out
+
+
+def test_of_several_variables_the_advice_takes_x():
+    # a*x^2's 2ax is d/dx (d/da would be x^2): x, as calculus names the variable
+    status, _, err = run_cli("check", "a*x^2 = 2*a*x")
+    assert status == 2 and "write d/dx applied to it, d/dx (a*x^2) = 2*a*x," in err, err

@@ -33,3 +33,12 @@ def test_the_tree_says_the_step_on_a_kink():
     assert lines[1].endswith("v3 = abs(v1) = 0.0   v̄3 = 2.0   (on a kink: hands back a "
                              "convention)"), out
     assert sum("on a kink" in line for line in lines) == 1
+
+
+def test_an_infinite_or_nan_handed_back_is_no_convention():
+    # sqrt(abs(x)) at 0: sqrt hands back inf (a vertical tangent), abs inf*0 = nan: neither
+    # is a convention, and the warnings say what they are
+    code, out, _ = run_cli("graph", "sqrt(abs(x))", "--at", "x=0")
+    assert code == 0 and "convention" not in out
+    code, out, _ = run_cli("graph", "sqrt(abs(x))", "--at", "x=0", "--format", "tree")
+    assert code == 0 and "on a kink" not in out

@@ -172,3 +172,11 @@ def test_a_grid_over_a_let_name_keeps_its_own_error():
     code, _, err = run_cli("plot", "g", "--let", "g=x^2", "--grid", "g=0:1")
     assert code == 2 and err.count("\n") == 1
     assert "'g' is defined by --let, so it is not a variable" in err
+
+
+def test_a_grid_over_a_greek_letter_spelled_out_is_hinted():
+    code, out, err = run_cli("plot", "α*x", "--grid", "alpha=0:1:5")
+    assert code == 2 and out == ""
+    assert err.strip() == ("adcli: error: --grid 'alpha=0:1:5': 'alpha' does not appear in "
+                           "α*x ('alpha' was given: the expression has the letter 'α', a "
+                           "different name)")

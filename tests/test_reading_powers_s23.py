@@ -17,7 +17,9 @@ def test_a_negative_or_unit_power_over_a_number_is_said(text, k):
 
 
 @pytest.mark.parametrize("text, at", [("x^3/2", "x=2"), ("x^2/2", "x=2"),
-                                      ("x^-3/y", "x=2,y=3")])
+                                      ("x^-3/y", "x=2,y=3"),
+                                      ("x^-3/1", "x=2"),      # x^(-3/1) changes nothing
+                                      ("x^-3/2^2", "x=2")])   # the divisor is 2^2
 def test_a_power_halved_is_not_said(text, at):
     status, _, err = run_cli("grad", text, "--at", at)
     assert status == 0 and warnings_in(err) == [], err

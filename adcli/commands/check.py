@@ -272,7 +272,9 @@ def _no_derivative_named(text: str, left: str, right: str, at: int) -> None:
     except ExpressionError:
         return
     f, g = left.strip(), right.strip()
-    d = f"d/d{variables[0] if variables else 'x'}"     # (t^2 = 2t: d/dt, as check reads it)
+    # (t^2 = 2t: d/dt; of several, x or t as calculus names them, a*x^2's x, not a)
+    named = [v for v in ("x", "t") if v in variables] or variables or ["x"]
+    d = f"d/d{named[0]}"
     raise ExpressionError(f"the left side names no derivative: write {d} applied to it, "
                           f"{d} ({escape(f)}) = {escape(g)}, or give the function and its "
                           f"derivative apart, check {_quoted(f)} {_quoted(g)}", text, at)

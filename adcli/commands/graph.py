@@ -147,10 +147,11 @@ def dot_lines(trace: tracing.Trace, digits=None, has_values=True):
 
     yield "digraph adcli {"
     caption = f"read as: {_caption(trace.expression.parsed)}"
+    marked = conventions(trace) if has_values else set()
     if has_values:
         caption += f"\nat {where(trace.point)}" if trace.point else ""
         caption += "\nnode: step, value, adjoint; edge: the adjoint it hands back"
-        if any(on_kink(step) for step in trace.steps):
+        if marked:
             caption += f" (dashed: a {CONVENTION}, at a kink)"
     settings = attributes(rankdir="LR", labelloc="b", fontname="Helvetica", fontsize=10,
                           label=caption)
@@ -174,7 +175,7 @@ def dot_lines(trace: tracing.Trace, digits=None, has_values=True):
             style["penwidth"] = 2
         if step in bad.values():  # the step the warning names: outlined in red
             style.update(color="red", fontcolor="red")
-        elif has_values and on_kink(step):
+        elif any(n == step.number for n, _ in marked):
             style.update(color=KINK_COLOUR)
         yield f"  {step.id} {attributes(label=label, **style)};"
         for index, operand in enumerate(step.operands):
@@ -189,11 +190,19 @@ def dot_lines(trace: tracing.Trace, digits=None, has_values=True):
             edge = {}
             if has_values and (step.number, index) in handed:
                 edge["label"] = num(handed[step.number, index])
-                if on_kink(step):   # abs at 0: it hands back a convention, not a slope
+                if (step.number, index) in marked:
                     edge.update(label=f"{edge['label']} ({CONVENTION})", style="dashed",
                                 color=KINK_COLOUR, fontcolor=KINK_COLOUR)
             yield f"  {tail} -> {step.id}{' ' + attributes(**edge) if edge else ''};"
     yield "}"
+
+
+def conventions(trace: tracing.Trace) -> set:
+    """The edges (the user's number, input index) along which a step on a kink hands back
+    a convention (abs at 0), not a slope; an inf or nan handed back (sqrt's at 0) is none,
+    and its warning says what it is."""
+    return {(c.source.number, c.index) for step in trace.steps for c in step.contributions
+            if on_kink(c.source) and math.isfinite(c.value)}
 
 
 def on_kink(step) -> bool:
@@ -444,6 +453,7 @@ class TreeLabels:
         self.bad = first_nonfinite(trace, has_values)
         self.handed = {(c.source.number, c.index): c.value
                        for step in trace.steps for c in step.contributions}
+        self.conventions = conventions(trace) if has_values else set()
         uses: dict = {}
         for step in trace.steps:
             for operand in step.operands:
@@ -467,7 +477,7 @@ class TreeLabels:
                            f"{mark(operand, self.bad, 'value')}", ""))
             adjoint = self.adjoint(operand, edge)
             pieces += [(f"   {adjoint}", "green")] if adjoint else []
-            if isinstance(operand, tracing.Step) and on_kink(operand):
+            if any(n == getattr(operand, "number", None) for n, _ in self.conventions):
                 pieces.append((f"   (on a kink: hands back a {CONVENTION})", "dim"))
         return pieces + ([("   (its inputs drawn above)", "dim")] if again else [])
 

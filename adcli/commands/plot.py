@@ -103,9 +103,12 @@ class Plot(Command):
             along = (f"{used[0]} with --grid {used[0]}=START:STOP" if len(used) == 1 else
                      f"one of {', '.join(used)} with --grid NAME=START:STOP, --at for the "
                      "others")
+            from ..expression import letter_words
+
+            words = letter_words(self.variable, used)   # (alpha for α: the letter meant)
             raise ValuesError(f"--grid {quote(self.grid_text)}: '{self.variable}' does not "
-                              f"appear in {shorten(self.expressions[0].parsed)}; plot along "
-                              f"{along}")
+                              f"appear in {shorten(self.expressions[0].parsed)}" +
+                              (f" ({words})" if words else f"; plot along {along}"))
 
     def check_source(self, source) -> None:
         if source.stream is not None:
