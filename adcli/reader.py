@@ -197,7 +197,7 @@ def _letters(name: str) -> list[str]:
     """``name``'s letters, each with the combining marks after it (q̇x: q̇ and x)."""
     letters: list[str] = []
     for c in name:
-        if letters and not c.isascii() and _is_mark(c):
+        if letters and _is_mark(c):
             letters[-1] += c
         else:
             letters.append(c)
@@ -205,6 +205,9 @@ def _letters(name: str) -> list[str]:
 
 
 def _is_mark(c: str) -> bool:
+    """Whether c is a combining mark a name takes after a letter (_MARKS)."""
+    if c.isascii():
+        return False
     import unicodedata
 
     return unicodedata.category(c) in _MARKS
@@ -731,22 +734,14 @@ def log_base(name: str) -> str | None:
 def unmarked(name: str) -> str:
     """``name`` without its combining marks: θ̂ is one letter θ with its hat, as x1 is one
     letter and a digit (so θ̂ and x́ are variables, never functions, as θ and x are)."""
-    if name.isascii():
-        return name
-    import unicodedata
-
-    return "".join(c for c in name if unicodedata.category(c) not in _MARKS)
+    return name if name.isascii() else "".join(c for c in name if not _is_mark(c))
 
 
 @functools.lru_cache(maxsize=2)  # (asked once per '/' of a text: a 1 MB text is looked at once)
 def marks_in(text: str) -> str:
     """The combining marks ``text`` holds (those a name takes: the grammar's _MARK), for
     a regular expression's class: a name's letters are \\w and these."""
-    if text.isascii():
-        return ""
-    import unicodedata
-
-    return "".join(sorted(c for c in set(text) if unicodedata.category(c) in _MARKS))
+    return "" if text.isascii() else "".join(sorted(c for c in set(text) if _is_mark(c)))
 
 
 # ----- what the rules hand up before a run is read -----------------------------------

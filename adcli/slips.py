@@ -1305,19 +1305,20 @@ def _one_term(f, t, e, e_scale, a, a_scale, found, where, run, tolerance) -> lis
         for k in moving:
             term = adjoint * _input_term(node, run, k)
             factor = _term_factor(e, e_scale, a, a_scale, term, tolerance)
-            if factor is not None:
-                # (within the product and quotient rules only, whose term the chain's
-                # factor hides in; a sum's term off by 1/c is said as that)
-                chain = _chain_left_out(f, node.args[k], run, factor) \
-                    if node.name in ("mul", "div") else None
-                if node.name in _SUMS:
-                    j, minus = _summand(f, node.args[k], e, e_scale, a, a_scale, found,
-                                        where, run, factor, tolerance)
-                    if j != node.args[k]:
-                        # (the sign the sum gives it: 5 - x^3's term is -du/dx, u = x^3)
-                        return [_summand_words(f, j, t, factor,
-                                               minus != (node.name == "sub" and k == 1))]
-                return [_term_words(f, p, k, t, factor, chain)]
+            if factor is None:
+                continue
+            if node.name in _SUMS:
+                j, minus = _summand(f, node.args[k], e, e_scale, a, a_scale, found, where,
+                                    run, factor, tolerance)
+                if j != node.args[k]:
+                    # (the sign the sum gives it: 5 - x^3's term is -du/dx, u = x^3)
+                    return [_summand_words(f, j, t, factor,
+                                           minus != (node.name == "sub" and k == 1))]
+            # (within the product and quotient rules only, whose term the chain's factor
+            # hides in; a sum's term off by 1/c is said as that)
+            chain = _chain_left_out(f, node.args[k], run, factor) \
+                if node.name in ("mul", "div") else None
+            return [_term_words(f, p, k, t, factor, chain)]
     return []
 
 

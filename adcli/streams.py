@@ -375,9 +375,7 @@ class StreamReader:
             yield pending
         quote_char = {"csv": '"', "jsonl": ""}.get(self.format)
         for text in self._raw_lines():
-            # (after a byte order mark too: a file joined with cat, its first line blank
-            # or a comment)
-            start = text.lstrip().removeprefix("\ufeff").lstrip()[:1]
+            start = _first_char(text)
             self._hash = start == "#"
             if self._bad is None:       # (a too-long line is a bad row, whatever it holds)
                 if not start or self._hash and quote_char is not None and quote_char in text:
@@ -654,10 +652,14 @@ def _open_quote(text: str, quoted: bool = False) -> int:
 
 
 def _is_row(text: str) -> bool:
-    """Blank lines and lines starting with # are no rows, after a byte order mark too (a
-    file joined with cat that starts with a comment, or is empty)."""
-    text = text.lstrip().removeprefix("\ufeff").lstrip()
-    return bool(text) and not text.startswith("#")
+    """Blank lines and lines starting with # are no rows."""
+    return _first_char(text) not in ("", "#")
+
+
+def _first_char(text: str) -> str:
+    """A line's first character but spaces, after a byte order mark too (a file joined
+    with cat that starts with a comment, or is empty); "" for a blank line."""
+    return text.lstrip().removeprefix("\ufeff").lstrip()[:1]
 
 
 def _detect(first: str, jsonl: bool = True) -> str:

@@ -322,16 +322,14 @@ def _domains(options, err) -> dict:
     return spans
 
 
-def _constant(f, source, identity: bool) -> dict:
-    """A constant f over rows (--points, --grid): adcli.check takes points by f's
-    variables, and it has none, so the rows could only be dropped. Its derivative is
-    refused by adcli.check (none to check); its identity (--order 0), here."""
-    if identity:
-        option = "--points" if source.stream is not None else "--grid"
-        rows = "row of the points file" if source.stream is not None else "point of --grid"
-        raise ValuesError(f"{quote(f.text)} has no variables: check compares a constant "
-                          f"once, not at each {rows} (leave out {option})")
-    return {}
+def _refuse_constant(f, source) -> None:
+    """A constant f compared (--order 0) over rows (--points, --grid): adcli.check takes
+    points by f's variables, and it has none, so the rows could only be dropped. (Its
+    derivative adcli.check refuses itself: none to check.)"""
+    option = "--points" if source.stream is not None else "--grid"
+    rows = "row of the points file" if source.stream is not None else "point of --grid"
+    raise ValuesError(f"{quote(f.text)} has no variables: check compares a constant once, "
+                      f"not at each {rows} (leave out {option})")
 
 
 def _points(f, at, grid, points_file, skip_bad_rows, strict, err, points_format=None,
@@ -358,7 +356,9 @@ def _points(f, at, grid, points_file, skip_bad_rows, strict, err, points_format=
     if not source.grid and source.stream is None:
         return _known(f, dict(source.fixed), "--at", strict, err), {}, None
     if not f.variables:
-        return _constant(f, source, identity), {}, None
+        if identity:
+            _refuse_constant(f, source)
+        return {}, {}, None
     missing = [v for v in f.variables if v not in names]
     if missing:     # (grad's hints: omega given for ω, a typo, xy run together)
         from ..pipeline import value_hints
