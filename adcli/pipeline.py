@@ -67,6 +67,7 @@ def _run(command_class, texts, wrt, *, at=(), grid=(), points_file=None, points_
                      err)
     if definitions is not None:
         _not_defined(definitions, source.names(), source)
+    command.check_source(source)    # (before the names': plot's grid axis is one of them)
     if not (command.values_optional and not source.names()):
         _check_names(command, source, strict, err)
     # (after the names' check: its error says what a caution would, 'sinx' is one name;
@@ -83,7 +84,6 @@ def _run(command_class, texts, wrt, *, at=(), grid=(), points_file=None, points_
         finally:
             warn_skipped(source, err)
         return
-    command.check_source(source)
     # (a --let name too: f1 = sin(x) must not head the column of the expression f1 + f2)
     command.name_outputs([*command.names, *source.extra_names,
                           *(definitions.linked if definitions is not None else ())])

@@ -91,8 +91,8 @@ class Command:
         """Raise ValuesError if the command cannot differentiate in these variables."""
 
     def check_source(self, source) -> None:
-        """Raise ValuesError if the command cannot use these points (a PointSource whose
-        names have been checked against the expressions)."""
+        """Raise ValuesError if the command cannot use these points (a PointSource, before
+        its names are checked against the command's: plot's grid axis is one of them)."""
 
     def writer(self, fmt: str, out, err, digits: int | None, **options):
         """What writes the results: a render.py format, unless the command draws its own

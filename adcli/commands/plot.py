@@ -10,10 +10,8 @@ from __future__ import annotations
 import click
 import numpy as np
 
-from ..definitions import from_pairs
-from ..errors import AdcliError, ValuesError, quote
+from ..errors import ValuesError, quote
 from ..options import Whole
-from ..points import parse_at, parse_grid
 from ..printer import format_number
 from ..render import number_text, writer as data_writer
 from .base import Column, Command, at_points, flat, merged
@@ -59,56 +57,25 @@ class Plot(Command):
 
     @classmethod
     def main(cls, texts, wrt=None, **options):
-        # The pipeline checks the names against the values before check_source sees the
-        # points: the --grid variable must be one of the plot's names by then.
-        typed = tuple(options.get(name, ()) for name in ("grid", "at", "let"))
-        return super().main(texts, wrt, typed=typed, **options)
+        grids = options.get("grid", ())     # (its errors echo it as typed)
+        return super().main(texts, wrt, grid_text=grids[0] if len(grids) == 1 else None,
+                            **options)
 
     def __init__(self, expressions, wrt=None, order=1, samples=DEFAULT_SAMPLES, output=None,
-                 typed=((), (), ()), **options):
+                 grid_text=None, **options):
         if len(expressions) > 2:
             raise ValuesError(f"plot takes f and, optionally, your own derivative of it: "
                               f"got {len(expressions)} expressions")
         super().__init__(expressions, wrt, **options)
         self.order, self.grid_count, self.output = order, samples, output
         self.variable, self.fixed = "", {}
-        self.grid_text = None             # the --grid as typed, for its errors
-        self._axis(*typed)
+        self.grid_text = grid_text        # the --grid as typed, for its errors
         # per chunk, per order (rows): where that derivative of f is a convention
         self.kinks: list[np.ndarray] = []
         if output is not None:
             from ..plotting import check_image_path
 
             check_image_path(output)
-
-    def _axis(self, grids, ats, lets) -> None:
-        """The variable of a single --grid (``grids``, ``ats``, ``lets``: the options as
-        typed), known before the points are: a constant is drawn over it (its data has one
-        x column, and x is no unused value), and a grid over a variable f does not have,
-        while one it has has no value (--at), is an error naming those it has. What the
-        pipeline will refuse anyway (two --grid, a malformed one, a --let name) is left to
-        it."""
-        try:
-            axes, fixed = parse_grid(grids, self.grid_count), parse_at(ats)
-            defined = from_pairs(lets)
-        except AdcliError:
-            return
-        if len(axes) != 1 or len(grids) != 1 or not defined.keys().isdisjoint(axes):
-            return
-        self.variable, self.grid_text = next(iter(axes)), grids[0]
-        used = list(dict.fromkeys(v for e in self.expressions for v in e.variables))
-        if self.variable not in used and any(v not in fixed for v in used):
-            from ..tables import shorten
-
-            along = (f"{used[0]} with --grid {used[0]}=START:STOP" if len(used) == 1 else
-                     f"one of {', '.join(used)} with --grid NAME=START:STOP, --at for the "
-                     "others")
-            from ..expression import letter_words
-
-            words = letter_words(self.variable, used)   # (alpha for α: the letter meant)
-            raise ValuesError(f"--grid {quote(self.grid_text)}: '{self.variable}' does not "
-                              f"appear in {shorten(self.expressions[0].parsed)}" +
-                              (f" ({words})" if words else f"; plot along {along}"))
 
     def check_source(self, source) -> None:
         if source.stream is not None:
@@ -122,6 +89,7 @@ class Plot(Command):
             self.grid_text = (f"{self.variable}={format_number(axis.start)}:"
                               f"{format_number(axis.stop)}")
         what = f"--grid {quote(self.grid_text)}"
+        self._on_axis(what, source.fixed)
         # Past 1e300 the drawing libraries' own arithmetic overflows.
         if not (abs(axis.start) <= LARGEST and abs(axis.stop) <= LARGEST):
             raise ValuesError(f"{what}: the ends of the range must be finite numbers "
@@ -131,6 +99,23 @@ class Plot(Command):
         if axis.count < 2:
             raise ValuesError(f"{what}: a plot needs at least 2 points, got {axis.count}")
         self.wrt, self.fixed = [self.variable], dict(source.fixed)
+
+    def _on_axis(self, what: str, fixed) -> None:
+        """A grid over a variable f does not have, while one it has has no value (--at), is
+        an error naming those it has (or the letter meant: alpha for α). (Over a variable f
+        lacks, with the others given, a constant is drawn: its data has one x column.)"""
+        used = list(dict.fromkeys(v for e in self.expressions for v in e.variables))
+        if self.variable in used or all(v in fixed for v in used):
+            return
+        from ..expression import letter_words
+        from ..tables import shorten
+
+        along = (f"{used[0]} with --grid {used[0]}=START:STOP" if len(used) == 1 else
+                 f"one of {', '.join(used)} with --grid NAME=START:STOP, --at for the others")
+        words = letter_words(self.variable, used)
+        raise ValuesError(f"{what}: '{self.variable}' does not appear in "
+                          f"{shorten(self.expressions[0].parsed)}" +
+                          (f" ({words})" if words else f"; plot along {along}"))
 
     # ----- the numbers ---------------------------------------------------------------
 
