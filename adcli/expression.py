@@ -351,8 +351,9 @@ class Expression:
             named = nth_named(*nth)
             shown[named] = np.ravel(result.derivative)
             far[named], unjudged = rounding.taylor_spread(self, flat, *nth, shown[named])
+        scale = rounding.beside(list(shown.values()))
         for name, a in shown.items():
-            self._mark_rounding(result, flat, name, a, far[name])
+            self._mark_rounding(result, flat, name, a, far[name], scale)
         if unjudged is not None:
             self._mark_unjudged(result, named, shown[named], far[named], unjudged)
 
@@ -372,11 +373,11 @@ class Expression:
         if bad.any():
             result.diagnostics.add_lost(name, bad.reshape(result.value.shape))
 
-    def _mark_rounding(self, result: Result, flat, name: str, shown, far) -> None:
+    def _mark_rounding(self, result: Result, flat, name: str, shown, far, scale) -> None:
         from .diagnostics import Rounded
         from .rounding import loose
 
-        bad = loose(shown, far)
+        bad = loose(shown, far, scale)
         for what in ("range", "unsure", "lost"):   # (said already, and why)
             said = result.diagnostics.masks.get((name, what))
             if said is not None:

@@ -487,11 +487,13 @@ def exact_step(function, xs: list, y) -> np.ndarray | bool:
     """Where float64's step y = function(*xs) (a Function, or its class) is its exact
     result on those arguments: the rounding error of + - (TwoSum) and * (Dekker's product)
     is 0, / is undone exactly by *, ^ of whole numbers is a whole number below 2^52 (where
-    pow, faithful to under an ulp, cannot be off by one), - | | and sign always; any other
-    function's is taken to round. (check's rounding bound, adcli.rounding's nudges.)"""
+    pow, faithful to under an ulp, cannot be off by one), - | | sign min max always, as are
+    the steps that pick or mask (Keep, Flat: a share is 0, 1/2 or 1); any other function's
+    is taken to round. (check's rounding bound, adcli.rounding's nudges: a share moved off
+    1 made max(0, x)*y's d/dx at -2, an exact 0, 3*(1 - share) = 2.7e-15.)"""
     kind = function if isinstance(function, type) else type(function)
     with np.errstate(all="ignore"):
-        if issubclass(kind, (Neg, Abs, Sign)):
+        if issubclass(kind, (Neg, Abs, Sign, Min, Max, Keep, Flat)):
             return True
         if issubclass(kind, (Add, Sub)):
             _, error = two_sum(xs[0], xs[1] if issubclass(kind, Add) else -xs[1])

@@ -280,10 +280,12 @@ def rounding_said(name: str, where: str, first, points: int) -> str:
     # (moved past the float range: sin(x)/x's order 2 at 1e-200, whose nudged 0 is 4e184)
     moved = f" {first.spread:.2g}" if math.isfinite(first.spread) else \
         " more than the float range holds"
+    # a 0 has no digits to count: how far it may be off is what is known of it
+    known = f"may be anything within ±{first.spread:.2g}" if first.shown == 0 else \
+        f"has {digits(first.shown, first.spread)}"
     return (f"{subject} at {where}: {NUDGED}"
             f"{moved}{f' (first at {at})' if points > 1 else ''}, so the {shown} "
-            f"shown, {number_digits(first.shown)}, has {digits(first.shown, first.spread)} "
-            "there")
+            f"shown, {number_digits(first.shown)}, {known} there")
 
 
 def number_digits(number: float) -> str:

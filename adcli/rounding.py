@@ -8,8 +8,11 @@ LOOSE of itself, fewer than 8 of its digits are right, and it is said ("rounding
 Only where there are at most 4,096 points (expression._ROUNDING_POINTS): three runs cost
 three evaluations, and bulk runs are the speed goal's.
 
-A 0 shown is not judged: where terms cancel exactly (3x^2 - 3 at 1) it moves as a 0
-made by cancelling rounding does, and 0 is the right number there. grad --order N is judged
+A 0 shown has no size of its own to be judged against: it is judged against the largest
+number shown beside it at its point. Where terms cancel exactly (3x^2 - 3 at 1, beside
+f = -2) it moves by a few ulps of those terms, as any 0 made by cancelling does, and 0 is
+the right number; where it moves by more than LOOSE of its neighbours (atan(1/x)'s sixth
+derivative at 0.001 is 0 give or take 1560, beside f = 1.57; it is 0.72) it is said. grad --order N is judged
 by its own Taylor sweep, nudged the same way, and inside each rule every row it feeds back
 into its later rows too (functions.nudging_rows: sqrt's y_1^2 against u_2).
 """
@@ -117,10 +120,19 @@ def taylor_spread(expression, arrays: list[np.ndarray], name: str, order: int,
     return far, unjudged
 
 
-def loose(shown: np.ndarray, far: np.ndarray) -> np.ndarray:
-    """Where a finite number other than 0 moved by more than LOOSE of itself."""
+def loose(shown: np.ndarray, far: np.ndarray, beside=0.0) -> np.ndarray:
+    """Where a finite number moved by more than LOOSE of itself, or a 0 by more than LOOSE
+    of ``beside`` (per point: the largest number shown there, beside()); a 0 that did not
+    move at all is exact."""
     size = np.abs(shown)
-    return np.isfinite(size) & (size > 0) & (far > LOOSE * size)
+    judged = np.where(size > 0, size, beside)
+    return np.isfinite(size) & (far > LOOSE * judged) & ((size > 0) | (far > 0))
+
+
+def beside(shown: list[np.ndarray]) -> np.ndarray:
+    """Per point, the largest finite size among the numbers ``shown`` there."""
+    sizes = [np.where(np.isfinite(a), np.abs(a), 0.0) for a in shown]
+    return np.maximum.reduce(sizes) if sizes else 0.0
 
 
 def digits(shown: float, far: float) -> str:

@@ -52,7 +52,7 @@ def test_a_value_made_by_cancelling_is_said():
      lambda: (mp.sin(mp.mpf(math.pi)), mp.cos(mp.mpf(math.pi)))),
     ("cos(1000*t)", "t=12345", lambda: (mp.cos(mp.mpf(12345000)),
                                         -1000 * mp.sin(mp.mpf(12345000)))),
-    # a stationary point: its 0 is 0 (not judged), the value is far from cancelling
+    # a stationary point: its 0 moves by ulps of the terms, beside f = -2 (not said)
     ("x^3-3*x", "x=1", lambda: (mp.mpf(-2), mp.mpf(0))),
 ])
 def test_numbers_float64_has_right_are_not_doubted(text, at, truth):
@@ -85,3 +85,41 @@ def test_grad_order_n_is_judged_by_its_own_sweep():
     result, err = _grad("x^2*log(x)", "x=1e44", "--order", "8")
     assert result["points"][0]["derivative"] == pytest.approx(-2.4e-262, rel=1e-12, abs=0)
     assert err == ""
+
+
+def _order_n(text: str, at: str, order: int):
+    code, out, err = run_cli("grad", text, "--at", at, "--order", str(order), "--format",
+                             "json")
+    assert code == 0
+    return json.loads(out), err
+
+
+def test_a_0_made_by_cancelling_is_judged_beside_the_numbers_shown_with_it():
+    # atan(1/x) = pi/2 - atan(x) for x > 0: the sixth derivative is -atan^(6)(x), by
+    # mpmath; float64's terms cancel to 0 where it is 0.72, beside f = 1.57
+    x = mp.mpf("0.001")
+    truth = -mp.diff(mp.atan, x, 6)
+    assert abs(truth - mp.mpf("0.72")) < 1e-3
+    result, err = _order_n("atan(1/x)", "x=0.001", 6)
+    assert result["points"][0]["derivative"] == 0.0
+    (entry,) = [w for w in result["warnings"] if w["kind"] == "rounding"]
+    assert entry["give_or_take"] > truth    # the spread said holds the truth
+    assert "so the derivative shown, 0, may be anything within ±" in err
+
+
+def test_a_0_from_steps_that_only_pick_is_exact():
+    # max(0, x)*y at x = -2: d/dx = y * [x > 0] = 0 exactly; max's share of 1 was once
+    # nudged off 1, making 3e20 * (1 - share) a 2.7e5 "spread" beside f = 1
+    for text, at in (("max(0,x)*y*1e20+1", "x=-2,y=3"), ("min(0,x)*y*1e20+1", "x=2,y=3")):
+        code, out, err = run_cli("grad", text, "--at", at, "--format", "json")
+        assert code == 0 and err == ""
+        assert json.loads(out)["points"][0]["gradient"]["x"] == 0.0
+
+
+def test_a_0_whose_truth_is_below_its_spread_says_how_far_it_may_be():
+    # cos x - 1 at 1e-9 is -5e-19; float64's cos x is 1, so f' shows 0
+    result, err = _grad("sin(x)-x", "x=1e-9")
+    truth = mp.cos(mp.mpf(1e-9)) - 1
+    assert result["points"][0]["gradient"]["x"] == 0.0
+    entry = [w for w in result["warnings"] if w["function"] == "d/dx"][0]
+    assert entry["kind"] == "rounding" and entry["give_or_take"] > abs(truth)
