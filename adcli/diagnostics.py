@@ -265,9 +265,12 @@ def inside(function, xs) -> np.ndarray | bool:
 
     if function.derivative_reason == POW_DERIVATIVE:
         # (pow and its rules' helpers, of (a, b): at a base above 0 neither b·a^(b-1) nor
-        # a^b·ln(a) has an edge or a vertical tangent; inf there is an overflow, unless
-        # the exponent is ±inf itself: 1^inf's slope in the base is inf, no float's excess)
-        return (np.asarray(xs[0]) > 0) & np.isfinite(xs[1])
+        # a^b·ln(a) has an edge or a vertical tangent, nor b·a^(b-1) below 0 for a whole
+        # b (x^-3 at -1e-80); inf there is an overflow, unless the exponent is ±inf
+        # itself: 1^inf's slope in the base is inf, no float's excess)
+        a, b = np.asarray(xs[0]), np.asarray(xs[1])
+        with np.errstate(invalid="ignore"):
+            return ((a > 0) | ((a < 0) & (b == np.floor(b)))) & np.isfinite(b)
     if function.derivative_reason != Primitive.derivative_reason:
         return False
     return np.asarray(function.kink(*xs)) > 0

@@ -1334,7 +1334,8 @@ class Acot(Primitive):
     side = staticmethod(lambda x: x > 0)
     kink_reason = "an argument of 0, where it jumps from -pi/2 to pi/2"
     def kinks(self, x): return x == 0
-    def forward(self, x): return np.arctan(1.0 / x)
+    # x + 0.0 is +0.0 at -0.0 (and x elsewhere): acot(-0.0) is pi/2 too, in its range
+    def forward(self, x): return np.arctan(1.0 / (x + 0.0))
     def backward(self, gy): return -gy * op.datan2(self.inputs[0], 1.0)  # -1/(x^2 + 1)
 
 

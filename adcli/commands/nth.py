@@ -14,10 +14,13 @@ class Nth(Grad):
         self.order = order
 
     def check_wrt(self, names):
+        if not names:   # (a constant: --wrt x still asks for d/dx of it, which is 0)
+            raise ValuesError(f"--order {self.order}: the expression has no variables, so "
+                              "there is none to differentiate in (every derivative of a "
+                              "constant is 0; adcli eval gives its value)")
         if len(names) != 1:
-            listed = ", ".join(names) or "no variables"
             raise ValuesError(f"--order {self.order} differentiates in one variable, not "
-                              f"{listed}: name one with --wrt")
+                              f"{', '.join(names)}: name one with --wrt")
 
     def graph_size(self) -> int:
         # Taylor mode holds a series of order + 1 rows per live node.
