@@ -24,6 +24,10 @@ def __getattr__(name):
         import importlib
 
         value = getattr(importlib.import_module(f".{_HOMES[name]}", __name__), name)
+        if name in ("Variable", "Function"):
+            # x * y on Variables: the operators are the primitives', which adcli.functions
+            # installs on Variable when it is imported (core cannot import it: a cycle)
+            importlib.import_module(".functions", __name__)
         globals()[name] = value  # later uses find it without this call
         return value
     raise AttributeError(f"module 'adcli' has no attribute {name!r}")

@@ -15,6 +15,18 @@ class AdcliError(Exception):
 
     exit_code = EXIT_BAD_INPUT
 
+    def __reduce__(self):
+        # Remade without calling __init__, whose parameters (ExpressionError's message,
+        # text and position) are not the args Exception keeps: pickle (a process pool's
+        # way back) and copy would call it with the wrong ones.
+        return _remade, (self.__class__, self.args), self.__dict__ or None
+
+
+def _remade(cls, args):
+    error = cls.__new__(cls, *args)
+    error.args = args
+    return error
+
 
 class ExpressionError(AdcliError):
     """Something wrong at a place in an expression: the message shows it with a caret."""

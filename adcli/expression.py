@@ -13,7 +13,8 @@ import math
 import os
 import re
 import sys
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, KeysView, Mapping
+from collections.abc import Set as AbstractSet
 
 import numpy as np
 
@@ -25,6 +26,15 @@ from .errors import AdcliWarning, ValuesError, did_you_mean, listing, no_value_f
 from .records import Record
 
 MAX_ORDER = 64  # the highest derivative --order and diff(f, x, N) take: a typo beyond it
+
+# The parameters of the methods that take the variables' values as keywords, each with
+# where it belongs (Expression._no_strays).
+_PARAMETERS = {
+    "order": ": derivatives(order=...) takes the order of the partials, derivative(name, "
+             "order) the order of one",
+    "wrt": ": grad, hessian and derivatives take wrt=; derivative takes name=",
+    "name": ": derivative takes name=",
+}
 
 # Never changed once made (not frozen: a 1 MB expression makes a million, and a guard on
 # every assignment would cost); slots: a third of the memory.
@@ -59,6 +69,9 @@ class Result(Record):
     """
 
     _fields = ("value", "diagnostics", "wrt", "gradient", "hessian", "derivative")
+    # Equal only to itself: numbers computed twice may differ in nan's place or a bit,
+    # and an array has no one truth value for == to give (Record's would raise).
+    __eq__, __hash__ = object.__eq__, object.__hash__
 
     def __init__(self, value: np.ndarray, diagnostics: Diagnostics, wrt: tuple[str, ...] = (),
                  gradient: dict[str, np.ndarray] | None = None, hessian: np.ndarray | None = None,
@@ -162,9 +175,13 @@ class Expression:
             size.append(min(below, drivers.Growth.BUDGET))
         return max(1.0, size[-1] / len(self.nodes))
 
-    @functools.cached_property
+    @property
     def parsed(self) -> str:
         """The expression as it was read, with every compound operand in parentheses."""
+        return self._parsed
+
+    @functools.cached_property
+    def _parsed(self) -> str:   # (parsed is read-only: a cached_property can be assigned)
         from .printer import render
 
         return render(self.nodes, names=self.names)
@@ -181,7 +198,7 @@ class Expression:
 
     def value(self, at: Mapping | None = None, **values) -> np.ndarray:
         """The value at the given point(s)."""
-        return _told(self.derivatives(at, order=0, **values), ("value",)).value
+        return _told(self._derivatives("value", at, values, order=0), ("value",)).value
 
     def float64_value(self, at: Mapping) -> np.ndarray:
         """The value, as float64 gives it: no second witness where a step over- or
@@ -199,20 +216,21 @@ class Expression:
 
     def grad(self, wrt=None, at: Mapping | None = None, **values) -> dict[str, np.ndarray]:
         """Every first partial derivative (or those in ``wrt``), by variable name."""
-        return _told(self.derivatives(at, wrt=wrt, **values), ("gradient",)).gradient
+        return _told(self._derivatives("grad", at, values, wrt), ("gradient",)).gradient
 
     def value_and_grad(self, wrt=None, at: Mapping | None = None, **values):
         """``(value, gradient)`` from one forward and one reverse pass."""
-        result = _told(self.derivatives(at, wrt=wrt, **values))
+        result = _told(self._derivatives("value_and_grad", at, values, wrt))
         return result.value, result.gradient
 
     def hessian(self, wrt=None, at: Mapping | None = None, **values) -> np.ndarray:
         """Second partials: shape (*points, k, k), rows and columns in ``wrt`` order."""
-        return _told(self.derivatives(at, wrt=wrt, order=2, **values), ("hessian",)).hessian
+        return _told(self._derivatives("hessian", at, values, wrt, 2), ("hessian",)).hessian
 
     def derivative(self, name: str | None = None, order: int = 1, at: Mapping | None = None,
                    **values) -> np.ndarray:
         """The ``order``-th derivative with respect to one variable."""
+        self._no_strays("derivative", values)
         result = self.nth_derivative(name, order, at, **values)
         # (order 0 is the value itself: no kink of its is said, as .value says none)
         return _told(result, ("derivative",) if order else ("value",)).derivative
@@ -220,6 +238,12 @@ class Expression:
     def derivatives(self, at: Mapping | None = None, *, wrt=None, order: int = 1,
                     **values) -> Result:
         """Value (order 0), gradient (1) and Hessian (2) in one run, with diagnostics."""
+        return self._derivatives("derivatives", at, values, wrt, order)
+
+    def _derivatives(self, method: str, at, values: dict, wrt=None, order: int = 1) -> Result:
+        """derivatives, for each method that calls it: its keywords are all values (a
+        variable named order is one), passed as a dict, never as keywords."""
+        self._no_strays(method, values)
         order = _whole(order, "the order of derivatives", 0, 2)
         wrt = self._wrt(wrt)
         self._warn_unused("wrt", wrt)
@@ -233,6 +257,7 @@ class Expression:
         """Value and ``order``-th derivative in the variable ``name``, with diagnostics."""
         # (as --order and diff(f, x, N): beyond, Taylor mode's redo nests past Python's stack)
         order = _whole(order, "the order of a derivative", 0, MAX_ORDER)
+        self._no_strays("nth_derivative", values)
         name = self._only_variable() if name is None else _one_name(name)
         self._not_defined([name])
         self._warn_unused("name", [name])
@@ -259,6 +284,16 @@ class Expression:
                 raise ValuesError(f"'{name}' is a definition, so it is not a variable: it "
                                   "cannot be given a value or be differentiated by")
 
+    def _no_strays(self, method: str, values: dict) -> None:
+        """A keyword that is another method's parameter (order=, wrt=, name=), given to one
+        that has none such, is a slip, unless a variable has its name: then it is that
+        variable's value. Dropped as an unused value, it would change nothing, silently."""
+        for stray in [k for k in values if k in _PARAMETERS]:  # (method has none of them)
+            if stray not in self.variables:
+                raise ValuesError(f"{method}() takes no {stray}=, and the expression has no "
+                                  f"variable '{stray}' for it to be the value of"
+                                  f"{_PARAMETERS[stray]}")
+
     def _values(self, at, values: dict) -> dict:
         """The values of the expression's variables. A value for a name it does not use
         is a warning, as in the CLI, and is dropped unread: records with more fields than
@@ -283,9 +318,12 @@ class Expression:
         return names
 
     def _only_variable(self) -> str:
+        if not self.variables:
+            raise ValuesError("the expression has no variables, so there is nothing to "
+                              "differentiate it by")
         if len(self.variables) != 1:
             raise ValuesError(f"the expression has {len(self.variables)} variables "
-                              f"({listing(self.variables) or 'none'}); say which one")
+                              f"({listing(self.variables)}); say which one")
         return self.variables[0]
 
     # ----- evaluation -----------------------------------------------------------------
@@ -318,6 +356,7 @@ class Expression:
                 self._by_rounding(arrays, result, run.nth_asked)
             if witnessed and any(what == "kink" for _, what in result.diagnostics.masks):
                 self._settle_kinks(arrays, result, run.nth_asked)
+        _own(result, arrays)
         return _as_point(result) if point else result
 
     def _settle_kinks(self, arrays, result: Result, nth) -> None:
@@ -818,6 +857,22 @@ def _size(shape: tuple) -> int:
     return int(np.prod(shape, dtype=np.int64))
 
 
+def _own(result: Result, arrays) -> None:
+    """Each of result's arrays its own and writable: never a view of a caller's values
+    (f = "x" returns x's leaf, whose data is the array given), which would change with
+    them, nor broadcast_to's read-only view of a value the same at every point."""
+    def owned(a):
+        if a is None or (a.flags.writeable
+                         and not any(np.may_share_memory(a, b) for b in arrays)):
+            return a
+        return np.array(a)
+
+    result.value, result.hessian = owned(result.value), owned(result.hessian)
+    result.derivative = owned(result.derivative)
+    if result.gradient is not None:
+        result.gradient = {n: owned(g) for n, g in result.gradient.items()}
+
+
 def _as_point(result: Result) -> Result:
     """The results of a one-point array as 0-d arrays, the shape the caller gave."""
     def scalar(a):
@@ -917,6 +972,11 @@ def _names(names, what: str = "wrt") -> tuple[str, ...]:
     from .parser import is_name
 
     _not_values(names, what)
+    if isinstance(names, AbstractSet) and not isinstance(names, KeysView):
+        # (a dict's keys keep their order; a set's changes with PYTHONHASHSEED)
+        raise ValuesError(f"{what}= takes variable names in order, as a list or 'x,y', not "
+                          f"a set ({_shown(names)}): its order, the results' order, "
+                          "changes from run to run")
     texts = names.split(",") if isinstance(names, str) else \
         list(names) if isinstance(names, Iterable) else None
     if texts is None or not all(isinstance(n, str) for n in texts):
@@ -990,12 +1050,21 @@ def _whole(number, what: str, low: int, high: int | None) -> int:
 
 
 def _broadcast(values: dict) -> list[np.ndarray]:
-    arrays = [as_numbers(name, value) for name, value in values.items()]
+    arrays = {name: as_numbers(name, value) for name, value in values.items()}
+    broadcast_together(arrays)
+    return np.broadcast_arrays(*arrays.values()) if arrays else []
+
+
+def broadcast_together(arrays: Mapping) -> tuple[int, ...]:
+    """The shape that the values (arrays by variable name) broadcast to; a ValuesError
+    naming each variable's shape where they do not (numpy's ValueError names none)."""
     try:
-        return np.broadcast_arrays(*arrays) if arrays else []
+        return np.broadcast_shapes(*(np.shape(a) for a in arrays.values()))
     except ValueError:
-        shapes = " and ".join(str(a.shape) for a in arrays)
-        raise ValuesError(f"the values' shapes {shapes} do not broadcast together") from None
+        shapes = ", ".join(f"{name}: {np.shape(a)}" for name, a in arrays.items()
+                           if np.ndim(a))    # (a number broadcasts with any shape)
+        raise ValuesError(f"the values' shapes do not broadcast together ({shapes})") \
+            from None
 
 
 def as_numbers(name: str, value) -> np.ndarray:
@@ -1008,11 +1077,15 @@ def as_numbers(name: str, value) -> np.ndarray:
     if value.__class__ is np.ndarray and value.dtype == np.float64:  # the CLI's chunks
         return value
     _refuse_masks(name, value)
+    if isinstance(value, (list, tuple)) and _has_flag(value):  # (numpy reads True as 1)
+        raise ValuesError(f"{name} = {_shown(value)}: True and False are not numbers")
     try:
         array = np.asarray(value)
         kind = array.dtype.kind
         if kind == "O" and any(item is None for item in array.flat):
             raise ValuesError(f"{name} = {_shown(value)}: None is not a number")
+        if kind == "O" and any(item.__class__ in _FLAGS for item in array.flat):
+            raise ValuesError(f"{name} = {_shown(value)}: True and False are not numbers")
         if kind == "c":  # numpy would drop the imaginary parts, with a warning
             raise ValuesError(f"{name} = {_shown(value)} is complex; adcli computes in real "
                               "numbers")
@@ -1029,6 +1102,19 @@ def as_numbers(name: str, value) -> np.ndarray:
     except (TypeError, ValueError):
         raise ValuesError(f"{name} = {_shown(value)} is not a real number or an array of real "
                           "numbers") from None
+
+
+_FLAGS = (bool, np.bool_)
+
+
+def _has_flag(items) -> bool:
+    """Whether a list (or tuple), or one inside it, holds True or False: np.asarray makes
+    1 and 0 of them beside numbers ([1.5, True]). A pass over each list's types, in C."""
+    types = set(map(type, items))
+    if not types.isdisjoint(_FLAGS):
+        return True
+    return not types.isdisjoint((list, tuple)) and any(
+        _has_flag(item) for item in items if isinstance(item, (list, tuple)))
 
 
 def _refuse_masks(name: str, value) -> None:
@@ -1060,6 +1146,26 @@ def _from_texts(name: str, value, array: np.ndarray) -> np.ndarray:
     numbers = [constant_value(text, name, said) for text in texts]
     _warn(said)
     return np.array(numbers, dtype=np.float64).reshape(array.shape)
+
+
+UNDERFLOWED = ("went out of float64's range on the way, so it may be a number too small for "
+               "float64 (below about 4.9e-324): read as 0")
+
+
+def underflowed(text: str) -> bool:
+    """Whether a constant expression (--at x=exp(-800), x="2^-1080"; not a number written,
+    1e-400, which reader.out_of_range says) lost a number below float64's range on its
+    way: its 0 may be a number too small for float64, as 1e-400 written is."""
+    from .parser import parse as read
+
+    runs: list[_Run] = []   # (a run counts the flags numpy raised: an over- or underflow)
+
+    def value(run: _Run) -> Result:
+        runs.append(run)
+        return run.partials((), 0)
+
+    read(text)._evaluate({}, value, witnessed=False)
+    return any(run.out_of_range is not None and run.out_of_range.any() for run in runs)
 
 
 def _beyond_range(name: str, array: np.ndarray) -> np.ndarray:
@@ -1151,6 +1257,10 @@ def jacobian(expressions, wrt=None, at: Mapping | None = None, **values) -> np.n
     missing = [n for n in names if n not in values]
     if missing:
         raise no_value_for(missing)
+    # Read once for every expression, and together: each expression's own values may
+    # broadcast where the rows they make do not (x and y, one each)
+    values = {n: as_numbers(n, values[n]) for n in names}
+    broadcast_together(values)
     wrt = tuple(names) if wrt is None else _names(wrt)
     _warn([f"wrt: '{w}' does not appear in the expressions, so its derivative is 0"
            f"{name_hint(w, names)}" for w in wrt if w not in names])
@@ -1207,4 +1317,4 @@ def parse(text: str, definitions: Mapping[str, str] | None = None) -> Expression
 def _text(text, must: str) -> str:
     if not isinstance(text, str):
         raise ValuesError(f"{must}, not {_shown(text)}")
-    return text
+    return str(text)    # (a subclass's, np.str_'s, would show in repr)
