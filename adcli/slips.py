@@ -31,6 +31,7 @@ FUNCTION_NAMES = ("g", "h", "k", "φ", "ψ")
 WITHOUT_LN = " without the factor ln("    # (2^x's written 2^x: f itself, said so alone)
 POWER_RULE_ALONE = "; this is the power rule "  # (x^x's written x·x^(x-1): not f itself)
 SIGN_ERROR = "×-1 everywhere: a sign error"
+MIXED_TOO = ": differentiated in {} too"    # (x^2 y^3's ∂/∂x written 6x y^2: _mixed_instead)
 
 
 def diagnose(f, targets, order, points, found, status) -> list[str]:
@@ -109,7 +110,7 @@ def _claims(f, targets, order, points, found, status) -> list[str]:
         # (ln|x|'s derivative written 1/|x|), said rather than a rule that holds by it.
         sign = _sign_in_part(t, e, e_scale, a, a_scale, points, where, tolerance)
         if sign:
-            found_any += sign + cautions
+            found_any += _of_reading(t, tried, sign) + cautions
             continue
         # A constant factor is said after the rule that explains it (e^(3x)'s derivative
         # written e^(3x) is 1/3 of it because the chain rule's 3 is missing).
@@ -227,9 +228,28 @@ def _claims(f, targets, order, points, found, status) -> list[str]:
         # swapped partials).
         if claims and left_out:
             multiple = held
+        elif left_out:
+            # (a mixed partial beside it holds by the linearity in y that the factor y
+            # dropped makes: x^2 y + y^3's ∂/∂x written 2x is ∂²f/∂x∂y only so)
+            orders = [line for line in orders if not _mixed_too(f, line)]
         claims, multiple, orders = _one_story(t, claims, inner, multiple, orders)
-        found_any += claims + multiple + orders + cautions
+        found_any += _of_reading(t, tried, claims + multiple + orders) + cautions
     return found_any
+
+
+def _of_reading(t, tried: str, lines: list[str]) -> list[str]:
+    """The lines of the expectation as read, each naming that reading where another was
+    tried and differs too, as the caution's line names the other: -1/2 x^(-1/2) for
+    x^(-1/2)'s derivative, read (-1)/(2x^(-1/2)), raises the exponent, and read the other
+    way keeps it; two lines of one expectation that would seem to contradict each other."""
+    e = t.expectation
+    return [f"read as written, {_part(e, len(e.nodes) - 1)}: {line}" for line in lines] \
+        if tried else lines
+
+
+def _mixed_too(f, line: str) -> bool:
+    """Whether a line is _mixed_instead's: differentiated in another variable too."""
+    return any(line.endswith(MIXED_TOO.format(y)) for y in f.variables)
 
 
 def _one_story(t, claims, inner, multiple, orders):
@@ -477,12 +497,13 @@ def _names_parameter(multiple) -> bool:
 
 def _dropped_factor(f, t, order, e, e_scale, a, a_scale, points, where,
                     tolerance) -> list[str]:
-    """f a product with factors free of the variables differentiated in (y, for ∂/∂x of
-    x^2·y), and the expectation its derivative over them at every point: each such factor
-    treated as if it vanished, not kept as the constant it is. Tried for each one alone,
-    then all of them together; where the factor is held at one value, only if it explains
-    the expectation at another value too (a·x^2's written a·x at a = 2 is 1/a of it by
-    chance: the slip is the power rule's 2)."""
+    """f (or the one term of its sum that varies, _moving_term) a product with factors free
+    of the variables differentiated in (y, for ∂/∂x of x^2·y), and the expectation its
+    derivative over them at every point: each such factor treated as if it vanished, not
+    kept as the constant it is. Tried for each one alone, then all of them together; where
+    the factor is held at one value, only if it explains the expectation at another value
+    too (a·x^2's written a·x at a = 2 is 1/a of it by chance: the slip is the power rule's
+    2)."""
     if f.has_diff:
         return []
     free = _free_factors(f, path(t, order))
@@ -498,15 +519,15 @@ def _dropped_factor(f, t, order, e, e_scale, a, a_scale, points, where,
         if np.ptp(k) == 0 and not _dropped_elsewhere(f, t, order, factors, at, points,
                                                        where, tolerance):
             continue
-        return [_dropped_words(f, t, factors)]
+        return [_dropped_words(f, t, factors, path(t, order))]
     return []
 
 
 def _free_factors(f, names) -> list[tuple[int, bool]]:
-    """(node, whether it divides) for each factor of f's product (through its signs and
-    quotients) that holds a variable, but none of ``names``."""
+    """(node, whether it divides) for each factor of _moving_term's product (through its
+    signs and quotients) that holds a variable, but none of ``names``."""
     moving, varying = f.moving(names), f.moving(f.variables)
-    factors, stack = [], [(len(f.nodes) - 1, False)]
+    factors, stack = [], [(_moving_term(f, names)[0], False)]
     while stack:
         j, over = stack.pop()
         node = f.nodes[j]
@@ -518,6 +539,20 @@ def _free_factors(f, names) -> list[tuple[int, bool]]:
         elif varying[j] and not moving[j]:
             factors.append((j, over))
     return factors
+
+
+def _moving_term(f, names) -> tuple[int, bool]:
+    """The one term of f's sum that moves in ``names`` (x^2·y of x^2·y + y^3, whose other
+    terms' derivative is 0: their factors are no factors of f'), else f's root; and whether
+    the sum subtracts it."""
+    moving, j, minus = f.moving(names), len(f.nodes) - 1, False
+    while f.nodes[j].kind == "infix" and f.nodes[j].name in _SUMS:
+        inputs = [k for k, i in enumerate(f.nodes[j].args) if moving[i]]
+        if len(inputs) != 1:
+            break
+        minus ^= f.nodes[j].name == "sub" and inputs == [1]
+        j = f.nodes[j].args[inputs[0]]
+    return j, minus
 
 
 def _factor_values(values, factors, n: int) -> np.ndarray | None:
@@ -552,7 +587,7 @@ def _dropped_elsewhere(f, t, order, factors, at, points, where, tolerance) -> bo
         _multiple_at(f, t, order, moved, 1 / float(k[0]), points, where, tolerance)
 
 
-def _dropped_words(f, t, factors) -> str:
+def _dropped_words(f, t, factors, names) -> str:
     """The rule that keeps them, written out with the expectation: ∂/∂x (x^2·y) = y·2x."""
     texts = [f"1/{_operand(f, j)}" if over else _operand(f, j) for j, over in factors]
     e = t.expectation
@@ -560,8 +595,12 @@ def _dropped_words(f, t, factors) -> str:
     said, one = _few(texts, "factors"), len(texts) == 1
     stays = "is a constant factor, and it stays" if one else \
         "are constant factors, and they stay"
-    return (f"this drops the factor{'' if one else 's'} {said}: for {t.label}, {said} {stays} "
-            f"({t.label} ({_part(f, len(f.nodes) - 1)}) = {written})")
+    term, minus = _moving_term(f, names)
+    whole = f"-{_operand(f, term)}" if minus else _part(f, term)
+    # (of a sum, the term it is a factor of: the others' derivative, 0, was right)
+    of = "" if term == len(f.nodes) - 1 else f" of the term {whole}"
+    return (f"this drops the factor{'' if one else 's'} {said}{of}: for {t.label}, {said} "
+            f"{stays} ({t.label} ({whole}) = {written})")
 
 
 def _operand(expression, index: int) -> str:
@@ -881,7 +920,7 @@ def _mixed_instead(f, t, e, e_scale, a, a_scale, points, where,
             return None
         if found:
             matched.append(f"the expectation is {mixed_label(names)} at every point, not "
-                           f"{t.label}: differentiated in {y} too")
+                           f"{t.label}{MIXED_TOO.format(y)}")
     return matched
 
 
@@ -1302,23 +1341,27 @@ def _one_term(f, t, e, e_scale, a, a_scale, found, where, run, tolerance) -> lis
         moving = [k for k, j in enumerate(node.args) if np.any(run.tangents[j] != 0)]
         if adjoint is None or len(moving) < 2:
             continue
-        for k in moving:
-            term = adjoint * _input_term(node, run, k)
-            factor = _term_factor(e, e_scale, a, a_scale, term, tolerance)
-            if factor is None:
-                continue
-            if node.name in _SUMS:
-                j, minus = _summand(f, node.args[k], e, e_scale, a, a_scale, found, where,
-                                    run, factor, tolerance)
-                if j != node.args[k]:
-                    # (the sign the sum gives it: 5 - x^3's term is -du/dx, u = x^3)
-                    return [_summand_words(f, j, t, factor,
-                                           minus != (node.name == "sub" and k == 1))]
-            # (within the product and quotient rules only, whose term the chain's factor
-            # hides in; a sum's term off by 1/c is said as that)
-            chain = _chain_left_out(f, node.args[k], run, factor) \
-                if node.name in ("mul", "div") else None
-            return [_term_words(f, p, k, t, factor, chain)]
+        off = [(k, _term_factor(e, e_scale, a, a_scale, adjoint * _input_term(node, run, k),
+                                tolerance)) for k in moving]
+        off = [(k, factor) for k, factor in off if factor is not None]
+        if not off:
+            continue
+        # (a term left out or of the wrong sign, the others exactly right, before a term off
+        # by a multiple: all hold where the terms are proportional, and sin^2 x + cos^2 x's
+        # written 2 sin x cos x is du/dx with dv/dx = -du/dx missing, not 2 du/dx)
+        k, factor = min(off, key=lambda kf: (kf[1] != 0, kf[1] != -1))
+        if node.name in _SUMS:
+            j, minus = _summand(f, node.args[k], e, e_scale, a, a_scale, found, where,
+                                run, factor, tolerance)
+            if j != node.args[k]:
+                # (the sign the sum gives it: 5 - x^3's term is -du/dx, u = x^3)
+                return [_summand_words(f, j, t, factor,
+                                       minus != (node.name == "sub" and k == 1))]
+        # (within the product and quotient rules only, whose term the chain's factor
+        # hides in; a sum's term off by 1/c is said as that)
+        chain = _chain_left_out(f, node.args[k], run, factor) \
+            if node.name in ("mul", "div") else None
+        return [_term_words(f, p, k, t, factor, chain)]
     return []
 
 
