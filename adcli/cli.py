@@ -125,6 +125,8 @@ class ExpressionCommand(_PlainHelpOption, click.Command):
         for i, arg in enumerate(args):
             if arg == "--":
                 loose.update(range(i + 1, len(args)))
+                ctx.meta[_AFTER_DASHES] = [a for a in args[i + 1:]
+                                           if a.split("=", 1)[0] in options]
                 break  # everything after it is an argument, even "--x"
             if waiting is not None:     # its value, whatever it looks like
                 given[waiting].append(arg)
@@ -171,6 +173,7 @@ class ExpressionCommand(_PlainHelpOption, click.Command):
         return rest
 
 
+_AFTER_DASHES = "adcli.after_dashes"    # ctx.meta: the words after "--" that are options
 _SPLIT_AT = "adcli.split_at"     # ctx.meta: --at's values that are no pair, each with
 # the arguments that follow it on the command line (--at x= 1: the shell split the pair)
 
@@ -285,7 +288,12 @@ class _InputFile(click.File):
     def convert(self, value, param, ctx):
         if isinstance(value, str) and "\x00" in value:
             self.fail(f"{value!r}: a file name cannot contain a NUL byte", param, ctx)
+        if value == "-" and sys.stdin is None:  # started with stdin closed (<&-)
+            raise click.UsageError(f"{max(param.opts, key=len)} -: {_STDIN_CLOSED}", ctx=ctx)
         return super().convert(value, param, ctx)
+
+
+_STDIN_CLOSED = "stdin is closed (pipe the input in, or give a file)"
 
 
 def points_options(command, formats=None, own=None):
@@ -345,7 +353,9 @@ def _click_command(command_class) -> click.Command:
 
     def callback(wrt=None, **options):
         given = options.pop(argument)
-        _stray_words(given, click.get_current_context().meta.get(_SPLIT_AT, ()))
+        meta = click.get_current_context().meta
+        _options_after_dashes(given, meta.get(_AFTER_DASHES, ()))
+        _stray_words(given, meta.get(_SPLIT_AT, ()))
         points = options.get("points_file")     # (a file opened by name has that name)
         if points is not None and "@-" in given and \
                 getattr(points, "name", "<stdin>") == "<stdin>":
@@ -357,6 +367,8 @@ def _click_command(command_class) -> click.Command:
             return command_class.main(texts, wrt, **options)
         except BrokenPipeError:
             raise _ReaderGone() from None   # click would make an EPIPE exit status 1
+        except KeyboardInterrupt:
+            raise _Interrupted() from None  # click would end stderr's line, a file's too
 
     callback.__doc__ = command_class.help + "".join(
         ["\n\n\b\n", *(f"  {e}\n" for e in command_class.examples)] if command_class.examples
@@ -378,6 +390,11 @@ def _click_command(command_class) -> click.Command:
 
 class _ReaderGone(Exception):
     """The reader of stdout went away (``| head``): it has all it wants, so exit 0."""
+
+
+class _Interrupted(Exception):
+    """Ctrl-C during a command's run, kept from click, which writes a newline to stderr
+    whatever it is: only a terminal's line (its ^C, a progress bar) needs ending."""
 
 
 def _one(arguments) -> list[str]:
@@ -415,6 +432,18 @@ def _is_number(text: str) -> bool:
     except (AdcliError, ValueError):
         return False
     return True
+
+
+def _options_after_dashes(arguments, options: list[str]) -> None:
+    """Options written after "--" (``adcli grad x -- --format csv``) are arguments there,
+    which would be blamed as extra expressions or forgotten --at: say why instead. An
+    option's name alone (``adcli grad -- --at``) is still an expression, -(-at)."""
+    if options and len(arguments) > 1:
+        named = list(dict.fromkeys(escape(o) for o in options))
+        read = "is read as an argument, not an option" if len(named) == 1 else \
+            "are read as arguments, not options"
+        raise click.UsageError(f"{', '.join(named)} after '--' {read}: everything after -- "
+                               "is an argument, so put options before it")
 
 
 def _stray_words(arguments, split) -> None:
@@ -463,6 +492,8 @@ def _expression_text(argument: str) -> str:
                                "@FILE, or @- for stdin")
     try:
         if path == "-":
+            if sys.stdin is None:   # started with stdin closed (<&-)
+                raise click.UsageError(f"@-: {_STDIN_CLOSED}")
             text = sys.stdin.read()
             text.encode("utf-8")  # undecodable bytes come through as lone surrogates
             return text.removeprefix("\ufeff")
@@ -513,8 +544,12 @@ def _main(argv: list[str]) -> int:
     except click.ClickException as error:
         _error(f"adcli: error: {escape(error.format_message())}")
         return error.exit_code
-    except click.Abort:     # click's name for Ctrl-C
+    except click.Abort:     # click's name for Ctrl-C (it has ended the line)
         click.echo("adcli: interrupted", err=True)
+        return EXIT_INTERRUPTED
+    except _Interrupted:
+        click.echo(("\n" if _is_terminal(sys.stderr) else "") + "adcli: interrupted",
+                   err=True)
         return EXIT_INTERRUPTED
     except AdcliError as error:
         _error(error)
@@ -541,6 +576,13 @@ def _main(argv: list[str]) -> int:
         _error(f"adcli: internal error: {type(error).__name__}: {error} "
                "(please report this; run with --debug for details)")
         return EXIT_INTERNAL
+
+
+def _is_terminal(stream) -> bool:
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):    # a closed stream
+        return False
 
 
 def _error(error: str | AdcliError) -> None:

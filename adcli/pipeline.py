@@ -155,6 +155,11 @@ def _not_defined(definitions, names, source=None) -> None:
             raise ValuesError(f"{held}, and '{name}' is defined by --let, so it is not a "
                               "variable: rename it (it then passes through), or "
                               "the definition")
+        if source is not None:  # --at or --grid: named as given
+            option = "--at" if name in source.fixed else "--grid"
+            raise ValuesError(f"{source.given_as(name)[0]}: '{name}' is defined by --let, so "
+                              "it is not a variable and cannot be given a value: leave it "
+                              f"out of {option}, or rename the definition")
         raise ValuesError(f"'{name}' is defined by --let, so it is not a variable: it "
                           "cannot be given a value or be differentiated by")
 

@@ -84,6 +84,11 @@ def constant_value(text: str, what: str, said: list | None = None) -> float:
             said += [f"{what}: {caution}" for caution in _parsed(text).cautions]
             if not math.isfinite(value):    # log(-1), 1/0, 10^400: say which value it was
                 said.append(f"{what}: {text.strip()} is {format_number(value)}")
+            elif value == 0.0:  # 2^-1080 may be a number, as 1e-400 is said to be
+                from .expression import UNDERFLOWED, underflowed
+
+                if underflowed(text):
+                    said.append(f"{what}: {text.strip()} {UNDERFLOWED}")
         else:
             beyond = out_of_range(text, value) if value == 0.0 or abs(value) == math.inf \
                 else None
@@ -314,8 +319,23 @@ class PointSource(Record):
         clashes = (set(self.fixed) & set(self.grid)) | \
                   (set(self.fixed) | set(self.grid)) & set(self._header())
         if clashes:
-            raise ValuesError(f"{', '.join(sorted(map(escape, clashes)))} given more than once "
-                              "(in --at, --grid or the points file)")
+            first, *others = sorted(clashes)
+            also = f" ({', '.join(map(escape, others))} too)" if others else ""
+            raise ValuesError(f"{escape(first)} given more than once: as "
+                              f"{' and as '.join(self.given_as(first))}{also}")
+
+    def given_as(self, name: str) -> list[str]:
+        """Where a name got a value: --at x=5, --grid x=0:1:3, the points file's column."""
+        places = []
+        if name in self.fixed:
+            places.append(f"--at {escape(name)}={format_number(self.fixed[name])}")
+        if name in self.grid:
+            a = self.grid[name]
+            places.append(f"--grid {escape(name)}={format_number(a.start)}:"
+                          f"{format_number(a.stop)}:{a.count}")
+        if name in self._header():
+            places.append(f"the points file's column {escape(name)}")
+        return places
 
     @property
     def beyond(self) -> str | None:
@@ -325,7 +345,7 @@ class PointSource(Record):
         if not kinds:
             return None
         (count, first), *others = kinds.values()
-        more = [f"{count - 1} more such cells"] if count > 1 else []
+        more = [f"{count - 1} more such cell{'s' * (count > 2)}"] if count > 1 else []
         more += [f"{n} more cell{'s' * (n > 1)} {_BEYOND[kind]}"
                  for kind, (n, _) in list(kinds.items())[1:]]
         return f"{first} (and {', and '.join(more)})" if more else first
@@ -471,10 +491,11 @@ class PointSource(Record):
         passed = [names.index(c) for c in self._passed()]
         rows: list[list[float]] = []
         extras: list[list] = []
+        read = False    # a good row
         try:
             for record in reader.batches(self.chunk_size, numeric=not passed):
                 if not isinstance(record, tuple):   # a block of rows, already numbers
-                    self._first_row = False
+                    self._first_row, read = False, True
                     if rows:
                         yield self._chunk(rows, extras)
                         rows, extras = [], []
@@ -485,6 +506,7 @@ class PointSource(Record):
                 if row is None:
                     continue
                 rows.append(row)
+                read = True
                 extras.append([fields[i] for i in passed])
                 if len(rows) == self.chunk_size or reader.waits():
                     yield self._chunk(rows, extras)
@@ -495,6 +517,11 @@ class PointSource(Record):
             raise
         if rows:
             yield self._chunk(rows, extras)
+        elif self.skipped and not read:
+            # Every row was bad: an output of no points would pass for a success.
+            raise PointsError(f"every row of the points file was bad ("
+                              f"{_count(len(self.skipped), 'row')} skipped by "
+                              "--skip-bad-rows): there is no point to evaluate")
 
     def _row(self, line: int, fields: list, numbers: list[int]) -> list[float] | None:
         if isinstance(fields, Hashed):

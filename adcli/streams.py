@@ -309,11 +309,13 @@ class StreamReader:
                     self.note(numbered[r], self.columns[c], cells[c], float(data[r, c]))
         return data
 
-    def note(self, line: int, column: str, text: str, value: float) -> None:
-        """Count a cell written beyond float64's range, keeping the first one's words."""
+    def note(self, line: int, column: str, text: str, value: float,
+             why: str | None = None) -> None:
+        """Count a cell written beyond float64's range, keeping the first one's words
+        (``why``: a constant expression's, which underflowed)."""
         from .reader import out_of_range
 
-        why = out_of_range(text, value)
+        why = why or out_of_range(text, value)
         if why:
             from .printer import format_number
 
@@ -896,6 +898,15 @@ def is_number(text: str) -> bool:
     return True
 
 
+def _underflowed(text: str) -> str | None:
+    """Why a cell written as a constant expression (2^-1080) may have been read as 0."""
+    from .expression import UNDERFLOWED, underflowed
+
+    # (note says what it was read as)
+    return f"{text.strip()} {UNDERFLOWED.removesuffix(': read as 0')}" if underflowed(text) \
+        else None
+
+
 def number(cell, line: int, column: str, note=None) -> float:
     """A cell of a variable's column: a number, or what --at accepts (``pi/4``). ``note``:
     StreamReader.note, told of a cell read as 0 or inf (it may be written beyond range)."""
@@ -929,8 +940,13 @@ def number(cell, line: int, column: str, note=None) -> float:
     from .points import NotConstant, constant    # the parser: only for cells that need it
 
     try:
-        return constant(text)
+        value = constant(text)
     except (ExpressionError, NotConstant) as error:
         uses = f" (it uses {error})" if isinstance(error, NotConstant) else ""
         raise PointsError(f"{where}: {quote(text)} is not a number or constant "
                           f"expression{uses}") from None
+    if value == 0.0 and note is not None:   # 2^-1080: said as a cell 1e-400 is
+        why = _underflowed(text)
+        if why:
+            note(line, column, text, value, why)
+    return value

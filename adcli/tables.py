@@ -98,6 +98,11 @@ class _RichConsole:
 
     def __init__(self, out, width: int | None):
         self.rich = rich_console(out, width, soft_wrap=False)
+        self.encoding = getattr(out, "encoding", None) or "utf-8"
+
+    def visible(self, text: str) -> str:
+        """text as this console can write it, so that it is measured as written."""
+        return writable(text, self.encoding)
 
     @property
     def width(self) -> int:
@@ -127,6 +132,30 @@ class _RichConsole:
         for i, row in enumerate(zip(*(c.cells for c in columns))):
             table.add_row(*map(Text, row), end_section=i + 1 == section)
         self.rich.print(table)
+
+
+# The ASCII forms of what adcli writes in headers, for an output that cannot encode them
+# (PYTHONIOENCODING=ascii): ∂f/∂x as df/dx, as CSV headers spell it.
+_ASCII_FORMS = str.maketrans({"∂": "d", "…": "...", "·": "*", "−": "-",
+                              **{chr(c): str(i) for i, c in enumerate(
+                                  (0x2070, 0xb9, 0xb2, 0xb3, *range(0x2074, 0x207a)))},
+                              **{chr(0x2080 + i): str(i) for i in range(10)}})
+
+
+def writable(text: str, encoding: str) -> str:
+    """text as written to an output in ``encoding``: its symbols in ASCII where the
+    encoding has no place for them, and what still has none as the escapes the CLI's
+    streams write (backslashreplace): text a table measures is then the text it draws."""
+    if text.isascii():
+        return text
+    try:
+        text.encode(encoding)
+        return text
+    except UnicodeEncodeError:
+        text = text.translate(_ASCII_FORMS)
+        return text.encode(encoding, "backslashreplace").decode(encoding)
+    except LookupError:     # (an encoding Python does not know: as ASCII)
+        return writable(text, "ascii")
 
 
 def rich_console(out, width: int | None, **options):
@@ -170,6 +199,10 @@ class _PlainConsole:
     def __init__(self, out, width: int):
         self.out, self.width = out, width
         self._rich = None
+
+    @staticmethod
+    def visible(text: str) -> str:
+        return text     # (UTF-8 only: every text can be written)
 
     def _fallback(self) -> _RichConsole:
         if self._rich is None:
@@ -294,13 +327,17 @@ def ends(text: str, size: int) -> tuple[str, str]:
     return text[:head].rstrip(), text[tail:].lstrip()
 
 
-def print_heading(console, lines: list[str], indent: int | None = None) -> None:
+def print_heading(console, lines: list[str], indent: int | None = None,
+                  whole: bool = False) -> None:
     """Lines over or under a table; one wider than the terminal folded as ``hanging``
-    folds it (a pipe's is never wider: one line per item, as scripts read it)."""
+    folds it (a pipe's is never wider: one line per item, as scripts read it). A very long
+    one is shortened (a reading: its middle says little), unless ``whole`` (prose, as
+    check's diagnosis, which is lost without its middle)."""
     for line in lines:
-        line = escape(line)
-        start = _text_start(line, indent)
-        line = line[:start] + shorten(line[start:])
+        line = console.visible(escape(line))
+        if not whole:
+            start = _text_start(line, indent)
+            line = line[:start] + shorten(line[start:])
         if cell_len(line) <= console.width:
             console.line(line)
         else:
@@ -389,14 +426,15 @@ def print_points(console, keys: list[Column], values: list[Column],
                  names: list[str] | None = None) -> None:
     """A row per point (keys: what identifies it) if it fits, else a column per point,
     headed by its name (``names``; by default "point 1", "point 2", ...)."""
-    columns = _escaped(keys + values)    # measured as they are shown
+    columns = _visible(console, _escaped(keys + values))  # measured as they are shown
     if table_width(c.width for c in columns) <= console.width:
         console.table(columns)
         return
     n = len(columns[0].cells) if columns else 0
     labels = [c.header for c in columns]
     names = names or [f"point {i + 1}" for i in range(n)]
-    points = [Column(escape(names[i]) if n > 1 else "", [c.cells[i] for c in columns])
+    points = [Column(console.visible(escape(names[i])) if n > 1 else "",
+                     [c.cells[i] for c in columns])
               for i in range(n)]
     _print_across(console, labels, points, sections=len(keys))
 
@@ -435,16 +473,19 @@ def print_matrix(console, title: str, corner: str, rows: list[str],
     pairs, folded between pairs); its columns are split over several tables if need be.
     ``names[i][j]`` names an entry on its own, where no table fits (by default
     "HEADER of ROW")."""
-    pairs = [(escape(name), escape(value)) for name, value in at]
-    console.line("\n".join(fold_pairs(escape(title), pairs, console.width)), fold=False)
-    columns = _escaped([Column(h, [row[j] for row in cells]) for j, h in enumerate(headers)])
-    label = Column(escape(corner), list(map(escape, rows)), "left")
+    visible = console.visible
+    pairs = [(visible(escape(name)), visible(escape(value))) for name, value in at]
+    console.line("\n".join(fold_pairs(visible(escape(title)), pairs, console.width)),
+                 fold=False)
+    columns = _visible(console, _escaped([Column(h, [row[j] for row in cells])
+                                          for j, h in enumerate(headers)]))
+    label = Column(visible(escape(corner)), [visible(escape(r)) for r in rows], "left")
     if not _fits(console, label, columns):
         names = names or [[f"{h} of {r}" for h in headers] for r in rows]
         for name_row, cell_row in zip(names, cells):
             for name, cell in zip(name_row, cell_row):
-                console.line("\n".join(_entry(escape(name), escape(cell), console.width)),
-                             fold=False)
+                console.line("\n".join(_entry(visible(escape(name)), visible(escape(cell)),
+                                              console.width)), fold=False)
         return
     _print_across(console, label.cells, columns, corner=label.header)
 
@@ -533,6 +574,12 @@ def _escaped(columns: list[Column]) -> list[Column]:
     """The columns as they may be shown on a terminal: their cells, and their headers,
     which may be a points file's column names."""
     return [Column(shown(c.header), list(map(shown, c.cells)), c.justify) for c in columns]
+
+
+def _visible(console, columns: list[Column]) -> list[Column]:
+    """The columns as the console writes them (see writable)."""
+    return [Column(console.visible(c.header), list(map(console.visible, c.cells)), c.justify)
+            for c in columns]
 
 
 def shown(text: str) -> str:

@@ -691,8 +691,8 @@ def test_check_reads_logarithmic_differentiation_written_with_a_definition():
 
 @pytest.mark.parametrize("argv, message", [
     (["eval", "F", "--let", "F=x", "--at", "x=1,F=2"],
-     "'F' is defined by --let, so it is not a variable: it cannot be given a value or be "
-     "differentiated by"),
+     "--at F=2: 'F' is defined by --let, so it is not a variable and cannot be given a "
+     "value: leave it out of --at, or rename the definition"),
     (["grad", "F", "--let", "F=x", "--at", "x=1", "--wrt", "F"],
      "'F' is defined by --let, so it is not a variable: it cannot be given a value or be "
      "differentiated by"),

@@ -386,7 +386,7 @@ BIG = "1" + "0" * 400
 @pytest.mark.parametrize("text, said", [
     ("x,y\n\n# a comment\n1,2\n3,1e400\n-1E+999,0\n",
      "points file line 5, column 'y': 1e400 is beyond the largest float64 number (about "
-     "1.8e308): read as inf (and 1 more such cells)"),
+     "1.8e308): read as inf (and 1 more such cell)"),
     ("x y\n1e-400 1\n", "points file line 2, column 'x': 1e-400 is below the smallest "
                         "float64 number (about 4.9e-324): read as 0"),
     (f"x\ty\n1\t{BIG}\n", "points file line 2, column 'y': 100000000000…00000000 "

@@ -78,15 +78,17 @@ def test_a_too_long_first_json_object_is_skipped(short_lines):
     assert warnings_in(err) == [SKIPPED.format(1, "1: longer than 64 characters")]
 
 
-def test_json_lines_with_no_good_object_skipped_are_zero_points():
-    """(Skipped, the bad rows leave no object to name the columns: no points, as for empty
-    JSON Lines input.)"""
+def test_json_lines_with_no_good_object_skipped_are_an_error():
+    """(Decided in session 24: a run whose every row was skipped is no success: an error
+    after the skip's warning, nothing written.)"""
     code, out, err = run_cli("eval", "x*y", "--points", "-", *CSV, "--skip-bad-rows",
                              stdin='{"x": 1,\n[1]\n')
-    assert (code, out) == (0, "x,y,f\n")
+    assert (code, out) == (2, "")
     assert warnings_in(err) == [SKIPPED.format(2, "1: not JSON: the line ends early "
                                                   "(Expecting property name enclosed in "
                                                   "double quotes)")]
+    assert err.endswith("adcli: error: every row of the points file was bad (2 rows skipped "
+                        "by --skip-bad-rows): there is no point to evaluate\n")
 
 
 def test_a_header_that_cannot_be_read_stops_the_run_and_says_why(tmp_path):

@@ -58,6 +58,12 @@ class Plot(Command):
     @classmethod
     def main(cls, texts, wrt=None, **options):
         grids = options.get("grid", ())     # (its errors echo it as typed)
+        output, fmt = options.get("output"), options.get("fmt", "plot")
+        if output is not None and fmt != "plot":
+            # The image is the output (nothing is printed with -o): a data format asked
+            # for as well would be dropped silently.
+            raise ValuesError(f"-o {quote(output, None)} and --format {fmt}: -o writes the "
+                              f"drawing and prints nothing; leave out one of them")
         return super().main(texts, wrt, grid_text=grids[0] if len(grids) == 1 else None,
                             **options)
 
