@@ -28,6 +28,7 @@ When it differs, slips.py names what is certain at every counted point.
 """
 from __future__ import annotations
 
+import contextvars
 import copy
 import functools
 import itertools
@@ -43,12 +44,16 @@ from .diagnostics import Diagnostics
 from .errors import (EXIT_CHECK_FAILED, AdcliError, ExpressionError, ValuesError,
                      did_you_mean, glued, leibniz, listing, one_name, quote, run_together)
 from .expression import (LATEX_LETTERS, MAX_ORDER, Expression, _Flags, _Run, _names as names_of,
-                         _whole, as_numbers, letter_hint, name_hint, normal_keys, normal_name,
-                         parse as api_parse)
+                         _warn, _whole, as_numbers, broadcast_together, letter_hint,
+                         name_hint, normal_keys, normal_name, parse as api_parse)
 from .functions import CALLABLE, CONSTANTS, Div, Mul, Pow, PowDiff, exact_step
 from .parser import parse
 from .reader import accented_names, one_name as named_once, unnoted, without_math
 from .wider import _UNIT
+
+# Set while the CLI runs check (commands/check.py): advice names what to give as it is
+# typed there (--wrt x), and in the API as check's keywords (wrt="x").
+FROM_CLI = contextvars.ContextVar("adcli_check_from_cli", default=False)
 
 DEFAULT_SAMPLES = 30
 DEFAULT_SEED = 0
@@ -320,7 +325,10 @@ def check(f, expected=None, *, expect: Mapping | None = None, order: int | None 
         [c for e in [f, *(t.expectation for t in targets)] if e is not None
          for c in e.cautions if not any(c.startswith(named_once(n)) for n in given)]
         + [one_name(name, parts) for name, parts in glued.items()]))
-    cautions += _spans_drawn(f, domain, at)
+    drawn = _spans_drawn(f, domain, at)
+    cautions += drawn
+    if not FROM_CLI.get():      # (the CLI says its cautions on stderr)
+        _warn(drawn)
     try:
         # (nan and inf are results here, said in words: numpy's warnings must not leak,
         # from choosing the points (f at random ones) as from judging them)
@@ -338,12 +346,15 @@ def check(f, expected=None, *, expect: Mapping | None = None, order: int | None 
                         seed, domain)
     result.cautions = cautions
     result.notes += _held_fixed(expected, f, targets)
+    result.notes += _held_by_equal_values(f, expected, expect, wrt, at, result)
     if result.verdict == "matches" and result.expected_mode:
         result.notes += _unit_parameters(result, at or {})
     elif result.verdict == "differs" and any(d.startswith("×-1 everywhere")
                                              for d in result.diagnosis):
         result.notes += _sign_parameters(result, at or {})
-    options = dict(at=at, samples=samples, seed=seed, domain=domain, rtol=rtol, atol=atol)
+    # (without the spans of variables given values: unused, and warned of once, above)
+    options = dict(at=at, samples=samples, seed=seed, rtol=rtol, atol=atol,
+                   domain=domain and {n: s for n, s in domain.items() if n not in (at or {})})
     if glued and result.verdict == "differs" and result.expected_mode:
         # (a rule's slip found with xy a variable of its own is not the one made)
         result.diagnosis = [_glued_words(name, parts, result) for name, parts in glued.items()]
@@ -353,7 +364,10 @@ def check(f, expected=None, *, expect: Mapping | None = None, order: int | None 
         result.diagnosis = _f_read_otherwise(result, definitions, options) or \
             result.diagnosis
     if result.verdict == "differs" and result.expected_mode:
+        result.diagnosis = _f_unspaced(result, definitions, options) or result.diagnosis
         result.diagnosis = _other_way(result, definitions, options)
+    if result.verdict == "matches" and result.expected_mode:
+        result.notes[:0] = _meant_otherwise(result, definitions, options)
     result.notes += _too_few_drawn(result, samples)
     return result
 
@@ -429,6 +443,60 @@ def _f_read_otherwise(r: CheckResult, definitions, options: dict) -> list[str]:
                 again.diagnosis[0].endswith(READ_MATCHES):
             return [f"{said}with f read as {reading.meant}, {again.diagnosis[0]}"]
     return []
+
+
+def _f_unspaced(r: CheckResult, definitions, options: dict) -> list[str]:
+    """Where f divides by a product written side by side from a number (1/3x^3, read
+    1/(3x^3) by the rules, and no caution says it: it is as often meant) and read as
+    (1/3)*x^3 the expectation matches: the words for that, as slips says them of the
+    expectation's own."""
+    from .slips import READ_MATCHES, READING_CHARS, _unspaced_readings
+
+    if len(r.expression.text) > READING_CHARS:
+        return []
+    for reading, other in _unspaced_readings(r.expression):
+        try:
+            again = check(other, definitions=definitions, **_given(r), **options)
+        except AdcliError:
+            continue
+        said = f"f: {reading.written} is read as {reading.read}: a product written side by " \
+            "side binds tighter than '/'; "
+        if again.verdict == "matches":
+            return [f"{said}as {reading.meant}, the expectation matches"]
+        if again.verdict == "differs" and len(again.diagnosis) == 1 and \
+                again.diagnosis[0].endswith(READ_MATCHES):
+            return [f"{said}with f read as {reading.meant}, {again.diagnosis[0]}"]
+    return []
+
+
+def _meant_otherwise(r: CheckResult, definitions, options: dict) -> list[str]:
+    """A match of an expectation read as written where a caution says it is rarely meant
+    (1/2 x^(1/2), read 1/(2x^(1/2))): whether, read as it was likely meant, it differs,
+    and what is wrong with it so read (x^(1/2)'s exponent kept). The verdict is the
+    reading's, as the parser's rules read it; this tells one who meant the other."""
+    from .slips import READING_CHARS, _fullest_reading
+
+    notes = []
+    for t in r.targets:
+        e = t.expectation
+        found = _fullest_reading(e) if e is not None and e.cautions and \
+            len(e.text) <= READING_CHARS else None
+        if found is None or found[1].cautions:
+            continue
+        meant, other = found
+        try:
+            again = check(r.expression.text, definitions=definitions,
+                          **_given(r, lambda text: other.text if text == e.text else text),
+                          **options)
+        except AdcliError:
+            continue
+        if again.verdict != "differs":
+            continue
+        why = f": {'; '.join(again.diagnosis)}" if again.diagnosis else ""
+        what = "the expectation" if len(r.targets) == 1 else f"the expected {t.label}"
+        notes.append(f"{what} matches as read, {e.parsed} (see the warning); read as "
+                     f"{meant}, as it may have been meant, it differs{why}")
+    return notes
 
 
 def _other_way(r: CheckResult, definitions, options: dict) -> list[str]:
@@ -667,7 +735,9 @@ def _span(name: str, span) -> tuple[float, float]:
     if isinstance(span, str):
         from .points import constant_value, split_top_level
 
-        span = [constant_value(p, f"domain {name}") for p in split_top_level(span, ":")]
+        said: list[str] = []    # (1e-400 read as 0, as a number given in a pair is said)
+        span = [constant_value(p, f"domain {name}", said) for p in split_top_level(span, ":")]
+        _warn(said)
     try:
         lo, hi = (float(as_numbers(f"domain {name}", s)) for s in span)
     except (TypeError, ValueError):
@@ -687,10 +757,13 @@ def _spans_drawn(f: Expression, domain, at) -> list[str]:
 
     said = []
     for name, (lo, hi) in (domain or {}).items():
-        span = f"--domain {name}={format_number(lo)}:{format_number(hi)}"
+        low, high = format_number(lo), format_number(hi)
+        span = f"--domain {name}={low}:{high}"
         if name in (at or {}):
-            said.append(f"{span} is not used: {name} has values given (--at, --grid or "
-                        "--points), and only a variable without any is drawn at random")
+            said.append(f"{_typed(span, f'domain={{{name!r}: ({low}, {high})}}')} is not "
+                        f"used: {name} has values given "
+                        f"({_typed('--at, --grid or --points', 'at= or as a keyword')}), "
+                        "and only a variable without any is drawn at random")
             continue
         count = _floats_from(lo, hi)
         if name not in f.variables or count >= FEW_POINTS:
@@ -1450,11 +1523,34 @@ def _one_name(f: Expression, wrt, at=None) -> str:
         notation = leibniz(names) or _function_glued(names)
         if notation:
             raise ValuesError(f"{quote(f.text, None)} has {listed}: {notation}")
+        advice = _typed(_ONE_NAME_CLI, _ONE_NAME_API.format(names[-1] if names else "a"))
         raise ValuesError(f"one expected derivative needs one variable and "
-                          f"{quote(f.text, None)} has "
-                          f"{listed}: name it with --wrt, fix the others with --at, or give "
-                          f"partials by name with --expect NAME=...{_integration(names)}")
+                          f"{quote(f.text, None)} has {listed}: {advice}"
+                          f"{_integration(names)}")
     return names[0]
+
+
+_ONE_NAME_CLI = ("name it with --wrt, fix the others with --at, or give partials by name "
+                 "with --expect NAME=...")
+_ONE_NAME_API = ("name it with wrt=, give the others one value each as keywords ({}=3), or "
+                 "give partials by name with expect={{NAME: ...}}")
+
+
+def _held_by_equal_values(f: Expression, expected, expect, wrt, at, r) -> list[str]:
+    """A note where _one_name took a variable given several values, all equal (x=[1, 1,
+    1], a points file's constant column), for a parameter: the derivative checked is in
+    another, which a reader of the values may not expect (not where --wrt or the
+    equation's left side named it)."""
+    if expected is None or expect or wrt is not None or len(r.targets) != 1 or \
+            r.targets[0].name is None or len(f.variables) < 2 or \
+            (isinstance(expected, str) and _left_variable(expected, f)):
+        return []
+    t = r.targets[0]
+    held = [n for n in f.variables if n != t.name and n in (at or {})
+            and np.size(at[n]) > 1 and _one_value(at[n])]
+    return [f"{n} was held as a parameter, its {np.size(at[n])} values being equal "
+            f"({r.points[n][0]:g}): this checks {t.label}; for the derivative in "
+            f"{n}, name it with {_typed(f'--wrt {n}', f'wrt={n!r}')}" for n in held]
 
 
 def _function_glued(names) -> str:
@@ -1473,8 +1569,8 @@ def _integration(names) -> str:
     others = [n for n in names if n != "C"]
     if "C" not in names or len(others) != 1:
         return ""
-    return (f" (C, a constant of integration, is read as a variable: with --wrt {others[0]} "
-            "it is held fixed)")
+    return (f" (C, a constant of integration, is read as a variable: with "
+            f"{_typed(f'--wrt {others[0]}', f'wrt={others[0]!r}')} it is held fixed)")
 
 
 # ----- where to check --------------------------------------------------------------------
@@ -1497,8 +1593,9 @@ def _points(f, targets, order, at, samples, seed, domain) -> tuple[dict, bool, s
         raise ValuesError(f"with {listing(missing)} drawn at random, each value given in at= "
                           "is one number (for several points, give every variable's)")
     if not missing:
-        arrays = np.broadcast_arrays(*[np.atleast_1d(at[v]) for v in f.variables]) \
-            if f.variables else []
+        given = {v: np.atleast_1d(at[v]) for v in f.variables}
+        broadcast_together(given)   # (numpy's error names no variable)
+        arrays = np.broadcast_arrays(*given.values()) if given else []
         return {v: a.ravel().copy() for v, a in zip(f.variables, arrays)}, False, None
     return _sample(f, targets, order, at, missing, samples, seed, domain)
 
@@ -1831,6 +1928,12 @@ def _domain_advice(f, targets, order, fixed, names, near: float = 1.0) -> str | 
 
 def _short(x: float) -> str:
     return f"{x:.6g}"
+
+
+def _typed(cli: str, api: str) -> str:
+    """What to give, as the caller gives it: an option on the command line, a keyword of
+    check in the API."""
+    return cli if FROM_CLI.get() else api
 
 
 def _decades():
@@ -3606,7 +3709,8 @@ def _nothing_counted(f, n, expected_mode, targets=(), order=1, points=None) -> s
             if expected_mode else "are f and its derivative finite (and not 0 by "
             "underflow) with finite differences that settle")
     head = f"at none of the {_s(n)} given {what}"
-    which = "" if points is None else _which_failed(f, targets, order, points, n)
+    which = "" if points is None else \
+        _given_not_finite(points, n) or _which_failed(f, targets, order, points, n)
     head, then = (f"{head}: {which}", "; ") if which else (head, ": ")
     # the variables to look along: those differentiated in, or given several values; the
     # others (a parameter, a = 3) keep theirs
@@ -3625,6 +3729,20 @@ def _nothing_counted(f, n, expected_mode, targets=(), order=1, points=None) -> s
                f"{_TRIED}"
     return f"{head}{then}try other points, or random ones from a domain where they are, " \
            f"e.g. {advice}"
+
+
+def _given_not_finite(points, n: int) -> str:
+    """Where every point given has a coordinate nan or inf (--at x=inf), that, in words
+    ("" otherwise): f's nan or inf there is the point's, not an underflow or a domain."""
+    bad = {v: ~np.isfinite(p) for v, p in points.items()}
+    if not bad or not np.all(np.logical_or.reduce(list(bad.values()))):
+        return ""
+    if n == 1:
+        said = listing([f"{v} = {float(p[0])}" for v, p in points.items() if bad[v][0]])
+        return f"the point was given {said}, not a finite value (check compares finite ones)"
+    names = listing([v for v, b in bad.items() if b.any()])
+    return f"every point was given a value nan or inf (in {names}), not a finite one (check " \
+        "compares finite ones)"
 
 
 def _unsettled_words(r: CheckResult, unsettled: int) -> str:

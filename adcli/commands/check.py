@@ -88,6 +88,7 @@ class Check(Command):
         given, extra, source = _points(f, at, grid, points_file, skip_bad_rows, strict, err,
                                        points_format, columns, identity=order == 0)
         spans = _known(f, _domains(domain, err), "--domain", strict, err)
+        spoken = checking.FROM_CLI.set(True)     # (advice names options, not keywords)
         with np.errstate(all="ignore"), warnings.catch_warnings():
             warnings.simplefilter("ignore", RuntimeWarning)
             try:
@@ -99,6 +100,8 @@ class Check(Command):
                 for message in getattr(error, "cautions", ()):
                     warn(err, message)
                 raise
+            finally:
+                checking.FROM_CLI.reset(spoken)
         if source is not None:  # (the expectations are read by check: e^x for exp(x))
             refuse_constant_columns([t.expectation for t in result.targets
                                      if t.expectation is not None], source)
@@ -172,8 +175,12 @@ def _finite(value: float) -> float:
 
 
 def _quoted(text: str) -> str:
-    """User text in quotes as typed (repr doubles LaTeX's backslashes)."""
-    return f"'{escape(text)}'"
+    """User text quoted as a POSIX shell reads it back as typed, for a suggestion to paste
+    (repr doubles LaTeX's backslashes): in single quotes, where nothing is special; with a
+    quote in it (f'(x)), in double quotes, where \\, ", $ and ` are escaped."""
+    if "'" not in text:
+        return f"'{escape(text)}'"
+    return '"' + re.sub(r'([\\"$`])', r"\\\1", escape(text)) + '"'
 
 
 def _known(f, values: dict, option: str, strict: bool, err) -> dict:
@@ -377,6 +384,8 @@ def _points(f, at, grid, points_file, skip_bad_rows, strict, err, points_format=
     if not chunks or not len(next(iter(columns.values()), [])):
         raise ValuesError("no points to check: the points file has no rows")
     extra = {n: [v for c in chunks for v in c.extra[n]] for n in source.extra_names}
+    for name in source.fixed:   # (one value given, --at n=3 beside --grid: a parameter, as
+        columns[name] = columns[name][:1]   # check reads one value, not a column of them)
     return _known(f, columns, "--at/--grid/--points", strict, err), extra, \
         (source if source.stream is not None else None)
 
@@ -555,8 +564,9 @@ def _render_table(result, out, digits, extra, header=True) -> None:
         print_heading(console, ["where the derivative does not exist"])
         print_points(console, *_kink_columns(result, digits, extra),
                      names=_names(result.kinks[:KINKS_SHOWN]))
+    # (prose: folded, never cut to its head and tail as a long reading is)
     print_heading(console, [*(f"diagnosis: {line}" for line in result.diagnosis),
-                            *(f"note: {line}" for line in result.notes)])
+                            *(f"note: {line}" for line in result.notes)], whole=True)
 
 
 def _render_plain(result, out, digits, extra, header=True) -> None:
@@ -603,14 +613,28 @@ def _render_rows(writer, result, out, digits, extra, header) -> None:
     if header:
         taken = [*extra, *names]
         row([*taken, *(_free(c, taken) for c in _CSV_COLUMNS)])
+    labels = [_ascii_label(t, result.order) for t in result.targets]
     for i in range(len(result.value)):
         point = [*(extra_text(values[i]) for values in extra.values()),
                  *(_text(result.points[n][i], None) for n in names)]
-        for t in result.targets:
+        for t, label in zip(result.targets, labels):
             expected = None if t.expected is None else t.expected[i]
-            row([*point, t.label, *(_text(v, digits) for v in (expected, t.ad[i], t.fd[i],
-                                                                t.difference[i])),
+            row([*point, label, *(_text(v, digits) for v in (expected, t.ad[i], t.fd[i],
+                                                              t.difference[i])),
                  t.status[i]])
+
+
+def _ascii_label(t, order: int) -> str:
+    """A derivative named in ASCII, as grad's and hessian's headers name theirs (d/dx,
+    d2/dx2, d3/dx1^3, d2/dx dy), one scheme whatever the number of variables: machine
+    formats are read by programs, which ∂ and ² would not match with d/dx."""
+    if order == 0 or t.name is None:
+        return "f"
+    if t.names:
+        return f"d{len(t.names)}/" + " ".join(f"d{n}" for n in t.names)
+    if order == 1:
+        return f"d/d{t.name}"
+    return f"d{order}/d{t.name}{f'^{order}' if t.name[-1].isdigit() else order}"
 
 
 def _passed_json(extra, i: int) -> dict:
