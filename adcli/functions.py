@@ -483,14 +483,19 @@ def two_product(a, b):
     return p, ((ah * bh - p) + ah * bl + al * bh) + al * bl
 
 
-def exact_step(function, xs: list, y) -> np.ndarray | bool:
+def exact_step(function, xs: list, y, value_only: bool = True) -> np.ndarray | bool:
     """Where float64's step y = function(*xs) (a Function, or its class) is its exact
     result on those arguments: the rounding error of + - (TwoSum) and * (Dekker's product)
     is 0, / is undone exactly by *, ^ of whole numbers is a whole number below 2^52 (where
-    pow, faithful to under an ulp, cannot be off by one), - | | sign min max always, as are
-    the steps that pick or mask (Keep, Flat: a share is 0, 1/2 or 1); any other function's
-    is taken to round. (check's rounding bound, adcli.rounding's nudges: a share moved off
-    1 made max(0, x)*y's d/dx at -2, an exact 0, 3*(1 - share) = 2.7e-15.)"""
+    pow, faithful to under an ulp, cannot be off by one; so are its rules' b·a^(b-1) and
+    a^(b-1)), - | | sign min max always, as are the steps that pick or mask (Keep, Flat: a
+    share is 0, 1/2 or 1), and a function of one argument at 0 or ±1 whose value is 0,
+    ±1/4, ±1/2 or ±1 (cos 0, log 1, sqrt 1, sigmoid 0: the others' values there are far
+    from such numbers, e and π/4); any other function's is taken to round. (check's
+    rounding bound, adcli.rounding's nudges: a share moved off 1 made max(0, x)*y's d/dx
+    at -2, an exact 0, 3*(1 - share) = 2.7e-15; cos 0 moved, cos(x) - 1 at 0 another.)
+    Not ``value_only``: y is a Taylor series' row 0, and the later rows are asked about
+    too, which a function's simple value says nothing of (exp 0 = 1, its row 3 1/6)."""
     kind = function if isinstance(function, type) else type(function)
     with np.errstate(all="ignore"):
         if issubclass(kind, (Neg, Abs, Sign, Min, Max, Keep, Flat)):
@@ -503,10 +508,16 @@ def exact_step(function, xs: list, y) -> np.ndarray | bool:
         if issubclass(kind, Div):
             back, exact = _product_exact(y, xs[1])
             return exact & (back == xs[0])
-        if issubclass(kind, Pow):
+        if issubclass(kind, (Pow, PowDiff, PowShift)):
             whole = (xs[0] == np.round(xs[0])) & (xs[1] == np.round(xs[1]))
             return whole & (y == np.round(y)) & (np.abs(y) < 2.0 ** 52)
+        if value_only and len(xs) == 1 and issubclass(kind, Primitive):
+            return np.isin(xs[0], _SIMPLE_ARGUMENTS) & np.isin(y, _SIMPLE_VALUES)
     return False
+
+
+_SIMPLE_ARGUMENTS = (0.0, 1.0, -1.0)
+_SIMPLE_VALUES = (0.0, 0.25, -0.25, 0.5, -0.5, 1.0, -1.0)
 
 
 def _product_exact(a, b):
@@ -1482,7 +1493,8 @@ def _mover(function, inputs, y):
     moved = _row_nudge.get()
     if moved is None:
         return _still
-    move = _Moved(moved, ~np.asarray(exact_step(function, [s[0] for s in inputs], y[0])))
+    move = _Moved(moved, ~np.asarray(exact_step(function, [s[0] for s in inputs], y[0],
+                                                value_only=False)))
     move(y, 0)
     return move
 

@@ -281,7 +281,8 @@ def rounding_said(name: str, where: str, first, points: int) -> str:
     moved = f" {first.spread:.2g}" if math.isfinite(first.spread) else \
         " more than the float range holds"
     # a 0 has no digits to count: how far it may be off is what is known of it
-    known = f"may be anything within ±{first.spread:.2g}" if first.shown == 0 else \
+    known = f"may be anything from {-first.spread:.2g} to {first.spread:.2g}" \
+        if first.shown == 0 else \
         f"has {digits(first.shown, first.spread)}"
     return (f"{subject} at {where}: {NUDGED}"
             f"{moved}{f' (first at {at})' if points > 1 else ''}, so the {shown} "

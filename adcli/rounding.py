@@ -9,7 +9,7 @@ Only where there are at most 4,096 points (expression._ROUNDING_POINTS): three r
 three evaluations, and bulk runs are the speed goal's.
 
 A 0 shown has no size of its own to be judged against: it is judged against the largest
-number shown beside it at its point. Where terms cancel exactly (3x^2 - 3 at 1, beside
+number shown beside it at its point (where every number there is 0, it is not judged). Where terms cancel exactly (3x^2 - 3 at 1, beside
 f = -2) it moves by a few ulps of those terms, as any 0 made by cancelling does, and 0 is
 the right number; where it moves by more than LOOSE of its neighbours (atan(1/x)'s sixth
 derivative at 0.001 is 0 give or take 1560, beside f = 1.57; it is 0.72) it is said. grad --order N is judged
@@ -72,14 +72,15 @@ class _Nudge:
     def series(self, function, series, args):   # (taylor._sweep's watch)
         # a series' rows are sums of products of the arguments' rows: where its value
         # (row 0) is exact, so are they, for the arithmetic that makes exact steps
-        return self.moved(series, _rounded(function, [a[0] for a in args], series[0]))
+        return self.moved(series, _rounded(function, [a[0] for a in args], series[0], False))
 
 
-def _rounded(function, inputs: list, y) -> np.ndarray:
-    """Where float64's step ``function(*inputs) = y`` was not exact (functions.exact_step)."""
+def _rounded(function, inputs: list, y, value_only: bool = True) -> np.ndarray:
+    """Where float64's step ``function(*inputs) = y`` was not exact (functions.exact_step;
+    not ``value_only``: y a series' row 0, its later rows asked about too)."""
     from .functions import exact_step
 
-    return ~np.asarray(exact_step(function, inputs, y))
+    return ~np.asarray(exact_step(function, inputs, y, value_only))
 
 
 def spread(make_run, arrays: list[np.ndarray], asked, shown: dict) -> dict:
@@ -122,11 +123,12 @@ def taylor_spread(expression, arrays: list[np.ndarray], name: str, order: int,
 
 def loose(shown: np.ndarray, far: np.ndarray, beside=0.0) -> np.ndarray:
     """Where a finite number moved by more than LOOSE of itself, or a 0 by more than LOOSE
-    of ``beside`` (per point: the largest number shown there, beside()); a 0 that did not
-    move at all is exact."""
+    of ``beside`` (per point: the largest number shown there, beside()). A 0 with no
+    number but 0 beside it is not judged: nothing says what size it is to be known to (at
+    x^3 - 3x + 2's double root, f and f' are both 0, and the rounding moved is only ulps)."""
     size = np.abs(shown)
     judged = np.where(size > 0, size, beside)
-    return np.isfinite(size) & (far > LOOSE * judged) & ((size > 0) | (far > 0))
+    return np.isfinite(size) & (judged > 0) & (far > LOOSE * judged)
 
 
 def beside(shown: list[np.ndarray]) -> np.ndarray:
