@@ -354,7 +354,8 @@ def _click_command(command_class) -> click.Command:
     def callback(wrt=None, **options):
         given = options.pop(argument)
         meta = click.get_current_context().meta
-        _options_after_dashes(given, meta.get(_AFTER_DASHES, ()))
+        if not command_class.many:  # (jacobian x -- --at: two expressions, -(-at) one)
+            _options_after_dashes(given, meta.get(_AFTER_DASHES, ()))
         _stray_words(given, meta.get(_SPLIT_AT, ()))
         points = options.get("points_file")     # (a file opened by name has that name)
         if points is not None and "@-" in given and \

@@ -152,7 +152,10 @@ def writable(text: str, encoding: str) -> str:
         text.encode(encoding)
         return text
     except UnicodeEncodeError:
-        text = text.translate(_ASCII_FORMS)
+        import re
+
+        # (an order after a name ending in a digit takes a ^, as CSV's d2f/dx1^2: not x12)
+        text = re.sub("(?<=[0-9])(?=[⁰¹²³⁴-⁹])", "^", text).translate(_ASCII_FORMS)
         return text.encode(encoding, "backslashreplace").decode(encoding)
     except LookupError:     # (an encoding Python does not know: as ASCII)
         return writable(text, "ascii")
