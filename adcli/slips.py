@@ -2234,7 +2234,7 @@ def _unspaced_readings(e):
             continue
         yield SimpleNamespace(written=f"{over}/{n}{' '.join(rest)}",
                               read=render(nodes, root=index),
-                              meant=f"({over}/{n})*{'*'.join(rest)}"), other
+                              meant=f"({over}/{n})*{'*'.join(rest)}", at=end), other
 
 
 def _other_readings(e):

@@ -4,6 +4,7 @@ variable held for its equal values, points given inf or nan, the API's domain wa
 its shapes that make no points."""
 import json
 import subprocess
+import unittest.mock
 import warnings
 
 import numpy as np
@@ -11,6 +12,7 @@ import pytest
 
 import adcli
 from adcli import AdcliError, AdcliWarning
+from adcli import checking
 from adcli.commands.check import _quoted
 from conftest import run_cli
 
@@ -66,6 +68,27 @@ def test_f_unspaced_fraction_read_as_meant_matches(f, expected, read, meant):
         f"tighter than '/'; as {meant}, the expectation matches")
 
 
+def test_f_with_several_unspaced_fractions_is_read_as_meant_all_at_once():
+    # d/dx ((1/3)x^3 + (1/2)x^2) = x^2 + x; one story for both fractions, and one check for
+    # them (one at a time, each check trying the others again, six took 27 s)
+    code, out, err = run_cli("check", "1/3x^3 + 1/2x^2", "x^2 + x", "--format", "plain")
+    assert code == 1
+    assert out.splitlines()[1] == (
+        "diagnosis: f: 1/3x^3 and 1/2x^2 are read as 1/(3*(x^3)) and 1/(2*(x^2)): a product "
+        "written side by side binds tighter than '/'; as (1/3)*x^3 and (1/2)*x^2, the "
+        "expectation matches")
+    calls = []
+    original = checking.check
+
+    def counted(*args, **kwargs):
+        calls.append(1)
+        return original(*args, **kwargs)
+
+    with unittest.mock.patch.object(checking, "check", counted):
+        counted("1/2x + 1/3x^2 + 1/4x^3 + 1/5x^4 + 1/6x^5 + 1/7x^6", "x")
+    assert len(calls) < 10
+
+
 def test_f_unspaced_fraction_that_differs_either_way_is_not_said():
     # (1/3)x^3's derivative is x^2, not x^3: no reading of f makes x^3 right
     r = adcli.check("1/3x^3", "x^3")
@@ -112,10 +135,16 @@ def test_tsv_names_higher_and_mixed_partials_as_grad_and_hessian_do():
     code, out, err = run_cli("check", "x^2*y", "--expect", "x,y=2x", "--expect", "y,y=0",
                              "--at", "x=1,y=2", "--format", "tsv")
     assert code == 0
-    assert csv_column(out, "derivative", "\t") == ["d2/dx dy", "d2/dy2"]
+    assert csv_column(out, "derivative", "\t") == ["d2/dx dy", "d2/dy^2"]
     code, out, err = run_cli("check", "x1^3", "6x1", "--order", "2", "--at", "x1=1",
                              "--format", "csv")
     assert csv_column(out, "derivative") == ["d2/dx1^2"]
+    # grad --order 2's header is the same, with its f (d2f/dx^2), not a d2/dx2 of its own
+    code, out, err = run_cli("check", "x^3", "6x", "--order", "2", "--at", "x=1",
+                             "--format", "csv")
+    assert csv_column(out, "derivative") == ["d2/dx^2"]
+    code, out, err = run_cli("grad", "x^3", "--order", "2", "--at", "x=1", "--format", "csv")
+    assert out.splitlines()[0] == "x,f,d2f/dx^2"
 
 
 def test_table_and_json_keep_their_labels():
@@ -132,7 +161,7 @@ def test_table_and_json_keep_their_labels():
 def test_api_says_a_variable_held_for_its_equal_values():
     r = adcli.check("x^2*y", "2*x*y", x=np.ones(3), y=np.array([1., 2., 3.]))
     assert r.targets[0].name == "y"
-    assert ("x was held as a parameter, its 3 values being equal (1): this checks ∂/∂y; "
+    assert ("x was held as a parameter, its values all being equal (1): this checks ∂/∂y; "
             "for the derivative in x, name it with wrt='x'") in r.notes
     # so named, x's derivative 2xy is checked, and matches
     assert adcli.check("x^2*y", "2*x*y", wrt="x", x=np.ones(3),
@@ -145,7 +174,7 @@ def test_cli_says_a_constant_column_was_held(tmp_path):
     code, out, err = run_cli("check", "x^2*y", "2x*y", "--points", str(points),
                              "--format", "plain")
     assert code == 1
-    assert "note: x was held as a parameter, its 3 values being equal (1): this checks " \
+    assert "note: x was held as a parameter, its values all being equal (1): this checks " \
            "∂/∂y; for the derivative in x, name it with --wrt x" in out
 
 
@@ -154,6 +183,9 @@ def test_no_held_note_for_one_value_or_a_named_variable():
                    for n in adcli.check("a*x^2", "2*a*x", a=3.0, x=[1., 2.]).notes)
     assert not any("held as a parameter" in n for n in
                    adcli.check("x^2*y", "x^2", wrt="y", x=np.ones(3), y=[1., 2., 3.]).notes)
+    # a parameter's column beside a right derivative: what the column was given for
+    right = adcli.check("a*x^2", "2*a*x", a=np.full(3, 3.0), x=[1., 2., 3.])
+    assert right.ok and not any("held as a parameter" in n for n in right.notes)
 
 
 def test_api_names_wrt_and_keywords_not_options():

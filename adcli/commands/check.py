@@ -625,16 +625,15 @@ def _render_rows(writer, result, out, digits, extra, header) -> None:
 
 
 def _ascii_label(t, order: int) -> str:
-    """A derivative named in ASCII, as grad's and hessian's headers name theirs (d/dx,
-    d2/dx2, d3/dx1^3, d2/dx dy), one scheme whatever the number of variables: machine
-    formats are read by programs, which ∂ and ² would not match with d/dx."""
+    """A derivative named in ASCII, as grad's and hessian's headers name theirs without
+    their f (d/dx, d2/dx^2 as grad --order 2's d2f/dx^2, d2/dx dy as hessian's d2f/dx dy),
+    one scheme whatever the number of variables: machine formats are read by programs,
+    which ∂ and ² would not match with d/dx."""
     if order == 0 or t.name is None:
         return "f"
     if t.names:
         return f"d{len(t.names)}/" + " ".join(f"d{n}" for n in t.names)
-    if order == 1:
-        return f"d/d{t.name}"
-    return f"d{order}/d{t.name}{f'^{order}' if t.name[-1].isdigit() else order}"
+    return f"d/d{t.name}" if order == 1 else f"d{order}/d{t.name}^{order}"
 
 
 def _passed_json(extra, i: int) -> dict:
