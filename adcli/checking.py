@@ -578,7 +578,8 @@ def _unit_parameters(r: CheckResult, at) -> list[str]:
     """A note per parameter given at 0, 1 or -1 (not differentiated in), where a match
     says less than it seems."""
     return [f"{a} is held at {value:g}, where {_UNIT_VALUES[value].format(a=a)}; another "
-            f"value (--at {a}=2.5) would show it" for a, value in _held(r, at).items()
+            f"value ({_typed(f'--at {a}=2.5', f'{a}=2.5')}) would show it"
+            for a, value in _held(r, at).items()
             if float(value) in _UNIT_VALUES]
 
 
@@ -588,7 +589,7 @@ def _sign_parameters(r: CheckResult, at) -> list[str]:
     written = {v for t in r.targets if t.expectation is not None
                for v in t.expectation.variables}
     return [f"{a} is held at -1, where a factor {a} left out is a sign too: the ×-1 may be "
-            f"that; another value (--at {a}=2.5) would tell them apart"
+            f"that; another value ({_typed(f'--at {a}=2.5', f'{a}=2.5')}) would tell them apart"
             for a, value in _held(r, at).items() if float(value) == -1.0 and a not in written]
 
 
@@ -1835,14 +1836,14 @@ def _too_few(f, targets, order, points, usable: int, missing, fixed) -> str:
     head = (f"only {usable} of {_shape(points)[0]} random points have {parts} finite (and "
             f"not 0 by underflow){which}")
     advice = _domain_advice(f, targets, order, fixed, missing)
+    points = _typed("--at, --grid, --points", "at= or as keywords")
     if advice is None:
-        return f"{head}; give a domain where they are with --domain NAME=LO:HI (or points " \
-               "with --at, --grid, --points)"
+        return f"{head}; give a domain where they are with {_any_domain()} (or points " \
+               f"with {points})"
     if not advice:
         return f"{head}; adcli found no domain where they are, {_TRIED}: give points with " \
-               "--at, --grid or --points where they are"
-    return f"{head}; give a domain where they are, e.g. {advice} (or points with --at, " \
-           "--grid, --points)"
+               f"{_typed('--at, --grid or --points', 'at= or as keywords')} where they are"
+    return f"{head}; give a domain where they are, e.g. {advice} (or points with {points})"
 
 
 def _failing(f, targets, order, points) -> tuple[dict, np.ndarray]:
@@ -1935,8 +1936,13 @@ def _domain_advice(f, targets, order, fixed, names, near: float = 1.0) -> str | 
     with np.errstate(all="ignore"):
         found = _probe_line(f, targets, order, fixed, names[0], near) if len(names) == 1 else \
             _probe_boxes(f, targets, order, fixed, names)
-    return " ".join(f"--domain {v}={_short(lo)}:{_short(hi)}"
-                    for v, (lo, hi) in found.items()) if found else ""
+    if not found:
+        return ""
+    if FROM_CLI.get():
+        return " ".join(f"--domain {v}={_short(lo)}:{_short(hi)}"
+                        for v, (lo, hi) in found.items())
+    return "domain={" + ", ".join(f"{v!r}: ({_short(lo)}, {_short(hi)})"
+                                  for v, (lo, hi) in found.items()) + "}"
 
 
 def _short(x: float) -> str:
@@ -1947,6 +1953,11 @@ def _typed(cli: str, api: str) -> str:
     """What to give, as the caller gives it: an option on the command line, a keyword of
     check in the API."""
     return cli if FROM_CLI.get() else api
+
+
+def _any_domain() -> str:
+    """A domain of any variable, as the caller writes one."""
+    return _typed("--domain NAME=LO:HI", "domain={NAME: (LO, HI)}")
 
 
 def _decades():
@@ -3736,7 +3747,7 @@ def _nothing_counted(f, n, expected_mode, targets=(), order=1, points=None) -> s
     advice = _domain_advice(f, targets, order, fixed, varied, near)
     if advice is None:
         return f"{head}{then}try other points, or random ones from a domain where they are " \
-               "(--domain NAME=LO:HI)"
+               f"({_any_domain()})"
     if not advice:
         return f"{head}{';' if which else ','} and adcli found no domain where they are, " \
                f"{_TRIED}"

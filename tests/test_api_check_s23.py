@@ -129,7 +129,7 @@ def test_an_expectation_overflowing_at_the_point_is_said_and_a_domain_on_its_sid
     # ((e^400 - 1)^2 is inf, so the quotient is 0: an overflow on the way, not an inf)
     assert "the expectation overflows on the way (a step beyond float64's range) there" \
         in message
-    lo, hi = map(float, re.search(r"--domain x=(\S+):(\S+)$", message).groups())
+    lo, hi = map(float, re.search(r"domain=\{.x.: \((\S+), (\S+)\)\}$", message).groups())
     # on the side of 0 of the point given (the negative run is longer), and inside where
     # (e^x - 1)^2 is finite: x < log(1.8e308) / 2 = 354.9
     assert 0 < lo < hi < math.log(np.finfo(float).max) / 2

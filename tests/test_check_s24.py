@@ -255,3 +255,13 @@ def test_api_values_of_shapes_that_do_not_broadcast():
         adcli.check("x*y", expect={"x": "y"}, x=np.arange(3.), y=np.arange(2.))
     # one value beside several is a point each
     assert adcli.check("x*y", expect={"x": "y"}, x=np.arange(3.), y=2.0).ok
+
+
+def test_api_notes_give_a_parameter_as_a_keyword():
+    # a = 1 hides a factor a; in Python another value is a keyword, not --at
+    r = adcli.check("sin(a*x)", "cos(a*x)", wrt="x", a=1.0)
+    assert r.notes == ["a is held at 1, where a factor a (or a power of it) is 1: one missing "
+                       "or too many cannot show; another value (a=2.5) would show it"]
+    code, out, _ = run_cli("check", "sin(a x)", "cos(a x)", "--at", "a=1", "--format",
+                           "plain")
+    assert "another value (--at a=2.5) would show it" in out
