@@ -173,9 +173,21 @@ class Plot(Command):
             arrays.append(flat(result.hessian[..., 0, 0], n))
         results = [result]
         if self.mine is not None:
-            results.append(self.mine.derivatives(at_points(self.mine, chunk), order=0))
+            results.append(self._yours(chunk))
             arrays.append(flat(results[-1].value, n))
         return arrays, merged(n, results)
+
+    def _yours(self, chunk):
+        """Your derivative, evaluated only (as eval does): a kink of yours is no warning,
+        as no derivative of it is taken, unless it takes one itself (diff(abs(x), x) at 0
+        is abs's convention); and what it warns of is said to be in yours, as the legend
+        and the data name it ("sqrt in yours"), or it would read as f's."""
+        mine = self.mine
+        result = mine.derivatives(at_points(mine, chunk), order=0)
+        if not mine.has_diff:
+            result.diagnostics.drop("kink")
+        result.diagnostics.name_output("yours")
+        return result
 
     def slope(self, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """f and df/dx at these values of the variable (the others fixed): one pass."""
