@@ -424,7 +424,7 @@ def _given(r: CheckResult, written=lambda text: text) -> dict:
 def _f_read_otherwise(r: CheckResult, definitions, options: dict) -> list[str]:
     """Where f has a reading a caution offers (1/2 x^2, read 1/(2x^2)) under which the
     expectation matches: the words for that, as slips says of the expectation's own."""
-    from .slips import READ_MATCHES, READING_CHARS, _offered
+    from .slips import READING_CHARS, _offered
 
     if len(r.expression.text) > READING_CHARS:
         return []
@@ -435,13 +435,23 @@ def _f_read_otherwise(r: CheckResult, definitions, options: dict) -> list[str]:
             continue
         said = f"f: {reading.written} is read otherwise than it was likely meant (see the " \
             "warning); "
-        if again.verdict == "matches":
-            return [f"{said}as {reading.meant}, the expectation matches"]
-        # (the expectation written the same way: \sin x e^x's derivative as \cos x e^x + ...;
-        # 2√2 x for √2 x^2's: its own other reading, as slips says it, nan points and all)
-        if again.verdict == "differs" and len(again.diagnosis) == 1 and \
-                again.diagnosis[0].endswith(READ_MATCHES):
-            return [f"{said}with f read as {reading.meant}, {again.diagnosis[0]}"]
+        found = _as_meant(again, said, reading.meant)
+        if found:
+            return found
+    return []
+
+
+def _as_meant(again: CheckResult, said: str, meant: str) -> list[str]:
+    """The words where check of f read as ``meant`` matches, or differs only as the
+    expectation's own other reading matches (the expectation written the same way: \sin x
+    e^x's derivative as \cos x e^x + ...; 2√2 x for √2 x^2's, nan points and all)."""
+    from .slips import READ_MATCHES
+
+    if again.verdict == "matches":
+        return [f"{said}as {meant}, the expectation matches"]
+    if again.verdict == "differs" and len(again.diagnosis) == 1 and \
+            again.diagnosis[0].endswith(READ_MATCHES):
+        return [f"{said}with f read as {meant}, {again.diagnosis[0]}"]
     return []
 
 
@@ -451,7 +461,7 @@ def _f_unspaced(r: CheckResult, definitions, options: dict) -> list[str]:
     (1/3)*x^3 the expectation matches: the words for that, as slips says them of the
     expectation's own. Every such fraction of f is read so at once, in one check (one at
     a time, each check trying the others again, took 27 s for six)."""
-    from .slips import READ_MATCHES, READING_CHARS, _unspaced_readings
+    from .slips import READING_CHARS, _unspaced_readings
 
     text = r.expression.text
     readings = [reading for reading, _ in _unspaced_readings(r.expression)] \
@@ -464,19 +474,14 @@ def _f_unspaced(r: CheckResult, definitions, options: dict) -> list[str]:
         again = check(text, definitions=definitions, **_given(r), **options)
     except AdcliError:
         return []
+
     def listed(field):   # (each written once: 1/2x + 1/2x's 1/2x is one story)
         return " and ".join(dict.fromkeys(getattr(g, field) for g in readings))
 
     one = len({g.written for g in readings}) == 1
     said = f"f: {listed('written')} {'is' if one else 'are'} read as {listed('read')}: a " \
         "product written side by side binds tighter than '/'; "
-    meant = listed("meant")
-    if again.verdict == "matches":
-        return [f"{said}as {meant}, the expectation matches"]
-    if again.verdict == "differs" and len(again.diagnosis) == 1 and \
-            again.diagnosis[0].endswith(READ_MATCHES):
-        return [f"{said}with f's {meant}, {again.diagnosis[0]}"]
-    return []
+    return _as_meant(again, said, listed("meant"))
 
 
 def _meant_otherwise(r: CheckResult, definitions, options: dict) -> list[str]:

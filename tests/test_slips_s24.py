@@ -13,24 +13,10 @@ import mpmath
 import pytest
 
 import adcli
-from conftest import run_cli
+from test_slips_s23 import diagnosis, everywhere
 
 sin, cos, sinh, cosh, sec, tan = (mpmath.sin, mpmath.cos, mpmath.sinh, mpmath.cosh,
                                   mpmath.sec, mpmath.tan)
-
-
-def diagnosis(*argv) -> list[str]:
-    code, out, _ = run_cli("check", *argv, "--format", "plain")
-    assert code == 1
-    return [line.removeprefix("diagnosis: ") for line in out.splitlines()
-            if line.startswith("diagnosis: ")]
-
-
-def everywhere(points: dict, claim) -> bool:
-    """Whether ``claim`` holds, with mpmath, at every point drawn."""
-    n = len(next(iter(points.values())))
-    return all(claim({k: mpmath.mpf(float(v[i])) for k, v in points.items()})
-               for i in range(n))
 
 
 def near(a, b) -> bool:
