@@ -379,8 +379,10 @@ def _too_few_drawn(r: CheckResult, samples: int) -> list[str]:
     if not (r.sampled and r.verdict == "differs" and r.expected_mode and not r.diagnosis
             and samples < MIN_FOR_DIAGNOSIS):
         return []
-    return [f"no diagnosis: one takes {MIN_FOR_DIAGNOSIS} points or more, and --samples "
-            f"{samples} drew {samples}; --samples {MIN_FOR_DIAGNOSIS} or more may give one"]
+    asked, more = (f"--samples {samples}", f"--samples {MIN_FOR_DIAGNOSIS}") if FROM_CLI.get() \
+        else (f"samples={samples}", f"samples={MIN_FOR_DIAGNOSIS}")
+    return [f"no diagnosis: one takes {MIN_FOR_DIAGNOSIS} points or more, and {asked} drew "
+            f"{samples}; {more} or more may give one"]
 
 
 def _read_apart(r: CheckResult, glued: dict, definitions, options: dict) -> list[str]:
@@ -443,8 +445,8 @@ def _f_read_otherwise(r: CheckResult, definitions, options: dict) -> list[str]:
 
 def _as_meant(again: CheckResult, said: str, meant: str) -> list[str]:
     """The words where check of f read as ``meant`` matches, or differs only as the
-    expectation's own other reading matches (the expectation written the same way: \sin x
-    e^x's derivative as \cos x e^x + ...; 2√2 x for √2 x^2's, nan points and all)."""
+    expectation's own other reading matches (the expectation written the same way: \\sin x
+    e^x's derivative as \\cos x e^x + ...; 2√2 x for √2 x^2's, nan points and all)."""
     from .slips import READ_MATCHES
 
     if again.verdict == "matches":
@@ -459,15 +461,33 @@ def _f_unspaced(r: CheckResult, definitions, options: dict) -> list[str]:
     """Where f divides by a product written side by side from a number (1/3x^3, read
     1/(3x^3) by the rules, and no caution says it: it is as often meant) and read as
     (1/3)*x^3 the expectation matches: the words for that, as slips says them of the
-    expectation's own. Every such fraction of f is read so at once, in one check (one at
-    a time, each check trying the others again, took 27 s for six)."""
+    expectation's own. Each such fraction of f is read so alone, then all of them at once
+    (1/3x^3 + 1/2x^2's x^2 + x), each check trying no other reading of its own (one at a
+    time, each check trying the others again, took 27 s for six)."""
     from .slips import READING_CHARS, _unspaced_readings
 
-    text = r.expression.text
     readings = [reading for reading, _ in _unspaced_readings(r.expression)] \
-        if len(text) <= READING_CHARS else []
-    if not readings:
-        return []
+        if len(r.expression.text) <= READING_CHARS and not _TRYING.get() else []
+    tries = [[g] for g in readings] + ([readings] if len(readings) > 1 else [])
+    trying = _TRYING.set(True)
+    try:
+        for chosen in tries:
+            found = _f_read_as(r, chosen, definitions, options)
+            if found:
+                return found
+    finally:
+        _TRYING.reset(trying)
+    return []
+
+
+# Set while check tries f read otherwise (_f_unspaced): a reading of that reading is not
+# tried again
+_TRYING = contextvars.ContextVar("adcli_check_trying", default=False)
+
+
+def _f_read_as(r: CheckResult, readings: list, definitions, options: dict) -> list[str]:
+    """_f_unspaced's words where f with ``readings`` read as meant makes the check pass."""
+    text = r.expression.text
     for at in sorted((reading.at for reading in readings), reverse=True):
         text = f"{text[:at]}*{text[at:]}"
     try:
@@ -774,9 +794,9 @@ def _spans_drawn(f: Expression, domain, at) -> list[str]:
     said = []
     for name, (lo, hi) in (domain or {}).items():
         low, high = format_number(lo), format_number(hi)
-        span = f"--domain {name}={low}:{high}"
+        span = _typed(f"--domain {name}={low}:{high}", f"domain={{{name!r}: ({low}, {high})}}")
         if name in (at or {}):
-            said.append(f"{_typed(span, f'domain={{{name!r}: ({low}, {high})}}')} is not "
+            said.append(f"{span} is not "
                         f"used: {name} has values given "
                         f"({_typed('--at, --grid or --points', 'at= or as a keyword')}), "
                         "and only a variable without any is drawn at random")
@@ -787,11 +807,12 @@ def _spans_drawn(f: Expression, domain, at) -> list[str]:
         if count == 1:
             one = format_number(lo)
             raise ValuesError(f"{span} holds one number, {one}: every random point would be "
-                              f"{name} = {one} (give LO < HI, or that one point with --at "
-                              f"{name}={one}, which is checked with random points beside it)")
+                              f"{name} = {one} (give LO < HI, or that one point with "
+                              f"{_typed(f'--at {name}={one}', f'{name}={one}')}, which is "
+                              "checked with random points beside it)")
         raise ValuesError(f"{span} holds only {count} float64 numbers: random points would "
-                          "be those few again (give a wider span, or points with --at, "
-                          "--grid or --points)")
+                          "be those few again (give a wider span, or points with "
+                          f"{_typed('--at, --grid or --points', 'at= or as keywords')})")
     return said
 
 
@@ -1242,18 +1263,19 @@ def _at_point_words(left: str, parts: list, column: int, f: Expression) -> str:
         formula = head if not primed else f"∂f/∂{f.variables[0]}" if f.variables else \
             f"{head}(x)"
         return (f"{written} is a derivative at a point: write the derivative as a formula, "
-                f"{formula} = ..., and give the point with --at NAME=VALUE for each "
-                "variable")
+                f"{formula} = ..., and give the point with "
+                f"{_typed('--at NAME=VALUE', 'NAME=VALUE as keywords')} for each variable")
     v = f.variables[0]
     formula = f"{head}({v})" if primed else head
     at = parts[0].text.strip()
     if len(parts) == 1 and not parts[0].variables:
-        at = f"{v}={at}" if re.fullmatch(r"[\w.+-]+", at) else f'"{v}={at}"'
+        at = _typed(f"--at {v}={at}" if re.fullmatch(r"[\w.+-]+", at) else f'--at "{v}={at}"',
+                    f"{v}={at}")
         return (f"{written} is the derivative at {v} = {parts[0].text.strip()}: write the "
-                f"derivative as a formula, {formula} = ..., and give the point with --at {at}")
+                f"derivative as a formula, {formula} = ..., and give the point with {at}")
     return (f"{written} names the derivative at {', '.join(p.text.strip() for p in parts)}, "
             f"not as a formula in {v}: write {formula} = ... (a derivative at a point is "
-            f"checked with --at {v}=VALUE)")
+            f"checked with {_typed(f'--at {v}=VALUE', f'{v}=VALUE')})")
 
 
 # f_{xy}, f_xy, f_x: a subscript, which conventions read either way round

@@ -125,8 +125,7 @@ class ExpressionCommand(_PlainHelpOption, click.Command):
         for i, arg in enumerate(args):
             if arg == "--":
                 loose.update(range(i + 1, len(args)))
-                ctx.meta[_AFTER_DASHES] = [a for a in args[i + 1:]
-                                           if a.split("=", 1)[0] in options]
+                ctx.meta[_AFTER_DASHES] = _options_in(args[i + 1:], options)
                 break  # everything after it is an argument, even "--x"
             if waiting is not None:     # its value, whatever it looks like
                 given[waiting].append(arg)
@@ -173,7 +172,20 @@ class ExpressionCommand(_PlainHelpOption, click.Command):
         return rest
 
 
-_AFTER_DASHES = "adcli.after_dashes"    # ctx.meta: the words after "--" that are options
+_AFTER_DASHES = "adcli.after_dashes"    # ctx.meta: the words after "--" that are options,
+# each with whether it was written with its value (--format csv, --at=x=1)
+
+
+def _options_in(words: list[str], options: dict) -> list[tuple[str, bool]]:
+    """The words that name an option, each with whether a value follows it (in it, after
+    '=', or as the next word, for an option that takes one)."""
+    found = []
+    for k, word in enumerate(words):
+        name, equals, _ = word.partition("=")
+        if name in options:
+            found.append((word, bool(equals) or (not options[name].is_flag
+                                                 and k + 1 < len(words))))
+    return found
 _SPLIT_AT = "adcli.split_at"     # ctx.meta: --at's values that are no pair, each with
 # the arguments that follow it on the command line (--at x= 1: the shell split the pair)
 
@@ -354,8 +366,7 @@ def _click_command(command_class) -> click.Command:
     def callback(wrt=None, **options):
         given = options.pop(argument)
         meta = click.get_current_context().meta
-        if not command_class.many:  # (jacobian x -- --at: two expressions, -(-at) one)
-            _options_after_dashes(given, meta.get(_AFTER_DASHES, ()))
+        _options_after_dashes(given, meta.get(_AFTER_DASHES, ()), command_class.many)
         _stray_words(given, meta.get(_SPLIT_AT, ()))
         points = options.get("points_file")     # (a file opened by name has that name)
         if points is not None and "@-" in given and \
@@ -435,10 +446,12 @@ def _is_number(text: str) -> bool:
     return True
 
 
-def _options_after_dashes(arguments, options: list[str]) -> None:
+def _options_after_dashes(arguments, options: list[tuple[str, bool]], many: bool) -> None:
     """Options written after "--" (``adcli grad x -- --format csv``) are arguments there,
     which would be blamed as extra expressions or forgotten --at: say why instead. An
-    option's name alone (``adcli grad -- --at``) is still an expression, -(-at)."""
+    option's name alone (``adcli grad -- --at``) is still an expression, -(-at), and so is
+    one without a value after it where a command takes several (``jacobian x -- --at``)."""
+    options = [word for word, valued in options if valued or not many]
     if options and len(arguments) > 1:
         named = list(dict.fromkeys(escape(o) for o in options))
         read = "is read as an argument, not an option" if len(named) == 1 else \

@@ -489,9 +489,10 @@ def exact_step(function, xs: list, y, value_only: bool = True) -> np.ndarray | b
     is 0, / is undone exactly by *, ^ of whole numbers is a whole number below 2^52 (where
     pow, faithful to under an ulp, cannot be off by one; so are its rules' b·a^(b-1) and
     a^(b-1)), - | | sign min max always, as are the steps that pick or mask (Keep, Flat: a
-    share is 0, 1/2 or 1), and a function of one argument at 0 or ±1 whose value is 0,
-    ±1/4, ±1/2 or ±1 (cos 0, log 1, sqrt 1, sigmoid 0: the others' values there are far
-    from such numbers, e and π/4); any other function's is taken to round. (check's
+    share is 0, 1/2 or 1), and a function whose arguments are 0 or ±1 and whose value is 0,
+    ±1/4, ±1/2 or ±1 (cos 0, log 1, sqrt 1, sigmoid 0, atan's rule's 1/(0^2 + 1^2): the
+    others' values there are far from such numbers, e and π/4); any other function's is
+    taken to round. (check's
     rounding bound, adcli.rounding's nudges: a share moved off 1 made max(0, x)*y's d/dx
     at -2, an exact 0, 3*(1 - share) = 2.7e-15; cos 0 moved, cos(x) - 1 at 0 another.)
     Not ``value_only``: y is a Taylor series' row 0, and the later rows are asked about
@@ -511,8 +512,11 @@ def exact_step(function, xs: list, y, value_only: bool = True) -> np.ndarray | b
         if issubclass(kind, (Pow, PowDiff, PowShift)):
             whole = (xs[0] == np.round(xs[0])) & (xs[1] == np.round(xs[1]))
             return whole & (y == np.round(y)) & (np.abs(y) < 2.0 ** 52)
-        if value_only and len(xs) == 1 and issubclass(kind, Primitive):
-            return np.isin(xs[0], _SIMPLE_ARGUMENTS) & np.isin(y, _SIMPLE_VALUES)
+        if value_only and issubclass(kind, Primitive):
+            simple = np.isin(y, _SIMPLE_VALUES)
+            for x in xs:
+                simple = simple & np.isin(x, _SIMPLE_ARGUMENTS)
+            return simple
     return False
 
 

@@ -9,7 +9,7 @@ Only where there are at most 4,096 points (expression._ROUNDING_POINTS): three r
 three evaluations, and bulk runs are the speed goal's.
 
 A 0 shown has no size of its own to be judged against: it is judged against the largest
-number shown beside it at its point (where every number there is 0, it is not judged). Where terms cancel exactly (3x^2 - 3 at 1, beside
+number shown beside it at its point (where every number there is 0, by any move at all). Where terms cancel exactly (3x^2 - 3 at 1, beside
 f = -2) it moves by a few ulps of those terms, as any 0 made by cancelling does, and 0 is
 the right number; where it moves by more than LOOSE of its neighbours (atan(1/x)'s sixth
 derivative at 0.001 is 0 give or take 1560, beside f = 1.57; it is 0.72) it is said. grad --order N is judged
@@ -60,14 +60,18 @@ class _Nudge:
         return self.moved(data, rounded, _ROW_NUDGE)
 
     def _signs(self, shape) -> np.ndarray:
-        """+1 or -1 per number, a hash of its place, the call and the seed (Knuth's
-        multiplicative hash: numpy.random costs a one-point run 10 ms to import)."""
+        """+1 or -1 per number, a hash of its place and the call (Knuth's multiplicative
+        hash: numpy.random costs a one-point run 10 ms to import), for seed 2 the same
+        flipped at every other call. Two steps one after the other (cos x, then 1e5*cos x)
+        are then moved the same way in one of the two runs, never back to the number
+        shown in both: with a hash of the seed too, 1e5*(sin x - x)'s f' at 1e-7, 1% off,
+        came back to it in both runs, and was not said."""
         self.calls += 1
         place = np.arange(int(np.prod(shape, dtype=np.int64)), dtype=np.uint64)
-        mixed = (place + np.uint64(self.calls * 7919 + self.seed * 104729)) \
-            * np.uint64(2654435761)
-        return ((mixed >> np.uint64(13)) & np.uint64(1)).astype(np.float64).reshape(shape) \
+        mixed = (place + np.uint64(self.calls * 7919 + 104729)) * np.uint64(2654435761)
+        signs = ((mixed >> np.uint64(13)) & np.uint64(1)).astype(np.float64).reshape(shape) \
             * 2 - 1
+        return -signs if self.seed == 2 and self.calls % 2 else signs
 
     def series(self, function, series, args):   # (taylor._sweep's watch)
         # a series' rows are sums of products of the arguments' rows: where its value
@@ -123,12 +127,12 @@ def taylor_spread(expression, arrays: list[np.ndarray], name: str, order: int,
 
 def loose(shown: np.ndarray, far: np.ndarray, beside=0.0) -> np.ndarray:
     """Where a finite number moved by more than LOOSE of itself, or a 0 by more than LOOSE
-    of ``beside`` (per point: the largest number shown there, beside()). A 0 with no
-    number but 0 beside it is not judged: nothing says what size it is to be known to (at
-    x^3 - 3x + 2's double root, f and f' are both 0, and the rounding moved is only ulps)."""
+    of ``beside`` (per point: the largest number shown there, beside()), or at all where
+    every number beside it is 0 too (eval's (1 - cos x)/x^2 at 1e-8, 0 for 1/2; an exact
+    0, x^3 - 3x + 2's at its double root, is made of exact steps, which are not moved)."""
     size = np.abs(shown)
     judged = np.where(size > 0, size, beside)
-    return np.isfinite(size) & (judged > 0) & (far > LOOSE * judged)
+    return np.isfinite(size) & (far > LOOSE * judged) & ((judged > 0) | (far > 0))
 
 
 def beside(shown: list[np.ndarray]) -> np.ndarray:

@@ -265,3 +265,36 @@ def test_api_notes_give_a_parameter_as_a_keyword():
     code, out, _ = run_cli("check", "sin(a x)", "cos(a x)", "--at", "a=1", "--format",
                            "plain")
     assert "another value (--at a=2.5) would show it" in out
+
+
+def test_f_unspaced_one_of_two_fractions_meant_otherwise_is_named_alone():
+    # meant x^2/2 + 1/(3x^3): its derivative x - 1/x^4; only 1/2x^2 is the slip
+    code, out, err = run_cli("check", "1/2x^2 + 1/3x^3", "x - 1/x^4", "--format", "plain")
+    assert out.splitlines()[1] == (
+        "diagnosis: f: 1/2x^2 is read as 1/(2*(x^2)): a product written side by side binds "
+        "tighter than '/'; as (1/2)*x^2, the expectation matches")
+    # 1/3y is constant in x however it is read: not named beside the slip
+    code, out, err = run_cli("check", "1/2x^2 + 1/3y", "x", "--wrt", "x", "--format",
+                             "plain")
+    assert out.splitlines()[1].startswith("diagnosis: f: 1/2x^2 is read as 1/(2*(x^2)): ")
+
+
+@pytest.mark.parametrize("kwargs, words", [
+    (dict(expected="x", samples=2), "samples=2 drew 2; samples=3 or more may give one"),
+])
+def test_api_notes_name_keywords(kwargs, words):
+    r = adcli.check("x^2", **kwargs)
+    assert any(words in n for n in r.notes), r.notes
+
+
+@pytest.mark.parametrize("kwargs, words", [
+    (dict(expected="2x", domain={"x": (1, 1)}),
+     "domain={'x': (1, 1)} holds one number, 1: every random point would be x = 1 (give LO "
+     "< HI, or that one point with x=1, which"),
+    (dict(expected="f'(2) = 12"), "and give the point with x=2"),
+])
+def test_api_errors_name_keywords(kwargs, words):
+    f = "x^3" if "f'" in kwargs["expected"] else "x^2"
+    with pytest.raises(AdcliError) as error:
+        adcli.check(f, **kwargs)
+    assert words in str(error.value) and "--" not in str(error.value)

@@ -241,3 +241,18 @@ def test_an_option_name_after_double_dash_is_an_expression_of_a_command_of_sever
                              "--at")
     assert code == 0 and err == ""
     assert out.splitlines()[1].split(",")[-4:] == ["1.0", "0.0", "0.0", "1.0"]
+
+
+@pytest.mark.parametrize("argv, option", [
+    (["check", "--", "x^2", "--at", "x=1"], "--at"),
+    (["jacobian", "--at", "x=1", "--", "-x", "--format", "csv"], "--format"),
+    (["plot", "--", "-x", "--grid", "x=0:1:5"], "--grid"),
+    (["check", "--", "-x^2", "--order", "2"], "--order"),
+])
+def test_an_option_with_its_value_after_double_dash_is_said_for_every_command(argv, option):
+    # (a command of several expressions too: --format csv after -- is no two expressions)
+    code, out, err = run_cli(*argv)
+    assert code == 2 and out == ""
+    assert err.startswith(f"adcli: error: {option} after '--' is read as an argument, not "
+                          "an option: everything after -- is an argument, so put options "
+                          "before it")

@@ -135,3 +135,36 @@ def test_a_value_0_beside_a_large_derivative_says_how_far_it_may_be():
 def test_exact_zeros_are_not_doubted(command, text, at):
     code, out, err = run_cli(command, text, "--at", at, "--format", "json")
     assert code == 0 and err == "" and "warnings" not in json.loads(out)
+
+
+@pytest.mark.parametrize("command, text, at, name, truth", [
+    # eval shows the value alone: a 0 with only 0 beside it is judged by any move at all
+    ("eval", "(1-cos(x))/x^2", "x=1e-8", "value", 0.5),
+    # y (cos x - 1) = -50 at x = 1e-9, y = 1e20; f and the others are 0 too
+    ("grad", "(sin(x)-x)*y", "x=1e-9,y=1e20", "d/dx", -50.0),
+])
+def test_a_wrong_0_with_only_0_beside_it_is_said(command, text, at, name, truth):
+    code, out, err = run_cli(command, text, "--at", at, "--format", "json")
+    assert code == 0
+    result = json.loads(out)
+    (entry,) = [w for w in result["warnings"] if w["function"] == name]
+    assert entry["kind"] == "rounding" and entry["give_or_take"] > abs(truth) / 10
+
+
+def test_two_nudges_in_a_row_do_not_undo_each_other_in_both_runs():
+    # 1e5 (cos x - 1) at 1e-7 is -4.99999999999999536e-10 (mpmath); float64's product
+    # 1e5*cos x rounds by 7e-12, 1% of it. Nudged cos up and the product down (or the
+    # other way) came back to the number shown in both runs, and it was not said.
+    x = mp.mpf(1e-7)
+    truth = 1e5 * (mp.cos(x) - 1)
+    result, err = _grad("1e5*(sin(x)-x)", "x=1e-7")
+    shown = result["points"][0]["gradient"]["x"]
+    assert abs(shown - truth) > 1e-3 * abs(truth)
+    (entry,) = [w for w in result["warnings"] if w["function"] == "d/dx"]
+    assert entry["kind"] == "rounding" and entry["give_or_take"] > abs(shown - truth)
+
+
+def test_a_rule_of_simple_arguments_is_exact():
+    # atan's rule 1/(x^2 + 1) at 0 is 1: atan(x) - x's f' = 1 - 1 = 0 exactly
+    code, out, err = run_cli("grad", "atan(x)-x", "--at", "x=0", "--format", "json")
+    assert code == 0 and err == "" and "warnings" not in json.loads(out)
