@@ -261,7 +261,7 @@ def inside(function, xs) -> np.ndarray | bool:
     distance positive; everywhere for a function without edges). False for a function
     whose own reason for an infinite derivative says it (a divisor of 0, or 1/b
     overflowing)."""
-    from .functions import POW_DERIVATIVE, Primitive
+    from .functions import ORIGIN_SLOPE, POW_DERIVATIVE, Primitive
 
     if function.derivative_reason == POW_DERIVATIVE:
         # (pow and its rules' helpers, of (a, b): at a base above 0 neither b·a^(b-1) nor
@@ -271,7 +271,8 @@ def inside(function, xs) -> np.ndarray | bool:
         a, b = np.asarray(xs[0]), np.asarray(xs[1])
         with np.errstate(invalid="ignore"):
             return ((a > 0) | ((a < 0) & (b == np.floor(b)))) & np.isfinite(b)
-    if function.derivative_reason != Primitive.derivative_reason:
+    if function.derivative_reason != Primitive.derivative_reason and \
+            not function.derivative_reason.endswith(ORIGIN_SLOPE):
         return False
     return np.asarray(function.kink(*xs)) > 0
 

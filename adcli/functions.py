@@ -869,6 +869,11 @@ class Atan(Primitive):
     def backward(self, gy): return gy * op.datan2(self.inputs[0], 1.0)  # 1/(x^2 + 1)
 
 
+# Why atan2's and hypot's derivatives are nan at the origin (0/0): inside their domain,
+# no vertical tangent, but no one slope (diagnostics.inside: elsewhere, inf is overflow)
+ORIGIN_SLOPE = ", where its slope depends on the direction it is met from (0/0)"
+
+
 class Atan2(Primitive):
     name, arity = "atan2", 2
     domain = ((0.2, 3.0), (-3.0, 3.0))
@@ -876,6 +881,7 @@ class Atan2(Primitive):
     kink = staticmethod(lambda y, x: np.maximum(np.abs(y), x))
     side = staticmethod(lambda y, x: (y > 0, x > 0))
     kink_reason = "the origin, or the branch cut y = 0, x < 0 where it jumps by 2 pi"
+    derivative_reason = "the origin" + ORIGIN_SLOPE
     def kinks(self, y, x): return (y == 0) & (x <= 0)
     def forward(self, y, x): return np.arctan2(y, x)
     def backward(self, gy):
@@ -897,6 +903,7 @@ class Hypot(Primitive):
     domain = ((0.2, 3.0), (-3.0, 3.0))
     kink = staticmethod(lambda a, b: np.hypot(a, b))
     kink_reason = "the origin, the tip of a cone"
+    derivative_reason = "the origin, the tip of a cone" + ORIGIN_SLOPE
     def kinks(self, a, b): return (a == 0) & (b == 0)
     def forward(self, a, b): return np.hypot(a, b)
     def backward(self, gy):

@@ -50,3 +50,35 @@ def test_order_n_of_a_constant_says_it_has_no_variables():
     assert err == ("adcli: error: --order 2: the expression has no variables, so there is "
                    "none to differentiate in (every derivative of a constant is 0; adcli eval "
                    "gives its value)\n")
+
+
+@pytest.mark.parametrize("text, function", [("atan2(y,x)", "atan2"), ("hypot(x,y)", "hypot")])
+def test_atan2_and_hypot_at_the_origin_have_no_one_slope(text, function):
+    # both are defined all round the origin (atan2(0, 0) = 0, hypot(0, 0) = 0): their nan
+    # derivative there is 0/0, no edge of a domain nor a vertical tangent
+    code, out, err = run_cli("grad", text, "--at", "x=0,y=0", "--format", "json")
+    assert code == 0
+    (entry,) = [w for w in json.loads(out)["warnings"]
+                if w["function"] == function and w["kind"] == "derivative"]
+    assert entry["why"].endswith("where its slope depends on the direction it is met from "
+                                 "(0/0))")
+    assert "edge of its domain" not in entry["why"]
+
+
+def test_atan2_beside_the_origin_overflowing_is_still_an_overflow():
+    # d/dy atan2(y, x) = x/(x^2 + y^2) = 1/x = 1e310 at x = 1e-310, y = 0: beyond float64,
+    # inside atan2's domain (not the origin)
+    code, out, err = run_cli("grad", "atan2(y,x)", "--at", "x=1e-310,y=0", "--format", "json")
+    result = json.loads(out)
+    assert result["points"][0]["gradient"]["y"] == "inf"
+    kinds = {w["kind"] for w in result["warnings"] if w["function"] == "atan2"}
+    assert kinds == {"overflow"}
+
+
+def test_trace_says_its_rounded_adjoint_is_float64s_sum():
+    # 0.1 + 0.2 + 0.3 exactly is 0.6000000000000000333; float64 left to right 0.6000000000000001
+    code, out, err = run_cli("trace", "x*y + x*z + x*w", "--at", "x=1,y=0.1,z=0.2,w=0.3",
+                             "--digits", "17")
+    assert code == 0
+    assert "0.60000000000000009" in out
+    assert "≈: the adjoint, float64's sum of the terms, rounded to 17 digits" in out

@@ -574,7 +574,7 @@ def equation(sides: list[str]) -> str:
 def adds_up(terms: list[str], total: str, digits: int | None) -> bool:
     """Whether ``terms`` as printed, added up by hand, give ``total`` as printed, to its
     digits (a tie rounded either way). Rounded each on its own (--digits), they may not:
-    -0.528 + 1.32 is 0.792, and the exact sum, the adjoint, rounds to 0.791. All digits
+    -0.528 + 1.32 is 0.792, and the adjoint, float64's sum, rounds to 0.791. All digits
     always do: the float sum left to right is the adjoint, whatever the decimals say."""
     from decimal import ROUND_HALF_EVEN, ROUND_HALF_UP, Decimal, localcontext
 
@@ -596,8 +596,10 @@ def adds_up(terms: list[str], total: str, digits: int | None) -> bool:
 
 def approximate_note(digits: int) -> str:
     """What a "≈" before an adjoint says, under the table."""
-    return (f"≈: the exact sum, rounded to {digits} digits; the terms as rounded add up to "
-            "a little more or less")
+    # (the adjoint is float64's sum of the terms, left to right: at 17 digits it may
+    # differ from their exact sum, 0.60000000000000009 for 0.6000000000000000333)
+    return (f"≈: the adjoint, float64's sum of the terms, rounded to {digits} digits; the "
+            "terms as rounded add up to a little more or less")
 
 
 # ----- JSON ----------------------------------------------------------------------------
