@@ -19,6 +19,7 @@ into its later rows too (functions.nudging_rows: sqrt's y_1^2 against u_2).
 from __future__ import annotations
 
 import functools
+import weakref
 
 import numpy as np
 
@@ -39,6 +40,8 @@ class _Nudge:
 
     def __init__(self, seed: int):
         self.seed, self.calls = seed, 0
+        # a step's output: its _keyed hash, and its depth (steps from the inputs)
+        self.keys, self.depths = weakref.WeakKeyDictionary(), weakref.WeakKeyDictionary()
         # Where a moved step overflowed (x*x at 1.34e154, 4 ulps below the top): the run
         # there left float64's range, which says nothing of the digits shown.
         self.overflowed = False
@@ -46,7 +49,8 @@ class _Nudge:
     def __call__(self, function, inputs, y) -> None:
         xs = [x.data for x in inputs]
         rounded = _rounded(function, xs, y.data)
-        y.data = self.moved(y.data, rounded)
+        signs = self._keyed(function, inputs, y)
+        y.data = y.data * (1 + np.where(rounded, signs * _NUDGE, 0.0))
         if not np.isfinite(y.data).all():
             finite = functools.reduce(np.logical_and, [np.isfinite(x) for x in xs], True)
             self.overflowed = self.overflowed | (np.isinf(y.data) & finite)
@@ -73,10 +77,59 @@ class _Nudge:
             * 2 - 1
         return -signs if self.seed == 2 and self.calls % 2 else signs
 
+    def _keyed(self, function, inputs, y) -> np.ndarray:
+        """+1 or -1 per number of a tape step: a hash of what it computes, its function and
+        its arguments' own hashes (an input's or a constant's: its bits), the same in
+        every run, so that one step made twice is moved alike (sin(x) - sin(x), x*y - y*x,
+        (sin(x) - sin(1))^2's f' at 1: 0 in any arithmetic, and in the nudged runs too);
+        for seed 2, flipped at every other depth, so that two steps in a row (cos x,
+        then 1e5*cos x) are moved alike in one of the two runs, never back to the number
+        shown in both (1e5*(sin x - x)'s f' at 1e-7, 1% off, was not said)."""
+        shape = np.shape(y.data)
+        depth = max((self.depths.get(x, 0) for x in inputs), default=0)
+        if function.__class__.__name__ == "Neg":    # (its sign aside, the same number)
+            self.keys[y], self.depths[y] = self._key_of(inputs[0], shape), depth
+            return np.ones(shape)
+        key = np.full(shape, _class_key(type(function)), dtype=np.uint64)
+        for x in inputs:    # (added: the same whatever the order, as x*y and y*x)
+            key = key + self._key_of(x, shape)
+        key = _mixed(key)
+        self.keys[y], self.depths[y] = key, depth + 1
+        signs = (key >> np.uint64(63)).astype(np.float64) * 2 - 1
+        return -signs if self.seed == 2 and depth % 2 else signs
+
+    def _key_of(self, x, shape) -> np.ndarray:
+        """An argument's hash (an input's or a constant's: its bits, but its sign: -a*b's
+        and a*b's steps are moved alike, so that their sum stays 0), as ``shape``."""
+        made = self.keys.get(x)
+        if made is None:
+            bits = np.ascontiguousarray(np.abs(np.asarray(x.data, np.float64)))
+            made = _mixed(bits.view(np.uint64))
+        try:
+            return np.broadcast_to(made, shape)
+        except ValueError:  # (a sum to a smaller shape: one hash of all it summed)
+            return np.broadcast_to(_mixed(np.add.reduce(np.ravel(made))), shape)
+
     def series(self, function, series, args):   # (taylor._sweep's watch)
         # a series' rows are sums of products of the arguments' rows: where its value
         # (row 0) is exact, so are they, for the arithmetic that makes exact steps
         return self.moved(series, _rounded(function, [a[0] for a in args], series[0], False))
+
+
+@functools.lru_cache(maxsize=None)
+def _class_key(kind) -> int:
+    """A number per Function class, the same in every process (its name's CRC): which
+    numbers a run's witness doubts does not depend on what ran before it."""
+    import zlib
+
+    return zlib.crc32(f"{kind.__module__}.{kind.__qualname__}".encode())
+
+
+def _mixed(z: np.ndarray) -> np.ndarray:
+    """SplitMix64's finaliser, elementwise: every bit of z moves the top bit."""
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return z ^ (z >> np.uint64(31))
 
 
 def _rounded(function, inputs: list, y, value_only: bool = True) -> np.ndarray:
@@ -125,14 +178,15 @@ def taylor_spread(expression, arrays: list[np.ndarray], name: str, order: int,
     return far, unjudged
 
 
-def loose(shown: np.ndarray, far: np.ndarray, beside=0.0) -> np.ndarray:
+def loose(shown: np.ndarray, far: np.ndarray, beside=0.0, alone: bool = True) -> np.ndarray:
     """Where a finite number moved by more than LOOSE of itself, or a 0 by more than LOOSE
     of ``beside`` (per point: the largest number shown there, beside()), or at all where
     every number beside it is 0 too (eval's (1 - cos x)/x^2 at 1e-8, 0 for 1/2; an exact
-    0, x^3 - 3x + 2's at its double root, is made of exact steps, which are not moved)."""
+    0, x^3 - 3x + 2's at its double root, is made of exact steps, which are not moved),
+    unless not ``alone``: then only beside a number other than 0."""
     size = np.abs(shown)
     judged = np.where(size > 0, size, beside)
-    return np.isfinite(size) & (far > LOOSE * judged) & ((judged > 0) | (far > 0))
+    return np.isfinite(size) & (far > LOOSE * judged) & ((judged > 0) | (alone & (far > 0)))
 
 
 def beside(shown: list[np.ndarray]) -> np.ndarray:

@@ -168,3 +168,18 @@ def test_a_rule_of_simple_arguments_is_exact():
     # atan's rule 1/(x^2 + 1) at 0 is 1: atan(x) - x's f' = 1 - 1 = 0 exactly
     code, out, err = run_cli("grad", "atan(x)-x", "--at", "x=0", "--format", "json")
     assert code == 0 and err == "" and "warnings" not in json.loads(out)
+
+
+@pytest.mark.parametrize("command, text, at, more", [
+    # one step made twice is moved alike in each run, so these zeros stay 0 (they are 0 in
+    # any float arithmetic: the same computation, commuted, or an odd function of -x)
+    ("eval", "sin(x)-sin(x)", "x=1", ()), ("eval", "x*y-y*x", "x=0.3,y=0.7", ()),
+    ("eval", "tanh(x)+tanh(-x)", "x=0.5", ()),
+    ("grad", "(sin(x)-sin(y))^2", "x=1,y=1", ()),   # a loss at its minimum: f = f' = 0
+    ("hessian", "sin(x)*cos(y)-cos(y)*sin(x)", "x=1,y=2", ()),
+    # a Taylor sweep's 0 among 0s: exp(x) sin(x) = Im e^((1+i)x), (1+i)^4 = -4, real
+    ("grad", "exp(x)*sin(x)", "x=0", ("--order", "4")),
+])
+def test_the_same_step_made_twice_is_moved_alike(command, text, at, more):
+    code, out, err = run_cli(command, text, "--at", at, *more, "--format", "json")
+    assert code == 0 and err == "" and "warnings" not in json.loads(out)
