@@ -49,14 +49,16 @@ class _Nudge:
     def __call__(self, function, inputs, y) -> None:
         xs = [x.data for x in inputs]
         rounded = _rounded(function, xs, y.data)
-        signs = self._keyed(function, inputs, y)
-        y.data = y.data * (1 + np.where(rounded, signs * _NUDGE, 0.0))
+        y.data = self.moved(y.data, rounded, signs=self._keyed(function, inputs, y))
         if not np.isfinite(y.data).all():
             finite = functools.reduce(np.logical_and, [np.isfinite(x) for x in xs], True)
             self.overflowed = self.overflowed | (np.isinf(y.data) & finite)
 
-    def moved(self, data, rounded, by: float = _NUDGE):
-        signs = self._signs(np.shape(data))
+    def moved(self, data, rounded, by: float = _NUDGE, signs=None):
+        """data moved by ``by`` of itself where ``rounded``, each number's way by ``signs``
+        (a tape step's, _keyed), else as _signs draws them (a Taylor series', a row's)."""
+        if signs is None:
+            signs = self._signs(np.shape(data))
         return data * (1 + np.where(rounded, signs * by, 0.0))
 
     def row(self, data, rounded):   # (functions.nudging_rows: a row inside a Taylor rule)
@@ -87,7 +89,9 @@ class _Nudge:
         shown in both (1e5*(sin x - x)'s f' at 1e-7, 1% off, was not said)."""
         shape = np.shape(y.data)
         depth = max((self.depths.get(x, 0) for x in inputs), default=0)
-        if function.__class__.__name__ == "Neg":    # (its sign aside, the same number)
+        from .functions import Neg
+
+        if isinstance(function, Neg):   # (its sign aside, the same number)
             self.keys[y], self.depths[y] = self._key_of(inputs[0], shape), depth
             return np.ones(shape)
         key = np.full(shape, _class_key(type(function)), dtype=np.uint64)
