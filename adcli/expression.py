@@ -395,7 +395,9 @@ class Expression:
             # (a Taylor sweep's rows are nudged one by one, not as the tape's steps, which
             # one step made twice moves alike: its 0 among 0s, exp(x) sin(x)'s fourth
             # derivative at 0, -1/6 + 1/6, would move: judged only beside a number)
-            self._mark_rounding(result, flat, name, a, far[name], scale,
+            # The value is judged by itself, as eval judges it: a derivative beside it
+            # says nothing of its size (log(1 + x)'s 0 at 1e-16 beside f' = 1 is 1e-16).
+            self._mark_rounding(result, flat, name, a, far[name], 0.0 if name == "" else scale,
                                 alone=unjudged is None or name != named)
         if unjudged is not None:
             self._mark_unjudged(result, named, shown[named], far[named], unjudged)

@@ -8,8 +8,9 @@ LOOSE of itself, fewer than 8 of its digits are right, and it is said ("rounding
 Only where there are at most 4,096 points (expression._ROUNDING_POINTS): three runs cost
 three evaluations, and bulk runs are the speed goal's.
 
-A 0 shown has no size of its own to be judged against: it is judged against the largest
-number shown beside it at its point (where every number there is 0, by any move at all). Where terms cancel exactly (3x^2 - 3 at 1, beside
+A value is judged by itself (a 0 by any move at all); a derivative's 0 has no size of its
+own to be judged against: it is judged against the largest number shown beside it at its
+point (where every number there is 0, by any move at all). Where terms cancel exactly (3x^2 - 3 at 1, beside
 f = -2) it moves by a few ulps of those terms, as any 0 made by cancelling does, and 0 is
 the right number; where it moves by more than LOOSE of its neighbours (atan(1/x)'s sixth
 derivative at 0.001 is 0 give or take 1560, beside f = 1.57; it is 0.72) it is said. grad --order N is judged
@@ -27,6 +28,10 @@ import numpy as np
 LOOSE = 1e-8
 # A step's result moved by 4 of float64's ulps (2^-52 each), up or down at random.
 _NUDGE = 2.0**-50
+# The second run's moves: the first's hash mixed again with this, so that they are
+# independent of the first's (two steps at one depth moved alike in one run seldom are in
+# the other)
+_SECOND = 0x9E3779B97F4A7C15
 # A row a Taylor rule makes and feeds back into its later rows, by one ulp
 _ROW_NUDGE = 2.0**-52
 
@@ -40,8 +45,7 @@ class _Nudge:
 
     def __init__(self, seed: int):
         self.seed, self.calls = seed, 0
-        # a step's output: its _keyed hash, and its depth (steps from the inputs)
-        self.keys, self.depths = weakref.WeakKeyDictionary(), weakref.WeakKeyDictionary()
+        self.keys = weakref.WeakKeyDictionary()   # a step's output: its _keyed hash
         # Where a moved step overflowed (x*x at 1.34e154, 4 ulps below the top): the run
         # there left float64's range, which says nothing of the digits shown.
         self.overflowed = False
@@ -80,27 +84,26 @@ class _Nudge:
         return -signs if self.seed == 2 and self.calls % 2 else signs
 
     def _keyed(self, function, inputs, y) -> np.ndarray:
-        """+1 or -1 per number of a tape step: a hash of what it computes, its function and
-        its arguments' own hashes (an input's or a constant's: its bits), the same in
-        every run, so that one step made twice is moved alike (sin(x) - sin(x), x*y - y*x,
-        (sin(x) - sin(1))^2's f' at 1: 0 in any arithmetic, and in the nudged runs too);
-        for seed 2, flipped at every other depth, so that two steps in a row (cos x,
-        then 1e5*cos x) are moved alike in one of the two runs, never back to the number
-        shown in both (1e5*(sin x - x)'s f' at 1e-7, 1% off, was not said)."""
+        """+1 or -1 per number of a tape step, times 1/2 to 5/2 (_size_of): a hash of what
+        it computes, its function and its arguments' own hashes (an input's or a
+        constant's: its bits), the same in every run, so that one step made twice is moved
+        alike (sin(x) - sin(x), x*y - y*x, (sin(x) - sin(1))^2's f' at 1: 0 in any
+        arithmetic, and in the nudged runs too). Seed 2 takes its moves from a second hash
+        of the same: two steps moved alike in one run (cos x, then 1e5*cos x undoing it)
+        seldom are in the other."""
         shape = np.shape(y.data)
-        depth = max((self.depths.get(x, 0) for x in inputs), default=0)
         from .functions import Neg
 
         if isinstance(function, Neg):   # (its sign aside, the same number)
-            self.keys[y], self.depths[y] = self._key_of(inputs[0], shape), depth
+            self.keys[y] = self._key_of(inputs[0], shape)
             return np.ones(shape)
         key = np.full(shape, _class_key(type(function)), dtype=np.uint64)
         for x in inputs:    # (added: the same whatever the order, as x*y and y*x)
             key = key + self._key_of(x, shape)
-        key = _mixed(key)
-        self.keys[y], self.depths[y] = key, depth + 1
-        signs = (key >> np.uint64(63)).astype(np.float64) * 2 - 1
-        return -signs if self.seed == 2 and depth % 2 else signs
+        key = self.keys[y] = _mixed(key)
+        moves = key if self.seed == 1 else _mixed(key ^ np.uint64(_SECOND))
+        signs = (moves >> np.uint64(63)).astype(np.float64) * 2 - 1
+        return signs * _size_of(moves)
 
     def _key_of(self, x, shape) -> np.ndarray:
         """An argument's hash (an input's or a constant's: its bits, but its sign: -a*b's
@@ -127,6 +130,16 @@ def _class_key(kind) -> int:
     import zlib
 
     return zlib.crc32(f"{kind.__module__}.{kind.__qualname__}".encode())
+
+
+def _size_of(key: np.ndarray) -> np.ndarray:
+    """How far a step moves, in units of _NUDGE: from 1/2 to 5/2, by its hash's low bits.
+    Signs alone let two different steps at one depth move alike in both runs about half
+    the time, so that their difference stayed put: exp(x) - 2 sinh(x) at 19.5, 0 for
+    3.4e-9, was said at 19.6 and not at 19.5 (968 of 2,000 points in 19.5..300 unsaid).
+    One step made twice still moves alike; two others by the same whole number of their
+    ulps (2 to 10 of them) in both runs about once in 200 times (measured: 5 of 2,400)."""
+    return 0.5 + (key & np.uint64(2**52 - 1)).astype(np.float64) * 2.0**-51
 
 
 def _mixed(z: np.ndarray) -> np.ndarray:
