@@ -94,8 +94,8 @@ def y_view(ys, slopes=None, x=None) -> tuple[float, float]:
     Where several curves are cut at one end, the cut nearest to the curves' middle halves
     decides it (see _shared_end)."""
     slopes = slopes or [None] * len(ys)
-    ranges = [r for r in (_curve_range(y, slope, x) for y, slope in zip(ys, slopes))
-              if r is not None]
+    ranges = _nearest_cuts([r for r in (_curve_range(y, slope, x)
+                                        for y, slope in zip(ys, slopes)) if r is not None])
     if not ranges:
         return -1.0, 1.0
     low = -_shared_end([(-r.low, r.cut_low, -r.core[0]) for r in ranges])  # (upside down)
@@ -110,6 +110,17 @@ def y_view(ys, slopes=None, x=None) -> tuple[float, float]:
         return low - pad, high + pad
     pad = (high - low) / 20
     return low - pad, high + pad
+
+
+def _nearest_cuts(ranges: list[CurveRange]) -> list[CurveRange]:
+    """The ranges with every cut end no farther from its curve's median than the nearest
+    cut of any curve from its own: 1/x^2, cut above at 3 of its spreads (128 on -1:1),
+    has no pole below it, but its derivative -2/x^3 has, cut at its own wider 3 spreads
+    (-282), which alone would set the bottom of the view and squash f into its top."""
+    reach = min((r.reach for r in ranges if r.cut_low or r.cut_high), default=None)
+    return [r._replace(low=max(r.low, r.middle - reach) if r.cut_low else r.low,
+                       high=min(r.high, r.middle + reach) if r.cut_high else r.high)
+            for r in ranges] if reach is not None else ranges
 
 
 def _shared_end(ends: list[tuple[float, bool, float]]) -> float:
@@ -130,10 +141,13 @@ class CurveRange(NamedTuple):
     cut_low: bool                # an end cut beside a pole
     cut_high: bool
     core: tuple[float, float]    # the middle half of its values (quartiles)
+    middle: float = 0.0          # its median
+    reach: float = 0.0           # how far from the median a cut end is: KEPT spreads
 
 
 LARGEST = 1e300
 OUTLIER, KEPT = 10, 3      # an end beyond 10 spreads from the median is cut at 3 spreads
+TAIL = 3                   # a spread is at most 3 times the width of the middle half
 
 
 def _curve_range(y, slope=None, x=None) -> CurveRange | None:
@@ -149,15 +163,21 @@ def _curve_range(y, slope=None, x=None) -> CurveRange | None:
     spread = float(np.quantile(np.abs(values - middle), 0.9))
     low, high = float(values.min()), float(values.max())
     cut_low = cut_high = False
+    core = np.quantile(values, [0.25, 0.75])
+    # The cut's spread: where the 90% quantile lies TAIL times the middle half's width out,
+    # the tenth of the samples nearest a pole reaches into its spike (1/x^3 on -1:1: 776,
+    # its middle half 15 wide), and the middle half's width says better where the bulk ends
+    # (unless it is 0: a middle half all one value says nothing of the rest's spread)
+    bulk = min(spread, TAIL * float(core[1] - core[0])) or spread
     if spread > 0 and max(high - middle, middle - low) > OUTLIER * spread:
         poles = _beside_poles(y, slope, x, middle)
         shown = np.where(finite, y, middle)
         cut_high = high - middle > OUTLIER * spread and bool(poles[np.argmax(shown)])
         cut_low = middle - low > OUTLIER * spread and bool(poles[np.argmin(shown)])
-        high = middle + KEPT * spread if cut_high else high
-        low = middle - KEPT * spread if cut_low else low
-    core = np.quantile(values, [0.25, 0.75])
-    return CurveRange(low, high, cut_low, cut_high, (float(core[0]), float(core[1])))
+        high = middle + KEPT * bulk if cut_high else high
+        low = middle - KEPT * bulk if cut_low else low
+    return CurveRange(low, high, cut_low, cut_high, (float(core[0]), float(core[1])),
+                      middle, KEPT * bulk)
 
 
 def _beside_poles(y: np.ndarray, slope, x, middle: float) -> np.ndarray:

@@ -530,7 +530,8 @@ def folded(pieces: list[list[str]], width: int) -> list[str]:
     not fit on one line: "= nan" after its last term would read as that term's), or 2
     columns in where only that keeps it whole (-1.2345678901234568e-300 at 30 columns), and
     a side wider than that is cut before its "+" and "-" terms. A term wider than the
-    terminal stays whole."""
+    terminal is cut between its operations (``term_lines``), the terms after it starting
+    lines of their own."""
     lines = []
     for name, *sides in pieces:
         line = f"  {name} ="
@@ -547,14 +548,63 @@ def folded(pieces: list[list[str]], width: int) -> list[str]:
                 fits = cells(f"{indent}{sign} {side}") <= width or \
                     cells(f"  {sign} {side}") > width
                 line = (indent if fits else "  ") + sign
-            broken = False
-            for n, term in enumerate(re.split(r" (?=[+-] )", side)):
-                if n and cells(f"{line} {term}") > width:
+            broken = cut = False
+            for n, term in enumerate(terms(side)):
+                if n and (cut or cells(f"{line} {term}") > width):
                     lines.append(line)
                     line, broken = indent + " ", True
-                line += f" {term}"
+                *done, line = term_lines(f"{line} ", term, width)
+                lines += done
+                cut = bool(done)
+                broken = broken or cut
         lines.append(line)
     return lines
+
+
+def terms(side: str) -> list[str]:
+    """A side's terms: cut before each "+" and "-" between them, none inside parentheses
+    (there, "+ (v1^2)))" would read as a term of its own)."""
+    pieces, depth, start = [], 0, 0
+    for m in re.finditer(r"[()]| (?=[+-] )", side):
+        if m.group() != " ":
+            depth += 1 if m.group() == "(" else -1
+        elif depth == 0:
+            pieces.append(side[start:m.start()])
+            start = m.end()
+    return pieces + [side[start:]]
+
+
+# Where a term may be cut: after "·", "(", "/" or ",", or at a space, but never at the one
+# after an operator's sign ("v2 -" would leave "1" its own). Numbers and names hold none.
+BREAK = re.compile(r"(?<=[·(/,])(?! )|(?<![-+=≈ ]) (?! )")
+# A cut after these ends an operand: at one depth, better than one after "(" or "/".
+BETWEEN = re.compile(r"[·,]$")
+
+
+def term_lines(start: str, term: str, width: int) -> list[str]:
+    """``start`` followed by ``term``, as lines no wider than ``width`` where the term can
+    be cut so (only between its operations, never inside a number or a name), the lines
+    after the first indented 2 columns past where the term starts (2 in, on a terminal too
+    narrow for that to hold its widest piece, less). A piece that fits nowhere stays whole."""
+    column = cells(start) + (2 if term[:2] in ("+ ", "- ") else 0)
+    cuts = [0, *(m.start() for m in BREAK.finditer(term)), len(term)]
+    widest = max(cells(term[a:b].strip()) for a, b in zip(cuts, cuts[1:]))
+    indent = " " * max(2, min(column + 2, width - widest))
+    lines, line = [], start
+    while cells(line + term) > width:
+        room = width - cells(line)
+        cuts = [m.start() for m in BREAK.finditer(term)
+                if 0 < m.start() and cells(term[:m.start()].rstrip()) <= room]
+        if not cuts:
+            break
+        # of the cuts that fill half the line, the one fewest parentheses deep (the
+        # operation grouping the most), then after a "·" or ",", then the farthest
+        full = [c for c in cuts if cells(term[:c]) * 2 >= room] or cuts[-1:]
+        at = min(full, key=lambda c: (term.count("(", 0, c) - term.count(")", 0, c),
+                                      not BETWEEN.search(term[:c]), -c))
+        lines.append(line + term[:at].rstrip())
+        line, term = indent, term[at:].lstrip()
+    return lines + [line + term]
 
 
 def relation(side: str) -> tuple[str, str]:
