@@ -162,6 +162,9 @@ class Target:
     # elsewhere. There ``fd`` is 0, ``fd_error`` the bound (|f'| <= fd_error) and
     # ``difference`` |AD| over its terms.
     flat: np.ndarray | None = None
+    # Per point: where ``difference`` is over the size of the terms (f flat, or one of the
+    # expectation and AD an exact 0), not relative to the larger of the two.
+    terms: np.ndarray | None = None
     # Per point: where ``flat`` is set because the central differences converge to 0 as
     # the step shrinks (_towards_zero: x^3 - 3x at 1), not because they vanish at every
     # step (False elsewhere).
@@ -217,8 +220,8 @@ class Row:
     left: float
     right: float
     derivative: str = ""                # as Target.derivative: "x", "x,y", "f"
-    # judged where f's central differences vanish (_flat): ``difference`` is |AD| over
-    # the size of its terms, not relative to the differences' 0
+    # ``difference`` is over the size of the terms (Target.terms: where f's central
+    # differences vanish, _flat, or beside an exact 0), not relative to the larger value
     flat: bool = False
 
 
@@ -1000,14 +1003,16 @@ def _spelled(name: str, variables) -> tuple[str, ...] | None:
 # The left side of an expectation written as an equation, when it names a derivative:
 # f'(x), y'', f′, (x^2)', or Leibniz's dy/dx, d²y/dx², d^2f/dx^2, ∂f/∂x, d/dx (x^2),
 # d(x^2)/dx.
-_PRIMES = {"'": 1, "\u2019": 1, "\u2032": 1, "\u2033": 2, "\u2034": 3}
+# ‘ and ʼ as well as ’: a phone or word processor turns ' into any of them
+_PRIMES = {"'": 1, "\u2018": 1, "\u2019": 1, "\u02bc": 1, "\u2032": 1, "\u2033": 2,
+           "\u2034": 3}
 # The primes as LaTeX writes them, read where f'' is: f^{\prime\prime}, f^\prime, f^{''},
 # and the order as a number or a Roman numeral (as textbooks number it), f^{(4)}, f^(4),
 # f^{(iv)}; without parentheses only iv to ix, f^{iv} (f^{x} is f to the power x).
 _ROMAN = ("i", "ii", "iii", "iv", "v", "vi", "vii", "viii", "ix", "x")
 _NUMERAL = r"(?:\d+|(?i:" + "|".join(sorted(_ROMAN, key=len, reverse=True)) + "))"
-_PRIME = r"(?:\\prime|['\u2019\u2032\u2033\u2034])"
-_PRIMED = (r"['\u2019\u2032\u2033\u2034]+|\^\s*(?:\\prime|\{(?:\s*" + _PRIME
+_PRIME = r"(?:\\prime|['\u2018\u2019\u02bc\u2032\u2033\u2034])"
+_PRIMED = (r"['\u2018\u2019\u02bc\u2032\u2033\u2034]+|\^\s*(?:\\prime|\{(?:\s*" + _PRIME
            + rf")+\s*\}}|\{{\s*\(\s*{_NUMERAL}\s*\)\s*\}}|\(\s*{_NUMERAL}\s*\)"
            + r"|\{\s*(?i:viii|vii|iv|ix|vi|v)\s*\})")
 _ORDER = r"[d∂](?:\^?(?P<n>\d+)|(?P<sup>[²³⁴-⁹]))?"       # d, d², d^2, ∂
@@ -3194,6 +3199,7 @@ def _judge_target(f, t: Target, i, order, points, found, rtol, atol, smooth_valu
             larger[at] = np.maximum(np.abs(t.expected), np.abs(sides))[at]
         same = t.allowance <= 2
         t.allowance[same & (lost > 0)] = 2      # (decided only because --atol >= the bound)
+        _over_terms(t, e_scale, ad_scale)
         t.lost = usable & same & (lost > atol)
         what = "f" if order == 0 else "adcli's derivative"
         # (two 0s are no values below the normal range: a 0 that rounding made, and not
@@ -3241,7 +3247,7 @@ def _judge_target(f, t: Target, i, order, points, found, rtol, atol, smooth_valu
         t.difference = _relative(t.ad, t.fd)
         # (relative to a derivative of 0 every AD differs by 1: where f is flat, AD is
         # judged against its terms' size, as its rounding is)
-        flat = np.isfinite(t.flat)
+        flat = t.terms = np.isfinite(t.flat)
         t.difference[flat] = _of_terms(t.ad, ad_scale)[flat]
         t.status[judged] = np.where(agree[judged], "match", "differs")
         t.fd_disagrees = judged & ~agree
@@ -3269,6 +3275,17 @@ def _differenced_label(t: Target, order: int, f: Expression) -> str:
     """What t's finite differences difference: f, or adcli's derivative one order lower."""
     names = path(t, order)
     return "f" if len(names) == 1 else f"adcli's {_path_label(names[:-1], f)}"
+
+
+def _over_terms(t: Target, e_scale, ad_scale) -> None:
+    """Beside an exact 0 (an expectation of 0, or AD's), any other value differs by 1
+    relatively, a right answer's rounding too (arctan(x) + arctan(1/x) against 0): where
+    the two agree to within rounding, ``difference`` is |E - AD| over the size of the
+    terms, as where f is flat (elsewhere 1 says it: x^2 against 0, or a match that only
+    --atol makes)."""
+    t.terms = ((t.expected == 0) != (t.ad == 0)) & (t.allowance <= 1) & ~t.by_sides
+    size = np.maximum(e_scale, ad_scale)
+    t.difference[t.terms] = _of_terms(t.expected - t.ad, size)[t.terms]
 
 
 def _of_terms(ad, ad_scale) -> np.ndarray:
@@ -3682,10 +3699,12 @@ def _largest(targets, status) -> float:
     """The largest relative difference over the counted points; nan where none was
     counted ("cannot tell": a 0 would read as a perfect match). Where f is flat (_flat),
     the verdict line says 0 to within rounding, not a relative difference: those points
-    (|AD| over its terms) are left out unless they are all there is."""
+    (|AD| over its terms) are left out unless they are all there is; with an expectation
+    that line says no such thing, and they count as the table shows them."""
     counted = (status == "match") | (status == "differs")
     pairs = [(t, counted & _judged(t)) for t in targets]
-    values = np.concatenate([t.difference[at & np.isnan(t.flat)] for t, at in pairs])
+    values = np.concatenate([t.difference[at & (np.isnan(t.flat) | (t.expected is not None))]
+                             for t, at in pairs])
     if not values.size:
         values = np.concatenate([t.difference[at] for t, at in pairs])
     return float(values.max()) if values.size else float("nan")
@@ -3700,7 +3719,7 @@ def _row(t: Target, points, index: int) -> Row:
         return None if a is None else float(a[index])
     return Row(index, _at(points, index), t.name, t.label, get(t.expected), get(t.ad),
                get(t.fd), get(t.difference), get(t.left), get(t.right), t.derivative,
-               t.flat is not None and bool(np.isfinite(t.flat[index])))
+               t.terms is not None and bool(t.terms[index]))
 
 
 def _worst(targets, points, status) -> list[Row]:

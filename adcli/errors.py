@@ -271,20 +271,36 @@ def listing(names) -> str:
 def leibniz(names) -> str | None:
     """Why ``d`` and ``dx`` are among an expression's names, if they are: the textbook's
     d/dx written into it ("d/dx x^2") is d divided by a variable dx, not a derivative."""
-    names = set(names)
+    names = list(names)
     wrt = sorted(n[1:] for n in names if len(n) > 1 and n[0] == "d" and n[1] != "_")
-    if "d" not in names or not wrt:
+    if "d" not in names:
+        return _leibniz_fraction(names)
+    if not wrt:
         return None
     return (f"'d/d{wrt[0]}' is read as d divided by a variable d{wrt[0]}, not as a "
             f"derivative: write diff(EXPRESSION, {wrt[0]}) for one (grad and check "
             "differentiate an expression given alone)")
 
 
-def no_value_for(missing, hints: list[str] | None = None) -> ValuesError:
+def _leibniz_fraction(names: list[str]) -> str | None:
+    """dy/dx written into an expression: a variable dy divided by a variable dx, which
+    have no values where y and x do. Two such names (one letter after the d) and no more;
+    the first written is taken as the one on top. (Not diff(y, x): y is a variable of its
+    own there, so that is 0.)"""
+    pairs = [n for n in names if re.fullmatch(r"d[^\W\d_]", n)]
+    if len(pairs) != 2 or pairs[0] == pairs[1] or pairs[0][1] == pairs[1][1]:
+        return None
+    top, by = pairs
+    return (f"{top}/{by} is read as a variable {top} divided by a variable {by}, not as a "
+            f"derivative: for one, write {top[1]}'s expression in {by[1]} as diff(..., "
+            f"{by[1]}), or give it alone to adcli grad or check")
+
+
+def no_value_for(missing, hints: list[str] | None = None, notation: bool = True) -> ValuesError:
     """Variables without a value, named; when they are d and dx, why (see leibniz): no
     value would make d/dx a derivative. With ``hints`` (the CLI's), how to give them:
-    --at, then each hint in parentheses."""
-    notation = leibniz(missing)
+    --at, then each hint in parentheses (the hints alone where not ``notation``)."""
+    notation = leibniz(missing) if notation else None
     if notation or hints is None:
         return ValuesError(f"no value given for {listing(missing)}"
                            + (f": {notation}" if notation else ""))
@@ -293,21 +309,34 @@ def no_value_for(missing, hints: list[str] | None = None) -> ValuesError:
                        + "".join(f" ({hint})" for hint in hints))
 
 
-def no_header(missing, columns: list[str]) -> ValuesError | None:
+def no_header(missing, columns: list[str], comment=None) -> ValuesError | None:
     """No value for ``missing`` where a points file's header is numbers only: a file
     without one (1,2 / 3,4), whose first row was taken for names; --columns names its
-    columns (--at would leave the file's unused). None for a header of names."""
+    columns (--at would leave the file's unused). None for a header of names. ``comment``:
+    (line, text, names) of a comment just before that row holding one name a field, a
+    header written as one (numpy.savetxt's '# y x'): its names, in its order."""
     from .streams import is_number
 
     if not columns or not all(map(is_number, columns)):
         return None
     missing, n = list(missing), len(columns)
-    named, rest = missing[:n], missing[n:]
-    names = ",".join(named) + ",..." * (n > len(named))
-    advice = (f"name its columns, in the file's order, with --columns {names}" if n > 1
-              else f"name its column with --columns {names}")
-    if rest:
-        advice += ", and add --at " + ",".join(f"{name}=..." for name in rest)
+    if comment is not None:
+        line, text, names = comment
+        advice = (f"line {line} {quote(text)} looks like a header written as a comment: "
+                  f"--columns {','.join(names)}")
+    elif n > 1:
+        # Which column is which only the file's writer knows: placeholders, not x,y in the
+        # expression's order, which a file written y,x would take in silence.
+        holders = ",".join(f"NAME{k}" for k in range(1, min(n, 6) + 1)) + ",..." * (n > 6)
+        named = missing[:n]
+        advice = (f"name its {n} columns, in the file's order (not the expression's), with "
+                  f"--columns {holders}, calling {listing(named)} the "
+                  f"column{'s' * (len(named) > 1)} that hold{'s' * (len(named) == 1)} "
+                  f"{'them' if len(named) > 1 else 'it'}")
+    else:
+        advice = f"name its column with --columns {missing[0]}"
+    if comment is None and missing[n:]:
+        advice += ", and add --at " + ",".join(f"{name}=..." for name in missing[n:])
     first = ", ".join(f"'{c}'" for c in columns)
     return ValuesError(f"no value given for {listing(missing)}: the points file seems to have "
                        f"no header row (its first line is "
@@ -356,6 +385,16 @@ def slip(name: str, candidates) -> str | None:
     if match is None:
         return None
     return match if match.casefold() == name.casefold() or _one_slip(name, match) else None
+
+
+def added_letter(name: str, functions) -> str | None:
+    """The function ``name`` is with one letter too many, doubled or from a key beside
+    (sinn, coss, sqrrt: a slip, not the function and a variable n), or None."""
+    for i in range(len(name)):
+        shorter = name[:i] + name[i + 1:]
+        if len(shorter) > 1 and shorter in functions and _one_slip(name, shorter):
+            return shorter
+    return None
 
 
 def _one_slip(typed: str, meant: str) -> bool:
@@ -462,6 +501,8 @@ def glued(name: str, variables, functions) -> str | None:
         return f"'{name}' is one name; for the function, write {based[1]} {based[2]}"
     heads = [f for f in functions if name.startswith(f) and len(name) > len(f)
              and name[len(f)] != "_"]   # (log_x: no function log then "_x")
+    if (meant := added_letter(name, functions)) is not None:   # sinn: not sin n
+        return f"'{name}' is not a function: did you mean {meant}?"
     if heads:  # sinx with no x given yet: the function and whatever follows it
         head = max(heads, key=len)
         return f"'{name}' is one name; for the function, write {head} {name[len(head):]}"

@@ -210,14 +210,75 @@ def _spaced_divisor(expression: Expression, covered=frozenset()) -> dict[str, Ot
         top, n = _operand(nodes, left), _operand(nodes, first)
         rest = "*".join(_operand(nodes, j) for j in reversed(factors))
         written, meant = f"{top}/{n} {rest}", f"({top}/{n})*{rest}"
+        write, other = f"{top}/{n}*{rest}", f"{text[:end]}*{text[end:]}"
+        typed = _typed_divisor(expression, node, first, factors, end)
+        if typed is not None:
+            written, meant, write, other = typed
         caution = (f"{written}: a product written side by side binds tighter than '/', so "
                    f"this divides by {render(nodes, root=right)}; for {meant}, write "
-                   f"{top}/{n}*{rest}")
+                   f"{write}")
         if caution not in said:  # (the text is copied once for each: it may be 1 MB)
-            said[caution] = OtherReading(written, meant, f"{text[:end]}*{text[end:]}")
+            said[caution] = OtherReading(written, meant, other)
         if len(said) == CAUTIONS:
             break
     return said
+
+
+# A number written against a bracket: the 2 of 1/2(x^2+1)^(-1/2)
+_NUMBER_THEN_BRACKET = r"\s*(?:\d+\.?\d*|\.\d+)(?=[(\[])"
+
+
+def _typed_divisor(expression: Expression, div, first: int, factors: list[int],
+                   end: int) -> tuple[str, str, str, str] | None:
+    """(written, meant, what to write, the text so read) of a spaced divisor whose dividend
+    is a product, or whose first factor is a number against a bracket, in the words typed:
+    rendered, 1/2(x^2+1)^(-1/2) 2x reads 1/(2*(((x^2) + 1)^((-1)/2))) 2*x, the very reading
+    it warns of, and x^2 (x+1)^3/(x-1) y reads ((x^2)*((x + 1)^3))/(x - 1) y. The number
+    before a bracket raised to a power is taken as a coefficient's denominator, as the
+    power rule writes it: (1/2)*(x^2+1)^(-1/2)*2x. None
+    elsewhere (1/(2x) y renders as plainly), and where the text cannot be cut so (--let
+    names, a bare function's argument running on, a bracket opened before the dividend)."""
+    nodes, text = expression.nodes, expression.text
+    left = div.args[0]
+    number = re.compile(_NUMBER_THEN_BRACKET).match(text, div.position + 1)
+    if number is not None and (nodes[first].name != "mul" or not _powered(text, number.end())):
+        number = None   # (1/2(x+1) y: as often 1/(2(x+1)) times y)
+    if (number is None and nodes[left].name != "mul") or expression.names:
+        return None
+    start, stop = _start(expression, left, -1), end
+    for _ in factors:
+        stop = _factor_end(text, stop) if stop is not None else None
+    if start < 0 or stop is None or not _holds(expression, div.args[1], stop):
+        return None
+    top, divisor = text[start:div.position].strip(), text[div.position + 1:end].strip()
+    rest, written = text[end:stop].strip(), text[start:stop].strip()
+    if not all(written.count(a) == written.count(b) for a, b in ("()", "[]", "{}")):
+        return None
+    if number is None:
+        return (written, f"({top}/{divisor})*{rest}", f"{top}/{divisor}*{rest}",
+                f"{text[:end]}*{text[end:]}")
+    n = number.end()
+    over, after = f"{top}/{text[div.position + 1:n].strip()}", text[n:end].strip()
+    return (written, f"({over})*{after}*{rest}", f"{over}*{after}*{rest}",
+            f"{text[:n]}*{text[n:end]}*{text[end:]}")
+
+
+def _powered(text: str, i: int) -> bool:
+    """Whether the bracket opening at text[i] is raised to a power: 2(x^2+1)^(-1/2), the
+    power rule's coefficient and its base, as it writes n·u^(n-1)."""
+    close = _closing(text, i)
+    return close is not None and text[close:close + 1] in ("^", *_SUPERSCRIPTS)
+
+
+def _holds(expression: Expression, root: int, stop: int) -> bool:
+    """Whether every node under ``root`` is placed before text[stop]."""
+    stack, nodes = [root], expression.nodes
+    while stack:
+        at = stack.pop()
+        if nodes[at].position >= stop:
+            return False
+        stack.extend(nodes[at].args)
+    return True
 
 
 # A root's sign right after '/', a number, a space and another factor: 1/√2 x, 3/∛8 e^x
@@ -745,8 +806,16 @@ def _nodes(text: str, definitions=frozenset(), hint: bool = True, said=None) -> 
     if nodes is not None:
         return nodes
     hints = (_relation_hint(text, syntax), _bars_hint(text, definitions),
-             _equation_hint(text, definitions, syntax), _prime_hint(text, syntax)) if hint else ()
+             _equation_hint(text, definitions, syntax), _prime_hint(text, syntax),
+             _open_hint(text, syntax)) if hint else ()
     raise next((h for h in hints if h is not None), syntax)
+
+
+def _open_hint(text: str, syntax: ExpressionError) -> ExpressionError | None:
+    """A text that ends with a bracket or bar still open: refused at it, not at the end."""
+    from .reader import never_closed
+
+    return never_closed(text) if syntax.message.startswith("unexpected end of") else None
 
 
 def _read(text: str, definitions) -> tuple[list | None, ExpressionError | None]:
@@ -873,7 +942,7 @@ def _prime_hint(text: str, syntax: ExpressionError) -> ExpressionError | None:
     """f'(x), x'': a prime is a derivative on paper; here it is a character no expression
     has. Say how a derivative is written, with the caret on the prime."""
     position = syntax.position
-    primes = ("'", "\u2019", "\u2032", "\u2033")
+    primes = ("'", "\u2018", "\u2019", "\u02bc", "\u2032", "\u2033")
     end = position
     while text[end:end + 1] in primes:
         end += 1

@@ -29,7 +29,7 @@ import functools
 import math
 import re
 
-from .errors import ExpressionError, escape, run_together, slip
+from .errors import ExpressionError, added_letter, escape, run_together, slip
 from .expression import LATEX_LETTERS, MAX_ORDER, Node, normal_name, subscript_letters
 from .functions import CALLABLE, CONSTANTS, OPERATORS, PRIMITIVES
 from .printer import as_operand, format_number, render
@@ -932,14 +932,29 @@ class Builder:
                     self._glued_base(written, start)
                 return Func(written, name, start, len(self.nodes))
             leaf = _leaf_of(name)
+            # (not cached: a misspelt function's name, refused only before an argument)
+            misspelt = leaf[0] == "variable" and len(name) > 2 and written[0] not in "\\{" \
+                and added_letter(name, CALLABLE)
+            if misspelt:
+                self._misspelt_call(written, misspelt, start)
             # (not cached: x_{i+1}, refused by what follows; \mathrm{Re}, refused before "(")
-            if written[-1] != "_" and not written.startswith(("\\math", "{")):
+            elif written[-1] != "_" and not written.startswith(("\\math", "{")):
                 self._leaves[written] = leaf
             if leaf[0] == "variable":
                 self._variable_named(name, written)
         nodes = self.nodes
         nodes.append(Node(leaf[0], start, leaf[1], leaf[2]))
         return len(nodes) - 1
+
+    def _misspelt_call(self, written: str, meant: str, start: int) -> None:
+        """sinn x, coss x: a function's name with a letter too many, then its argument, as
+        sinn(x) is refused (never "write sin n", which makes a variable n up)."""
+        argument = re.compile(r"[ \t]+([^\W_]\w{0,19})").match(self.text, start + len(written))
+        if argument is not None:
+            x = argument.group(1)
+            self._error(f"unknown function '{escape(written)}'; did you mean {meant} {x}? (for "
+                        f"a variable {escape(written)} times {x}, write {escape(written)}*{x})",
+                        start)
 
     def _variable_named(self, name: str, written: str) -> None:
         """Cautions of a variable's name, once per name written: a function's name glued
@@ -1897,8 +1912,8 @@ class Builder:
                 glued = self._glued_to_command(before, item.start)
                 shown = shown if len(shown) <= 20 else "…" + shown[-20:]
                 number = self.text[item.start:].split()[0][:20]
-                self._error(f"a number must come first in a product written without '*': "
-                            f"insert one, as in {escape(shown)}*{number}{glued}", item.start)
+                self._error(f"a number can only come first in a product written without "
+                            f"'*': write {escape(shown)}*{number}{glued}", item.start)
             node = self.nodes[item.index]
             if node.kind == "constant" and node.name == "e" and item.kind == "plain" \
                     and before.kind == "number" and self.text[item.start - 1] in "0123456789.":
@@ -1996,6 +2011,51 @@ def _operand_before(text: str, end: int) -> str:
         return "…"
     found = re.search(r"(\\[A-Za-z]+|[^\W\d]\w*|\d*\.?\d+)\Z", text[:k])
     return found.group() if found else "…"
+
+
+_CLOSER = {"(": ")", "[": "]", "{": "}"}
+
+
+def never_closed(text: str) -> ExpressionError | None:
+    """For a text that ended too soon: the bracket or bar still open at its end, refused
+    where it is (not at the end, where the caret would show nothing), or None. Only
+    where the text ends as an operand does, or with that bracket (x|, "(x + 1"): "(x +"
+    lacks an operand first, as the end's own error says. A bar closes the last bar
+    opened where an operand ends before it (|x|), else opens one (||x||, x|)."""
+    found = _open_at_end(text)
+    if found is None:
+        return None
+    opened, ended = found
+    c = text[opened]
+    if not ended and text[opened + 1:].strip():
+        return None
+    closer = f"its '{_CLOSER[c]}'" if c in _CLOSER else "the '|' that closes it"
+    return ExpressionError(f"'{c}' is never closed: the expression ends before {closer}",
+                           text, opened)
+
+
+def _open_at_end(text: str) -> tuple[int, bool] | None:
+    """Where the innermost bracket or bar open at the end of ``text`` is, and whether the
+    text ends as an operand does; None if none is open, or a closer is stray."""
+    opened: list[int] = []
+    ended = False   # (whether what came last can end an operand: x, 2, ), a closing |)
+    for i, c in enumerate(text):
+        if c.isspace():
+            continue
+        if c in _CLOSER:
+            opened.append(i)
+        elif c in ")]}":
+            if not opened or _CLOSER.get(text[opened[-1]]) != c:
+                return None
+            opened.pop()
+        elif c == "|" and ended and opened and text[opened[-1]] == "|":
+            opened.pop()
+        elif c == "|":
+            opened.append(i)
+            ended = False
+            continue
+        ended = c in ")]}|!.'" or c.isalnum()
+    return (opened[-1], ended) if opened else None
 
 
 def _plain_number(nodes: list[Node]) -> float | None:

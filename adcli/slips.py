@@ -108,7 +108,7 @@ def _claims(f, targets, order, points, found, status) -> list[str]:
                     for c in t.expectation.cautions]
         # Right on one side, wrong in sign on the other: an absolute value lost or added
         # (ln|x|'s derivative written 1/|x|), said rather than a rule that holds by it.
-        sign = _sign_in_part(t, e, e_scale, a, a_scale, points, where, tolerance)
+        sign = _sign_in_part(f, t, e, e_scale, a, a_scale, points, where, tolerance)
         if sign:
             found_any += _of_reading(t, tried, sign) + cautions
             continue
@@ -184,7 +184,15 @@ def _claims(f, targets, order, points, found, status) -> list[str]:
                           lambda: _exponent_kept(f, t, e, e_scale, a, sweep, found, where,
                                                  tolerance),
                           lambda: _inside_only(f, t, e, e_scale, a, sweep, found, where,
-                                               tolerance)):
+                                               tolerance),
+                          # (not beside another order: (2x)^(3/2)/3's f'' is (2x)^(-1/2)
+                          # as (2x)^(3/2 - 1) with the sign lost is)
+                          lambda: [] if orders else _exponent_sign(f, t, e, e_scale, a, sweep,
+                                                                   found, where, tolerance),
+                          lambda: _inner_itself(f, t, e, e_scale, a, sweep, found, where,
+                                                tolerance),
+                          lambda: _reciprocal(f, t, e, e_scale, a, sweep, found, where,
+                                              tolerance)):
                 claims = claims or lower()
             # The finer claims, each only when nothing above holds: terms of a sum each
             # right or without its chain factor (sin(2x) + cos(3x) as cos(2x) - sin(3x)),
@@ -295,7 +303,7 @@ def _without_ln(claims) -> bool:
     return any(c.startswith("this differentiates ") and WITHOUT_LN in c for c in claims)
 
 
-def _sign_in_part(t, e, e_scale, a, a_scale, points, where, tolerance) -> list[str]:
+def _sign_in_part(f, t, e, e_scale, a, a_scale, points, where, tolerance) -> list[str]:
     """f' where it matches and -f' where it differs: an absolute value lost (acsc's
     derivative written -1/(x sqrt(x^2 - 1)), right for x > 0 only)."""
     same = _close(e, a, e_scale, a_scale, *tolerance)
@@ -303,14 +311,59 @@ def _sign_in_part(t, e, e_scale, a, a_scale, points, where, tolerance) -> list[s
     if same.all() or not same.any() or not np.all(same | flipped) or \
             flipped.sum() < MIN_FOR_DIAGNOSIS:
         return []
-    side = _side(points, where, flipped)     # the classic: right for x > 0, |x| written x
+    # (the classic: right for x > 0, |x| written x; or one side of |u|'s kink, x < 1 of
+    # |x - 1|, whose u is then the one to suspect)
+    side, x = _kink(f, points, where, flipped) or (_side(points, where, flipped), t.name)
     which = f"where {side}" if side else f"at {int(flipped.sum())} of {len(e)} points"
-    x = t.name
-    if t.names:     # (a mixed partial has no one variable to suspect, unless the side says)
-        x = side.split()[0] if side else None
+    if t.names and x == t.name:     # (a mixed partial has no one variable to suspect,
+        x = side.split()[0] if side else None   # unless the side says)
     why = f" (an absolute value lost or added, |{x}| written {x} or {x} written |{x}|?)" \
         if x else ""
     return [f"the sign is wrong {which} and right elsewhere: -{t.label} there{why}"]
+
+
+def _kink(f, points, where, chosen) -> tuple[str, str] | None:
+    """(the side, u) where the ``chosen`` counted points are just those on one side of
+    the kink of an absolute value |u| in f: "x < 1" where u is linear in the one variable
+    that varies and its root a short fraction, else "u < 0"; or None."""
+    if f.has_diff:
+        return None
+    from .taylor import jvp
+
+    with np.errstate(all="ignore"):
+        values = jvp(f, {v: points[v][where] for v in f.variables}, {}).values
+    for node in f.nodes:
+        if node.name != "abs" or len(node.args) != 1:
+            continue
+        u = np.broadcast_to(values[node.args[0]], chosen.shape)
+        for sign, test in (("<", np.less), (">", np.greater)):
+            if np.all(test(u[chosen], 0)) and not np.any(test(u[~chosen], 0)):
+                text = _part(f, node.args[0])
+                return _root_side(u, sign, points, where) or f"{text} {sign} 0", text
+    return None
+
+
+def _root_side(u, sign: str, points, where) -> str | None:
+    """"x < c" for u < 0 (sign "<") where u = m·x + b at every point, x the one variable
+    that varies, and c = -b/m a short fraction; else None."""
+    moving = [v for v in points if np.ptp(points[v][where]) > 0]
+    if len(moving) != 1:
+        return None
+    x = np.asarray(points[moving[0]][where], dtype=float)
+    lo, hi = int(np.argmin(x)), int(np.argmax(x))
+    m = (u[hi] - u[lo]) / (x[hi] - x[lo])
+    b = u[lo] - m * x[lo]
+    if m == 0 or not np.all(_close(u, m * x + b, np.abs(u), np.abs(m * x) + abs(b),
+                                   DEFAULT_RTOL, 0.0)):
+        return None
+    from fractions import Fraction
+
+    root = -b / m
+    simple = Fraction(root).limit_denominator(DENOMINATOR)
+    if abs(simple - root) > 1e-9 * max(1.0, abs(root)):
+        return None
+    flip = {"<": ">", ">": "<"}
+    return f"{moving[0]} {sign if m > 0 else flip[sign]} {_nice(float(simple))}"
 
 
 # A factor's fraction, at most: a term of sin(300x)'s derivative written cos(300x) is
@@ -348,8 +401,9 @@ def _nice(c: float, extra=()) -> str:
 
 
 # Constants a factor is likely made of: 2^x's derivative without its ln(2) is 1/ln(2)
-# times it; sin(pi x)'s without its pi, 1/pi.
-_CONSTANTS = (("π", math.pi), ("ln(2)", math.log(2)), ("ln(10)", math.log(10)), ("e", math.e))
+# times it; sin(pi x)'s without its pi, 1/pi; a 45° or 30° angle's value, √2 or √3.
+_CONSTANTS = (("π", math.pi), ("ln(2)", math.log(2)), ("ln(10)", math.log(10)), ("e", math.e),
+              ("√2", math.sqrt(2)), ("√3", math.sqrt(3)))
 
 
 def _with_constant(c: float, extra=()) -> str | None:
@@ -1253,10 +1307,24 @@ def _other_function(f, e, e_scale, a, sweep, found, where, tolerance) -> list[st
             if np.any(wrong != 0) and _replaced(e, e_scale, a, adjoint,
                                                 sweep.tangents[index], wrong, tolerance):
                 inner = _part(f, arg)
+                name = _spelled_as(name, node.name, own.name)
                 return [f"this is the derivative of {name}({inner}), not of "
                         f"{node.name}({inner}): the two rules mixed up"
                         + _log_base(node.name, name, inner, f.nodes[arg].kind)]
     return []
+
+
+def _spelled_as(name: str, written: str, own: str) -> str:
+    """Function ``name`` as the user's family spells it: arcsin beside arccos (written for
+    acos), arsinh beside arcosh, arctan beside arccot; else as adcli names it."""
+    if not (own.startswith("a") and name.startswith("a") and written.startswith("ar")):
+        return name
+    # (arc of arccos, ar of arcosh; arcctg, which ends otherwise, is of the arc family)
+    prefix = written.removesuffix(own[1:]) if written.endswith(own[1:]) else "arc"
+    for spelled in (prefix + name[1:], "arc" + name[1:]):
+        if getattr(CALLABLE.get(spelled), "name", None) == name:
+            return spelled
+    return name
 
 
 def _log_base(own: str, other: str, inner: str, kind: str) -> str:
@@ -1481,8 +1549,9 @@ _RULE_NAMES = {"mul": "the product rule's term", "div": "the quotient rule's ter
 
 def _wrongly(factor) -> str:
     """How a term off by ``factor`` is: missing, of the wrong sign, or a multiple."""
+    # (named as a whole answer's factor is: 1/e, π, ln(2), not their floats)
     return ("is missing" if factor == 0 else "has the wrong sign" if factor == -1 else
-            f"is {factor} times what it should be")
+            f"is {_nice(float(factor))} times what it should be")
 
 
 def _applied(node, inputs: list[str]) -> str:
@@ -1729,7 +1798,8 @@ def _exponent_kept(f, t, e, e_scale, a, sweep, found, where, tolerance) -> list[
                         f"{d}({power})/{d}{t.name} = {_times(n, c - 1)}·{du}, "
                         f"not {_times(n, c + shift)}·{du}, for {U} = {_part(f, base)}"]
         divided = _exponent_divided(f, t, p, base, c, k, e, e_scale, a, adjoint, sweep,
-                                    tolerance)
+                                    tolerance) or \
+            _power_dropped(f, t, p, base, c, k, e, e_scale, a, adjoint, sweep, tolerance)
         if divided:
             return divided
     return _parameter_kept(f, t, e, e_scale, a, sweep, found, where, tolerance)
@@ -1755,6 +1825,106 @@ def _exponent_divided(f, t, p: int, base: int, c: float, k: float, e, e_scale, a
     return [f"this divides by the exponent of {_part(f, p)}{said}: the power rule "
             f"multiplies by it, {d}({power})/{d}{t.name} = {_times(_nice(k * c), c - 1)}·{du}, "
             f"not {_times(under, c - 1)}·{du}, for {U} = {_part(f, base)}"]
+
+
+def _power_dropped(f, t, p: int, base: int, c: float, k: float, e, e_scale, a, adjoint,
+                   sweep, tolerance) -> list[str]:
+    """The power rule c·u^(c-1)·du/dx written c·du/dx, u^(c-1) dropped (cos(x)^3's as
+    -3 sin x). Said before g'(du/dx) for g(u) = u^2, which is 2·du/dx as well: a
+    coincidence of c = 2, where the slip is the factor u left out."""
+    if c in (0, 1):     # (u^1's rule is du/dx: nothing to drop)
+        return []
+    d = _d(t)
+    with np.errstate(all="ignore"):
+        wrong = k * c * sweep.tangents[base]
+    if not _replaced(e, e_scale, a, adjoint, sweep.tangents[p], wrong, tolerance):
+        return []
+    du, power, n = f"({d}{U}/{d}{t.name})", _times(k, c), _nice(k * c)
+    said = "" if f.nodes[p].name == "pow" else f", as {power},"
+    what = f"{U} = {_part(f, base)}" if c == 2 else _times(1, c - 1)
+    return [f"the power rule on {_part(f, p)}{said} gives {d}({power})/{d}{t.name} = "
+            f"{_times(n, c - 1)}·{du} for {U} = {_part(f, base)}: this drops the factor "
+            f"{what}, writing {n}·{du}"]
+
+
+def _exponent_sign(f, t, e, e_scale, a, sweep, found, where, tolerance) -> list[str]:
+    """A fractional exponent c lowered to 1 - c, not c - 1 (x^(2/3)'s derivative written
+    (2/3)x^(1/3)): the subtraction's sign lost. (Not for a whole c, where 2/x for x^2's
+    2x is no sign lost in a subtraction anyone makes.)"""
+    if sweep is None:
+        return []
+    for p, base, c, k in _constant_powers(f, sweep):
+        adjoint = _adjoint(found, p, where)
+        if adjoint is None or c == int(c) or c == 0.5:  # (x^(1/2)'s 1/2: the exponent kept)
+            continue
+        u, du = sweep.values[base], sweep.tangents[base]
+        with np.errstate(all="ignore"):
+            wrong = k * c * u ** (1 - c) * du
+        if _replaced(e, e_scale, a, adjoint, sweep.tangents[p], wrong, tolerance):
+            return _exponent_sign_words(f, t, p, base, c, k)
+    return []
+
+
+def _exponent_sign_words(f, t, p: int, base: int, c: float, k: float) -> list[str]:
+    d = _d(t)
+    du, power, n = f"({d}{U}/{d}{t.name})", _times(k, c), _nice(k * c)
+    n = f"({n})" if "/" in n else n     # ((2/3)·u, not 2/3·u: 2/(3u)?)
+    said = "" if f.nodes[p].name == "pow" else f", {power}"
+    return [f"this lowers the exponent of {_part(f, p)}{said} to {_nice(1 - c)}, not "
+            f"{_nice(c)} - 1 = {_nice(c - 1)}: the sign of the difference is lost; "
+            f"{d}({power})/{d}{t.name} = {_times(n, c - 1)}·{du}, not {_times(n, 1 - c)}·{du}, "
+            f"for {U} = {_part(f, base)}"]
+
+
+def _inner_itself(f, t, e, e_scale, a, sweep, found, where, tolerance) -> list[str]:
+    """A function g(u) differentiated as g'(u)·u, the chain rule's du/dx taken as u itself
+    (e^(5x)'s written 5x·e^(5x)): a call, or a power of a constant base."""
+    if sweep is None:
+        return []
+    d = _d(t)
+    for p, node in enumerate(f.nodes):
+        k = _inner_input(f, node, sweep.tangents)
+        adjoint = None if k is None or (node.name == "pow" and k == 0) else \
+            _adjoint(found, p, where)
+        if adjoint is None:
+            continue
+        u = node.args[k]
+        g_prime = _along(node, [sweep.values[j] for j in node.args], k)[1]
+        if np.array_equal(*np.broadcast_arrays(sweep.values[u], sweep.tangents[u])):
+            continue    # (u = du/dx, as for e^x inside: no telling them apart)
+        with np.errstate(all="ignore"):
+            wrong = g_prime * sweep.values[u]
+        if _replaced(e, e_scale, a, adjoint, sweep.tangents[p], wrong, tolerance):
+            return [f"this multiplies {G}'({U}) by {U} itself, not by its derivative "
+                    f"{d}{U}/{d}{t.name}, for {G}({U}) = {_applied(node, _with_u(f, node, k))} "
+                    f"and {U} = {_part(f, u)}: the chain rule is {_chain_rule(d, t.name)}"]
+    return []
+
+
+def _reciprocal(f, t, e, e_scale, a, sweep, found, where, tolerance) -> list[str]:
+    """k/v differentiated as k/(dv/dx), the derivative of the denominator turned over
+    (1/x^2's written 1/(2x))."""
+    if sweep is None:
+        return []
+    d = _d(t)
+    for p, node in enumerate(f.nodes):
+        if node.name != "div" or node.kind != "infix":
+            continue
+        top, bottom = node.args
+        k = np.ravel(sweep.values[top])
+        adjoint = _adjoint(found, p, where)
+        if adjoint is None or np.any(sweep.tangents[top] != 0) or np.ptp(k) != 0 or \
+                k[0] == 0 or not np.any(sweep.tangents[bottom] != 0):
+            continue
+        with np.errstate(all="ignore"):
+            wrong = k[0] / sweep.tangents[bottom]
+        if _replaced(e, e_scale, a, adjoint, sweep.tangents[p], wrong, tolerance):
+            n, dv = _nice(float(k[0])), f"({d}{V}/{d}{t.name})"
+            minus = {"1": "-", "-1": ""}.get(n, f"{_nice(-float(k[0]))}·")
+            return [f"this is {n}/{dv} for {V} = {_part(f, bottom)}: the derivative of "
+                    f"{n}/{V} is not {n} over the derivative of {V}; "
+                    f"{d}({n}/{V})/{d}{t.name} = {minus}{dv}/{V}^2"]
+    return []
 
 
 def _parameter_kept(f, t, e, e_scale, a, sweep, found, where, tolerance) -> list[str]:
@@ -1895,8 +2065,19 @@ def _terms(f, t, points, where, sweep, tolerance) -> list[str]:
     i = _plain_point(points, where, f.variables, ~_close(got, should, np.abs(got),
                                                          np.abs(should), *tolerance))
     at = ", ".join(f"{v} = {points[v][where][i]:.6g}" for v in f.variables)
+    got, should = _told_apart(got[i], should[i])
     return [f"{heading}: {said}, but {texts} is not {names} (at {at}: "
-            f"{got[i]:.6g}, where {names} = {should[i]:.6g})"]
+            f"{got}, where {names} = {should})"]
+
+
+def _told_apart(x: float, y: float) -> tuple[str, str]:
+    """Two values that differ, each to as many digits (6 to 17) as show that they do:
+    3.1415927 beside π is 3.14159 and 3.14159 to six."""
+    for digits in range(6, 18):
+        shown = f"{x:.{digits}g}", f"{y:.{digits}g}"
+        if shown[0] != shown[1]:
+            return shown
+    return shown
 
 
 def _dropped_terms(f, t, points, where, sweep, tolerance) -> list[str]:
@@ -2212,7 +2393,7 @@ def _unspaced_readings(e):
     (Not where --let names are in it: their nodes' places are in their own texts.)"""
     from types import SimpleNamespace
 
-    from .parser import _factor_end, _run_after, parse
+    from .parser import _NUMBER_THEN_BRACKET, _factor_end, _run_after, parse
     from .printer import as_operand, render
 
     nodes, text = e.nodes, e.text
@@ -2221,6 +2402,10 @@ def _unspaced_readings(e):
             continue
         top, bottom = node.args
         end = _factor_end(text, node.position + 1)
+        # (1/2(x^2+1)^(-1/2)·2x: the run from the number on, its bracket a factor after it)
+        number = re.compile(_NUMBER_THEN_BRACKET).match(text, node.position + 1)
+        if number is not None and end is not None and not text[end:end + 1].isspace():
+            end = number.end()
         if end is None or nodes[top].kind != "number" or text[end:end + 1].isspace():
             continue
         factors, first = _run_after(e, bottom, end)

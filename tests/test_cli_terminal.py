@@ -181,8 +181,8 @@ def test_a_pipe_gets_the_excerpt_of_60_characters_as_before():
     # The culprit at offset 47: the window starts 30 characters before it.
     code, err = stderr_in_a_pipe("grad", LONG, "--at", "x=1,y=2,z=3")
     assert code == 2
-    assert err == ("adcli: error: a number must come first in a product written without '*': "
-                   "insert one, as in 3.12345*6789 (column 48)\n"
+    assert err == ("adcli: error: a number can only come first in a product written without '*': "
+                   "write 3.12345*6789 (column 48)\n"
                    f"  …{LONG[17:]}\n"
                    f"  {' ' * 31}^\n")
 

@@ -86,16 +86,16 @@ def test_readme_refusal(written, fragment):
 
 # Where the caret goes for each refusal, and the exact advice (column counted by hand).
 CARETS = [
-    ("2 3", 2, "a number must come first in a product written without '*': insert one, "
-               "as in 2*3"),
-    ("x 2", 2, "a number must come first in a product written without '*': insert one, "
-               "as in x*2"),
-    ("(x+1)2", 5, "a number must come first in a product written without '*': insert one, "
-                  "as in (x+1)*2"),     # (the ^ may be lost: (x+1) 2 is read)
-    ("sin x 2", 6, "a number must come first in a product written without '*': insert one, "
-                   "as in x*2"),
-    ("(\t0)0", 4, "a number must come first in a product written without '*': insert one, "
-                  "as in (\\t0)*0"),  # a tab shown as \t, not sent raw to the terminal
+    ("2 3", 2, "a number can only come first in a product written without '*': "
+               "write 2*3"),
+    ("x 2", 2, "a number can only come first in a product written without '*': "
+               "write x*2"),
+    ("(x+1)2", 5, "a number can only come first in a product written without '*': "
+                  "write (x+1)*2"),     # (the ^ may be lost: (x+1) 2 is read)
+    ("sin x 2", 6, "a number can only come first in a product written without '*': "
+                   "write x*2"),
+    ("(\t0)0", 4, "a number can only come first in a product written without '*': "
+                  "write (\\t0)*0"),  # a tab shown as \t, not sent raw to the terminal
     ("2e", 0, "'2e' is not a number: write 2*e, or 2e3 for 2000"),
     ("1 + 2e-x", 4, "'2e' is not a number: write 2*e, or 2e3 for 2000"),
     ("1.5e x", 0, "'1.5e' is not a number: write 1.5*e, or 1.5e3 for 1500"),
@@ -982,7 +982,7 @@ def test_tex_arguments_without_braces_in_a_long_text():
 
 @pytest.mark.parametrize("text, fragment", [
     (r"\frac1", "unexpected end of expression"),
-    (r"\frac123", r"insert one, as in \frac12*3"),    # TeX's \frac123 is (1/2)3
+    (r"\frac123", r"write \frac12*3"),    # TeX's \frac123 is (1/2)3
     (r"\frac\foo2", r"LaTeX's \foo is not read here"),
 ])
 def test_tex_arguments_without_braces_refused(text, fragment):

@@ -91,8 +91,8 @@ def test_no_caution_where_no_gap_follows_the_first_factor(text):
 def test_a_number_after_a_name_or_glued_stays_refused(text, column, meant):
     code, out, err = run_cli("grad", text, "--at", "x=0.5")
     assert (code, out) == (2, "")
-    assert err.split("\n")[0] == ("adcli: error: a number must come first in a product "
-                                  f"written without '*': insert one, as in {meant} "
+    assert err.split("\n")[0] == ("adcli: error: a number can only come first in a product "
+                                  f"written without '*': write {meant} "
                                   f"(column {column + 1})")
 
 

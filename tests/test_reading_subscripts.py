@@ -132,8 +132,8 @@ REFUSED = [
     ("x_(1)", "a subscript is written in braces right after '_': for 'x_(1)', write x_{1}",
      2),
     # after a subscript's brace the name has ended: a number there is a number
-    ("x_{1}2", "a number must come first in a product written without '*': insert one, "
-               "as in x_{1}*2", 5),
+    ("x_{1}2", "a number can only come first in a product written without '*': "
+               "write x_{1}*2", 5),
     ("\\min\\{x\\}", "min() takes 2 arguments, got 1", 0),
     ("1 + \\max\\{x, y, z\\}", "max() takes 2 arguments, got 3", 4),
     ("sinc(x)", SINC, 0),

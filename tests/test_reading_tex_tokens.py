@@ -120,7 +120,7 @@ ONE_TOKEN = "TeX takes one token as a subscript"
 SUBSCRIPT_OF = ("is a subscript of what comes before it, not a name (TeX takes one token "
                 "after \\sqrt and '^'): write it with its name in braces, as in \\sqrt{x_1}, "
                 "or before the power, as in \\log_2^2 x")
-NUMBER_FIRST = "a number must come first in a product written without '*': insert one, as in "
+NUMBER_FIRST = "a number can only come first in a product written without '*': write "
 
 
 def power_22(head: str, after: str) -> str:
@@ -138,8 +138,8 @@ def power_22(head: str, after: str) -> str:
                     r"for base 10, write \log_{10}", 0),
     (r"\log_16 x", ONE_TOKEN + r", so \log_16 is \log_1 then 6, a logarithm to base 1: "
                                r"for base 16, write \log_{16}", 0),
-    (r"\alpha_12", "a number must come first in a product written without '*': insert one, "
-                   r"as in \alpha_1*2 (" + ONE_TOKEN + r", so \alpha_12 is \alpha_1 then 2; "
+    (r"\alpha_12", "a number can only come first in a product written without '*': "
+                   r"write \alpha_1*2 (" + ONE_TOKEN + r", so \alpha_12 is \alpha_1 then 2; "
                    r"for a subscript, write \alpha_{12})", 8),
     (r"\sin_2x", r"LaTeX's \sin_2 is not read here: write the expression itself "
                  r"(\frac{a}{b}, \sqrt{x}, \cdot, \sin and the Greek letters are read)", 0),

@@ -123,7 +123,7 @@ def test_names_with_digits_do_not_change(written, reading, variables):
 
 # ----- refused: a number after a letter, an unknown command ---------------------------------
 
-NUMBER_FIRST = "a number must come first in a product written without '*': insert one, as in "
+NUMBER_FIRST = "a number can only come first in a product written without '*': write "
 UNKNOWN = ("is not read here: write the expression itself (\\frac{a}{b}, \\sqrt{x}, \\cdot, "
            "\\sin and the Greek letters are read)")
 
