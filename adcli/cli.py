@@ -12,7 +12,7 @@ from . import __version__
 from .commands import COMMANDS, load
 from .options import Whole
 from .errors import (EXIT_BAD_INPUT, EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_IO, AdcliError,
-                     ExpressionError, error_text, escape, quiet, terminal_width)
+                     ExpressionError, ValuesError, error_text, escape, quiet, terminal_width)
 from .streams import STREAM_FORMATS
 from .render import FORMATS
 
@@ -364,7 +364,9 @@ def _click_command(command_class) -> click.Command:
     argument = "expressions" if command_class.many else "expression"
 
     def callback(wrt=None, **options):
-        given = options.pop(argument)
+        given = tuple(e if e.startswith("@") else _as_typed(e, "the expression")
+                      for e in options.pop(argument))
+        wrt, options = _typed_options(wrt, options)
         meta = click.get_current_context().meta
         _options_after_dashes(given, meta.get(_AFTER_DASHES, ()), command_class.many)
         _stray_words(given, meta.get(_SPLIT_AT, ()))
@@ -407,6 +409,41 @@ class _ReaderGone(Exception):
 class _Interrupted(Exception):
     """Ctrl-C during a command's run, kept from click, which writes a newline to stderr
     whatever it is: only a terminal's line (its ^C, a progress bar) needs ending."""
+
+
+def _as_typed(text: str, what: str) -> str:
+    """An argument as typed: where the locale's encoding (C's is ASCII) could not decode
+    its bytes, Python keeps them as lone surrogates, which no parser reads; those bytes
+    are nearly always UTF-8 from the terminal. Where they are not, say so rather than
+    blame a character ('\\udcce') the user never typed."""
+    try:
+        text.encode("utf-8")    # (no lone surrogate: the common case, one look in C)
+        return text
+    except UnicodeEncodeError:
+        pass
+    try:
+        return os.fsencode(text).decode("utf-8")
+    except UnicodeError:
+        raise ValuesError(f"{what} is not text in this terminal's encoding "
+                          f"({sys.getfilesystemencoding()}): run with a UTF-8 locale, e.g. "
+                          "LC_ALL=C.UTF-8") from None
+
+
+# The options whose values are text read as names and expressions; file names (--points,
+# -o) are not: opened as given, their bytes are the file's own name.
+_TYPED_OPTIONS = {"at": "--at", "grid": "--grid", "let": "--let", "columns": "--columns"}
+
+
+def _typed_options(wrt, options: dict):
+    """--wrt and the options of _TYPED_OPTIONS as typed (_as_typed)."""
+    options = dict(options)
+    for key, option in _TYPED_OPTIONS.items():
+        value = options.get(key)
+        if isinstance(value, str):
+            options[key] = _as_typed(value, f"the value of {option}")
+        elif isinstance(value, tuple):
+            options[key] = tuple(_as_typed(v, f"the value of {option}") for v in value)
+    return (None if wrt is None else _as_typed(wrt, "the value of --wrt")), options
 
 
 def _one(arguments) -> list[str]:

@@ -267,10 +267,13 @@ def _check_names(command, source: PointSource, strict: bool, err) -> None:
     given = source.names()
     missing = [n for n in command.names if n not in given]
     if missing:
-        hints = source.unwritable(missing) or value_hints(missing, given)
+        unwritable = source.unwritable(missing)
+        if unwritable:  # (a column df/dx the expression's df/dx was meant to name)
+            raise no_value_for(missing, unwritable, notation=False)
+        hints = value_hints(missing, given)
         if source.stream is not None and not hints:
             columns = given[len(source.fixed):]
-            headerless = no_header(missing, columns)
+            headerless = no_header(missing, columns, source.commented_header)
             if headerless is not None:
                 raise headerless
             hints.append("the points file has columns "

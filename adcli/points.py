@@ -18,7 +18,8 @@ from .parser import is_name, normal_name, parse
 from .reader import CONSTANT_SPELLINGS, PI_FORMS, out_of_range
 from .printer import format_number
 from .records import Record
-from .streams import AnyNames, Bad, Hashed, StreamReader, is_number, names_again, number
+from .streams import (AnyNames, Bad, Hashed, StreamReader, is_number, names_again, number,
+                      split_otherwise)
 
 
 
@@ -219,14 +220,12 @@ def parse_grid(options, default_count: int | None = None,
     axes: dict[str, Axis] = {}
     for text in options:
         for name, spec in _pairs("--grid", text):
-            parts = split_top_level(spec, ":")
-            if len(parts) == 2 and default_count is not None:
-                parts.append(str(default_count))
+            parts = _grid_parts(text, name, spec, default_count)
             count = _whole_count(parts[-1].strip())
             if len(parts) != 3 or not count.isdigit() or not count.isascii() \
                     or not count.strip("0"):
-                raise ValuesError(f"--grid {quote(text)}: {quote(spec)} is not start:stop:count "
-                                  "with a whole count of at least 1")
+                raise ValuesError(f"--grid {quote(text)}: {quote(spec)} is not "
+                                  f"{_grid_form(default_count)}")
             if name in axes:
                 raise ValuesError(f"--grid {quote(text)}: {name} is given more than once")
             count = count.lstrip("0")           # 0005 is 5; a 5,000-digit count is too many
@@ -239,8 +238,50 @@ def parse_grid(options, default_count: int | None = None,
                 raise ValuesError(f"--grid {quote(text)}: "
                                   f"{_not_finite(parts[:2], (start, stop))}the ends of the "
                                   "range must be finite numbers")
+            if count == "1" and start != stop and default_count is None:
+                raise ValuesError(_one_value(text, name, *(p.strip() for p in parts[:2])))
             axes[name] = Axis(start, stop, int(count), _exact_ends(parts[:2], int(count)))
     return axes
+
+
+def _grid_form(default_count: int | None) -> str:
+    """A grid's form as a command takes it: with a default count (plot's), the count may
+    be left out, and fewer than 2 values draw nothing."""
+    if default_count is None:
+        return "start:stop:count with a whole count of at least 1"
+    return "start:stop or start:stop:count with a whole count of at least 2"
+
+
+def _grid_parts(text: str, name: str, spec: str, default_count: int | None) -> list[str]:
+    """start, stop and count as typed (the default count where a command has one and
+    none is given), or the error that names what is missing: the start or the stop
+    left out would otherwise be blamed as an empty expression, or the whole as malformed."""
+    parts = split_top_level(spec, ":")
+    if ".." in spec:        # 0..1, as ranges are written elsewhere: no number holds ".."
+        typed = ":".join(p.strip() for p in split_top_level(spec.replace("..", ":"), ":"))
+        count = ":COUNT" if default_count is None and typed.count(":") == 1 else ""
+        raise ValuesError(f"--grid {quote(text)}: a range is written with ':', not '..': "
+                          f"write {quote(f'{name}={typed}{count}')}")
+    if len(parts) in (2, 3):
+        missing = [end for end, part in zip(("start", "stop", "count"), parts)
+                   if not part.strip()]
+        if missing:
+            named = " and ".join([", ".join(missing[:-1]), missing[-1]] if missing[1:]
+                                 else missing)
+            raise ValuesError(f"--grid {quote(text)}: the {named} "
+                              f"{'is' if len(missing) == 1 else 'are'} missing "
+                              f"({_grid_form(default_count)})")
+    if len(parts) == 2 and default_count is not None:
+        parts.append(str(default_count))
+    return parts
+
+
+def _one_value(text: str, name: str, start: str, stop: str) -> str:
+    """The error of a count of 1 between two different ends: its one value is the start,
+    so the stop, though typed, would be dropped."""
+    return (f"--grid {quote(text)}: a count of 1 holds one value, so it cannot include "
+            f"both {start} and {stop}: give a count of at least 2 ({start}:{stop}:2), or "
+            f"for the one value {start}:{start}:1 or --at {name}={start}")
 
 
 def _not_finite(texts: list[str], values: tuple[float, float]) -> str:
@@ -436,17 +477,34 @@ class PointSource(Record):
         which only its column tells apart. (An unused --at value is the same in every row:
         a column of it would only move the others, so it is a warning alone; and a name the
         output names otherwise, ``named`` (--wrt x: its derivative), is not a column too.)"""
+        header = self._header()
+        # (a column is matched by its name as the expression writes it, x₁ by x1: two
+        # such columns of one variable are an error)
+        self._numbers = sorted(self._reader.matched(variables).values()) \
+            if self.stream is not None else []
+        self.variables = [header[k] for k in self._numbers]
         used = set(variables)
-        self.variables = [c for c in self._header() if c in used]
         self.unused = [n for n in self.grid if n not in used and n not in named]
+
+    @property
+    def commented_header(self):
+        """A comment just before the points file's first line that names its columns (see
+        StreamReader), or None."""
+        return getattr(self._reader, "commented_header", None) if self.stream is not None \
+            else None
 
     @property
     def extra_names(self) -> list[str]:
         return [*self.unused, *self._passed()]
 
     def _passed(self) -> list[str]:
-        """The stream's columns that pass through."""
-        return [c for c in self._header() if c not in self.variables]
+        """The stream's columns that pass through, named as read (x² is no x2 there)."""
+        return [self._reader.written[k] for k in self._passed_at()] \
+            if self.stream is not None else []
+
+    def _passed_at(self) -> list[int]:
+        numbers = set(getattr(self, "_numbers", ()))
+        return [k for k in range(len(self._header())) if k not in numbers]
 
     def chunks(self):
         if self.stream is not None:
@@ -487,8 +545,8 @@ class PointSource(Record):
     def _stream_chunks(self):
         names = self._header()
         reader = self._reader
-        numbers = [names.index(v) for v in self.variables]
-        passed = [names.index(c) for c in self._passed()]
+        numbers = getattr(self, "_numbers", [names.index(v) for v in self.variables])
+        passed = self._passed_at()
         rows: list[list[float]] = []
         extras: list[list] = []
         read = False    # a good row
@@ -546,6 +604,9 @@ class PointSource(Record):
                     f"on line {self._reader.header_line}: files joined with cat?): keep the "
                     "first file's header alone: { cat a.csv; tail -n +2 b.csv; } | adcli "
                     "... --points -")
+            elif first and not isinstance(fields, Bad) and \
+                    (other := split_otherwise(fields, len(self._reader.columns))):
+                error = PointsError(f"{error}; {other}")
             elif first and not isinstance(fields, Bad) and self._looks_named(fields):
                 error = PointsError(f"{error}; line {line} looks like a header row (no field "
                                     "in it is a number): leave out --columns to take the "

@@ -1,9 +1,10 @@
 """A progress bar on stderr for runs that take more than about a second.
 
 Shown only when stderr is a terminal, and never over results streaming onto that same
-terminal (those lines are progress enough); it is erased when the run ends. rich is
-imported only once a bar is due, so short runs and pipes never pay for it. On a narrow
-terminal the bar goes first, then the rate, then the time left: a number is never cut.
+terminal (those lines are progress enough); it is erased when the run ends, on Ctrl-C
+too. rich is imported only once a bar is due, so short runs and pipes never pay for it. On
+a narrow terminal the bar goes first, then the rate, then the time left: a number is never
+cut.
 """
 from __future__ import annotations
 
@@ -52,7 +53,7 @@ class Progress:
             def render(self, task):
                 count = f"{int(task.completed):,}" + (f"/{int(task.total):,}" if task.total
                                                       else "")
-                bar, text = layout(console.width, count, task.fields["rate"],
+                bar, text = layout(console.width - ECHO, count, task.fields["rate"],
                                    task.fields["eta"], bool(task.total))
                 if not bar:
                     return text
@@ -68,6 +69,10 @@ class Progress:
 
 
 BAR = (10, 40)  # the bar's narrowest and widest, in columns
+# Columns kept free at the end of the bar's line for the terminal's echo of Ctrl-C ("^C"),
+# written where the cursor is: on a line filled to the last column it wraps, and the bar
+# erased on the way out is then the copy redrawn on the line below, the one above stays.
+ECHO = 2
 
 
 def layout(width: int, count: str, rate: str, eta: str, barred: bool) -> tuple[int, str]:

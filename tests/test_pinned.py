@@ -78,8 +78,8 @@ def test_bare_adcli_is_a_usage_error_with_help_on_stderr():
     assert "Usage:" in err and "grad" in err
 
 
-def test_a_one_point_grid_is_its_start():
-    code, out, err = run_cli("eval", "x", "--grid", "x=2:5:1", "--format", "plain")
+def test_a_one_point_grid_is_its_one_value():
+    code, out, err = run_cli("eval", "x", "--grid", "x=2:2:1", "--format", "plain")
     assert (code, out) == (0, "2.0\n"), err
 
 

@@ -500,7 +500,7 @@ def test_a_byte_not_utf8_deep_in_a_pipe_is_the_file_error_after_the_rows_before_
     row written; a file gives the same message after the rows it decoded."""
     data = b"x,y\n" + b"1,2\n" * 20000 + b"3,\x80\n"
     values, extra, skipped, error = _read_from_pipe(data)
-    assert error == "points file line 20002: not UTF-8 text (column 3)"
+    assert error == "points file line 20002: not UTF-8 text (column 3; if the file is Latin-1 or Windows-1252, a spreadsheet's \"CSV\", convert it to UTF-8: iconv -f latin1 -t utf-8 FILE | adcli ... --points -)"
     assert len(values["x"]) == 20000
 
 

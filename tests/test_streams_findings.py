@@ -77,7 +77,7 @@ def test_a_bad_byte_in_a_file_names_its_line_after_every_row_before_it(tmp_path)
     code, out, err = run_cli("eval", "x+y", "--points", bad_byte_file(tmp_path),
                              "--format", "csv")
     assert code == 2
-    assert err == "adcli: error: points file line 20002: not UTF-8 text (column 3)\n"
+    assert err == "adcli: error: points file line 20002: not UTF-8 text (column 3; if the file is Latin-1 or Windows-1252, a spreadsheet's \"CSV\", convert it to UTF-8: iconv -f latin1 -t utf-8 FILE | adcli ... --points -)\n"
     assert len(csv_rows(out)) == 1 + 20_000
 
 
@@ -87,7 +87,7 @@ def test_a_bad_byte_in_a_file_is_a_row_that_can_be_skipped(tmp_path):
     assert (code, csv_rows(out)[-1]) == (0, "5.0,6.0,11.0")
     assert len(csv_rows(out)) == 1 + 4
     assert warnings_in(err) == ["adcli: warning: skipped 1 bad row of the points file; "
-                                "first: points file line 5: not UTF-8 text (column 3)"]
+                                "first: points file line 5: not UTF-8 text (column 3; if the file is Latin-1 or Windows-1252, a spreadsheet's \"CSV\", convert it to UTF-8: iconv -f latin1 -t utf-8 FILE | adcli ... --points -)"]
 
 
 # ----- 3. JSON Lines rows --skip-bad-rows did not skip ------------------------------------

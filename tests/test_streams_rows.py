@@ -44,7 +44,7 @@ def test_a_first_row_not_utf8_under_columns_is_skipped_as_a_later_one_is(tmp_pat
     code, out, err = run_cli("eval", "x*y", "--points", path, "--columns", "x,y", *CSV,
                              "--skip-bad-rows")
     assert (code, out) == (0, "x,y,f\n3.0,4.0,12.0\n")
-    assert warnings_in(err) == [SKIPPED.format(1, "1: not UTF-8 text (column 3)")]
+    assert warnings_in(err) == [SKIPPED.format(1, "1: not UTF-8 text (column 3; if the file is Latin-1 or Windows-1252, a spreadsheet's \"CSV\", convert it to UTF-8: iconv -f latin1 -t utf-8 FILE | adcli ... --points -)")]
 
 
 def test_a_too_long_first_row_under_columns_is_skipped_as_a_later_one_is(short_lines):
@@ -56,7 +56,7 @@ def test_a_too_long_first_row_under_columns_is_skipped_as_a_later_one_is(short_l
 
 
 @pytest.mark.parametrize("first, why", [
-    (b'{"x": 1, "y": "\xff"}', "not UTF-8 text (column 16)"),
+    (b'{"x": 1, "y": "\xff"}', "not UTF-8 text (column 16; if the file is Latin-1 or Windows-1252, a spreadsheet's \"CSV\", convert it to UTF-8: iconv -f latin1 -t utf-8 FILE | adcli ... --points -)"),
     (b'{"x": 1, "y":', "not JSON: the line ends early (Expecting value)"),
     (b'{"x": 1}{"x": 2}', "not JSON: Extra data at column 9"),
 ])
@@ -97,7 +97,7 @@ def test_a_header_that_cannot_be_read_stops_the_run_and_says_why(tmp_path):
     path = points_file(tmp_path, b"x,\xff\n1,2\n")
     code, out, err = run_cli("eval", "x*y", "--points", path, *CSV, "--skip-bad-rows")
     assert (code, out) == (2, "")
-    assert err == ("adcli: error: points file line 1: not UTF-8 text (column 3); it is the "
+    assert err == ("adcli: error: points file line 1: not UTF-8 text (column 3; if the file is Latin-1 or Windows-1252, a spreadsheet's \"CSV\", convert it to UTF-8: iconv -f latin1 -t utf-8 FILE | adcli ... --points -); it is the "
                    "header row, which names the columns, so it cannot be skipped\n")
 
 
@@ -182,8 +182,7 @@ def test_a_field_over_csvs_limit_is_a_bad_row_that_can_be_skipped():
     code, out, err = run_cli("eval", "x", "--points", "-", *CSV, "--skip-bad-rows",
                              stdin=stdin)
     assert (code, out) == (0, "id,x,f\nb,2.0,2.0\n")
-    assert warnings_in(err) == [SKIPPED.format(1, "2: field larger than field limit "
-                                                  "(131072)")]
+    assert warnings_in(err) == [SKIPPED.format(1, "2: a field longer than 131,072 characters")]
 
 
 # ----- 3. JSON Lines keys that are no column -----------------------------------------------

@@ -189,8 +189,9 @@ def test_a_column_name_holding_a_tab_is_quoted_in_a_table():
 def test_a_file_without_a_header_is_said_to_have_none():
     err = error_of("grad", "x*y", "--points", "-", stdin="1,2\n3,4\n")
     assert err == ("adcli: error: no value given for x and y: the points file seems to have "
-                   "no header row (its first line is all numbers: '1', '2'): name its "
-                   "columns, in the file's order, with --columns x,y\n")
+                   "no header row (its first line is all numbers: '1', '2'): name its 2 "
+                   "columns, in the file's order (not the expression's), with --columns "
+                   "NAME1,NAME2, calling x and y the columns that hold them\n")
     # Only a header made of numbers only is taken for a missing one.
     for stdin in ["a,b\n1,2\n", "1,b\n1,2\n", "id,2\n1,2\n"]:
         err = error_of("grad", "x*y", "--points", "-", stdin=stdin)
@@ -199,9 +200,11 @@ def test_a_file_without_a_header_is_said_to_have_none():
 
 @pytest.mark.parametrize("stdin, fixed, expected", [
     # more columns than missing variables: the rest need names too
-    ("1,2,3\n", [], "name its columns, in the file's order, with --columns x,y,..."),
+    ("1,2,3\n", [], "name its 3 columns, in the file's order (not the expression's), with "
+                   "--columns NAME1,NAME2,NAME3, calling x and y the columns that hold them"),
     ("1\t-2.5e3\t7\n", ["--at", "y=1"],
-     "name its columns, in the file's order, with --columns x,..."),
+     "name its 3 columns, in the file's order (not the expression's), with --columns "
+     "NAME1,NAME2,NAME3, calling x the column that holds it"),
     # fewer: --at for the rest
     ("5\n", [], "name its column with --columns x, and add --at y=..."),
 ])

@@ -46,8 +46,8 @@ class Graph(Command):
     values_optional = True
     # How the shared options (cli.points_options) read here: one point is drawn.
     shared_options = {
-        "--grid": dict(help="A grid of one point: graph draws one, so NAME=START:STOP:1 "
-                            "(which is NAME=START) is taken, and a grid of more points is "
+        "--grid": dict(help="A grid of one point: graph draws one, so NAME=VALUE:VALUE:1 "
+                            "(as --at NAME=VALUE) is taken, and a grid of more points is "
                             "an error."),
         "--points": dict(help="A point in a file, one row with a header of names ('-' for "
                               "stdin): CSV, TSV, whitespace-separated or JSON Lines. graph "
