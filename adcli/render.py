@@ -216,7 +216,7 @@ class _LineWriter(_Writer):
         self._start()
         if self.narrow is not None:
             for name, values in rows.extra.items():
-                _writable(list(map(extra_text, values)), self.narrow,
+                check_writable(list(map(extra_text, values)), self.narrow,
                           f"a value of column {quote(name)}")
         if self._floats(rows):
             for start in range(0, len(rows), _SLICE):
@@ -258,10 +258,10 @@ class _LineWriter(_Writer):
     def _start(self) -> None:
         if not getattr(self, "_started", False):
             self._started = True
-            self.narrow = _narrow(self.out)
+            self.narrow = narrow(self.out)
             if self.header and self.has_header:
                 if self.narrow is not None:
-                    _writable(self.headers(), self.narrow, "a column name")
+                    check_writable(self.headers(), self.narrow, "a column name")
                 self.out.write(self.guarded(self.separator.join(
                     map(self.field, self.headers()))) + "\n")
 
@@ -274,13 +274,13 @@ class _LineWriter(_Writer):
                                                  *map(self.text, results)]))
 
 
-def _narrow(out) -> str | None:
+def narrow(out) -> str | None:
     """The encoding of ``out`` where it cannot hold every character (no UTF), else None."""
     encoding = getattr(out, "encoding", None) or "utf-8"
     return None if "utf" in encoding.lower() else encoding
 
 
-def _writable(texts: list[str], encoding: str, what: str) -> None:
+def check_writable(texts: list[str], encoding: str, what: str) -> None:
     """Names or cells of CSV, TSV or plain output that ``encoding`` cannot hold are an
     error: the stream would write them as backslash escapes (cli), which read back as
     other text, and these formats have no escape of their own (JSON has: it uses it)."""

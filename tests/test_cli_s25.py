@@ -275,3 +275,14 @@ def test_the_progress_bar_is_gone_from_an_80_column_terminal_after_ctrl_c():
     assert code == 130, screen
     assert screen == ["adcli: interrupted"], screen
 
+
+
+@pytest.mark.parametrize("fmt", ["csv", "tsv"])
+def test_checks_rows_refuse_a_name_the_output_encoding_cannot_hold(unicode_points, fmt):
+    # check writes its own CSV and TSV rows: they wrote \u03b8 for θ, exit 0
+    code, out, err = adcli_in({"PYTHONIOENCODING": "ascii"}, "check", "sin(θ)*x₁",
+                              "cos(θ)*x₁", "--wrt", "θ", "--points", "u.csv", "--format", fmt,
+                              cwd=unicode_points)
+    assert (code, out) == (2, b""), (code, out, err)
+    assert "the output's encoding (ascii) cannot write 'é' (a column name)" in \
+        err.decode("utf-8")

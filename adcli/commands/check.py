@@ -604,12 +604,18 @@ def _render_rows(writer, result, out, digits, extra, header) -> None:
     coordinates whole, then the results (rounded to --digits); each field and line quoted
     or escaped as grad's CSV or TSV (``writer``) has them (a lone CR, a '#' or '{' first:
     every row reads back as written)."""
-    from ..render import extra_text
+    from ..render import check_writable, extra_text, narrow
 
     def row(fields) -> None:
         out.write(writer.guarded(writer.separator.join(map(writer.field, fields))) + "\n")
 
     names = list(result.points)
+    encoding = narrow(out)
+    if encoding is not None:    # (as grad's: a name or cell the encoding cannot hold)
+        check_writable([*extra, *names], encoding, "a column name")
+        for column, values in extra.items():
+            check_writable(list(map(extra_text, values)), encoding,
+                           f"a value of column {quote(column)}")
     if header:
         taken = [*extra, *names]
         row([*taken, *(_free(c, taken) for c in _CSV_COLUMNS)])
