@@ -1032,7 +1032,9 @@ _ARGUMENTS = r"(?:\s*\(\s*[^\W\d]\w*(?:\s*,\s*[^\W\d]\w*)*\s*\))?"
 # What primes follow: (x^2), and as TeX and the parser take it, [x^2], \left(x^2\right)
 _BRACKETED = r"(?:\\left\s*)?(?:\(.+\)|\[.+\])"
 _LEFT_SIDES = [   # f'(x), y''; (x^2)'; dy/dx, d²f/dx²; d/dx (x^2); d(x^2)/dx
-    re.compile(rf"\s*[^\W\d]\w*\s*(?P<primes>{_PRIMED})\s*(?P<arguments>\([^()=]*\))?\s*\Z"),
+    # (ʼ is a letter to \w: a name ends before it, fʼʼ is f and two primes)
+    re.compile(rf"\s*[^\W\d](?:(?!\u02bc)\w)*\s*(?P<primes>{_PRIMED})\s*"
+               rf"(?P<arguments>\([^()=]*\))?\s*\Z"),
     re.compile(rf"\s*(?P<f>{_BRACKETED})\s*(?P<primes>{_PRIMED})\s*\Z", re.DOTALL),
     re.compile(rf"\s*{_ORDER}\s*(?P<named>[^\W\d]\w*)?\s*/\s*{_IN}(?(named){_ARGUMENTS})\s*\Z"),
     re.compile(rf"\s*{_ORDER}\s*/\s*{_IN}(?=[\s(\[{{\\])\s*(?P<f>.+?)\s*\Z", re.DOTALL),

@@ -268,13 +268,14 @@ def listing(names) -> str:
     return ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else "".join(names)
 
 
-def leibniz(names) -> str | None:
+def leibniz(names, texts=()) -> str | None:
     """Why ``d`` and ``dx`` are among an expression's names, if they are: the textbook's
-    d/dx written into it ("d/dx x^2") is d divided by a variable dx, not a derivative."""
+    d/dx written into it ("d/dx x^2") is d divided by a variable dx, not a derivative; or
+    dy/dx, where one of ``texts`` (the expressions as typed) divides one by the other."""
     names = list(names)
     wrt = sorted(n[1:] for n in names if len(n) > 1 and n[0] == "d" and n[1] != "_")
     if "d" not in names:
-        return _leibniz_fraction(names)
+        return _leibniz_fraction(names, texts)
     if not wrt:
         return None
     return (f"'d/d{wrt[0]}' is read as d divided by a variable d{wrt[0]}, not as a "
@@ -282,25 +283,31 @@ def leibniz(names) -> str | None:
             "differentiate an expression given alone)")
 
 
-def _leibniz_fraction(names: list[str]) -> str | None:
+def _leibniz_fraction(names: list[str], texts) -> str | None:
     """dy/dx written into an expression: a variable dy divided by a variable dx, which
-    have no values where y and x do. Two such names (one letter after the d) and no more;
-    the first written is taken as the one on top. (Not diff(y, x): y is a variable of its
-    own there, so that is 0.)"""
+    have no values where y and x do. Two such names (one letter after the d), one over
+    the other in the text (not dx dy, dx^2 + dy^2: those are no derivative). (Not
+    diff(y, x): y is a variable of its own there, so that is 0.)"""
     pairs = [n for n in names if re.fullmatch(r"d[^\W\d_]", n)]
     if len(pairs) != 2 or pairs[0] == pairs[1] or pairs[0][1] == pairs[1][1]:
         return None
-    top, by = pairs
+    over = [(a, b) for a, b in (pairs, pairs[::-1])
+            if any(re.search(rf"(?<!\w){a}\s*/\s*{b}(?!\w)", t) for t in texts)]
+    if not over:
+        return None
+    top, by = over[0]
     return (f"{top}/{by} is read as a variable {top} divided by a variable {by}, not as a "
             f"derivative: for one, write {top[1]}'s expression in {by[1]} as diff(..., "
             f"{by[1]}), or give it alone to adcli grad or check")
 
 
-def no_value_for(missing, hints: list[str] | None = None, notation: bool = True) -> ValuesError:
-    """Variables without a value, named; when they are d and dx, why (see leibniz): no
-    value would make d/dx a derivative. With ``hints`` (the CLI's), how to give them:
-    --at, then each hint in parentheses (the hints alone where not ``notation``)."""
-    notation = leibniz(missing) if notation else None
+def no_value_for(missing, hints: list[str] | None = None, notation: bool = True,
+                 texts=()) -> ValuesError:
+    """Variables without a value, named; when they are d and dx, why (see leibniz, which
+    reads ``texts``, the expressions as typed): no value would make d/dx a derivative.
+    With ``hints`` (the CLI's), how to give them: --at, then each hint in parentheses (the
+    hints alone where not ``notation``)."""
+    notation = leibniz(missing, texts) if notation else None
     if notation or hints is None:
         return ValuesError(f"no value given for {listing(missing)}"
                            + (f": {notation}" if notation else ""))
@@ -388,11 +395,12 @@ def slip(name: str, candidates) -> str | None:
 
 
 def added_letter(name: str, functions) -> str | None:
-    """The function ``name`` is with one letter too many, doubled or from a key beside
-    (sinn, coss, sqrrt: a slip, not the function and a variable n), or None."""
-    for i in range(len(name)):
+    """The function ``name`` is with one letter doubled (sinn, coss, sqrrt: a slip, not
+    the function and a variable n), or None. (Not a letter added from a key beside: lon,
+    skin, cols and plow are names people give values to.)"""
+    for i in range(1, len(name)):
         shorter = name[:i] + name[i + 1:]
-        if len(shorter) > 1 and shorter in functions and _one_slip(name, shorter):
+        if name[i] == name[i - 1] and len(shorter) > 1 and shorter in functions:
             return shorter
     return None
 

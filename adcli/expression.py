@@ -269,7 +269,7 @@ class Expression:
         """Raise ValuesError listing every variable without a value."""
         missing = [v for v in self.variables if v not in names]
         if missing:
-            raise no_value_for(missing)
+            raise no_value_for(missing, texts=[self.text])
 
     def unknown_names(self, names) -> list[str]:
         """Given names the expression does not use, each with a did-you-mean suggestion."""

@@ -264,10 +264,18 @@ def _typed_divisor(expression: Expression, div, first: int, factors: list[int],
 
 
 def _powered(text: str, i: int) -> bool:
-    """Whether the bracket opening at text[i] is raised to a power: 2(x^2+1)^(-1/2), the
-    power rule's coefficient and its base, as it writes n·u^(n-1)."""
+    """Whether the bracket opening at text[i] is raised to a negative or fractional power:
+    2(x^2+1)^(-1/2), the power rule's coefficient and its base, as it writes n·u^(n-1).
+    (Not 2(x+1)^2 y: as often 1/(2(x+1)^2) times y; a negative power already divides.)"""
     close = _closing(text, i)
-    return close is not None and text[close:close + 1] in ("^", *_SUPERSCRIPTS)
+    if close is None:
+        return False
+    if text[close:close + 1] in _SUPERSCRIPTS:
+        return text[close] == "\u207b"     # ⁻
+    if text[close:close + 1] != "^":
+        return False
+    power = re.compile(r"\s*(\([^()]*\)|-?[\w.]+)").match(text, close + 1)
+    return power is not None and any(c in power.group(1) for c in "-/.")
 
 
 def _holds(expression: Expression, root: int, stop: int) -> bool:

@@ -29,7 +29,7 @@ import functools
 import math
 import re
 
-from .errors import ExpressionError, added_letter, escape, run_together, slip
+from .errors import ExpressionError, escape, run_together, slip
 from .expression import LATEX_LETTERS, MAX_ORDER, Node, normal_name, subscript_letters
 from .functions import CALLABLE, CONSTANTS, OPERATORS, PRIMITIVES
 from .printer import as_operand, format_number, render
@@ -932,29 +932,14 @@ class Builder:
                     self._glued_base(written, start)
                 return Func(written, name, start, len(self.nodes))
             leaf = _leaf_of(name)
-            # (not cached: a misspelt function's name, refused only before an argument)
-            misspelt = leaf[0] == "variable" and len(name) > 2 and written[0] not in "\\{" \
-                and added_letter(name, CALLABLE)
-            if misspelt:
-                self._misspelt_call(written, misspelt, start)
             # (not cached: x_{i+1}, refused by what follows; \mathrm{Re}, refused before "(")
-            elif written[-1] != "_" and not written.startswith(("\\math", "{")):
+            if written[-1] != "_" and not written.startswith(("\\math", "{")):
                 self._leaves[written] = leaf
             if leaf[0] == "variable":
                 self._variable_named(name, written)
         nodes = self.nodes
         nodes.append(Node(leaf[0], start, leaf[1], leaf[2]))
         return len(nodes) - 1
-
-    def _misspelt_call(self, written: str, meant: str, start: int) -> None:
-        """sinn x, coss x: a function's name with a letter too many, then its argument, as
-        sinn(x) is refused (never "write sin n", which makes a variable n up)."""
-        argument = re.compile(r"[ \t]+([^\W_]\w{0,19})").match(self.text, start + len(written))
-        if argument is not None:
-            x = argument.group(1)
-            self._error(f"unknown function '{escape(written)}'; did you mean {meant} {x}? (for "
-                        f"a variable {escape(written)} times {x}, write {escape(written)}*{x})",
-                        start)
 
     def _variable_named(self, name: str, written: str) -> None:
         """Cautions of a variable's name, once per name written: a function's name glued
@@ -2021,7 +2006,8 @@ def never_closed(text: str) -> ExpressionError | None:
     where it is (not at the end, where the caret would show nothing), or None. Only
     where the text ends as an operand does, or with that bracket (x|, "(x + 1"): "(x +"
     lacks an operand first, as the end's own error says. A bar closes the last bar
-    opened where an operand ends before it (|x|), else opens one (||x||, x|)."""
+    opened where an operand ends before it (|x|), else opens one (||x||); after an
+    operand with none open (x + 1|) it may be either: None."""
     found = _open_at_end(text)
     if found is None:
         return None
@@ -2050,6 +2036,8 @@ def _open_at_end(text: str) -> tuple[int, bool] | None:
             opened.pop()
         elif c == "|" and ended and opened and text[opened[-1]] == "|":
             opened.pop()
+        elif c == "|" and ended:    # (x + 1|: a stray closer, or an opener? not said)
+            return None
         elif c == "|":
             opened.append(i)
             ended = False

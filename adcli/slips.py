@@ -189,10 +189,12 @@ def _claims(f, targets, order, points, found, status) -> list[str]:
                           # as (2x)^(3/2 - 1) with the sign lost is)
                           lambda: [] if orders else _exponent_sign(f, t, e, e_scale, a, sweep,
                                                                    found, where, tolerance),
-                          lambda: _inner_itself(f, t, e, e_scale, a, sweep, found, where,
-                                                tolerance),
-                          lambda: _reciprocal(f, t, e, e_scale, a, sweep, found, where,
-                                              tolerance)):
+                          # (nor these: 1/sqrt(x)'s written 2 sqrt(x) is an
+                          # antiderivative, and 1/(dv/dx) for v = sqrt(x) by its chance)
+                          lambda: [] if orders else _inner_itself(f, t, e, e_scale, a, sweep,
+                                                                  found, where, tolerance),
+                          lambda: [] if orders else _reciprocal(f, t, e, e_scale, a, sweep,
+                                                                found, where, tolerance)):
                 claims = claims or lower()
             # The finer claims, each only when nothing above holds: terms of a sum each
             # right or without its chain factor (sin(2x) + cos(3x) as cos(2x) - sin(3x)),
@@ -2406,7 +2408,7 @@ def _unspaced_readings(e):
         number = re.compile(_NUMBER_THEN_BRACKET).match(text, node.position + 1)
         if number is not None and end is not None and not text[end:end + 1].isspace():
             end = number.end()
-        if end is None or nodes[top].kind != "number" or text[end:end + 1].isspace():
+        if end is None or not _a_number(nodes, top) or text[end:end + 1].isspace():
             continue
         factors, first = _run_after(e, bottom, end)
         if not factors or nodes[first].kind != "number":
@@ -2420,6 +2422,13 @@ def _unspaced_readings(e):
         yield SimpleNamespace(written=f"{over}/{n}{' '.join(rest)}",
                               read=render(nodes, root=index),
                               meant=f"({over}/{n})*{'*'.join(rest)}", at=end), other
+
+
+def _a_number(nodes, k: int) -> bool:
+    """A number, or a number negated (-1/2(x^2+1)^(-3/2)·2x: the minus is the top's)."""
+    node = nodes[k]
+    return node.kind == "number" or (node.kind == "prefix" and node.name == "neg"
+                                     and nodes[node.args[0]].kind == "number")
 
 
 def _other_readings(e):

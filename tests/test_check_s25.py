@@ -108,3 +108,39 @@ def test_left_quote_prime_in_f_is_the_prime_error():
     assert code == 2
     assert "a prime (') is not a derivative here" in err
     assert "Traceback" not in err
+
+
+# ----- the regression tester's finds ------------------------------------------------------
+
+def test_two_modifier_apostrophes_are_a_second_derivative():
+    # ʼ (U+02BC) is a letter to \w: fʼʼ was read as a name fʼ and one prime
+    for left in ("fʼʼ(x)", "yʼʼ"):
+        code, out, err = run("check", "x^3", f"{left} = 6x", "--format", "plain")
+        assert code == 0 and out.startswith("matches d²/dx²"), (left, out, err)
+
+
+def test_a_number_over_a_bracket_to_a_whole_power_keeps_its_denominator_reading():
+    # d/dx of -y/(2(x+1)) is y/(2(x+1)^2): 1/2(x+1)^2 y meant as 1/(2(x+1)^2) times y
+    code, out, err = run("check", "-y/(2(x+1))", "--expect", "x=1/2(x+1)^2 y", "--at", "y=3",
+                         "--format", "plain")
+    assert "the expectation matches" in out and "(1/2)*(x+1)^2" not in out + err, out
+
+
+def test_a_negated_number_over_an_unspaced_run_is_read_from_its_number_on():
+    # (u^(-1/2))' = -1/2 u^(-3/2) 2x for u = x^2 + 1, typed -1/2(x^2+1)^(-3/2)·2x
+    code, out, err = run("check", "(x^2+1)^(-1/2)", "-1/2(x^2+1)^(-3/2)·2x", "--format",
+                         "plain")
+    assert "the expectation matches" in out and "sign of the difference" not in out, out
+
+
+def test_an_antiderivative_is_said_before_one_over_the_derivative():
+    # 2 sqrt(x) is the antiderivative of 1/sqrt(x) (and 1/(dv/dx) for v = sqrt(x) by chance)
+    code, out, err = run("check", "1/sqrt(x)", "2 sqrt(x)", "--format", "plain")
+    assert "it is an antiderivative of f" in out and "1/(dv/dx)" not in out, out
+
+
+@pytest.mark.parametrize("text, at", [("dx dy", None), ("dx^2 + dy^2", None),
+                                      ("x dx + y dy", "x=1,y=2")])
+def test_two_d_names_not_divided_get_no_derivative_story(text, at):
+    code, out, err = run("eval", text, *(["--at", at] if at else []))
+    assert code == 2 and "add --at dx=...,dy=..." in err and "not as a derivative" not in err

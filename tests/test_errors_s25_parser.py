@@ -19,8 +19,8 @@ PAREN = "'(' is never closed: the expression ends before its ')'"
 
 # (columns counted by hand: the bracket or bar left open)
 OPEN = [
-    (["eval", "x|", "--at", "x=1"], BAR, 2, "x|"),
-    (["eval", "|x|y|", "--at", "x=1,y=2"], BAR, 5, "|x|y|"),
+    (["eval", "|x + 1", "--at", "x=1"], BAR, 1, "|x + 1"),
+    (["eval", "abs(x) + |y", "--at", "x=1,y=2"], BAR, 10, "abs(x) + |y"),
     (["eval", "sin(x", "--at", "x=1"], PAREN, 4, "sin(x"),
     (["eval", "2*(x + (y)", "--at", "x=1,y=2"], PAREN, 3, "2*(x + (y)"),
 ]
