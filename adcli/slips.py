@@ -1842,6 +1842,7 @@ def _power_dropped(f, t, p: int, base: int, c: float, k: float, e, e_scale, a, a
     if not _replaced(e, e_scale, a, adjoint, sweep.tangents[p], wrong, tolerance):
         return []
     du, power, n = f"({d}{U}/{d}{t.name})", _times(k, c), _nice(k * c)
+    n = f"({n})" if "/" in n else n     # ((1/2)·u^(-1/2), not 1/2·u^(-1/2): 1/(2u^(-1/2))?)
     said = "" if f.nodes[p].name == "pow" else f", as {power},"
     what = f"{U} = {_part(f, base)}" if c == 2 else _times(1, c - 1)
     return [f"the power rule on {_part(f, p)}{said} gives {d}({power})/{d}{t.name} = "

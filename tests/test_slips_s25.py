@@ -15,6 +15,7 @@ import mpmath
 import pytest
 
 import adcli
+from conftest import run_cli
 from test_slips_s23 import diagnosis, everywhere
 
 sin, cos, sec, tan, ln, exp, e, pi = (mpmath.sin, mpmath.cos, mpmath.sec, mpmath.tan,
@@ -182,3 +183,10 @@ def test_the_inner_derivatives_x_dropped():
     assert len(words) == 1
     assert words[0].startswith("the power rule on x^2 gives d(u^2)/dx = 2·u·(du/dx) for "
                                "u = x: this drops the factor u = x")
+
+
+def test_a_fractional_coefficient_of_the_dropped_power_is_bracketed():
+    # (1/2)·u^(-1/2), not 1/2·u^(-1/2), which reads as 1/(2u^(-1/2)) (the regression tester)
+    code, out, err = run_cli("check", "(x^2+1)^(1/2)", "(1/2)(2x)", "--format", "plain")
+    assert "= (1/2)·u^(-1/2)·(du/dx) for u = (x^2) + 1: this drops the factor u^(-1/2), " \
+        "writing (1/2)·(du/dx)" in out, out
