@@ -421,6 +421,8 @@ def _as_typed(text: str, what: str) -> str:
         return text
     except UnicodeEncodeError:
         pass
+    if "utf" in sys.getfilesystemencoding().lower():
+        return text     # (bytes not UTF-8 under a UTF-8 locale: the reader names where)
     try:
         return os.fsencode(text).decode("utf-8")
     except UnicodeError:

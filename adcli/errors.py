@@ -327,6 +327,8 @@ def no_header(missing, columns: list[str], comment=None) -> ValuesError | None:
     if not columns or not all(map(is_number, columns)):
         return None
     missing, n = list(missing), len(columns)
+    if comment is not None and not set(missing) <= set(comment[2]):
+        comment = None  # (# made by sim: a comment, not the names the expression wants)
     if comment is not None:
         line, text, names = comment
         advice = (f"line {line} {quote(text)} looks like a header written as a comment: "

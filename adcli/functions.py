@@ -511,7 +511,13 @@ def exact_step(function, xs: list, y, value_only: bool = True) -> np.ndarray | b
             return exact & (back == xs[0])
         if issubclass(kind, (Pow, PowDiff, PowShift)):
             whole = (xs[0] == np.round(xs[0])) & (xs[1] == np.round(xs[1]))
-            return whole & (y == np.round(y)) & (np.abs(y) < 2.0 ** 52)
+            whole = whole & (y == np.round(y)) & (np.abs(y) < 2.0 ** 52)
+            return whole | _power_exact(xs[0], xs[1], y) if issubclass(kind, Pow) else whole
+        if issubclass(kind, Sqrt):
+            return _power_exact(xs[0], 0.5, y)
+        if issubclass(kind, Log2):  # a power of two's: log2(8) - 3
+            whole = np.isfinite(y) & (y == np.round(y)) & (np.abs(y) < 1100)
+            return whole & (np.ldexp(1.0, np.where(whole, y, 0).astype(int)) == xs[0])
         if value_only and issubclass(kind, Primitive):
             simple = np.isin(y, _SIMPLE_VALUES)
             for x in xs:
@@ -522,6 +528,20 @@ def exact_step(function, xs: list, y, value_only: bool = True) -> np.ndarray | b
 
 _SIMPLE_ARGUMENTS = (0.0, 1.0, -1.0)
 _SIMPLE_VALUES = (0.0, 0.25, -0.25, 0.5, -0.5, 1.0, -1.0)
+
+
+def _power_exact(a, b, y) -> np.ndarray:
+    """Where y = a^b exactly, for b = 2, 3 or 4 (a product of a's with no rounding error:
+    0.5^2 - 0.25 is 0 with no step rounded) or 1/2 (y y is a exactly: sqrt(9) - 3)."""
+    a, b, y = np.broadcast_arrays(*(np.asarray(v, np.float64) for v in (a, b, y)))
+    back, exact = _product_exact(y, y)
+    exact = exact & (b == 0.5) & (back == a)
+    power, ok = a, True
+    for k in (2.0, 3.0, 4.0):
+        power, step = _product_exact(power, a)
+        ok = ok & step
+        exact = exact | ((b == k) & ok & (power == y))
+    return exact
 
 
 def _product_exact(a, b):

@@ -270,9 +270,9 @@ def _check_names(command, source: PointSource, strict: bool, err) -> None:
         unwritable = source.unwritable(missing)
         if unwritable:  # (a column df/dx the expression's df/dx was meant to name)
             raise no_value_for(missing, unwritable, notation=False)
-        hints = value_hints(missing, given)
+        hints = list(dict.fromkeys(value_hints(missing, given)))  # (x1 and x₁: one hint)
         if source.stream is not None and not hints:
-            columns = given[len(source.fixed):]
+            columns = source.written_header()
             headerless = no_header(missing, columns, source.commented_header)
             if headerless is not None:
                 raise headerless

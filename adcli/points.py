@@ -353,6 +353,11 @@ class PointSource(Record):
         names = [*self.fixed, *self.grid, *header]
         return AnyNames(names) if isinstance(header, AnyNames) else names
 
+    def written_header(self) -> list[str]:
+        """The points file's column names as read (x₁, not x1), for messages."""
+        reader = self._reader if self.stream is not None else None
+        return list(getattr(reader, "written", None) or self._header())
+
     def check(self) -> None:
         if self.grid and self.stream is not None:
             raise ValuesError("--grid and --points cannot be combined: put every varying "
@@ -641,6 +646,9 @@ class PointSource(Record):
     def _named(self) -> str:
         """Where a row's number of fields comes from: the header, or --columns."""
         count = len(self._reader.columns)
+        if self.columns is None and getattr(self._reader, "_trailing", False):
+            # (x,y, over 1,2,3: the header's empty last field was taken for no column)
+            return f"the header names {count}: its column {count + 1} has no name"
         if self.columns is None:
             return f"the header has {count}"
         return f"but --columns names {_count(count, 'column')}"

@@ -286,3 +286,39 @@ def test_checks_rows_refuse_a_name_the_output_encoding_cannot_hold(unicode_point
     assert (code, out) == (2, b""), (code, out, err)
     assert "the output's encoding (ascii) cannot write 'é' (a column name)" in \
         err.decode("utf-8")
+
+
+# ----- the regression tester's finds (streams and arguments) -------------------------------
+
+def _points_error(tmp_path, text: str, *argv) -> str:
+    path = tmp_path / "p.txt"
+    path.write_bytes(text.encode("utf-8"))
+    code, out, err = run_cli(*argv, "--points", str(path))
+    assert (code, out) == (2, ""), err
+    return err
+
+
+def test_a_comment_is_a_header_only_where_it_names_the_missing_variables(tmp_path):
+    err = _points_error(tmp_path, "# made by sim\n1 2 3\n", "grad", "x*y",
+                        "--points-format", "plain")
+    assert "looks like a header" not in err and "--columns NAME1,NAME2,NAME3" in err
+    err = _points_error(tmp_path, "# y x\n2 1\n", "grad", "x/y")
+    assert "line 1 '# y x' looks like a header written as a comment: --columns y,x" in err
+
+
+def test_a_header_ending_in_a_separator_over_a_row_with_a_value_there_says_so(tmp_path):
+    err = _points_error(tmp_path, "x,y,\n1,2,3\n", "grad", "x*y")
+    assert "3 fields, the header names 2: its column 3 has no name" in err
+
+
+def test_two_columns_of_one_normal_name_are_listed_as_written_and_hinted_once(tmp_path):
+    err = _points_error(tmp_path, "x1,x\u2081\n1,2\n", "grad", "y")
+    assert "(the points file has columns 'x1', 'x\u2081')" in err
+    err = _points_error(tmp_path, "x1,x\u2081\n1,2\n", "grad", "x")
+    assert err.count("did you mean 'x'?") == 1
+
+
+def test_bytes_not_utf8_under_a_utf8_locale_are_named_where_they_are():
+    env = {"LC_ALL": "C.UTF-8"}
+    code, out, err = adcli_in(env, "grad", os.fsdecode(b"x+\xe9"), "--at", "x=1")
+    assert code == 2 and b"(column 3)" in err and b"terminal's encoding" not in err, err

@@ -157,7 +157,8 @@ def test_an_empty_column_after_a_trailing_separator_is_no_column(stdin):
 def test_a_value_after_the_trailing_separator_is_a_field_too_many():
     code, out, err = run_cli("grad", "x*y", "--points", "-", "--format", "csv",
                              stdin="x,y,\n1,2,\n3,4,5\n")
-    assert (code, err) == (2, "adcli: error: points file line 3: 3 fields, the header has 2\n")
+    assert (code, err) == (2, "adcli: error: points file line 3: 3 fields, the header names "
+                          "2: its column 3 has no name\n")
     assert out == "x,y,f,df/dx,df/dy\n1.0,2.0,2.0,2.0,1.0\n"   # the row before it
 
 
