@@ -1745,8 +1745,17 @@ def _pow_constant(a, r, y, move=_still):
 def _power_rows(a, r, y, move=_still):
     """Rows 1.. of a^r into y (row 0 is its value) for an exponent r that does not move."""
     j = np.arange(len(y), dtype=np.float64).reshape((-1,) + (1,) * (y.ndim - 1))
+    tail = None
     for k in range(1, len(y)):          # k a_0 y_k = sum_(j<k) (r (k-j) - j) a_(k-j) y_j
         terms = (r * (k - j[:k]) - j[:k]) * a[k:0:-1] * y[:k]
+        if tail is None and np.isnan(terms).any():
+            # 0·inf: a row of a that is 0, as are all after it (x + t's rows 2..), times a
+            # row of y that overflowed: the term is 0 (cbrt(x) at 1e-300, order 6, was nan
+            # for -inf)
+            rows = np.broadcast_to(a, y.shape)[::-1] != 0
+            tail = ~np.logical_or.accumulate(rows, axis=0)[::-1]
+        if tail is not None:
+            terms = np.where(tail[k:0:-1], 0.0, terms)
         y[k] = terms.sum(axis=0) / (k * a[0])
         move(y, k)
     return y

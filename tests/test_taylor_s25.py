@@ -16,6 +16,8 @@ Truths by hand, evaluated by mpmath: d^n/dx^n e^(ax) = a^n e^(ax); d^9/dx^9 x^3 
 """
 from __future__ import annotations
 
+import json
+
 import mpmath as mp
 import numpy as np
 import pytest
@@ -119,3 +121,16 @@ def test_a_normal_number_from_a_line_that_underflowed_is_said_to_be_unsure():
     assert "d60/dx60 at 1 of 1 point" in err and "may be wrong" in err
     truth = float(mp.mpf(10)**300 * mp.exp(-740))
     assert float(out.split()[1]) == pytest.approx(truth, rel=0.01)
+
+
+@pytest.mark.parametrize("order", [4, 5, 6, 7, 8])
+def test_a_root_at_a_tiny_point_overflows_to_its_signed_infinity(order):
+    # d^k/dx^k x^(1/3) = (1/3)(1/3 - 1)...(1/3 - k + 1) x^(1/3 - k): at 1e-300 beyond
+    # float64, signed as the falling factorial (orders 6 and up were nan: 0·inf in the rows)
+    import math
+
+    sign = math.copysign(1.0, math.prod(1 / 3 - i for i in range(order)))
+    code, out, err = run_cli("grad", "cbrt(x)", "--at", "x=1e-300", "--order", str(order),
+                             "--format", "json")
+    assert code == 0 and "overflowed" in err
+    assert float(json.loads(out)["points"][0]["derivative"]) == sign * math.inf
