@@ -609,7 +609,9 @@ class PointSource(Record):
                     f"on line {self._reader.header_line}: files joined with cat?): keep the "
                     "first file's header alone: { cat a.csv; tail -n +2 b.csv; } | adcli "
                     "... --points -")
-            elif first and not isinstance(fields, Bad) and \
+            # (only under --columns: a header read as CSV, x,y, is no space-separated
+            # file, and --points-format plain would read it as one column)
+            elif first and not isinstance(fields, Bad) and self.columns is not None and \
                     (other := split_otherwise(fields, len(self._reader.columns))):
                 error = PointsError(f"{error}; {other}")
             elif first and not isinstance(fields, Bad) and self._looks_named(fields):

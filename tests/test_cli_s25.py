@@ -322,3 +322,9 @@ def test_bytes_not_utf8_under_a_utf8_locale_are_named_where_they_are():
     env = {"LC_ALL": "C.UTF-8"}
     code, out, err = adcli_in(env, "grad", os.fsdecode(b"x+\xe9"), "--at", "x=1")
     assert code == 2 and b"(column 3)" in err and b"terminal's encoding" not in err, err
+
+
+def test_a_space_separated_row_under_a_comma_header_is_not_told_to_read_plain(tmp_path):
+    # --points-format plain would read the header x,y as one column (regression tester)
+    err = _points_error(tmp_path, "x,y\n1 2\n", "grad", "x*y")
+    assert "points file line 2: 1 field, the header has 2" in err and "plain" not in err
