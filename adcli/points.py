@@ -648,7 +648,7 @@ class PointSource(Record):
     def _named(self) -> str:
         """Where a row's number of fields comes from: the header, or --columns."""
         count = len(self._reader.columns)
-        if self.columns is None and getattr(self._reader, "_trailing", False):
+        if self.columns is None and self._reader.trailing:
             # (x,y, over 1,2,3: the header's empty last field was taken for no column)
             return f"the header names {count}: its column {count + 1} has no name"
         if self.columns is None:

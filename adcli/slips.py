@@ -1841,13 +1841,19 @@ def _power_dropped(f, t, p: int, base: int, c: float, k: float, e, e_scale, a, a
         wrong = k * c * sweep.tangents[base]
     if not _replaced(e, e_scale, a, adjoint, sweep.tangents[p], wrong, tolerance):
         return []
-    du, power, n = f"({d}{U}/{d}{t.name})", _times(k, c), _nice(k * c)
-    n = f"({n})" if "/" in n else n     # ((1/2)·u^(-1/2), not 1/2·u^(-1/2): 1/(2u^(-1/2))?)
+    du, power, n = _power_rule_words(t, c, k)
     said = "" if f.nodes[p].name == "pow" else f", as {power},"
     what = f"{U} = {_part(f, base)}" if c == 2 else _times(1, c - 1)
     return [f"the power rule on {_part(f, p)}{said} gives {d}({power})/{d}{t.name} = "
             f"{_times(n, c - 1)}·{du} for {U} = {_part(f, base)}: this drops the factor "
             f"{what}, writing {n}·{du}"]
+
+
+def _power_rule_words(t, c: float, k: float) -> tuple[str, str, str]:
+    """(du/dx, k·u^c, its rule's coefficient k·c) in words, the coefficient bracketed where
+    it is a fraction: (2/3)·u^(-1/3), not 2/3·u^(-1/3), which reads as 2/(3u^(-1/3))."""
+    d, n = _d(t), _nice(k * c)
+    return f"({d}{U}/{d}{t.name})", _times(k, c), f"({n})" if "/" in n else n
 
 
 def _exponent_sign(f, t, e, e_scale, a, sweep, found, where, tolerance) -> list[str]:
@@ -1870,8 +1876,7 @@ def _exponent_sign(f, t, e, e_scale, a, sweep, found, where, tolerance) -> list[
 
 def _exponent_sign_words(f, t, p: int, base: int, c: float, k: float) -> list[str]:
     d = _d(t)
-    du, power, n = f"({d}{U}/{d}{t.name})", _times(k, c), _nice(k * c)
-    n = f"({n})" if "/" in n else n     # ((2/3)·u, not 2/3·u: 2/(3u)?)
+    du, power, n = _power_rule_words(t, c, k)
     said = "" if f.nodes[p].name == "pow" else f", {power}"
     return [f"this lowers the exponent of {_part(f, p)}{said} to {_nice(1 - c)}, not "
             f"{_nice(c)} - 1 = {_nice(c - 1)}: the sign of the difference is lost; "

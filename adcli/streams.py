@@ -93,7 +93,7 @@ class StreamReader:
         self._leading: list = []   # JSON Lines: (line, error) of bad rows before the first
         #                            object (skip_bad), a bad row's words, as skipped keeps
         self._handed = 0           # the line count when rows were last handed on (waits)
-        self._trailing = False     # every row ends with a separator: its empty field is none
+        self.trailing = False      # every row ends with a separator: its empty field is none
         self._comment = None       # (line, text) of the comment just before the first line
         self.commented_header = None    # that comment, if it names the columns (see there)
         if columns is not None:
@@ -118,9 +118,9 @@ class StreamReader:
         # A header that reads as no fields at all (a lone '"') has no names either.
         header = next(self._split([first]), (None, []))[1]
         # x,y, / 1,2, (a spreadsheet's export): the empty last field of every row is no column
-        self._trailing = len(header) > 2 and not header[-1].strip() and all(
+        self.trailing = len(header) > 2 and not header[-1].strip() and all(
             map(str.strip, header[:-1]))
-        header = header[:-1] if self._trailing else header
+        header = header[:-1] if self.trailing else header
         self.columns = _names(header, self.line)
         self.written = _as_written(header)
         self.header_line = self._handed = self.line
@@ -413,7 +413,7 @@ class StreamReader:
                 if self._bad is not None:
                     yield self.line, self._take_bad()
                 elif row and not (len(row) == 1 and not row[0].strip()):
-                    row = self._cut(row) if self._trailing else row
+                    row = self._cut(row) if self.trailing else row
                     # (csv reads a row's lines and no further: _hash is its last line's)
                     yield self.line, Hashed(row) if self._hash else row
         else:
@@ -422,7 +422,7 @@ class StreamReader:
                 if self._bad is not None:
                     yield self.line, self._take_bad()
                 else:
-                    row = self._cut(split(text)) if self._trailing else split(text)
+                    row = self._cut(split(text)) if self.trailing else split(text)
                     yield self.line, Hashed(row) if self._hash else row
 
     def _cut(self, row: list[str]) -> list[str]:
