@@ -1898,7 +1898,7 @@ class Builder:
                 shown = shown if len(shown) <= 20 else "…" + shown[-20:]
                 number = self.text[item.start:].split()[0][:20]
                 self._error(f"a number can only come first in a product written without "
-                            f"'*': write {escape(shown)}*{number}{glued}", item.start)
+                            f"'*': write {escape(shown)}*{escape(number)}{glued}", item.start)
             node = self.nodes[item.index]
             if node.kind == "constant" and node.name == "e" and item.kind == "plain" \
                     and before.kind == "number" and self.text[item.start - 1] in "0123456789.":

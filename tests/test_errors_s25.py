@@ -149,3 +149,9 @@ def test_never_closed_says_what_closes_it():
                                   "x|", "x + 1|", "|x|y|", "|x||"])
 def test_never_closed_none(text):
     assert never_closed(text) is None
+
+
+def test_the_number_quoted_in_the_number_first_advice_is_escaped():
+    # found by the fuzz suite: a NUL after the number reached stderr raw (older than today)
+    code, out, err = run_cli("eval", "--", "00000000+0 1e31e-999\x00")
+    assert code == 2 and "\x00" not in err and "write 0*1e31e-999\\x00 (column 12)" in err, err
