@@ -515,6 +515,8 @@ def exact_step(function, xs: list, y, value_only: bool = True) -> np.ndarray | b
             return whole | _power_exact(xs[0], xs[1], y) if issubclass(kind, Pow) else whole
         if issubclass(kind, Sqrt):
             return _power_exact(xs[0], 0.5, y)
+        if value_only and issubclass(kind, Hypot):
+            return _hypot_exact(xs[0], xs[1], y)
         if issubclass(kind, Log2):  # a power of two's: log2(8) - 3
             whole = np.isfinite(y) & (y == np.round(y)) & (np.abs(y) < 1100)
             return whole & (np.ldexp(1.0, np.where(whole, y, 0).astype(int)) == xs[0])
@@ -542,6 +544,18 @@ def _power_exact(a, b, y) -> np.ndarray:
         ok = ok & step
         exact = exact | ((b == k) & ok & (power == y))
     return exact
+
+
+def _hypot_exact(a, b, y) -> np.ndarray:
+    """Where y = hypot(a, b) exactly: y y = a a + b b with every product and the sum
+    exact (hypot(3, 4) - 5), or one side 0 (hypot(x, 0) is |x|)."""
+    a, b, y = np.broadcast_arrays(*(np.asarray(v, np.float64) for v in (a, b, y)))
+    square_a, exact_a = _product_exact(a, a)
+    square_b, exact_b = _product_exact(b, b)
+    square_y, exact_y = _product_exact(y, y)
+    total, error = two_sum(square_a, square_b)
+    exact = exact_a & exact_b & exact_y & (error == 0) & (total == square_y)
+    return exact | ((b == 0) & (y == np.abs(a))) | ((a == 0) & (y == np.abs(b)))
 
 
 def _product_exact(a, b):

@@ -250,7 +250,8 @@ def test_log_of_a_sum_minus_twice_a_log_is_said():
 @pytest.mark.parametrize("text, at", [
     ("x^2-0.25", "x=0.5"), ("sqrt(x)-3", "x=9"), ("x^2+y^2-0.5", "x=0.5,y=0.5"),
     ("x^3-0.125", "x=0.5"), ("x^0.5-2", "x=4"), ("log2(x)-3", "x=8"),
-    ("sqrt(x^2+y^2)-5", "x=3,y=4")])
+    ("sqrt(x^2+y^2)-5", "x=3,y=4"), ("hypot(x,y)-5", "x=3,y=4"),
+    ("hypot(x,y)-0.625", "x=0.375,y=-0.5"), ("hypot(x,y)-0.1", "x=0.1,y=0")])
 def test_an_exact_zero_from_exact_powers_and_roots_is_not_doubted(text, at):
     # every step exact (0.5^2 = 0.25, sqrt(9) = 3, log2(8) = 3): a value judged by itself
     # (as eval judges it) was said to be "anything from -5e-16 to 5e-16" (regression tester)
