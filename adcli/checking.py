@@ -369,6 +369,8 @@ def check(f, expected=None, *, expect: Mapping | None = None, order: int | None 
     if result.verdict == "differs" and result.expected_mode:
         result.diagnosis = _f_unspaced(result, definitions, options) or result.diagnosis
         result.diagnosis = _other_way(result, definitions, options)
+        result.diagnosis = _unspaced_other_way(result, definitions, options) or \
+            result.diagnosis
     if result.verdict == "matches" and result.expected_mode:
         result.notes[:0] = _meant_otherwise(result, definitions, options)
     result.notes += _too_few_drawn(result, samples)
@@ -551,6 +553,48 @@ def _other_way(r: CheckResult, definitions, options: dict) -> list[str]:
         words = _read_other_way(r, t, definitions, options) if said else None
         if words:
             lines[said[-1]] = lines[said[-1]][:-len(READ_TRIED)] + words
+    return lines
+
+
+def _unspaced_other_way(r: CheckResult, definitions, options: dict) -> list[str]:
+    """For an expectation that divides by a product written side by side from a number
+    and differs read either way, where nothing is said of it as read or only what that
+    reading's value is (sqrt(x^2+1)'s derivative written 1/2(x^2+1)^(-1/2), the chain
+    factor 2x left out, is "sqrt(u) as sqrt(u)/2" read as 1/(2(x^2+1)^(-1/2))): what is
+    wrong with it read as likely meant, (1/2)*(x^2+1)^(-1/2), instead. (A story of its
+    own as read stays: x^2's written 1/2x is 1/(df/dx), as often meant.)"""
+    from .slips import HALF_SQRT, READING_CHARS, _unspaced_readings
+
+    if _TRYING.get() or not all(HALF_SQRT in line for line in r.diagnosis):
+        return []
+    lines = []
+    for t in r.targets:
+        e = t.expectation
+        if e is None or len(e.text) > READING_CHARS or not np.any(t.status == "differs"):
+            continue
+        readings = [reading for reading, _ in _unspaced_readings(e)]
+        if not readings:
+            continue
+        text = e.text
+        for at in sorted((g.at for g in readings), reverse=True):
+            text = f"{text[:at]}*{text[at:]}"
+        trying = _TRYING.set(True)
+        try:
+            again = check(r.expression.text, definitions=definitions,
+                          **_given(r, lambda written: text if written == e.text else written),
+                          **options)
+        except AdcliError:
+            continue
+        finally:
+            _TRYING.reset(trying)
+        if again.verdict != "differs" or not again.diagnosis:
+            continue
+        one = len(readings) == 1
+        lines.append(f"{' and '.join(g.written for g in readings)} {'is' if one else 'are'} "
+                     f"read as {' and '.join(g.read for g in readings)}: a product written "
+                     "side by side binds tighter than '/'; read as "
+                     f"{' and '.join(g.meant for g in readings)}, it differs too: "
+                     + "; ".join(again.diagnosis))
     return lines
 
 

@@ -1340,14 +1340,17 @@ def _log_base(own: str, other: str, inner: str, kind: str) -> str:
             f"{other}{arg} or log_{base}{arg}")
 
 
+# sqrt(u)'s derivative written sqrt(u)/2: the value of 1/2(u)^(-1/2) as the rules read it,
+# 1/(2u^(-1/2)), which checking says of as likely meant, (1/2)*u^(-1/2), where it can
+HALF_SQRT = "the power rule lowers the exponent 1/2 by one, to -1/2"
+
 # A rule of the table remembered wrongly, by function: g'(u) as remembered, written, and
 # what is wrong with it; then the rule. Claimed where it stands for g'(u) at every point.
 _MISREMEMBERED = {
     "sqrt": ([(lambda u: 0.5 / u, f"1/(2{U})", "the square root is left out of the "
                                                 "denominator"),
               (lambda u: 1 / np.sqrt(u), f"1/sqrt({U})", "the 1/2 is left out"),
-              (lambda u: np.sqrt(u) / 2, f"sqrt({U})/2", "the power rule lowers the exponent "
-                                                         "1/2 by one, to -1/2")],
+              (lambda u: np.sqrt(u) / 2, f"sqrt({U})/2", HALF_SQRT)],
              f"1/(2·sqrt({U}))"),
     # (cos as sec computes it, reduced in long double past 2^26: np.cos is 2e-11 off there)
     "tan": ([(lambda u: 1 / cos(u), f"sec({U})", "the square is left out")], f"sec({U})^2"),
