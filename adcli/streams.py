@@ -118,7 +118,7 @@ class StreamReader:
         # A header that reads as no fields at all (a lone '"') has no names either.
         header = next(self._split([first]), (None, []))[1]
         # x,y, / 1,2, (a spreadsheet's export): the empty last field of every row is no column
-        self.trailing = len(header) > 2 and not header[-1].strip() and all(
+        self.trailing = len(header) >= 2 and not header[-1].strip() and all(
             map(str.strip, header[:-1]))
         header = header[:-1] if self.trailing else header
         self.columns = _names(header, self.line)
