@@ -259,7 +259,7 @@ class Expression:
         order = _whole(order, "the order of a derivative", 0, MAX_ORDER)
         self._no_strays("nth_derivative", values)
         name = self._only_variable() if name is None else _one_name(name)
-        self._not_defined([name])
+        self._not_defined([name], f"name={_shown(name)}")
         self._warn_unused("name", [name])
         return self._evaluate(self._values(at, values), lambda run: run.nth(name, order))
 
@@ -276,13 +276,17 @@ class Expression:
         return [f"'{n}' does not appear in the expression{name_hint(n, self.variables)}"
                 for n in names if n not in self.variables]
 
-    def _not_defined(self, names) -> None:
-        """A name is a definition or a variable, never both (as the CLI's --let)."""
+    def _not_defined(self, names, wrt: str | None = None) -> None:
+        """A name is a definition or a variable, never both (as the CLI's --let). ``wrt``:
+        how the names were given to differentiate by (``wrt='F'``); None for values."""
         defined = set(self.names.values())
-        for name in names:
-            if name in defined:
-                raise ValuesError(f"'{name}' is a definition, so it is not a variable: it "
-                                  "cannot be given a value or be differentiated by")
+        for name in [n for n in names if n in defined]:
+            if wrt is None:
+                raise ValuesError(f"'{name}' is a definition, so it is not a variable and "
+                                  "cannot be given a value: leave it out of the values, or "
+                                  "rename the definition")
+            raise ValuesError(f"{wrt}: '{name}' is a definition, so it is not a variable and "
+                              f"cannot be differentiated by: {made_of([self], name)}")
 
     def _no_strays(self, method: str, values: dict) -> None:
         """A keyword that is another method's parameter (order=, wrt=, name=), given to one
@@ -314,8 +318,21 @@ class Expression:
         if wrt is None:
             return self.variables
         names = _names(wrt)
-        self._not_defined(names)
+        self._not_defined(names, f"wrt={_shown(wrt)}")
         return names
+
+    def _made_of(self, name: str) -> tuple[str, ...]:
+        """The variables the definition ``name`` is made of, in order of first use; none
+        if the expression does not use it."""
+        roots = [root for root, n in self.names.items() if n == name]
+        below, stack = set(roots), roots
+        while stack:
+            for arg in self.nodes[stack.pop()].args:
+                if arg not in below:
+                    below.add(arg)
+                    stack.append(arg)
+        return tuple(dict.fromkeys(self.nodes[i].name for i in sorted(below)
+                                   if self.nodes[i].kind == "variable"))
 
     def _only_variable(self) -> str:
         if not self.variables:
@@ -927,6 +944,14 @@ def normal_name(text: str) -> str:
     return text
 
 
+def made_of(expressions, name: str) -> str:
+    """The fix for differentiating by the definition ``name``: by its variables instead
+    (named where one of ``expressions`` uses it)."""
+    variables = next((v for e in expressions if (v := e._made_of(name))), ())
+    shown = f" ({listing(variables)})" if variables else ""
+    return f"differentiate by the variables it is made of{shown}, or rename the definition"
+
+
 def merged(at: Mapping | None, values: dict) -> Mapping:
     """The values given in ``at=`` and as keywords, by normal name (``normal_keys``)."""
     if at is not None:
@@ -1082,12 +1107,12 @@ def as_numbers(name: str, value) -> np.ndarray:
     (numpy's 1 and 0: a flag passed where a number was meant), and a numpy date or time
     span (its count of days or seconds depends on its units)."""
     if value.__class__ is np.ndarray and value.dtype == np.float64:  # the CLI's chunks
-        return value
+        return _few_dimensions(name, value)
     _refuse_masks(name, value)
     if isinstance(value, (list, tuple)) and _has_flag(value):  # (numpy reads True as 1)
         raise ValuesError(f"{name} = {_shown(value)}: True and False are not numbers")
     try:
-        array = np.asarray(value)
+        array = _few_dimensions(name, np.asarray(value))
         kind = array.dtype.kind
         if kind == "O" and any(item is None for item in array.flat):
             raise ValuesError(f"{name} = {_shown(value)}: None is not a number")
@@ -1112,6 +1137,16 @@ def as_numbers(name: str, value) -> np.ndarray:
 
 
 _FLAGS = (bool, np.bool_)
+MAX_DIMENSIONS = 32     # numpy's broadcasting (np.broadcast, its iterators) takes no more
+
+
+def _few_dimensions(name: str, array: np.ndarray) -> np.ndarray:
+    """An array numpy can broadcast: with more dimensions, its RuntimeError would escape."""
+    if array.ndim > MAX_DIMENSIONS:
+        raise ValuesError(f"{name} has {array.ndim} dimensions, more than the "
+                          f"{MAX_DIMENSIONS} numpy broadcasts: flatten it (np.ravel) and "
+                          "reshape the results back")
+    return array
 
 
 def _has_flag(items) -> bool:

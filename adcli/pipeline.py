@@ -13,7 +13,7 @@ from .errors import (AdcliError, AdcliWarning, ExpressionError, NonFiniteError, 
                      closest, did_you_mean, escape, glued, no_header, no_value_for, warn)
 from .definitions import from_pairs, unused
 from .diagnostics import Diagnostics, mark_inputs
-from .expression import letter_words, name_hint
+from .expression import letter_words, made_of, name_hint
 from .functions import CALLABLE, CONSTANTS
 from .parser import define, is_name, normal_name, parse
 from .points import PointSource, chunk_size_for, only_with_points, parse_values
@@ -61,7 +61,7 @@ def _run(command_class, texts, wrt, *, at=(), grid=(), points_file=None, points_
     for message in unused(definitions):
         warn(err, message)
     if definitions is not None and wrt is not None:
-        _not_defined(definitions, [w.strip() for w in wrt.split(",")])
+        _not_differentiated(definitions, [w.strip() for w in wrt.split(",")], expressions)
     command.wrt = _wrt(command, wrt, strict, err)
     source = _source(command, at, grid, points_file, points_format, columns, skip_bad_rows,
                      err)
@@ -144,24 +144,28 @@ def _source(command, at, grid, points_file, points_format, columns, skip_bad_row
                        columns=names, chunk_size=chunk_size_for(command.graph_size() * growth))
 
 
-def _not_defined(definitions, names, source=None) -> None:
+def _not_differentiated(definitions, names, expressions) -> None:
+    """--wrt names variables, never a definition (--let): one is differentiated by the
+    variables it is made of."""
+    for name in [n for n in names if n in definitions.names]:
+        raise ValuesError(f"--wrt {name}: '{name}' is defined by --let, so it is not a "
+                          "variable and cannot be differentiated by: "
+                          f"{made_of(expressions, name)}")
+
+
+def _not_defined(definitions, names, source) -> None:
     """A name is a definition (--let) or a variable, never both; a points file's column
     so named is said as such (its values would otherwise be given to no one)."""
-    for name in names:
-        if name not in definitions.names:
-            continue
-        held = source.holding(name) if source is not None else None
+    for name in [n for n in names if n in definitions.names]:
+        held = source.holding(name)
         if held is not None:
             raise ValuesError(f"{held}, and '{name}' is defined by --let, so it is not a "
                               "variable: rename it (it then passes through), or "
                               "the definition")
-        if source is not None:  # --at or --grid: named as given
-            option = "--at" if name in source.fixed else "--grid"
-            raise ValuesError(f"{source.given_as(name)[0]}: '{name}' is defined by --let, so "
-                              "it is not a variable and cannot be given a value: leave it "
-                              f"out of {option}, or rename the definition")
-        raise ValuesError(f"'{name}' is defined by --let, so it is not a variable: it "
-                          "cannot be given a value or be differentiated by")
+        option = "--at" if name in source.fixed else "--grid"   # named as given
+        raise ValuesError(f"{source.given_as(name)[0]}: '{name}' is defined by --let, so "
+                          "it is not a variable and cannot be given a value: leave it "
+                          f"out of {option}, or rename the definition")
 
 
 def _compute(command, chunk, output, report: Report, strict: bool, source) -> None:

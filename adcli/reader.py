@@ -634,6 +634,31 @@ def _refuse_tex_degrees(text: str) -> None:
                           position)
 
 
+# The bar of "evaluated at" at a text's end: x^2 |_{x=1}, \\left. x^2 \\right|_{x=1}, \\Big|
+_EVALUATED = re.compile(r"(?P<bar>(?:\\(?:right|[bB]igg?r?)\s*)?(?:\||\\r?vert(?![A-Za-z])))"
+                        r"\s*(?P<script>_\s*\{(?P<point>[^{}]*=[^{}]*)\})"
+                        r"\s*(?:\$\$?|\\[)\]])?\s*\Z")   # (then $ or \], if any)
+_EVALUATED_TAIL = 400    # characters at the end looked at for it
+
+
+def _refuse_evaluation_bar(text: str) -> None:
+    """A bar with a point under it (f |_{x=1}), the textbook's "evaluated at", is not read:
+    read as a subscript with no name, it was refused saying to write x_{x=1}. Refused
+    saying to give the point with --at (never read: adcli would have to say which point a
+    text of many bars is evaluated at)."""
+    found = _EVALUATED.search(text, max(0, len(text) - _EVALUATED_TAIL))
+    if found is None:
+        return
+    pairs = [re.sub(r"\s*=\s*", "=", pair.strip()) for pair in found.group("point").split(",")]
+    # (after a bar closing |x|, the subscript alone is what is not read)
+    position = found.start("script" if text.count("|", 0, found.start()) % 2 else "bar")
+    written = text[position:found.end("script")]
+    before = " (and its \\left.)" if re.search(r"\\left\s*\.", text) else ""
+    raise ExpressionError(f"'{escape(written)}' (evaluated at {', '.join(pairs)}) is not "
+                          f"read: leave it out{before} and give the point with --at "
+                          f"{','.join(pairs)}", text, position)
+
+
 def _script_of(c: str, unicodedata) -> str | None:
     """"super" for a superscript letter (ˣ, ⁿ, ᶿ; superscript digits are powers), "sub"
     for a subscript letter or digit (ₓ, ᵢ, ₁), as Unicode decomposes them; else None."""
@@ -830,6 +855,8 @@ class Builder:
             refuse_stray_marks(text)                   # before parsing)
         if self._tex and ("\\circ" in text or "\\degree" in text):
             _refuse_tex_degrees(text)
+        if "_" in text and ("|" in text or "vert" in text):
+            _refuse_evaluation_bar(text)
         if not text.isascii():
             refuse_scripts(text)
             if _RAISED_SLASH in text:

@@ -694,8 +694,9 @@ def test_check_reads_logarithmic_differentiation_written_with_a_definition():
      "--at F=2: 'F' is defined by --let, so it is not a variable and cannot be given a "
      "value: leave it out of --at, or rename the definition"),
     (["grad", "F", "--let", "F=x", "--at", "x=1", "--wrt", "F"],
-     "'F' is defined by --let, so it is not a variable: it cannot be given a value or be "
-     "differentiated by"),
+     "--wrt F: 'F' is defined by --let, so it is not a variable and cannot be "
+     "differentiated by: differentiate by the variables it is made of (x), or rename the "
+     "definition"),
     (["eval", "x", "--let", "F", "--at", "x=1"],
      "--let 'F': expected NAME=EXPRESSION, as in --let F=\"x^2+1\""),
     (["eval", "x", "--let", "F=1", "--let", "F=2", "--at", "x=1"],
