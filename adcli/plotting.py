@@ -293,8 +293,24 @@ def title_lines(figure: Figure, width: float, measure) -> list[str]:
     whole = figure.title + (f"   at {pairs}" if pairs else "")
     if measure(whole) <= width:
         return [whole]
-    return fold(figure.title.split(" "), width, measure) + \
+    return fold(title_words(figure.title), width, measure) + \
         (fold_pairs("at", figure.at, width, measure, " = ") if figure.at else [])
+
+
+def title_words(title: str) -> list[str]:
+    """The title's words, each operator joined to the term after it ("+ sin(x)") and "="
+    to the name before it ("f(x) ="), so that a line folded between them starts with a
+    term's sign, never ends with one, and holds no sign alone."""
+    words: list[str] = []
+    for word in title.split(" "):
+        if words and (word == "=" or words[-1] in OPERATORS_ALONE):
+            words[-1] += f" {word}"
+        else:
+            words.append(word)
+    return words
+
+
+OPERATORS_ALONE = ("+", "-", "*", "/", "·", "^")
 
 
 def nice_ticks(low: float, high: float, count: int) -> list[float]:
@@ -338,19 +354,49 @@ def terminal(figure: Figure, width: int, height: int, colour: bool = True) -> st
     """The figure as ``height`` lines of text at most ``width`` wide: the title, the plot
     (frame, ticks, axis labels), then the legend under it, so that it never covers a curve.
     A title of one line is plotext's, centred; a longer one is written above the plot,
-    since plotext drops a title wider than the plot (and draws only one line)."""
+    since plotext drops a title wider than the plot (and draws only one line). Where that
+    leaves too little room for a plot worth reading, nothing is drawn (``check_room``)."""
     from .tables import cell_len
 
     legend = _terminal_legend(figure, width, colour)
     title = title_lines(figure, width, cell_len)
     above = title if len(title) > 1 else []
+    check_room(figure, width, height, colour)
     # plotext prints its own notes (such as ticks too close to tell apart) to stdout and
     # stderr, in colour: the plot is the message here.
     with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
         plot = _terminal_plot(figure, None if above else title[0], width,
-                              max(8, height - (legend.count("\n") + 1 if legend else 0)
-                                  - len(above)), colour)
+                              height - (legend.count("\n") + 1 if legend else 0)
+                              - len(above), colour)
     return "\n".join([*above, plot, *([legend] if legend else [])])
+
+
+# The least a plot is drawn in: below that, plotext leaves one y tick and rows of a few
+# dots, or labels wider than the frame (the plot's own rows: frame, ticks and axis labels
+# with 5 rows inside, as plotext lays them out).
+MIN_COLUMNS, MIN_PLOT_ROWS = 20, 11
+PROMPT_ROWS = 2     # the command line above the figure and the prompt after it
+
+
+def _around(figure: Figure, width: int, colour: bool) -> int:
+    """The rows of the legend and of a title written above the plot, at ``width``."""
+    from .tables import cell_len
+
+    legend = _terminal_legend(figure, width, colour)
+    title = title_lines(figure, width, cell_len)
+    return (legend.count("\n") + 1 if legend else 0) + (len(title) if len(title) > 1 else 0)
+
+
+def check_room(figure: Figure, width: int, height: int, colour: bool) -> None:
+    """An error saying what size the figure needs, where the terminal (``width`` columns,
+    ``height`` rows less the prompt's) has too little room for a plot worth reading."""
+    columns = max(width, MIN_COLUMNS)
+    rows = MIN_PLOT_ROWS + _around(figure, columns, colour)
+    if width < MIN_COLUMNS or height < rows:
+        raise AdcliError(f"the terminal, {width} columns by {height + PROMPT_ROWS} rows, is "
+                         f"too small for the plot, which needs {columns} columns by "
+                         f"{rows + PROMPT_ROWS} rows at least: enlarge it, or draw to a file "
+                         "with -o FILE.png")
 
 
 def _terminal_plot(figure: Figure, title: str | None, width: int, height: int,
@@ -548,7 +594,9 @@ def terminal_size() -> tuple[int, int]:
     import shutil
 
     columns, rows = shutil.get_terminal_size((80, 24))
-    return max(40, min(columns, 160)), max(14, min(rows - 2, 42))
+    # never more than the terminal has (plotext fits the drawing to it whatever it is
+    # asked for: a larger figure loses rows, and its title and legend lines wrap)
+    return min(columns, 160), min(rows - PROMPT_ROWS, 42)
 
 
 def wants_colour() -> bool:

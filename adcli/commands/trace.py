@@ -175,23 +175,20 @@ def where(point: dict[str, float]) -> str:
 
 def nonfinite_messages(trace: tracing.Trace, said: Diagnostics | None = None) -> list[str]:
     """The first step whose value, adjoint or tangent is nan or inf, in words, with why
-    in grad's words where one function made it so (``said``: grad's diagnostics there)."""
-    found = []
-    step = trace.first_nonfinite_value()
-    if step is not None:
-        found.append(f"{step.id} = {step.text()} is {number_text(step.value)}: the first "
-                     f"non-finite value{cause(trace, step, 'value', said)}")
-    if trace.mode == "forward":
-        step = trace.first_nonfinite_tangent()
-        if step is not None:
-            found.append(f"{step.tangent_id} is {number_text(step.tangent)}: the first "
-                         f"non-finite tangent{cause(trace, step, 'tangent', said)}")
-    else:
-        step = trace.first_nonfinite_adjoint()
-        if step is not None:
-            found.append(f"{step.adjoint_id} is {number_text(step.adjoint)}: the first "
-                         f"non-finite adjoint{cause(trace, step, 'adjoint', said)}")
-    return [f"at {where(trace.point)}: {'; '.join(found)} (marked {MARK})"] \
+    in grad's words where one function made it so (``said``: grad's diagnostics there),
+    and the marks that point at them as the table prints them (◀ first nan)."""
+    kind = "tangent" if trace.mode == "forward" else "adjoint"
+    found, marks = [], []
+    for what, step in (("value", trace.first_nonfinite_value()),
+                       (kind, getattr(trace, f"first_nonfinite_{kind}")())):
+        if step is None:
+            continue
+        number = number_text(getattr(step, what))
+        name = f"{step.id} = {step.text()}" if what == "value" else getattr(step, f"{what}_id")
+        found.append(f"{name} is {number}: the first non-finite "
+                     f"{what}{cause(trace, step, what, said)}")
+        marks += [] if f"{MARK} {number}" in marks else [f"{MARK} {number}"]
+    return [f"at {where(trace.point)}: {'; '.join(found)} (marked {' and '.join(marks)})"] \
         if found else []
 
 
@@ -527,11 +524,11 @@ def folded(pieces: list[list[str]], width: int) -> list[str]:
     """A row too wide for the terminal, as lines the terminal will not break inside a
     number: each piece (a name, then the sides of its equation) starts a line, each side
     goes under the first "=" when it does not fit beside it (or follows a side that did
-    not fit on one line: "= nan" after its last term would read as that term's), or 2
-    columns in where only that keeps it whole (-1.2345678901234568e-300 at 30 columns), and
-    a side wider than that is cut before its "+" and "-" terms. A term wider than the
-    terminal is cut between its operations (``term_lines``), the terms after it starting
-    lines of their own."""
+    not fit on one line: "= nan" after its last term would read as that term's), cut
+    before its "+" and "-" terms where it is wider than that; only where a term does not
+    fit under the "=" does the side start less deep (``side_indent``). A term wider than
+    the terminal is cut between its operations (``term_lines``), the terms after it
+    starting lines of their own."""
     lines = []
     for name, *sides in pieces:
         line = f"  {name} ="
@@ -544,10 +541,7 @@ def folded(pieces: list[list[str]], width: int) -> list[str]:
                 continue
             if k:
                 lines.append(line)
-                # under the "=", or 2 columns in where only that keeps the side whole
-                fits = cells(f"{indent}{sign} {side}") <= width or \
-                    cells(f"  {sign} {side}") > width
-                line = (indent if fits else "  ") + sign
+                line = side_indent(indent, sign, side, width) + sign
             broken = cut = False
             for n, term in enumerate(terms(side)):
                 if n and (cut or cells(f"{line} {term}") > width):
@@ -559,6 +553,20 @@ def folded(pieces: list[list[str]], width: int) -> list[str]:
                 broken = broken or cut
         lines.append(line)
     return lines
+
+
+def side_indent(indent: str, sign: str, side: str, width: int) -> str:
+    """Where a side that starts a line of its own starts: under the "=" (``indent``) if
+    each of its terms fits there, its sum then folded at its terms, aligned; else (one
+    long number: -1.2345678901234568e-300 at 30 columns) 4 columns in, or 2, the deepest
+    that keeps the side whole. Never at the 2 columns rows start at where 4 will do:
+    "  = 0.3299" under "  ∂f/∂alpha = v̄1" would read as a row of its own."""
+    first, *rest = terms(side)
+    if cells(f"{indent}{sign} {first}") <= width and \
+            all(cells(f"{indent}  {term}") <= width for term in rest):
+        return indent
+    return next((column for column in ("    ", "  ")
+                 if cells(f"{column}{sign} {side}") <= width), indent)
 
 
 def terms(side: str) -> list[str]:
@@ -648,8 +656,8 @@ def approximate_note(digits: int) -> str:
     """What a "≈" before an adjoint says, under the table."""
     # (the adjoint is float64's sum of the terms, left to right: at 17 digits it may
     # differ from their exact sum, 0.60000000000000009 for 0.6000000000000000333)
-    return (f"≈: the adjoint, float64's sum of the terms, rounded to {digits} digits; the "
-            "terms as rounded add up to a little more or less")
+    return (f"≈: the adjoint, float64's sum of the terms, rounded to {digits} "
+            f"digit{'s' * (digits != 1)}; the terms as rounded add up to a little more or less")
 
 
 # ----- JSON ----------------------------------------------------------------------------
@@ -674,13 +682,20 @@ class JsonTrace:
             return jsontext.dumps(value, ensure_ascii=self.ascii, allow_nan=False)
         return json.dumps(value, ensure_ascii=self.ascii, allow_nan=False)
 
+    def _extra(self, value) -> str:
+        from .. import jsontext
+
+        return jsontext.dumps(value, ensure_ascii=self.ascii, allow_nan=False)
+
     def num(self, value):
         return None if value is None else number_json(value, self.digits)
 
     def write(self, trace: tracing.Trace, extra: dict | None = None) -> None:
         if self.count == 0:
             self.head()
-        passed = f', "extra": {self.dump(finite_json(extra))}' if extra else ""
+        # (jsontext: a JSON Lines number passed through keeps its text, which json's
+        # encoder would write as its float's repr)
+        passed = f', "extra": {self._extra(finite_json(extra))}' if extra else ""
         at = {n: number_json(v) for n, v in trace.point.items()}  # never rounded
         self.out.write(("," if self.count else "") + "\n" + '{"at": ' + self.dump(at)
                        + passed + ', "nodes": [')

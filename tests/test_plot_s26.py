@@ -1,0 +1,100 @@
+"""plot on a small terminal: the drawing, its title and its legend fit the terminal's real
+width (the title folded before its terms, the legend's entries onto lines of their own),
+and a terminal too small for a plot worth reading gets one line saying what size it
+needs, exit 2, nothing on stdout (a real pseudo-terminal, its size set with TIOCSWINSZ)."""
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import run_cli, run_in_pty
+
+ROOT = Path(__file__).resolve().parent.parent
+ESCAPE = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
+OPERATORS = ("+", "-", "*", "/", "^", "=")
+
+
+def in_terminal(columns: int, rows: int, *argv: str) -> tuple[int, list[str], str]:
+    environment = {k: v for k, v in os.environ.items()
+                   if k not in ("COLUMNS", "LINES", "NO_COLOR", "FORCE_COLOR")}
+    environment.update(PYTHONUTF8="1", TERM="xterm-256color", PYTHONPATH=str(ROOT))
+    code, text, err = run_in_pty([sys.executable, "-m", "adcli", "plot", *argv], environment,
+                                 columns, rows, stdin=subprocess.DEVNULL, stderr_apart=True)
+    text = ESCAPE.sub("", text).replace("\r", "").rstrip("\n")
+    return code, text.split("\n") if text else [], err
+
+
+def parsed(expression: str) -> str:
+    code, out, err = run_cli("plot", expression, "--grid", "x=-2:2:5", "--format", "json")
+    assert code == 0, err
+    return json.loads(out)["parsed"]
+
+
+def drawn(columns: int, rows: int, *argv: str) -> list[str]:
+    code, lines, err = in_terminal(columns, rows, *argv)
+    assert code == 0, err
+    assert all(len(line) <= columns for line in lines), lines
+    assert len(lines) <= rows - 2                   # the command line and the prompt show
+    return lines
+
+
+def legend(lines: list[str]) -> list[str]:
+    """The legend's lines: under the axis labels' line."""
+    labels = next(i for i, line in enumerate(lines) if line.split()[:1] == ["value"])
+    return lines[labels + 1:]
+
+
+@pytest.mark.parametrize("columns", [20, 24, 30])
+def test_the_legend_folds_between_its_entries_to_the_terminals_width(columns):
+    lines = drawn(columns, 30, "x^3 - 3x", "--grid", "x=-2:2")
+    entries = [entry for line in legend(lines) for entry in re.split(r" {3,}", line.strip())]
+    assert entries == ["── f", "── df/dx", "● df/dx = 0"]    # each whole, on one line
+
+
+@pytest.mark.parametrize("columns", [24, 30, 40])
+def test_a_long_title_folds_before_its_terms(columns):
+    expression = "x^3 - 3x + sin(x)*exp(-x^2) + 1"
+    lines = drawn(columns, 40, expression, "--grid", "x=-2:2")
+    title = lines[:next(i for i, line in enumerate(lines) if "┌" in line)]
+    assert len(title) > 1
+    assert " ".join(line.strip() for line in title) == f"f(x) = {parsed(expression)}"
+    for line in title:
+        assert line.split()[-1] not in OPERATORS and line.strip() not in OPERATORS
+    for line in title[1:]:
+        assert line.split()[0] in ("+", "-")           # a term, its sign first
+
+
+def needs(err: str) -> tuple[int, int]:
+    found = re.search(r"needs (\d+) columns by (\d+) rows at least", err)
+    return int(found.group(1)), int(found.group(2))
+
+
+@pytest.mark.parametrize("columns, rows, wanted", [
+    # 11 rows of plot (title, frame, 5 rows inside, frame, ticks, axis labels), the
+    # legend's line and 2 for the command line and the prompt; 20 columns at least
+    (80, 10, (80, 14)),
+    (19, 30, (20, 15)),      # at 20 columns "── f   ── df/dx", then "● df/dx = 0"
+])
+def test_a_terminal_too_small_is_said_in_one_line(columns, rows, wanted):
+    code, lines, err = in_terminal(columns, rows, "x^3 - 3x", "--grid", "x=-2:2")
+    assert code == 2 and lines == []
+    assert err.startswith("adcli: error: ") and err.count("\n") == 1
+    assert f"{columns} columns by {rows} rows" in err and "-o FILE" in err
+    assert needs(err) == wanted
+
+
+@pytest.mark.parametrize("columns", [20, 80])
+def test_the_size_said_is_enough_and_one_row_less_is_not(columns):
+    _, _, err = in_terminal(columns, 8, "x^3 - 3x", "--grid", "x=-2:2")
+    width, height = needs(err)
+    lines = drawn(width, height, "x^3 - 3x", "--grid", "x=-2:2")
+    ticks = [line for line in lines if re.search(r"\S┤", line)]
+    assert len(ticks) >= 2                          # a y axis with numbers to read
+    assert needs(in_terminal(width, height - 1, "x^3 - 3x", "--grid", "x=-2:2")[2]) == \
+        (width, height)
