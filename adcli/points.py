@@ -35,9 +35,11 @@ def split_top_level(text: str, separator: str) -> list[str]:
     return parts + [text[start:]]
 
 
-# The cells beyond float64's range of the kind not met first, in words (PointSource.beyond)
+# The cells beyond float64's range (or whose expression has no finite value: exp(800))
+# of the kind not met first, in words (PointSource.beyond)
 _BEYOND = {"inf": "beyond the largest float64 number, read as inf or -inf",
-           "0": "below the smallest float64 number, read as 0"}
+           "0": "below the smallest float64 number, read as 0",
+           "not finite": "whose expression has no finite value, read as inf, -inf or nan"}
 
 
 class NotConstant(ValueError):
@@ -56,9 +58,17 @@ def constant(text: str) -> float:
     # As streams.number reads a cell first ("inf", "nan" too): written out in both, since
     # a helper call there costs ~90 ns a cell on the row-by-row path (measured).
     try:
-        return float(text.strip().replace("\u2212", "-"))
+        value = float(text.strip().replace("\u2212", "-"))
     except ValueError:
         pass
+    else:
+        if "_" not in text:
+            return value
+        # float() groups digits with '_' (1_0 is 10), as no number of adcli's does: an
+        # id 2023_01 would silently be 202301
+        raise ExpressionError(f"{quote(text.strip())} is not a number: digits are not "
+                              f"grouped with '_' (write {text.strip().replace('_', '')} if "
+                              "that is meant)", text, text.find("_"))
     expression = _parsed(text)
     if expression.variables:
         raise NotConstant(", ".join(expression.variables))
@@ -96,6 +106,59 @@ def constant_value(text: str, what: str, said: list | None = None) -> float:
             if beyond:
                 said.append(f"{what}: {beyond}: read as {format_number(value)}")
     return value
+
+
+# A number and a name apart in a cell (3 e, 5 kg): a product in an expression, but in
+# data rather a unit or a typo (of 3e5?), as two numbers apart (2 3) are an error
+_APART = r"[\d.](\s+)[^\W\d_]"
+_DECIMAL_COMMA = r"[+-]?\d+,\d+"     # 1,5: a locale's decimal comma
+_SPACED = r"[+-]?\d{1,3}( \d{3})+(\.\d*)?"    # 1 000: digits grouped by thousands
+
+
+def cell_value(text: str, line: int, column: str, note=None) -> float:
+    """A cell that float() does not read: a constant expression (pi/4), as --at reads
+    one, or an error that says why not, as --at's does. ``note``: StreamReader.note, told
+    of a value that may be a number below float64's range (2^-1080) or that is not finite
+    (exp(800), sqrt(-1)): each kind is said once, with its first cell and a count."""
+    where = f"points file line {line}, column {quote(column)}"
+    try:
+        value = constant(text)
+    except ExpressionError as error:
+        raise PointsError(f"{where}: {_cell_why(text, error.message)}") from None
+    except NotConstant as error:
+        raise PointsError(f"{where}: {quote(text)} is not a number or constant expression "
+                          f"(it uses {error})") from None
+    apart = re.search(_APART, text)
+    if apart:
+        product = text[:apart.start(1)] + "*" + text[apart.end(1):]
+        raise PointsError(f"{where}: {quote(text)} is not a number: a number and a name "
+                          "apart (a unit? a typo?) are no product in a cell: write "
+                          f"{product} if that is meant")
+    if note is not None and value == 0.0:
+        from .expression import UNDERFLOWED, underflowed
+
+        if underflowed(text):   # 2^-1080: said as a cell 1e-400 is (note says "read as 0")
+            note(line, column, text, value,
+                 f"{text} {UNDERFLOWED.removesuffix(': read as 0')}")
+    elif note is not None and value - value != 0:   # exp(800), 1/0, sqrt(-1)
+        note(line, column, text, value, f"{text} has no finite value", "not finite")
+    return value
+
+
+def _cell_why(text: str, message: str) -> str:
+    """Why a cell is no constant expression: the parser's reason, or for a number with
+    a decimal comma (1,5, which TSV and plain input do not split) or its digits grouped
+    (1 000, which the parser takes for a product), how to write it."""
+    if re.fullmatch(_SPACED, text):
+        return f"{quote(text)} is not a number: digits are not grouped with spaces " \
+               f"(write {text.replace(' ', '')} if that is meant)"
+    if not re.fullmatch(_DECIMAL_COMMA, text):  # (the cell, unless the reason quotes it)
+        return message if message.startswith(quote(text)) else f"{message}: {quote(text)}"
+    whole, _, fraction = text.partition(",")
+    point = f"write {whole}.{fraction}, with a decimal point, not a comma"
+    if len(fraction) == 3:      # 1,000: or digits grouped by thousands
+        point += f" (or {whole}{fraction} if the comma groups digits)"
+    return f"{quote(text)} is not a number: {point}"
 
 
 def _pairs(option: str, text: str):
@@ -385,8 +448,9 @@ class PointSource(Record):
 
     @property
     def beyond(self) -> str | None:
-        """Cells of the points file written beyond float64's range, in words, if any: the
-        first, and how many more were read as it was (inf) or the other way (0)."""
+        """Cells of the points file written beyond float64's range, or whose expression
+        has no finite value, in words, if any: the first, and how many more were read as
+        it was (inf) or otherwise (0; an expression's inf or nan)."""
         kinds = self._reader.beyond if self.stream is not None else {}
         if not kinds:
             return None
@@ -596,7 +660,8 @@ class PointSource(Record):
             if len(fields) != len(self._reader.columns) or not fields:
                 raise getattr(fields, "error", None) or PointsError(
                     f"points file line {line}: {_count(len(fields), 'field')}, "
-                    f"{self._named()}{self._spaced_quote(fields)}")
+                    f"{self._named()}{self._spaced_quote(fields)}"
+                    f"{self._decimal_comma(fields, first)}")
             columns, note = self._reader.columns, self._reader.note
             return [number(fields[i], line, columns[i], note) for i in numbers]
         except PointsError as error:
@@ -644,6 +709,25 @@ class PointSource(Record):
             return ""
         return " (a quote after a space does not quote the field: remove the space after " \
                "the comma)"
+
+    def _decimal_comma(self, fields: list, first: bool) -> str:
+        """Why a CSV's first row may have a field more than the header has: a number
+        written with a decimal comma (1,5), split at it. Said only where every field is
+        a whole number, as such a number's two halves are, and one after another has no
+        sign, as its second half has none; and only under a header row that ends in a
+        name (under --columns, or x, over 1,5, the field may well be one more column)."""
+        if not first or self._reader.format != "csv" or self.columns is not None or \
+                self._reader.trailing or len(fields) != len(self._reader.columns) + 1:
+            return ""
+        texts = [f.strip() if isinstance(f, str) else "" for f in fields]
+        if not all(re.fullmatch(r"[+-]?\d+", t) for t in texts):
+            return ""
+        k = next((k for k in range(1, len(texts)) if texts[k].isdigit()), None)
+        if k is None:
+            return ""
+        before, after = texts[k - 1], texts[k]
+        return (f"; if a comma is a decimal point ({before},{after} for {before}.{after}), "
+                f"write {before}.{after}: a comma separates CSV fields")
 
     def _named(self) -> str:
         """Where a row's number of fields comes from: the header, or --columns."""

@@ -101,13 +101,14 @@ def _extras(rows: Rows) -> list[list]:
 
 
 def extra_text(value) -> str:
-    """A passed-through value as text: strings as read, JSON values as JSON."""
+    """A passed-through value as text: strings as read, JSON values as JSON (its numbers
+    as written: jsontext writes a JSON Lines number's text, json its float's repr)."""
     value = finite_json(value)
     if isinstance(value, str):  # as read, or nan and inf as adcli writes them
         return value
-    import json
+    from . import jsontext
 
-    return "" if value is None else json.dumps(value, ensure_ascii=False)
+    return "" if value is None else jsontext.dumps(value, ensure_ascii=False)
 
 
 def pair_text(value) -> str:
@@ -125,8 +126,9 @@ def pair_text(value) -> str:
 
 def finite_json(value):
     """A passed-through JSON value with its nan and infinities (NaN, 1e400 in JSON Lines
-    as Python reads them) spelled as adcli spells its numbers: "nan", "inf", "-inf"."""
-    if isinstance(value, float) and not math.isfinite(value):
+    as Python reads them) spelled as adcli spells its numbers: "nan", "inf", "-inf"; a
+    number that keeps its text (1e400) is written as that, which is JSON."""
+    if isinstance(value, float) and not math.isfinite(value) and not hasattr(value, "text"):
         return number_text(value)
     if isinstance(value, list):
         return [finite_json(v) for v in value]
@@ -437,7 +439,7 @@ class _PointWriter(_Writer):
         reprs made in C, without --digits). json's C encoder writes a rounded Number as
         float's repr, so with --digits only ``dumps`` writes the dicts."""
         if not self._float64(rows) or rows.extra or len(rows) < _TEMPLATED:
-            many = len(rows) >= _TEMPLATED and self.digits is None
+            many = len(rows) >= _TEMPLATED and self.digits is None and _all_text(rows.extra)
             return between.join(map(self._many_dumps if many else self.dumps,
                                     self.points(rows)))
         if self._template is None:
@@ -623,6 +625,13 @@ class JsonLinesWriter(_PointWriter):
                     tails[code] = tail
             lines[i] = lines[i][:-1] + tail
         return "\n".join(lines)
+
+
+def _all_text(extra: dict) -> bool:
+    """Whether the passed-through values are all strings (CSV's), which json's encoder
+    writes as jsontext does; a JSON Lines value may hold numbers that keep their text,
+    which only jsontext writes."""
+    return all(isinstance(v, str) for values in extra.values() for v in values)
 
 
 def _template(writer: _PointWriter, count: int):

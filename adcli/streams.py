@@ -8,7 +8,7 @@ from __future__ import annotations
 import functools
 import math
 
-from .errors import ExpressionError, PointsError, ValuesError, quote
+from .errors import PointsError, ValuesError, quote
 
 STREAM_FORMATS = ("csv", "tsv", "plain", "jsonl")
 _MAX_LINE = 1 << 20   # a longer line is no points row (and /dev/zero must not fill memory)
@@ -83,6 +83,7 @@ class StreamReader:
         # [count, the first one's words], the first kind met first
         self.beyond: dict[str, list] = {}
         self.unnamed: list = [0, None]  # JSON lines with keys that are no column: count, first
+        self._kept = True   # JSON Lines: a key passes through, so its numbers keep their text
         self._back: list[str] = []      # lines read by the block reader, to read again, reversed
         self._failed: PointsError | None = None   # the stream could not be read on
         self._bad: PointsError | None = None      # what is wrong with the line just read
@@ -106,6 +107,8 @@ class StreamReader:
         if first is None:
             self._empty(fmt)
             return
+        if fmt in (None, "jsonl") and self._bad is None:
+            _not_json_lines(first, self.line)
         self.format = fmt or _detect(first)
         self._pending: str | None = first
         if self.format == "jsonl":
@@ -215,6 +218,8 @@ class StreamReader:
             if name in found:
                 raise PointsError(self._both(found[name], k, name))
             found[name] = k
+        # (a number's text costs a call into Python each: kept only if it may be written)
+        self._kept = len(found) < len(self.columns)
         return found
 
     def _both(self, first: int, second: int, name: str) -> str:
@@ -237,7 +242,7 @@ class StreamReader:
                     yield self.line, self._take_bad()
                     continue
                 try:
-                    obj = _json_object(text, self.line, _may_be_beyond(text))
+                    obj = _json_object(text, self.line, self._kept or _may_be_beyond(text))
                 except PointsError as error:
                     yield self.line, Bad(error)
                     continue
@@ -381,16 +386,17 @@ class StreamReader:
         return data
 
     def note(self, line: int, column: str, text: str, value: float,
-             why: str | None = None) -> None:
+             why: str | None = None, kind: str | None = None) -> None:
         """Count a cell written beyond float64's range, keeping the first one's words
-        (``why``: a constant expression's, which underflowed)."""
+        (``why``: a constant expression's, which underflowed, or of ``kind`` "not
+        finite": exp(800), sqrt(-1))."""
         from .reader import out_of_range
 
         why = why or out_of_range(text, value)
         if why:
             from .printer import format_number
 
-            kind = self.beyond.setdefault("0" if value == 0 else "inf", [0, None])
+            kind = self.beyond.setdefault(kind or ("0" if value == 0 else "inf"), [0, None])
             kind[0] += 1
             if kind[1] is None:
                 kind[1] = (f"points file line {line}, column {quote(column)}: {why}: "
@@ -780,6 +786,23 @@ def _taken_for_json(error: PointsError) -> PointsError:
                        "JSON Lines: if it is CSV, TSV or plain, say so with --points-format")
 
 
+def _not_json_lines(first: str, line: int) -> None:
+    """Raise for a first line that starts a JSON document other than JSON Lines: an array
+    of objects ('[{...}, ...]', or '[' alone, pretty-printed) or one object spread over
+    several lines ('{' alone), which would read as a CSV header or a broken object."""
+    import re
+
+    text = first.removeprefix("\ufeff").strip()
+    if text == "[" or re.match(r"\[\s*\{", text):
+        what, how = "a JSON array", "convert it: jq -c '.[]' FILE"
+    elif text == "{":
+        what, how = "an object spread over several lines", "write one per line: jq -c . FILE"
+    else:
+        return
+    raise PointsError(f"points file line {line}: {what}, not JSON Lines (one object per "
+                      f"line): {how} | adcli ... --points -")
+
+
 def _object_start(text: str) -> bool:
     """Whether a line starts as a JSON object does, '{' then a key's quote or '}' (a broken
     JSON line), not as '{a},x' or an id {3F2504E0-...} (CSV, TSV or plain)."""
@@ -811,15 +834,6 @@ def _tab_split(text: str) -> list[str]:
             for f in text.split("\t")]
 
 
-class _Written(float):
-    """A JSON number with its text, for a note if it was beyond float64's range."""
-
-    def __new__(cls, text):
-        number = super().__new__(cls, text)
-        number.text = text
-        return number
-
-
 def _may_be_beyond(text: str, delimiter: str | None = None, longest: int | None = None) \
         -> bool:
     """Whether the text may hold a number beyond float64's range: one with an exponent of
@@ -834,7 +848,9 @@ def _may_be_beyond(text: str, delimiter: str | None = None, longest: int | None 
 
 
 def _json_object(text: str, line: int, written: bool = False) -> dict:
-    """The object on a JSON Lines line; ``written``: its numbers keep their text."""
+    """The object on a JSON Lines line; ``written``: its numbers keep their text, to pass
+    through as written (1701763200.123456789, 1E2, 1e-400) and for a note if one was
+    beyond float64's range."""
     import json
 
     # A byte order mark, of a file joined with cat: no part of the object, as one that
@@ -877,28 +893,23 @@ def _colons(value: dict | list) -> int:
 
 @functools.cache
 def _decoder(written: bool, signed: bool):
-    """A JSON decoder whose numbers keep their text (``written``) and whose integer -0 is
-    -0.0 as a number (``signed``): made once, as json.loads makes one each call it is
-    given a hook."""
+    """A JSON decoder whose numbers keep their text (``written``; jsontext writes it
+    back) and whose integer -0 is -0.0 as a number (``signed``): made once, as json.loads
+    makes one each call it is given a hook."""
     import json
 
-    return json.JSONDecoder(parse_float=_Written if written else None,
+    from .jsontext import Number
+
+    return json.JSONDecoder(parse_float=Number if written else None,
                             parse_int=_signed_int if signed else None)
 
 
-class _NegativeZero(int):
-    """A JSON integer -0: 0 to Python's int, -0.0 as a number, as CSV and --at read it
-    (1/x there is -inf, sqrt's derivative -inf)."""
+def _signed_int(text: str) -> int | float:
+    """A JSON integer; -0 as -0.0, as CSV and --at read it (1/x there is -inf, sqrt's
+    derivative -inf), written back as -0 (Python's int has no -0)."""
+    from .jsontext import Number
 
-    def __float__(self) -> float:
-        return -0.0
-
-
-_NEGATIVE_ZERO = _NegativeZero(0)
-
-
-def _signed_int(text: str) -> int:
-    return _NEGATIVE_ZERO if text == "-0" else int(text)
+    return Number(text) if text == "-0" else int(text)
 
 
 class _Repeated(Exception):
@@ -1013,15 +1024,6 @@ def is_number(text: str) -> bool:
     return True
 
 
-def _underflowed(text: str) -> str | None:
-    """Why a cell written as a constant expression (2^-1080) may have been read as 0."""
-    from .expression import UNDERFLOWED, underflowed
-
-    # (note says what it was read as)
-    return f"{text.strip()} {UNDERFLOWED.removesuffix(': read as 0')}" if underflowed(text) \
-        else None
-
-
 def number(cell, line: int, column: str, note=None) -> float:
     """A cell of a variable's column: a number, or what --at accepts (``pi/4``). ``note``:
     StreamReader.note, told of a cell read as 0 or inf (it may be written beyond range)."""
@@ -1031,9 +1033,10 @@ def number(cell, line: int, column: str, note=None) -> float:
         except ValueError:
             pass
         else:
-            if note is not None and (value == 0 or value - value != 0):
-                note(line, column, cell, value)
-            return value
+            if "_" not in cell:     # 1_0, float()'s grouped digits: refused below
+                if note is not None and (value == 0 or value - value != 0):
+                    note(line, column, cell, value)
+                return value
     elif isinstance(cell, (int, float)) and not isinstance(cell, bool):
         try:
             value, text = float(cell), getattr(cell, "text", None)
@@ -1052,16 +1055,6 @@ def number(cell, line: int, column: str, note=None) -> float:
     text = cell.strip()
     if not text:
         raise PointsError(f"{where}: an empty cell (a missing value)")
-    from .points import NotConstant, constant    # the parser: only for cells that need it
+    from .points import cell_value    # the parser: only for cells that need it
 
-    try:
-        value = constant(text)
-    except (ExpressionError, NotConstant) as error:
-        uses = f" (it uses {error})" if isinstance(error, NotConstant) else ""
-        raise PointsError(f"{where}: {quote(text)} is not a number or constant "
-                          f"expression{uses}") from None
-    if value == 0.0 and note is not None:   # 2^-1080: said as a cell 1e-400 is
-        why = _underflowed(text)
-        if why:
-            note(line, column, text, value, why)
-    return value
+    return cell_value(text, line, column, note)
