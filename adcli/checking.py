@@ -263,6 +263,13 @@ class CheckResult:
     def exit_code(self) -> int:
         return 0 if self.ok else EXIT_CHECK_FAILED
 
+    def __bool__(self) -> bool:
+        # (a result is always there, so it would always be true: assert check(...) would
+        # pass a wrong derivative; and of three verdicts, "cannot tell" is neither yes nor no)
+        raise TypeError("a CheckResult has no truth value: its verdict is 'matches', "
+                        "'differs' or 'cannot tell'; use .ok (True only where it matches) "
+                        "or .verdict")
+
     def __str__(self) -> str:
         return "\n".join([self.summary, *self.diagnosis, *self.notes])
 
@@ -367,7 +374,8 @@ def check(f, expected=None, *, expect: Mapping | None = None, order: int | None 
         result.diagnosis = _f_read_otherwise(result, definitions, options) or \
             result.diagnosis
     if result.verdict == "differs" and result.expected_mode:
-        result.diagnosis = _f_unspaced(result, definitions, options) or result.diagnosis
+        result.diagnosis = _f_unspaced(result, definitions, options) or \
+            _f_powered(result, definitions, options) or result.diagnosis
         result.diagnosis = _other_way(result, definitions, options)
         result.diagnosis = _unspaced_other_way(result, definitions, options) or \
             result.diagnosis
@@ -488,6 +496,77 @@ def _f_unspaced(r: CheckResult, definitions, options: dict) -> list[str]:
 # Set while check tries f read otherwise (_f_unspaced): a reading of that reading is not
 # tried again
 _TRYING = contextvars.ContextVar("adcli_check_trying", default=False)
+
+
+def _f_powered(r: CheckResult, definitions, options: dict) -> list[str]:
+    """Where f applies a function without brackets to a power of a variable (sin x^2,
+    read sin(x^2) by the rules, and no caution says it: it is as often meant) and read as
+    sin(x)^2 the expectation matches: the words for that. Each such application is read
+    so alone, then all of them at once, as _f_unspaced does."""
+    from .slips import READING_CHARS
+
+    readings = _powered_readings(r.expression) \
+        if len(r.expression.text) <= READING_CHARS and not _TRYING.get() else []
+    tries = [[g] for g in readings] + ([readings] if len(readings) > 1 else [])
+    trying = _TRYING.set(True)
+    try:
+        for chosen in tries:
+            text = r.expression.text
+            for g in sorted(chosen, key=lambda g: g.at, reverse=True):
+                text = f"{text[:g.at]}({text[g.at:g.close]}){text[g.close:]}"
+            try:
+                again = check(text, definitions=definitions, **_given(r), **options)
+            except AdcliError:
+                continue
+            one = len(chosen) == 1
+            said = f"f: {' and '.join(g.written for g in chosen)} {'is' if one else 'are'} " \
+                f"read as {' and '.join(g.read for g in chosen)}; "
+            found = _as_meant(again, said, " and ".join(g.meant for g in chosen))
+            if found:
+                return found
+    finally:
+        _TRYING.reset(trying)
+    return []
+
+
+# A function's name and a space before its argument (sin x^2, \ln x^3), and a power's
+# exponent as written (^2, ^{2}, ^(3), ^-1, ²): _powered_readings
+_NAME_THEN_SPACE = re.compile(r"\\?[^\W\d_]+\s+")
+_EXPONENT = re.compile(r"\^\s*(?:\{[^{}]*\}|\([^()]*\)|[-+]?(?:\d+\.?\d*|\.\d+|[^\W\d_]\w*))"
+                       r"|[⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻]+")
+
+
+def _powered_readings(f: Expression) -> list:
+    """Each function of f applied without brackets to one variable's power (sin x^2):
+    as written, as read (sin(x^2)) and as maybe meant (sin(x)^2), with where the bracket
+    that reads it so opens (``at``) and closes (``close``, before the power). Not where
+    --let names are in f: their nodes' places are in their own texts."""
+    from types import SimpleNamespace
+
+    from .printer import render
+
+    nodes, text, found = f.nodes, f.text, []
+    for index, node in enumerate([] if f.names else nodes):
+        if node.kind != "call" or len(node.args) != 1:
+            continue
+        power = nodes[node.args[0]]
+        if power.kind != "infix" or power.name != "pow" or \
+                nodes[power.args[0]].kind != "variable":
+            continue
+        base = nodes[power.args[0]].position
+        exponent = _EXPONENT.match(text, power.position)
+        if exponent is None or not _NAME_THEN_SPACE.fullmatch(text, node.position, base):
+            continue
+        head, tail = text[node.position:power.position], text[power.position:exponent.end()]
+        written, read = head + tail, render(nodes, root=index)
+        try:    # (the texts are read as said: an exponent not as matched is no reading)
+            same, meant = parse(written).parsed, parse(f"({head}){tail}").parsed
+        except AdcliError:
+            continue
+        if same == read:
+            found.append(SimpleNamespace(written=written.strip(), read=read, meant=meant,
+                                         at=node.position, close=power.position))
+    return found
 
 
 def _f_read_as(r: CheckResult, readings: list, definitions, options: dict) -> list[str]:
@@ -1344,6 +1423,10 @@ def _unread_words(left: str, right: str, f: Expression) -> str:
                 f"side alone, {right}, or name the derivative before '=', {named} = {right}")
     what = f"the expectation's left side, {left}, is not read as a derivative"
     several = len(f.variables) > 1
+    named = _left_side(right)
+    if named is not None:   # 3x^2 = dy/dx: the right side alone is no expectation
+        return (f"{what}, and its right side, {right}, names one: the equation is written "
+                f"the other way round; write {right} = {left}{_alone(left, named, several)}")
     sub = _SUBSCRIPTED.fullmatch(left)
     names = sub and (_spelled(sub[1], f.variables) or
                      ((sub[1],) if sub[1] in f.variables else None))
@@ -1363,6 +1446,17 @@ def _unread_words(left: str, right: str, f: Expression) -> str:
                 f"for a mixed partial), or write its left side as {forms}")
     return (f"{what}: an expression is wanted, not an equation; give the right side alone, "
             f"{right}, or write the left side as {forms}")
+
+
+def _alone(left: str, named: tuple, several: bool) -> str:
+    """", or give <left> alone", as it is then taken: where f has several variables, only
+    with the one the derivative named is in (none for f'(x), whose x is not read here)."""
+    variable = named[1]
+    if not several:
+        return f", or give {left} alone"
+    if isinstance(variable, str):
+        return f", or give {left} alone with " + _typed(f"--wrt {variable}", f"wrt=\"{variable}\"")
+    return ""
 
 
 def _same_mixed(left: str, variable, names: tuple, f: Expression) -> None:
@@ -1607,6 +1701,10 @@ def _one_name(f: Expression, wrt, at=None) -> str:
         # one variable left to vary (sampled, or given different values).
         varying = [n for n in names if n not in (at or {}) or not _one_value(at[n])]
         names = varying if len(varying) == 1 else names
+    if wrt is not None and len(names) > 1:   # (the advice to name one with --wrt is no help)
+        raise ValuesError(f"{_typed('--wrt', 'wrt=')} names {listing(names)}, "
+                          "but one expectation is one derivative: "
+                          + _typed(_ONE_WRT_CLI, _ONE_WRT_API))
     if len(names) != 1:
         listed = listing(names) or "no variables"
         notation = leibniz(names) or _function_glued(names)
@@ -1623,6 +1721,8 @@ _ONE_NAME_CLI = ("name it with --wrt, fix the others with --at, or give partials
                  "with --expect NAME=...")
 _ONE_NAME_API = ("name it with wrt=, give the others one value each as keywords ({}=3), or "
                  "give partials by name with expect={{NAME: ...}}")
+_ONE_WRT_CLI = "give one variable to --wrt, or one --expect NAME=... per variable"
+_ONE_WRT_API = "give one variable to wrt=, or one expectation per variable: expect={NAME: ...}"
 
 
 def _held_by_equal_values(f: Expression, expected, expect, wrt, at, r) -> list[str]:
