@@ -259,10 +259,13 @@ def watcher(diagnostics: Diagnostics):
 def inside(function, xs) -> np.ndarray | bool:
     """Where the inputs ``xs`` lie inside ``function``'s smooth domain (its ``kink``
     distance positive; everywhere for a function without edges). False for a function
-    whose own reason for an infinite derivative says it (a divisor of 0, or 1/b
-    overflowing)."""
-    from .functions import ORIGIN_SLOPE, POW_DERIVATIVE, Primitive
+    whose own reason for an infinite derivative says it (atan2's and hypot's origin); a
+    quotient where its divisor is not 0."""
+    from .functions import ORIGIN_SLOPE, POW_DERIVATIVE, Div, Primitive
 
+    if function.derivative_reason == Div.derivative_reason:   # (a class, or a step of one)
+        # (gy/b and -gy·y/b have no edge but b = 0: inf elsewhere is the float range's)
+        return np.asarray(xs[1]) != 0
     if function.derivative_reason == POW_DERIVATIVE:
         # (pow and its rules' helpers, of (a, b): at a base above 0 neither b·a^(b-1) nor
         # a^b·ln(a) has an edge or a vertical tangent, nor b·a^(b-1) below 0 for a whole

@@ -162,8 +162,9 @@ class Div(Primitive):
     name, arity, callable = "div", 2, False
     value_reason = "a division by 0, or overflow"
     symbol, spellings, dunder = "/", ("/", "\u00f7", "\\div"), "truediv"  # ÷, LaTeX's
-    # (1/b overflows for a subnormal b, exp(-720): no edge of a domain, no vertical tangent)
-    derivative_reason = "a divisor of 0, or one so small that the rule's 1/b or y/b overflows"
+    # (b = 0 is the rule's one edge: its 1/b or y/b beyond the float range at any other b,
+    # a subnormal exp(-720) or 1e-200 for 1/x's -1/x^2, is an overflow: diagnostics.inside)
+    derivative_reason = "a divisor of 0"
     domain = ((-3.0, 3.0), (0.5, 3.0))
     def forward(self, a, b): return a / b
     def backward(self, gy):
@@ -1893,8 +1894,13 @@ def _pow_special_points(a, r, b, y):
         with np.errstate(all="ignore"):
             gone = (here[1] == 0) & (here[0] != 0) & np.all(
                 [np.power(here[0], r0 - j) == 0 for j in range(length)], axis=0)
-        rows[2:] = np.where(np.any(b_rows[1:] != 0, axis=0) & ~still & ~gone, np.nan,
-                            rows[2:])
+        # A negative base has no real log: a varying exponent leaves a^b without a real
+        # derivative however small a^b is ((-1e100)^(-1e100) underflows to an exact-looking
+        # 0), as backward and e^z's rows elsewhere find (nan).
+        negative = here[0] < 0
+        rows[1] = np.where(negative & (b_rows[1] != 0), np.nan, rows[1])
+        rows[2:] = np.where(np.any(b_rows[1:] != 0, axis=0) & (~still & ~gone | negative),
+                            np.nan, rows[2:])
     out[1:, special] = rows[1:]
     return y
 

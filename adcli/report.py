@@ -135,15 +135,74 @@ def warned(diagnostics) -> list[tuple[tuple[str, str, str], np.ndarray, dict]]:
     """Per function and kind of trouble, ``((function, kind, why), indices, numbers)``:
     the points it marks, and the other witness's numbers there (``{"long_double":
     values}``, one per index; {} for a function's kinds). Worded once per kind, not once
-    per point: a run may warn at every point."""
+    per point: a run may warn at every point; an overflow once more where long double
+    found numbers finite (``finite_wider``), per set of them."""
     found = []
+    finite = finite_wider(diagnostics)
     for (name, what), mask in merged(diagnostics).items():
-        if mask.any():
-            indices = np.flatnonzero(np.ravel(mask))
-            numbers = {field: np.ravel(values)[indices] for field, values in
-                       diagnostics.numbers.get((name, what), {}).items()}
-            found.append(((label(name, what), what, why(name, what)), indices, numbers))
+        if not mask.any():
+            continue
+        said = why(name, what)
+        numbers = diagnostics.numbers.get((name, what), {})
+        for indices, subjects in _by_finite(np.ravel(mask), what, name, finite):
+            numbers_there = {field: np.ravel(values)[indices]
+                             for field, values in numbers.items()}
+            whole = said + (_on_the_way(subjects, 'their "range" entries') if subjects
+                            else "")
+            found.append(((label(name, what), what, whole), indices, numbers_there))
     return found
+
+
+def finite_wider(diagnostics) -> dict[str, np.ndarray]:
+    """Per derivative shown (its subject: "d2/dy dx"), where long double's run
+    contradicted it with a number inside float64's range (its "range" warning's): a
+    function's overflow, a step of the derivative's pass, at such a point was float64's,
+    on the way to a finite number. (Not the value's: no derivative's step makes it.)"""
+    finite = {}     # (a variable's masks are not merged: one each)
+    for (name, what), mask in diagnostics.masks.items():
+        wide = diagnostics.numbers.get((name, what), {}).get("long_double")
+        if what == "range" and wide is not None and _shown(name) == "derivative":
+            # (kept as float64: beyond its range a long double number is inf here)
+            finite[_subject(name, "the value")] = np.ravel(mask) & np.isfinite(np.ravel(wide))
+    return {subject: where for subject, where in finite.items() if where.any()}
+
+
+def _by_finite(mask, what: str, name: str, finite: dict):
+    """The points of a flat ``mask``, as (indices, subjects) groups: for a function's
+    overflow, by which numbers long double found finite there (``finite_wider``); else
+    all of them with none."""
+    if what != "overflow" or not _of_primitive(name) or not finite:
+        return [(np.flatnonzero(mask), ())]
+    sets = np.zeros(mask.shape, dtype=np.int64)
+    subjects = list(finite)[:62]
+    for k, subject in enumerate(subjects):
+        sets |= finite[subject].astype(np.int64) << k
+    return [(np.flatnonzero(mask & (sets == code)),
+             tuple(s for k, s in enumerate(subjects) if code >> k & 1))
+            for code in np.unique(sets[mask]).tolist()]
+
+
+def _on_the_way(subjects, told: str, some: str = "") -> str:
+    """An overflow's words where long double found the numbers ``subjects`` finite (at
+    ``some`` of its points, or all): the step overflowed in float64, on the way, and the
+    true derivative is not inf; ``told``: where those numbers are given."""
+    subjects = list(subjects)
+    numbers = " and ".join(subjects) if len(subjects) < 3 else \
+        ", ".join(subjects[:-1]) + ", and " + subjects[-1]
+    one = len(subjects) == 1
+    return (f";{some} a step on the way, in float64 only: computed again in long double, "
+            f"{numbers} {'is' if one else 'are'} finite there ({told} give"
+            f"{'s' * one} the number{'s' * (not one)})")
+
+
+def _said_on_the_way(count: int, total: int, subjects) -> str:
+    """_on_the_way on stderr, after an overflow's line marking ``total`` points, ``count``
+    of them where long double found ``subjects`` finite."""
+    if not count:
+        return ""
+    some = "" if count == total else f" at {count} of those points"
+    told = "its own warning" if len(subjects) == 1 else "their own warnings"
+    return _on_the_way(subjects, told, some)
 
 
 def point_warnings(diagnostics) -> list[tuple[int, str, str, str]]:
@@ -157,13 +216,16 @@ def told(diagnostics, concerned) -> list[str]:
     """The API's warnings: one line per function (or variable) and kind of trouble that
     ``concerned(name, what)`` keeps, its points counted, in the CLI's words."""
     points = int(np.prod(diagnostics.shape, dtype=np.int64)) if diagnostics.shape else 1
-    lines = []
+    lines, finite = [], finite_wider(diagnostics)
     for (name, what), mask in merged(diagnostics).items():
         count = int(np.count_nonzero(mask))
         if not count or not concerned(name, what):
             continue
         where = f"{count} of {points} point{'s' * (points != 1)}"
-        lines.append(said(name, what, where, diagnostics.first(name, what), points))
+        groups = [(len(i), s) for i, s in _by_finite(np.ravel(mask), what, name, finite) if s]
+        subjects = dict.fromkeys(s for _, named in groups for s in named)
+        lines.append(said(name, what, where, diagnostics.first(name, what), points)
+                     + _said_on_the_way(sum(n for n, _ in groups), count, list(subjects)))
     return lines
 
 
@@ -173,6 +235,9 @@ class Report:
         self.counts: dict[tuple[str, str], int] = {}
         self.unattributed = False   # nan/inf results no function is to blame for
         self.firsts: dict = {}      # per (variable, kind) of _OF_VARIABLES: its first point
+        # per function's overflow: its points where long double found numbers finite, and
+        # which numbers (finite_wider)
+        self.on_the_way: dict[tuple[str, str], tuple[int, dict]] = {}
 
     def add(self, diagnostics, n: int, bad: bool = False) -> None:
         """Count a chunk's diagnostics; ``bad``: whether any result in it is nan or inf."""
@@ -182,8 +247,24 @@ class Report:
         for key in merged(diagnostics):
             if key[1] in _OF_VARIABLES:     # the earlier chunk's is the first
                 self.firsts.setdefault(key, diagnostics.first(*key))
+        self._add_on_the_way(diagnostics)
         if bad and not self._blamed():
             self.unattributed = True
+
+    def _add_on_the_way(self, diagnostics) -> None:
+        finite = finite_wider(diagnostics)
+        if not finite:  # (the common case: no pass over the masks)
+            return
+        for (name, what), mask in merged(diagnostics).items():
+            for indices, subjects in _by_finite(np.ravel(mask), what, name, finite):
+                if subjects:
+                    count, named = self.on_the_way.get((name, what), (0, {}))
+                    named.update(dict.fromkeys(subjects))
+                    self.on_the_way[(name, what)] = (count + len(indices), named)
+
+    def _said_on_the_way(self, key) -> str:
+        count, named = self.on_the_way.get(key, (0, {}))
+        return _said_on_the_way(count, self.counts[key], list(named))
 
     def _blamed(self) -> bool:
         """Whether a function is named for a nan or inf."""
@@ -199,7 +280,7 @@ class Report:
             where = f"{count} of {self.points} point{'s' * (self.points != 1)}"
             if what != "kink" or kinks:
                 lines.append(said(name, what, where, self.firsts.get((name, what)),
-                                  self.points))
+                                  self.points) + self._said_on_the_way((name, what)))
         return lines
 
     @staticmethod

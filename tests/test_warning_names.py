@@ -35,12 +35,12 @@ def test_order_n_says_overflow_inside_the_domain_not_an_edge(argv):
     assert "edge of its domain or" not in err
 
 
-def test_a_rule_whose_own_reason_says_overflow_keeps_it():
-    # 1/x's d2/dx2 = 2/x^3 = 2e600 at 1e-200: '/' says "1/b ... overflows" itself
+def test_a_quotient_overflowing_inside_its_domain_says_overflow():
+    # 1/x's d2/dx2 = 2/x^3 = 2e600 at 1e-200, a divisor far from 0: an overflow, as x^-1's
     code, out, err = run_cli("grad", "1/x", "--at", "x=1e-200", "--order", "2",
                              "--format", "json")
     assert [(w["function"], w["kind"]) for w in strict_json(out)["warnings"]] == \
-        [("/", "derivative")]
+        [("/", "overflow")]
 
 
 def test_order_n_at_an_edge_still_says_edge():
