@@ -81,13 +81,7 @@ def constant_value(text: str, what: str, said: list | None = None) -> float:
     number beyond float64's range (1e999: inf) is read as Python reads it, and an
     expression read as it rarely means (1/2 pi is 1/(2*pi)), said in ``said``, a list of
     warnings."""
-    try:
-        value = constant(text)
-    except ExpressionError as error:
-        raise ValuesError(f"{what}: {error.message}: {quote(text)}") from None
-    except NotConstant as error:
-        raise ValuesError(f"{what}: {quote(text)} is not a number or constant expression "
-                          f"(it uses {error})") from None
+    value = _constant_or(text, ValuesError, what, lambda why: f"{why}: {quote(text)}")
     if said is not None:
         try:
             float(text.strip().replace("\u2212", "-"))
@@ -108,6 +102,18 @@ def constant_value(text: str, what: str, said: list | None = None) -> float:
     return value
 
 
+def _constant_or(text: str, error, what: str, why) -> float:
+    """``constant``, or ``error`` (a class) saying ``what`` is wrong: the parser's reason
+    as ``why`` words it, or the variables that make it no constant."""
+    try:
+        return constant(text)
+    except ExpressionError as failed:
+        raise error(f"{what}: {why(failed.message)}") from None
+    except NotConstant as failed:
+        raise error(f"{what}: {quote(text)} is not a number or constant expression "
+                    f"(it uses {failed})") from None
+
+
 # A number and a name apart in a cell (3 e, 5 kg): a product in an expression, but in
 # data rather a unit or a typo (of 3e5?), as two numbers apart (2 3) are an error
 _APART = r"[\d.](\s+)[^\W\d_]"
@@ -121,13 +127,7 @@ def cell_value(text: str, line: int, column: str, note=None) -> float:
     of a value that may be a number below float64's range (2^-1080) or that is not finite
     (exp(800), sqrt(-1)): each kind is said once, with its first cell and a count."""
     where = f"points file line {line}, column {quote(column)}"
-    try:
-        value = constant(text)
-    except ExpressionError as error:
-        raise PointsError(f"{where}: {_cell_why(text, error.message)}") from None
-    except NotConstant as error:
-        raise PointsError(f"{where}: {quote(text)} is not a number or constant expression "
-                          f"(it uses {error})") from None
+    value = _constant_or(text, PointsError, where, lambda why: _cell_why(text, why))
     apart = re.search(_APART, text)
     if apart:
         product = text[:apart.start(1)] + "*" + text[apart.end(1):]
