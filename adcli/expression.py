@@ -509,7 +509,8 @@ class Expression:
                 result.diagnostics.unmark((name, "lost"), bad)
         settled = np.zeros(result.value.shape, dtype=bool)  # (forward mode's question)
         settled[where] = seen.settled
-        _drop_range_artifacts(result.diagnostics, where, seen)
+        if not asked.unjudged:
+            _drop_range_artifacts(result.diagnostics, where, seen)
         return settled
 
     def _by_forward_mode(self, arrays, result: Result, flagged: np.ndarray) -> None:

@@ -21,6 +21,9 @@ class Asked:
     def __init__(self, wrt, hessian: bool = False, nth: tuple[str, int] | None = None):
         self.wrt, self.hessian = list(wrt), hessian
         self.nth = nth if nth is not None and 1 <= nth[1] <= MAX_ORDER else None
+        # an n-th derivative above MAX_ORDER is computed in float64 only: nothing of it
+        # is judged, and no warning of it may be dropped as long double's run settled
+        self.unjudged = nth is not None and self.nth is None and nth[1] > 0
 
     def named(self, value, gradient=None, hessian=None, derivative=None) -> dict:
         numbers = {"": value}

@@ -249,7 +249,9 @@ def _judged(make_run, arrays: list[np.ndarray], asked: Asked, shown: dict) -> Ju
             clean[name][doubted] &= stable
             wrong[name][doubted] &= stable | (far & np.isfinite(bound))
             bounds[name][doubted] = bound
-    settled = np.logical_and.reduce([clean[name] for name in ["", *asked.wrt]])
+    # (grad --order N's derivative too: a warning of it is dropped only where it settled)
+    nth = [asked.named_nth()] if asked.nth is not None else []
+    settled = np.logical_and.reduce([clean[name] for name in ["", *asked.wrt, *nth]])
     return Judged(wrong, numbers, settled, bounds, kinked, first)
 
 

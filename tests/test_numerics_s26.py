@@ -167,3 +167,32 @@ def test_only_the_points_found_finite_are_counted_so():
     (overflow,) = [line for line in warnings_in(err) if "overflowed at" in line]
     assert "overflowed at 2 of 2 points" in overflow
     assert "d/dx and d/dy are finite there" in overflow and "d/dz" not in overflow
+
+
+# ----- above long double's orders, a warning of the derivative is not dropped -----------
+
+
+@pytest.mark.parametrize("order", [5, 6, 12])
+def test_a_derivative_warning_above_long_doubles_orders_stays(order):
+    # x^x has no real derivative at a negative base; long double's run judges the value
+    # only above order 4, so its settling said nothing of the derivative (the '^' warning
+    # was dropped, leaving "a result is nan or inf (from a value that is nan or inf)")
+    code, out, err = run_cli("grad", "x^x", "--at", "x=-1e100", "--order", str(order),
+                             "--format", "json")
+    assert code == 0
+    point = strict_json(out)["points"][0]
+    assert (point["value"], point["derivative"]) == (0.0, "nan")
+    assert ("^", "derivative") in {(w["function"], w["kind"])
+                                   for w in strict_json(out)["warnings"]}
+
+
+def test_an_infinite_derivative_above_long_doubles_orders_is_warned():
+    # sqrt(x^2 + y^2) at x = y = 1e-200: x^2 + y^2 underflows to 0, so float64's sixth
+    # derivative is -inf (the truth, r^-5 times a polynomial, is finite but beyond the
+    # range); the value's range warning alone said nothing of it
+    code, out, err = run_cli("grad", "sqrt(x^2+y^2)", "--at", "x=1e-200,y=1e-200",
+                             "--order", "6", "--wrt", "x", "--format", "json")
+    assert code == 0
+    result = strict_json(out)
+    assert result["points"][0]["derivative"] == "-inf"
+    assert ("sqrt", "derivative") in {(w["function"], w["kind"]) for w in result["warnings"]}
