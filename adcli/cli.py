@@ -475,14 +475,18 @@ def _whole_expression(argument: str) -> bool:
 
 
 def _is_number(text: str) -> bool:
-    """Whether text is a value --at takes: a number or a constant expression (pi/4)."""
+    """Whether text is a value --at takes: a number or a constant expression (pi/4), or
+    one it refuses only for its grouped digits (1_0: the forgotten --at is the story)."""
     from .points import constant
 
     try:
-        constant(text)
+        constant(text.replace("_", "") if _GROUPED.fullmatch(text) else text)
     except (AdcliError, ValueError):
         return False
     return True
+
+
+_GROUPED = re.compile(r"\s*[+-]?\d[\d_]*(\.[\d_]*)?\s*")   # 1_000, as Python writes one
 
 
 def _options_after_dashes(arguments, options: list[tuple[str, bool]], many: bool) -> None:

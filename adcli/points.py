@@ -39,7 +39,8 @@ def split_top_level(text: str, separator: str) -> list[str]:
 # of the kind not met first, in words (PointSource.beyond)
 _BEYOND = {"inf": "beyond the largest float64 number, read as inf or -inf",
            "0": "below the smallest float64 number, read as 0",
-           "not finite": "whose expression has no finite value, read as inf, -inf or nan"}
+           "not finite": "whose expression is not finite in float64, read as inf, -inf or "
+                         "nan"}
 
 
 class NotConstant(ValueError):
@@ -116,7 +117,7 @@ def _constant_or(text: str, error, what: str, why) -> float:
 
 # A number and a name apart in a cell (3 e, 5 kg): a product in an expression, but in
 # data rather a unit or a typo (of 3e5?), as two numbers apart (2 3) are an error
-_APART = r"[\d.](\s+)[^\W\d_]"
+_APART = r"\s*[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?(\s+)[^\W\d_]\w*\s*"
 _DECIMAL_COMMA = r"[+-]?\d+,\d+"     # 1,5: a locale's decimal comma
 _SPACED = r"[+-]?\d{1,3}( \d{3})+(\.\d*)?"    # 1 000: digits grouped by thousands
 
@@ -128,7 +129,7 @@ def cell_value(text: str, line: int, column: str, note=None) -> float:
     (exp(800), sqrt(-1)): each kind is said once, with its first cell and a count."""
     where = f"points file line {line}, column {quote(column)}"
     value = _constant_or(text, PointsError, where, lambda why: _cell_why(text, why))
-    apart = re.search(_APART, text)
+    apart = re.fullmatch(_APART, text)   # (not 2 sqrt(2), nor sin(2 pi): --at's reading)
     if apart:
         product = text[:apart.start(1)] + "*" + text[apart.end(1):]
         raise PointsError(f"{where}: {quote(text)} is not a number: a number and a name "
@@ -141,7 +142,9 @@ def cell_value(text: str, line: int, column: str, note=None) -> float:
             note(line, column, text, value,
                  f"{text} {UNDERFLOWED.removesuffix(': read as 0')}")
     elif note is not None and value - value != 0:   # exp(800), 1/0, sqrt(-1)
-        note(line, column, text, value, f"{text} has no finite value", "not finite")
+        # (exp(800) is a number, beyond float64's range; exp(800)/exp(800) is 1, though
+        # float64 makes it nan: what is said is float64's, as --at says "is inf")
+        note(line, column, text, value, f"{text} is not finite in float64", "not finite")
     return value
 
 
@@ -726,8 +729,9 @@ class PointSource(Record):
         if k is None:
             return ""
         before, after = texts[k - 1], texts[k]
+        grouped = f" (or {before}{after} if it groups digits)" if len(after) == 3 else ""
         return (f"; if a comma is a decimal point ({before},{after} for {before}.{after}), "
-                f"write {before}.{after}: a comma separates CSV fields")
+                f"write {before}.{after}{grouped}: a comma separates CSV fields")
 
     def _named(self) -> str:
         """Where a row's number of fields comes from: the header, or --columns."""

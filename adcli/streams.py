@@ -793,7 +793,7 @@ def _not_json_lines(first: str, line: int) -> None:
     import re
 
     text = first.removeprefix("\ufeff").strip()
-    if text == "[" or re.match(r"\[\s*\{", text):
+    if text == "[" or (text.startswith("[") and _object_start(text[1:])):
         what, how = "a JSON array", "convert it: jq -c '.[]' FILE"
     elif text == "{":
         what, how = "an object spread over several lines", "write one per line: jq -c . FILE"

@@ -1,5 +1,5 @@
 """Session 26, points-file cells read as --at reads values (streams.number handing its
-expression cells to points.cell_value): a cell whose expression has no finite value is
+expression cells to points.cell_value): a cell whose expression is not finite in float64 is
 warned with its line and column, a cell's syntax error keeps the parser's reason, a
 decimal comma or digits grouped with spaces or '_' are said so, and a number and a name
 apart (3 e) are an error, as two numbers apart (2 3) are."""
@@ -31,8 +31,8 @@ def test_cells_whose_expression_is_not_finite_are_warned_with_line_and_column():
     code, out, err = run_cli("eval", "x+y", "--points", "-", "--format", "csv", stdin=stdin)
     assert (code, out) == (0, "x,y,f\n1.0,inf,inf\n2.0,0.0,2.0\n3.0,nan,nan\n4.0,inf,inf\n")
     assert err.splitlines() == [
-        "adcli: warning: points file line 2, column 'y': exp(800) has no finite value: read "
-        "as inf (and 2 more such cells, and 1 more cell below the smallest float64 number, "
+        "adcli: warning: points file line 2, column 'y': exp(800) is not finite in "
+        "float64: read as inf (and 2 more such cells, and 1 more cell below the smallest float64 number, "
         "read as 0)",
         "adcli: warning: y was given nan or inf at 3 of 4 points, so a result there is too"]
 
@@ -43,8 +43,8 @@ def test_a_nan_cell_after_a_number_beyond_range_is_counted_as_its_own_kind():
     assert (code, out) == (0, "x,f\ninf,inf\nnan,nan\ninf,inf\n")
     assert err.splitlines()[0] == (
         "adcli: warning: points file line 2, column 'x': 1e400 is beyond the largest float64 "
-        "number (about 1.8e308): read as inf (and 2 more cells whose expression has no "
-        "finite value, read as inf, -inf or nan)")
+        "number (about 1.8e308): read as inf (and 2 more cells whose expression is not "
+        "finite in float64, read as inf, -inf or nan)")
 
 
 def test_many_cells_without_finite_values_give_one_warning():
@@ -52,8 +52,8 @@ def test_many_cells_without_finite_values_give_one_warning():
     code, out, err = run_cli("eval", "x", "--points", "-", "--format", "csv", stdin=stdin)
     assert code == 0 and out.count("-inf,-inf\n") == 5000
     assert err.splitlines() == [
-        "adcli: warning: points file line 2, column 'x': log(0) has no finite value: read as "
-        "-inf (and 4999 more such cells)",
+        "adcli: warning: points file line 2, column 'x': log(0) is not finite in float64: "
+        "read as -inf (and 4999 more such cells)",
         "adcli: warning: x was given nan or inf at 5000 of 5000 points, so a result there is "
         "too"]
 
