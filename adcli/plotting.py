@@ -372,19 +372,20 @@ def terminal(figure: Figure, width: int, height: int, colour: bool = True) -> st
 
 
 # The least a plot is drawn in: below that, plotext leaves one y tick and rows of a few
-# dots, or labels wider than the frame (the plot's own rows: frame, ticks and axis labels
-# with 5 rows inside, as plotext lays them out).
+# dots, or labels wider than the frame (the plot's own rows: its one-line title, frame,
+# ticks and axis labels with 5 rows inside, as plotext lays them out).
 MIN_COLUMNS, MIN_PLOT_ROWS = 20, 11
 PROMPT_ROWS = 2     # the command line above the figure and the prompt after it
 
 
 def _around(figure: Figure, width: int, colour: bool) -> int:
-    """The rows of the legend and of a title written above the plot, at ``width``."""
+    """The rows of the legend, and of a title written above the plot beyond the one row
+    plotext gives a title that fits (MIN_PLOT_ROWS has it), at ``width``."""
     from .tables import cell_len
 
     legend = _terminal_legend(figure, width, colour)
     title = title_lines(figure, width, cell_len)
-    return (legend.count("\n") + 1 if legend else 0) + (len(title) if len(title) > 1 else 0)
+    return (legend.count("\n") + 1 if legend else 0) + max(len(title) - 1, 0)
 
 
 def check_room(figure: Figure, width: int, height: int, colour: bool) -> None:

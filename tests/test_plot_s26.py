@@ -89,12 +89,28 @@ def test_a_terminal_too_small_is_said_in_one_line(columns, rows, wanted):
     assert needs(err) == wanted
 
 
-@pytest.mark.parametrize("columns", [20, 80])
-def test_the_size_said_is_enough_and_one_row_less_is_not(columns):
-    _, _, err = in_terminal(columns, 8, "x^3 - 3x", "--grid", "x=-2:2")
+@pytest.mark.parametrize("columns, expression", [
+    (20, "x^3 - 3x"), (80, "x^3 - 3x"),
+    # a title folded above the plot takes the place of plotext's own title row (a 60x20
+    # terminal was refused, "needs 21 rows", for a plot the old code drew with two ticks)
+    (30, "x^3 - 3x + sin(x)*exp(-x^2) + 1")])
+def test_the_size_said_is_enough_and_one_row_less_is_not(columns, expression):
+    _, _, err = in_terminal(columns, 8, expression, "--grid", "x=-2:2")
     width, height = needs(err)
-    lines = drawn(width, height, "x^3 - 3x", "--grid", "x=-2:2")
+    lines = drawn(width, height, expression, "--grid", "x=-2:2")
     ticks = [line for line in lines if re.search(r"\S┤", line)]
     assert len(ticks) >= 2                          # a y axis with numbers to read
-    assert needs(in_terminal(width, height - 1, "x^3 - 3x", "--grid", "x=-2:2")[2]) == \
+    assert needs(in_terminal(width, height - 1, expression, "--grid", "x=-2:2")[2]) == \
         (width, height)
+
+
+def test_a_folded_title_needs_no_row_for_plotexts_own_title():
+    # (the regression tester's: refused at 60x20, "needs 21 rows", though the old code
+    # drew it with 6 rows inside the frame and two y ticks)
+    at = ("a1=1.2345678901234567,a2=2.3456789012345678,a3=3.4567890123456789,"
+          "a4=4.5678901234567891,a5=1.2345678,a6=0.1111111111111111,a7=0.2222222222222222,"
+          "a8=0.3333333333333333")
+    expression = "a1*x+a2*x^2+a3*x^3+a4*x^4+a5*sin(x)+a6*cos(x)+a7*exp(x)+a8*x^5"
+    code, lines, err = in_terminal(60, 20, expression, "--at", at, "--grid", "x=-1:1:50")
+    assert code == 0, err
+    assert len([line for line in lines if re.search(r"\S┤", line)]) >= 2
