@@ -321,10 +321,12 @@ class Expression:
         self._not_defined(names, f"wrt={_shown(wrt)}")
         return names
 
-    def _made_of(self, name: str) -> tuple[str, ...]:
-        """The variables the definition ``name`` is made of, in order of first use; none
+    def _made_of(self, name: str) -> tuple[str, ...] | None:
+        """The variables the definition ``name`` is made of, in order of first use; None
         if the expression does not use it."""
         roots = [root for root, n in self.names.items() if n == name]
+        if not roots:
+            return None
         below, stack = set(roots), roots
         while stack:
             for arg in self.nodes[stack.pop()].args:
@@ -945,10 +947,14 @@ def normal_name(text: str) -> str:
     return text
 
 
-def made_of(expressions, name: str) -> str:
+def made_of(expressions, name: str, instead: str = "as a keyword, not a definition") -> str:
     """The fix for differentiating by the definition ``name``: by its variables instead
-    (named where one of ``expressions`` uses it)."""
-    variables = next((v for e in expressions if (v := e._made_of(name))), ())
+    (named where one of ``expressions`` uses it); where it holds none (--let u=2), to give
+    it its value as a variable's, ``instead`` (with --at, not --let)."""
+    found = [v for e in expressions if (v := e._made_of(name)) is not None]
+    if found and not any(found):
+        return f"it holds no variable: to differentiate by {name}, give its value {instead}"
+    variables = next((v for v in found if v), ())
     shown = f" ({listing(variables)})" if variables else ""
     return f"differentiate by the variables it is made of{shown}, or rename the definition"
 

@@ -150,7 +150,7 @@ def _not_differentiated(definitions, names, expressions) -> None:
     for name in [n for n in names if n in definitions.names]:
         raise ValuesError(f"--wrt {name}: '{name}' is defined by --let, so it is not a "
                           "variable and cannot be differentiated by: "
-                          f"{made_of(expressions, name)}")
+                          f"{made_of(expressions, name, 'with --at, not --let')}")
 
 
 def _not_defined(definitions, names, source) -> None:

@@ -639,6 +639,7 @@ _EVALUATED = re.compile(r"(?P<bar>(?:\\(?:right|[bB]igg?r?)\s*)?(?:\||\\r?vert(?
                         r"\s*(?P<script>_\s*\{(?P<point>[^{}]*=[^{}]*)\})"
                         r"\s*(?:\$\$?|\\[)\]])?\s*\Z")   # (then $ or \], if any)
 _EVALUATED_TAIL = 400    # characters at the end looked at for it
+_BAR = re.compile(r"\||\\[lr]?vert(?![A-Za-z])")   # |, \vert, \lvert, \rvert
 
 
 def _refuse_evaluation_bar(text: str) -> None:
@@ -650,8 +651,9 @@ def _refuse_evaluation_bar(text: str) -> None:
     if found is None:
         return
     pairs = [re.sub(r"\s*=\s*", "=", pair.strip()) for pair in found.group("point").split(",")]
-    # (after a bar closing |x|, the subscript alone is what is not read)
-    position = found.start("script" if text.count("|", 0, found.start()) % 2 else "bar")
+    # (after a bar closing |x| or \lvert x \rvert, the subscript alone is what is not read)
+    bars = len(_BAR.findall(text, 0, found.start()))
+    position = found.start("script" if bars % 2 else "bar")
     written = text[position:found.end("script")]
     before = " (and its \\left.)" if re.search(r"\\left\s*\.", text) else ""
     raise ExpressionError(f"'{escape(written)}' (evaluated at {', '.join(pairs)}) is not "

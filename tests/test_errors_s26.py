@@ -82,6 +82,11 @@ def test_the_api_says_a_definition_is_given_no_value(values):
     # after a bar closing |x|, the subscript alone is what is not read
     ("|x|_{x=1}", 3, "_{x=1}", "x=1"),
     ("\\left|x\\right|_{x=1}", 14, "_{x=1}", "x=1"),
+    # ... closing \lvert x or \vert x (the regression tester's: the bar was named, and
+    # leaving it out left \lvert x unclosed)
+    ("\\lvert x \\rvert_{x=1}", 15, "_{x=1}", "x=1"),
+    ("\\vert x \\vert_{x=1}", 13, "_{x=1}", "x=1"),
+    ("\\left\\lvert x \\right\\rvert_{x=1}", 26, "_{x=1}", "x=1"),
 ])
 def test_an_evaluation_bar_says_to_give_the_point_with_at(text, position, written, point):
     with pytest.raises(ExpressionError) as raised:
@@ -144,3 +149,21 @@ def test_32_dimensions_are_computed():
     assert g["x"].shape == (1,) * 31 + (2,)
     assert g["x"].ravel().tolist() == [12.0, -2.0]       # 2xy
     assert g["y"].ravel().tolist() == [9.0, 0.25]        # x^2
+
+
+def test_wrt_a_constant_definition_says_to_give_it_as_a_value():
+    # (the regression tester's: "differentiate by the variables it is made of" for u = 2,
+    # made of none)
+    code, out, err = run_cli("grad", "u*x", "--let", "u=2", "--wrt", "u", "--at", "x=1")
+    assert (code, out) == (2, "")
+    assert err == ("adcli: error: --wrt u: 'u' is defined by --let, so it is not a variable "
+                   "and cannot be differentiated by: it holds no variable: to differentiate "
+                   "by u, give its value with --at, not --let\n")
+    e = adcli.parse("u*x", definitions={"u": "2"})
+    with pytest.raises(ValuesError) as raised:
+        e.grad(x=1, wrt="u")
+    assert str(raised.value) == (
+        "wrt='u': 'u' is a definition, so it is not a variable and cannot be differentiated "
+        "by: it holds no variable: to differentiate by u, give its value as a keyword, not a "
+        "definition")
+    assert float(adcli.parse("u*x").grad(x=1, u=2)["u"]) == 1.0   # as advised: d/du ux = x
