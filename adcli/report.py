@@ -190,7 +190,7 @@ def _on_the_way(subjects, told: str, some: str = "") -> str:
     numbers = " and ".join(subjects) if len(subjects) < 3 else \
         ", ".join(subjects[:-1]) + ", and " + subjects[-1]
     one = len(subjects) == 1
-    return (f";{some} a step on the way, in float64 only: computed again in long double, "
+    return (f";{some} computed again in long double, "
             f"{numbers} {'is' if one else 'are'} finite there ({told} give"
             f"{'s' * one} the number{'s' * (not one)})")
 
