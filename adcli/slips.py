@@ -1933,23 +1933,21 @@ def _shifted(f, t, p: int, base: int, c: float, k: float, shift: int, what: str,
 
 
 def _exponent_lowered(f, t, e, e_scale, a, sweep, found, where, tolerance) -> list[str]:
-    """The power rule c·u^(c-1) written with the exponent lowered by two or three, c·u^(c-2)
-    (x^3's derivative as 3x, x^4's as 4x^2). Not where that leaves u^0 (u^2's 2·du/dx, u^3's
-    3·du/dx: u^(c-1) dropped, _power_dropped's), nor for u^1 (1/u for 1: no power rule
-    slip anyone makes)."""
+    """The power rule c·u^(c-1) written with a whole exponent lowered by two, c·u^(c-2)
+    (x^3's derivative as 3x, x^4's as 4x^2). Not where that leaves u^0 (u^2's 2·du/dx:
+    u^(c-1) dropped, _power_dropped's), nor for u^1, nor a fractional c: x^(3/2)'s
+    (3/2)x^(-1/2) is the sign of c - 1 lost (_exponent_sign's story, the likelier slip),
+    and lowering by three (x^2's 2/x) is no slip anyone makes."""
     if sweep is None:
         return []
     for p, base, c, k in _constant_powers(f, sweep):
         adjoint = _adjoint(found, p, where)
-        if adjoint is None or c == 1:
+        if adjoint is None or c in (1, 2) or c != round(c):
             continue
-        for shift, by in ((-2, "two"), (-3, "three")):
-            if c + shift == 0:
-                continue
-            words = _shifted(f, t, p, base, c, k, shift, f"lowers the exponent of {{}} by {by}",
-                             e, e_scale, a, adjoint, sweep, tolerance)
-            if words:
-                return words
+        words = _shifted(f, t, p, base, c, k, -2, "lowers the exponent of {} by two",
+                         e, e_scale, a, adjoint, sweep, tolerance)
+        if words:
+            return words
     return []
 
 

@@ -9,6 +9,7 @@ import mpmath
 import pytest
 
 import adcli
+from conftest import run_cli
 
 NO_TRUTH = ("a CheckResult has no truth value: its verdict is 'matches', 'differs' or "
             "'cannot tell'; use .ok (True only where it matches) or .verdict")
@@ -205,3 +206,29 @@ def test_the_advice_for_wrt_is_followed(args):
     expected = () if args[0] == "--expect" else ("2x y",)
     code, out, err = run("check", "x^2 y", *expected, *args, "--format", "plain")
     assert code == 0, out + err
+
+
+# ----- from the regression round ----------------------------------------------------------
+
+@pytest.mark.parametrize("f, g, advice", [
+    # the order the left side named goes with the right side given alone
+    ("x^3", "6x = f''(x)", "write f''(x) = 6x, or give 6x alone with --order 2"),
+    ("x^2 y", "2y = ∂^2f/∂x^2", "write ∂^2f/∂x^2 = 2y, or give 2y alone with --order 2 and "
+                               "--wrt x"),
+])
+def test_a_backwards_equation_of_a_higher_order_says_the_order(f, g, advice):
+    code, out, err = run_cli("check", f, g)
+    assert (code, out) == (2, "")
+    assert err.rstrip("\n").endswith(advice)
+    # the advice followed: 6x is x^3'' and 2y is ∂²(x²y)/∂x² (by hand), so they match
+    follow = ["--order", "2"] + (["--wrt", "x"] if "y" in f else [])
+    assert run_cli("check", f, g.split(" = ")[0], *follow)[0] == 0
+
+
+@pytest.mark.parametrize("g", ["3x^2 = f'(2)", "3x^2 = dy/dt", "3x^2 = f'(t)"])
+def test_a_backwards_equation_whose_swap_is_refused_too_is_not_told_to_swap(g):
+    # f'(2) = 3x^2 names a derivative at a point, dy/dt one in t, which x^3 lacks: both
+    # are refused, so "write ... the other way round" led into another error
+    code, out, err = run_cli("check", "x^3", g)
+    assert (code, out) == (2, "")
+    assert "the other way round" not in err and "is not read as a derivative" in err
