@@ -790,8 +790,6 @@ def _not_json_lines(first: str, line: int) -> None:
     """Raise for a first line that starts a JSON document other than JSON Lines: an array
     of objects ('[{...}, ...]', or '[' alone, pretty-printed) or one object spread over
     several lines ('{' alone), which would read as a CSV header or a broken object."""
-    import re
-
     text = first.removeprefix("\ufeff").strip()
     if text == "[" or (text.startswith("[") and _object_start(text[1:])):
         what, how = "a JSON array", "convert it: jq -c '.[]' FILE"
