@@ -228,11 +228,12 @@ class Pow(Primitive):
             # d/da a^b is 0 where a == b == 0 (PyTorch's convention; 0 * 0^-1 would be nan).
             ga = _pin_zero(ga, (a, _is_zero), (b, _is_zero))
         if b.requires_grad:  # a constant exponent gets no gradient (no log of a < 0 either)
-            # d/db a^b = a^b log a, taken as 0 where a^b == 0 and b > 0 (0^b is flat in b).
-            # Pinned only where the product is not 0 already (a <= 0), so that an a^b
-            # that merely underflows keeps its (normal) mixed second derivative.
+            # d/db a^b = a^b log a, taken as 0 where a == 0 and b > 0 (0^b is flat in b).
+            # Pinned only where the product is not 0 already, so that an a^b that merely
+            # underflows keeps its (normal) mixed second derivative; not at a < 0, where
+            # a^b that underflowed ((-1e-200)^202) has no real slope in b, as elsewhere.
             gb = _pin_zero(gy * op.pow_log(a, b), (self.y, _is_zero), (b, _is_positive),
-                           (a, _not_positive))
+                           (a, _is_zero))
         return ga, gb
 
     def taylor(self, a, b): return _pow_series(self, a, b)

@@ -201,3 +201,16 @@ def test_an_infinite_derivative_above_long_doubles_orders_is_warned():
     result = strict_json(out)
     assert result["points"][0]["derivative"] == "-inf"
     assert ("sqrt", "derivative") in {(w["function"], w["kind"]) for w in result["warnings"]}
+
+
+def test_the_reverse_pass_has_no_slope_in_the_exponent_at_a_negative_base_either():
+    # x^(x+202) at -1e-200: (-1e-200)^202 underflows to 0, and d/db a^b = a^b ln a has no
+    # real value at a < 0; the reverse pass pinned it to 0 (as for 0^b, flat in b), so
+    # grad showed 0 unwarned where hessian and --order 2 say nan
+    code, out, err = run_cli("grad", "x^(x+202)", "--at", "x=-1e-200", "--format", "json")
+    result = strict_json(out)
+    assert result["points"][0]["gradient"] == {"x": "nan"}
+    assert ("^", "derivative") in {(w["function"], w["kind"]) for w in result["warnings"]}
+    # 0^y at y = 2 keeps its convention: flat in the exponent, d/dy = 0; d/dx = 2x = 0
+    code, out, err = run_cli("grad", "x^y", "--at", "x=0,y=2", "--format", "json")
+    assert strict_json(out)["points"][0]["gradient"] == {"x": 0.0, "y": 0.0} and err == ""
