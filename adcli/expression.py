@@ -1310,7 +1310,9 @@ def jacobian(expressions, wrt=None, at: Mapping | None = None, **values) -> np.n
     # broadcast where the rows they make do not (x and y, one each)
     values = {n: as_numbers(n, values[n]) for n in names}
     broadcast_together(values)
-    wrt = tuple(names) if wrt is None else _names(wrt)
+    given, wrt = wrt, tuple(names) if wrt is None else _names(wrt)
+    for e in expressions:   # (a definition's name is no variable: grad(wrt=) says so too)
+        e._not_defined(wrt, f"wrt={_shown(given)}")
     _warn([f"wrt: '{w}' does not appear in the expressions, so its derivative is 0"
            f"{name_hint(w, names)}" for w in wrt if w not in names])
     rows = [_told(e._partials({v: values[v] for v in e.variables}, wrt, 1), ("gradient",),

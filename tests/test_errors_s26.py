@@ -167,3 +167,18 @@ def test_wrt_a_constant_definition_says_to_give_it_as_a_value():
         "by: it holds no variable: to differentiate by u, give its value as a keyword, not a "
         "definition")
     assert float(adcli.parse("u*x").grad(x=1, u=2)["u"]) == 1.0   # as advised: d/du ux = x
+
+
+def test_check_and_jacobian_say_a_definition_is_not_differentiated_by():
+    # (check said "'F' does not appear in 'F^2'", jacobian gave 0 with a warning)
+    code, out, err = run_cli("check", "F^2", "2*F", "--let", "F=x+y", "--wrt", "F")
+    assert (code, out) == (2, "")
+    assert err == ("adcli: error: --wrt F: 'F' is defined by --let, so it is not a variable "
+                   "and cannot be differentiated by: differentiate by the variables it is "
+                   "made of (x and y), or rename the definition\n")
+    e = adcli.parse("x*F", definitions={"F": "x^2+y"})
+    with pytest.raises(ValuesError) as raised:
+        adcli.jacobian([e], wrt="F", x=1, y=2)
+    assert str(raised.value) == "wrt='F': " + _API_WRT
+    # by its variables it is differentiated: d/dx (x^3 + xy) = 3x^2 + y, d/dy = x
+    assert adcli.jacobian([e], wrt="x,y", x=1, y=2).tolist() == [[5.0, 1.0]]
