@@ -1433,9 +1433,11 @@ def _unread_words(left: str, right: str, f: Expression) -> str:
     what = f"the expectation's left side, {left}, is not read as a derivative"
     several = len(f.variables) > 1
     named = _left_side(right)
-    if named is not None and _reads(f"{right} = {left}", f):
-        # (3x^2 = dy/dx: the right side alone is no expectation; not where the swapped
-        # equation is refused too, f'(2) or dy/dt of f in x: the advice would lead there)
+    refused = named is not None and _refusal(f"{right} = {left}", f)
+    if refused:     # (12 = f'(2): the swap is refused too, and its own words say why)
+        return (f"{what}; its right side, {right}, names one (written the other way "
+                f"round?), and as a left side it is refused too: {refused}")
+    if named is not None:   # 3x^2 = dy/dx: the right side alone is no expectation
         return (f"{what}, and its right side, {right}, names one: the equation is written "
                 f"the other way round; write {right} = {left}{_alone(left, named, several)}")
     sub = _SUBSCRIPTED.fullmatch(left)
@@ -1459,17 +1461,19 @@ def _unread_words(left: str, right: str, f: Expression) -> str:
             f"{right}, or write the left side as {forms}")
 
 
-def _reads(equation: str, f: Expression) -> bool:
-    """Whether the equation's left side is one check takes for f (_left_side_read), in
-    a variable f has (dy/dt of f in x is refused for one variable too)."""
+def _refusal(equation: str, f: Expression) -> str | None:
+    """Why the equation's left side is not one check takes for f (_left_side_read), or is
+    in a variable f lacks (dy/dt of f in x, refused for one variable too); None if it is."""
     try:
         _left_side_read(equation, f)
-    except AdcliError:
-        return False
+    except AdcliError as error:
+        return error.message
     left = _equation(equation)[0]
     said = _left_side(left)
     variable = said and _said_variable(left, said)
-    return not isinstance(variable, str) or variable in f.variables
+    if isinstance(variable, str) and variable not in f.variables:
+        return _not_f_variable(left, variable, f)
+    return None
 
 
 def _alone(left: str, named: tuple, several: bool) -> str:

@@ -1116,7 +1116,23 @@ def _inner(f, t, e, e_scale, a, found, sweep, where, tolerance) -> list[str]:
         if np.ptp(u) > 0 and np.all(_close(e, u, e_scale, np.abs(u), *tolerance)) and \
                 _only_route(a, u, sweep, index, tolerance):
             return [_inner_words(f, index, owner, t, negation)]
+        # (-k)*t as exp(-k*t) reads it: -(kt) inside, the minus kept as above
+        signed = _negated_product(f, index) if negation is None else None
+        if signed and np.ptp(u) > 0 and np.all(_close(e, -u, e_scale, np.abs(u), *tolerance)) \
+                and _only_route(a, u, sweep, index, tolerance):
+            return [_inner_words(f, index, owner, t, index, signed)]
     return []
+
+
+def _negated_product(f, index: int) -> str | None:
+    """u's text for a product (-k)*t, which is -u (exp(-k*t), read exp((-k)*t)); else None."""
+    node = f.nodes[index]
+    if node.name != "mul" or node.kind != "infix":
+        return None
+    first = f.nodes[node.args[0]]
+    if first.kind != "prefix" or first.name != "neg":
+        return None
+    return f"{_part(f, first.args[0])}*{_part(f, node.args[1])}"
 
 
 def _inside(nodes, parent: int | None, index: int, sweep) -> bool:
@@ -1142,9 +1158,11 @@ def _only_route(a, adjoint, sweep, index: int, tolerance) -> bool:
                 np.all(_close(through, a, np.abs(through), np.abs(a), *tolerance)))
 
 
-def _inner_words(f, index: int, parent: int, t: Target, negation: int | None = None) -> str:
-    """``negation``: the node -u that is the input of ``parent`` (e^(-kt)'s -(kt))."""
-    u = _part(f, index)
+def _inner_words(f, index: int, parent: int, t: Target, negation: int | None = None,
+                 shown: str | None = None) -> str:
+    """``negation``: the node -u that is the input of ``parent`` (e^(-kt)'s -(kt));
+    ``shown``: u as written where the node is -u itself ((-k)*t: k*t)."""
+    u = shown or _part(f, index)
     factor = f"{_d(t)}{U}/{_d(t)}{t.name}"     # ∂u/∂x where the check is of a partial
     owner = f.nodes[parent]
     input_ = index if negation is None else negation

@@ -225,10 +225,20 @@ def test_a_backwards_equation_of_a_higher_order_says_the_order(f, g, advice):
     assert run_cli("check", f, g.split(" = ")[0], *follow)[0] == 0
 
 
-@pytest.mark.parametrize("g", ["3x^2 = f'(2)", "3x^2 = dy/dt", "3x^2 = f'(t)"])
-def test_a_backwards_equation_whose_swap_is_refused_too_is_not_told_to_swap(g):
-    # f'(2) = 3x^2 names a derivative at a point, dy/dt one in t, which x^3 lacks: both
-    # are refused, so "write ... the other way round" led into another error
+@pytest.mark.parametrize("g, why", [
+    ("12 = f'(2)", "f'(2) is the derivative at x = 2: write the derivative as a formula, "
+                   "f'(x) = ..., and give the point with --at x=2"),
+    ("3x^2 = dy/dt", "the expectation's left side, dy/dt, is a derivative in t, which does "
+                     "not appear in 'x^3'"),
+])
+def test_a_backwards_equation_whose_swap_is_refused_too_says_why(g, why):
+    # f'(2) names a derivative at a point, dy/dt one in t, which x^3 lacks: "write ... the
+    # other way round" (and before, "give the right side alone, f'(2)") led into another
+    # error: the swapped side's own refusal is said instead
+    left, right = (side.strip() for side in g.split("="))
     code, out, err = run_cli("check", "x^3", g)
     assert (code, out) == (2, "")
-    assert "the other way round" not in err and "is not read as a derivative" in err
+    assert err.splitlines()[0] == (
+        f"adcli: error: the expectation's left side, {left}, is not read as a derivative; "
+        f"its right side, {right}, names one (written the other way round?), and as a left "
+        f"side it is refused too: {why}")

@@ -200,3 +200,20 @@ def test_no_constant_is_claimed_where_the_difference_varies():
     assert diagnosis("x^3", "6x + x", "--order", "2") == [
         "×7/6 everywhere: the expectation is 7/6 times d²/dx² at every point"]
     assert diagnosis("x^3", "3x^2 + x") == []
+
+
+@pytest.mark.parametrize("f, g, words", [
+    # exp(-k*t) reads exp((-k)*t): the same slip, -u inside with u = k*t (the tester's:
+    # nothing was said for the usual ASCII spelling)
+    ("A*exp(-k*t)", "-A*exp(-k*t)",
+     "this is the derivative of f with respect to u = k*t (the argument of exp being -u): "
+     "the minus sign is kept, and the chain rule's factor ∂u/∂t is missing"),
+    ("e^(-k*t)", "-e^(-k*t)",
+     "this is the derivative of the power with respect to u = k*t, its exponent being -u: "
+     "the minus sign is kept, and the chain rule's factor ∂u/∂t is missing"),
+])
+def test_a_rate_written_with_its_minus_on_the_rate_is_said_alike(f, g, words):
+    # f' = -k·A·e^(-kt) (by hand); the expectation is f'/k, the minus kept, k dropped
+    result = adcli.check(f, g, wrt="t")
+    assert result.verdict == "differs" and result.diagnosis[0] == words
+    assert adcli.check(f, "-k*" + g.lstrip("-"), wrt="t").verdict == "matches"
