@@ -82,7 +82,7 @@ def constant_value(text: str, what: str, said: list | None = None) -> float:
     number beyond float64's range (1e999: inf) is read as Python reads it, and an
     expression read as it rarely means (1/2 pi is 1/(2*pi)), said in ``said``, a list of
     warnings."""
-    value = _constant_or(text, ValuesError, what, lambda why: f"{why}: {quote(text)}")
+    value = _constant_or(text, ValuesError, what, lambda why: _cell_why(text, why))
     if said is not None:
         try:
             float(text.strip().replace("\u2212", "-"))
@@ -164,6 +164,15 @@ def _cell_why(text: str, message: str) -> str:
     return f"{quote(text)} is not a number: {point}"
 
 
+def _comma_decimal(text: str) -> str:
+    """--at x=1,5 (the whole option): the hint where its comma may be a decimal point."""
+    whole = re.fullmatch(r"\s*([^=,]+)=\s*([+-]?\d+)\s*,\s*(\d+)\s*", text)
+    if whole is None:
+        return ""
+    return (f" (or, if the comma is a decimal point, {whole[1].strip()}={whole[2]}."
+            f"{whole[3]}: commas separate the pairs)")
+
+
 def _pairs(option: str, text: str):
     for pair in split_top_level(text, ","):
         name, equals, value = pair.partition("=")
@@ -180,9 +189,10 @@ def _pairs(option: str, text: str):
         if not equals or not is_name(name) or not value.strip():
             # x=1,2,3: several values of one variable, where --at is one point.
             several = not equals and option == "--at" and re.match(_DECIMAL, pair.strip())
+            comma = _comma_decimal(text) if several else ""
             raise ValuesError(f"{option} {quote(text)}: {quote(pair)} is not of the form "
                               "name=value" + ("; --at is one point: for several use --grid "
-                                              "or --points" if several else ""))
+                                              f"or --points{comma}" if several else ""))
         name = normal_name(name)
         if name in CONSTANTS:
             raise ValuesError(f"{option} {quote(text)}: {name} is a constant and cannot be "

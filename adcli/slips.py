@@ -1125,14 +1125,16 @@ def _inner(f, t, e, e_scale, a, found, sweep, where, tolerance) -> list[str]:
 
 
 def _negated_product(f, index: int) -> str | None:
-    """u's text for a product (-k)*t, which is -u (exp(-k*t), read exp((-k)*t)); else None."""
+    """u's text for a product (-k)*t or a quotient (-t)/tau, which is -u (exp(-k*t), read
+    exp((-k)*t); exp(-t/tau), a time constant's decay); else None."""
     node = f.nodes[index]
-    if node.name != "mul" or node.kind != "infix":
+    if node.name not in ("mul", "div") or node.kind != "infix":
         return None
     first = f.nodes[node.args[0]]
     if first.kind != "prefix" or first.name != "neg":
         return None
-    return f"{_part(f, first.args[0])}*{_part(f, node.args[1])}"
+    return f"{_part(f, first.args[0])}{'*' if node.name == 'mul' else '/'}" \
+        f"{_part(f, node.args[1])}"
 
 
 def _inside(nodes, parent: int | None, index: int, sweep) -> bool:

@@ -242,3 +242,17 @@ def test_a_backwards_equation_whose_swap_is_refused_too_says_why(g, why):
         f"adcli: error: the expectation's left side, {left}, is not read as a derivative; "
         f"its right side, {right}, names one (written the other way round?), and as a left "
         f"side it is refused too: {why}")
+
+
+@pytest.mark.parametrize("equation, swapped", [
+    ("3x^2 = dy/dx", "'dy/dx = 3x^2'"), ("2x = f'(x)", "\"f'(x) = 2x\"")])
+def test_one_equation_written_backwards_says_so(equation, swapped):
+    # check "3x^2 = dy/dx" was told to give '3x^2' 'dy/dx' apart (another error), and
+    # "2x = f'(x)" met the parser's "unexpected character '='"
+    code, out, err = run_cli("check", equation)
+    assert (code, out) == (2, "")
+    right = equation.split(" = ")[1]
+    assert err.splitlines()[0] == (
+        f"adcli: error: the left side names no derivative, and the right side, {right}, names "
+        f"one: written the other way round? give the function first, and the derivative on "
+        f"the left, check F {swapped} (column {equation.index('=') + 1})")

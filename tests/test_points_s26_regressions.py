@@ -59,3 +59,20 @@ def test_a_forgotten_at_with_grouped_digits_is_still_said_forgotten():
     assert code == 2
     assert err.startswith("adcli: error: 'x=1_0' after the expression looks like a value: "
                           "did you forget --at? (--at x=1_0)")
+
+
+@pytest.mark.parametrize("at, message", [
+    # --at as cells say it (it said "write 1*000", and repeated the value after '_''s words)
+    ("x=1 000", "--at x: '1 000' is not a number: digits are not grouped with spaces "
+                "(write 1000 if that is meant)"),
+    ("x=1_000", "--at x: '1_000' is not a number: digits are not grouped with '_' (write "
+                "1000 if that is meant)"),
+    ("x=1,5", "--at 'x=1,5': '5' is not of the form name=value; --at is one point: for "
+              "several use --grid or --points (or, if the comma is a decimal point, x=1.5: "
+              "commas separate the pairs)"),
+    ("x=1,2,3", "--at 'x=1,2,3': '2' is not of the form name=value; --at is one point: for "
+                "several use --grid or --points"),
+])
+def test_at_says_what_a_cell_would(at, message):
+    code, out, err = run_cli("eval", "x", "--at", at)
+    assert (code, out, err) == (2, "", f"adcli: error: {message}\n")

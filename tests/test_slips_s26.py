@@ -217,3 +217,12 @@ def test_a_rate_written_with_its_minus_on_the_rate_is_said_alike(f, g, words):
     result = adcli.check(f, g, wrt="t")
     assert result.verdict == "differs" and result.diagnosis[0] == words
     assert adcli.check(f, "-k*" + g.lstrip("-"), wrt="t").verdict == "matches"
+
+
+def test_a_time_constants_decay_with_its_minus_kept_is_said():
+    # exp(-t/tau), read exp((-t)/tau): f' = -exp(-t/tau)/tau (by hand), written
+    # -exp(-t/tau): u = t/tau's factor 1/tau dropped, the minus kept
+    assert adcli.check("exp(-t/tau)", "-exp(-t/tau)/tau", wrt="t").verdict == "matches"
+    assert adcli.check("exp(-t/tau)", "-exp(-t/tau)", wrt="t").diagnosis == [
+        "this is the derivative of exp with respect to u = t/tau, its argument being -u: the "
+        "minus sign is kept, and the chain rule's factor ∂u/∂t is missing"]

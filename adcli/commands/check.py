@@ -273,6 +273,7 @@ def _no_derivative_named(text: str, left: str, right: str, at: int) -> None:
     bare = re.match(r"\s*([^\W\d]\w*)\s*(\([\w\s,]*\))?\s*\Z", left)
     if bare and is_name(bare[1]):
         return
+    _written_backwards(text, left.strip(), right.strip(), at)
     try:
         variables = parse(left).variables
         parse(right)
@@ -285,6 +286,19 @@ def _no_derivative_named(text: str, left: str, right: str, at: int) -> None:
     raise ExpressionError(f"the left side names no derivative: write {d} applied to it, "
                           f"{d} ({escape(f)}) = {escape(g)}, or give the function and its "
                           f"derivative apart, check {_quoted(f)} {_quoted(g)}", text, at)
+
+
+def _written_backwards(text: str, left: str, right: str, at: int) -> None:
+    """3x^2 = dy/dx given alone: the right side names the derivative (the advice to give
+    3x^2 and dy/dx apart led into another error, and 2x = f'(x) met the parser's)."""
+    from ..checking import _left_side
+    from ..errors import ExpressionError
+
+    if _left_side(right) is not None:
+        raise ExpressionError(f"the left side names no derivative, and the right side, "
+                              f"{escape(right)}, names one: written the other way round? give "
+                              f"the function first, and the derivative on the left, check F "
+                              f"{_quoted(f'{right} = {left}')}", text, at)
 
 
 def _function(text: str, definitions, operand):
