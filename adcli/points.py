@@ -117,7 +117,8 @@ def _constant_or(text: str, error, what: str, why) -> float:
 
 # A number and a name apart in a cell (3 e, 5 kg): a product in an expression, but in
 # data rather a unit or a typo (of 3e5?), as two numbers apart (2 3) are an error
-_APART = r"\s*[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?(\s+)[^\W\d_]\w*\s*"
+_APART = r"\s*[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?(\s+)[^\W\d_]\w*(?!\w|\s*\()"
+_EXPONENT_APART = r"\s*[+-]?(?:\d+\.?\d*|\.\d+)\s+[eE][+-]?\d+\s*"   # 1.5 e-3
 _DECIMAL_COMMA = r"[+-]?\d+,\d+"     # 1,5: a locale's decimal comma
 _SPACED = r"[+-]?\d{1,3}( \d{3})+(\.\d*)?"    # 1 000: digits grouped by thousands
 
@@ -129,12 +130,17 @@ def cell_value(text: str, line: int, column: str, note=None) -> float:
     (exp(800), sqrt(-1)): each kind is said once, with its first cell and a count."""
     where = f"points file line {line}, column {quote(column)}"
     value = _constant_or(text, PointsError, where, lambda why: _cell_why(text, why))
-    apart = re.fullmatch(_APART, text)   # (not 2 sqrt(2), nor sin(2 pi): --at's reading)
+    # a cell that starts with a number and a name apart (3 e, 1.5 e-3, 2.5 pi/2), not a
+    # function's product (2 sqrt(2)) nor one inside brackets (sin(2 pi)): --at's reading
+    apart = re.match(_APART, text)
     if apart:
         product = text[:apart.start(1)] + "*" + text[apart.end(1):]
+        joined = "".join(text.split())
+        exponent = f"write {joined} if an exponent is meant, or " \
+            if re.fullmatch(_EXPONENT_APART, text) else "write "
         raise PointsError(f"{where}: {quote(text)} is not a number: a number and a name "
-                          "apart (a unit? a typo?) are no product in a cell: write "
-                          f"{product} if that is meant")
+                          "apart (a unit? a typo?) are no product in a cell: "
+                          f"{exponent}{product.strip()} if the product is")
     if note is not None and value == 0.0:
         from .expression import UNDERFLOWED, underflowed
 

@@ -76,3 +76,18 @@ def test_a_forgotten_at_with_grouped_digits_is_still_said_forgotten():
 def test_at_says_what_a_cell_would(at, message):
     code, out, err = run_cli("eval", "x", "--at", at)
     assert (code, out, err) == (2, "", f"adcli: error: {message}\n")
+
+
+@pytest.mark.parametrize("cell, advice", [
+    # 1.5 e-3 was read as 1.5*e - 3 = 1.077 (a mistyped 1.5e-3, 700 times smaller)
+    ("1.5 e-3", "write 1.5e-3 if an exponent is meant, or 1.5*e-3 if the product is"),
+    ("3 e+2", "write 3e+2 if an exponent is meant, or 3*e+2 if the product is"),
+    ("2.5 pi/2", "write 2.5*pi/2 if the product is"),
+])
+def test_a_cell_starting_with_a_number_and_a_name_apart_is_refused(cell, advice):
+    code, out, err = run_cli("eval", "x", "--points", "-", "--format", "csv",
+                             stdin=f"x\n{cell}\n")
+    assert (code, out) == (2, "")
+    assert err == (f"adcli: error: points file line 2, column 'x': '{cell}' is not a "
+                   "number: a number and a name apart (a unit? a typo?) are no product in a "
+                   f"cell: {advice}\n")

@@ -83,7 +83,7 @@ def test_a_number_and_a_name_apart_in_a_cell_are_an_error(cell, product):
     assert cell_error(cell) == (
         f"adcli: error: points file line 2, column 'y': '{cell}' is not a number: a number "
         f"and a name apart (a unit? a typo?) are no product in a cell: write {product} if "
-        "that is meant\n")
+        "the product is\n")
 
 
 def test_a_product_written_with_a_star_in_a_cell_is_read():
