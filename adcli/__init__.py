@@ -5,10 +5,11 @@
     >>> f.grad(x=1.0, y=2.0)["x"]
     array(4.)
 """
-from .errors import AdcliError, AdcliWarning
+from .errors import AdcliError, AdcliWarning, ExpressionError, PointsError, ValuesError
 
 __all__ = ["parse", "jacobian", "check", "Expression", "Result", "CheckResult", "Variable",
-           "Function", "no_grad", "AdcliError", "AdcliWarning"]
+           "Function", "no_grad", "AdcliError", "ExpressionError", "ValuesError",
+           "PointsError", "AdcliWarning"]
 __version__ = "0.1.0"
 
 # Where each public name lives, imported at its first use: `import adcli` does not import

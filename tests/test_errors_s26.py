@@ -182,3 +182,13 @@ def test_check_and_jacobian_say_a_definition_is_not_differentiated_by():
     assert str(raised.value) == "wrt='F': " + _API_WRT
     # by its variables it is differentiated: d/dx (x^3 + xy) = 3x^2 + y, d/dy = x
     assert adcli.jacobian([e], wrt="x,y", x=1, y=2).tolist() == [[5.0, 1.0]]
+
+
+def test_the_errors_the_readme_names_are_adclis_own():
+    # (adcli.ExpressionError was an AttributeError: only adcli.errors had it)
+    with pytest.raises(adcli.ExpressionError) as raised:
+        adcli.parse("sin(x))")
+    assert raised.value.position == 6 and isinstance(raised.value, adcli.AdcliError)
+    with pytest.raises(adcli.ValuesError):
+        adcli.parse("x").value(x="abc")
+    assert issubclass(adcli.PointsError, adcli.AdcliError)
