@@ -550,7 +550,8 @@ def test_every_public_name_of_adcli_is_there():
     homes = {"parse": "expression", "jacobian": "expression", "check": "checking",
              "Expression": "expression", "Result": "expression", "CheckResult": "checking",
              "Variable": "core", "Function": "core", "no_grad": "core",
-             "AdcliError": "errors", "AdcliWarning": "errors"}
+             "AdcliError": "errors", "AdcliWarning": "errors", "ExpressionError": "errors",
+             "ValuesError": "errors", "PointsError": "errors"}
     assert sorted(adcli.__all__) == sorted(homes)
     for name, home in homes.items():
         assert getattr(adcli, name) is getattr(importlib.import_module(f"adcli.{home}"), name)
