@@ -11,8 +11,8 @@ from conftest import run_cli, strict_json, warnings_in
 
 # ----- x^b with b varying, at a negative base: no real derivative, whatever a^b is -------
 
-@pytest.mark.parametrize("x", [-1e100, -2000.0, -4500.0])
-@pytest.mark.parametrize("order", [2, 3, 6])
+@pytest.mark.parametrize("x, order", [(x, order) for x in (-1e100, -2000.0, -4500.0)
+                                      for order in (2, 3)] + [(-1e100, 6)])
 def test_a_varying_exponent_at_a_negative_base_has_no_real_derivative(x, order):
     # (-1e100)^(-1e100) is an even integer's reciprocal power: 1e-(1e102), 0 in float64
     # rightly; x^x = e^(x log x) has no real log at x < 0, so no derivative (as hessian
@@ -177,7 +177,7 @@ def test_only_the_points_found_finite_are_counted_so():
 # ----- above long double's orders, a warning of the derivative is not dropped -----------
 
 
-@pytest.mark.parametrize("order", [5, 6])    # (12 alike, 12 s: x^x's rule is generic)
+@pytest.mark.parametrize("order", [5])    # (6 and 12 alike, 2 s and 12 s: x^x's rule is generic)
 def test_a_derivative_warning_above_long_doubles_orders_stays(order):
     # x^x has no real derivative at a negative base; long double's run judges the value
     # only above order 4, so its settling said nothing of the derivative (the '^' warning

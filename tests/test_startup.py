@@ -88,7 +88,7 @@ def test_tables_are_the_same_whatever_the_string_hashing():
             "sys.stdout.write(lalr_tables.module_source(lalr_tables.generate(lalr.grammar_text())))")
     sources = {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                               check=True, env={**os.environ, "PYTHONHASHSEED": seed}).stdout
-               for seed in ("1", "2", "3")}
+               for seed in ("1", "2")}     # (two orders of hash(str) tell it: 5 s each)
     assert len(sources) == 1
 
 
