@@ -1,18 +1,15 @@
 """check: a spaced divisor's caution in the words typed, a relative difference beside an
 expectation of 0 over the size of the terms, and ‘ and ʼ read as primes."""
 import json
-import subprocess
-import sys
 
 import pytest
 
 import adcli
+from conftest import run_cli
 
 
 def run(*args):
-    done = subprocess.run([sys.executable, "-m", "adcli", *args], capture_output=True,
-                          text=True, timeout=120)
-    return done.returncode, done.stdout, done.stderr
+    return run_cli(*args)   # (in this process: a child each cost ~0.3 s of CI)
 
 
 # ----- the caution quotes the typed text and offers (1/2)·u^(-1/2)·2x ----------------------

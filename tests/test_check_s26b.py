@@ -2,8 +2,6 @@
 without brackets to a power tried as the power of the function (sin x^2 as sin(x)^2), an
 equation written the other way round, and --wrt naming several variables for one
 expectation."""
-import subprocess
-import sys
 
 import mpmath
 import pytest
@@ -16,9 +14,7 @@ NO_TRUTH = ("a CheckResult has no truth value: its verdict is 'matches', 'differ
 
 
 def run(*args):
-    done = subprocess.run([sys.executable, "-m", "adcli", *args], capture_output=True,
-                          text=True, timeout=120)
-    return done.returncode, done.stdout, done.stderr
+    return run_cli(*args)   # (in this process: a child each cost ~0.3 s of CI)
 
 
 def diagnosis_lines(out: str) -> list[str]:
