@@ -1566,8 +1566,9 @@ def _term_factor(e, e_scale, a, a_scale, term, tolerance):
     from fractions import Fraction  # ~3 ms (decimal too): only when a term is looked at
 
     nonzero = term != 0
-    # (a constant term off by a factor is a constant too many: _terms and _offset say so)
-    if nonzero.sum() < MIN_FOR_DIAGNOSIS or np.ptp(term) == 0:
+    # (a constant term off by a factor is a constant too many: _terms and _offset say so;
+    # constant to within rounding too: x^2's u''·2 swept at 30 points spans 7e-16)
+    if nonzero.sum() < MIN_FOR_DIAGNOSIS or np.ptp(term) <= 1e-12 * np.max(np.abs(term)):
         return None
     with np.errstate(all="ignore"):
         if not np.any(np.abs(term) > 1e-6 * np.abs(a)):  # too small for its factor to show
@@ -1795,6 +1796,9 @@ def _second_words(f, j: int, name: str, t: Target, factor, series) -> str:
         return (f"the product rule's term {term} {wrong}: for {U} = {u} and {V} = {v}, "
                 + _fill(_SECOND["mul"], d, t.name))
     k = next(i for i, a in enumerate(node.args) if np.any(series[a][1:] != 0))
+    inner = f.nodes[node.args[k]]
+    if inner.kind == "variable" and inner.name == t.name:   # (no chain: sin(x)'' itself)
+        return f"{d}²/{d}{t.name}² of {_part(f, j)} {wrong}"
     g = _applied(node, _with_u(f, node, k))
     return (f"the chain rule's term {term} {wrong}: for {G}({U}) = {g} and {U} = "
             f"{_part(f, node.args[k])}, " + _fill(_SECOND["call"], d, t.name))

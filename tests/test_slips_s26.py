@@ -226,3 +226,17 @@ def test_a_time_constants_decay_with_its_minus_kept_is_said():
     assert adcli.check("exp(-t/tau)", "-exp(-t/tau)", wrt="t").diagnosis == [
         "this is the derivative of exp with respect to u = t/tau, its argument being -u: the "
         "minus sign is kept, and the chain rule's factor ∂u/∂t is missing"]
+
+
+@pytest.mark.parametrize("f, g, said", [
+    # two constants at order 2 are no clue (x^2'' = 2; was "the chain rule's term ... is
+    # 5/2 times what it should be", a term constant but for rounding)
+    ("x^2", "5", []), ("x^2 + 3x", "3", []), ("x^2+7", "2+7", []),
+    # a function of x itself has no chain: its second derivative is what is missing
+    # (x^3 + sin x)'' = 6x - sin x, written 6x
+    ("x^3 + sin(x)", "6x", ["d²/dx² of sin(x) is missing"]),
+])
+def test_order_two_terms_say_no_chain_where_there_is_none(f, g, said):
+    x = mpmath.mpf("0.9")
+    assert not near(mpmath.diff(lambda s: s ** 3 + mpmath.sin(s), x, 2), 6 * x)
+    assert diagnosis(f, g, "--order", "2") == said
