@@ -231,13 +231,15 @@ def _claims(f, targets, order, points, found, status) -> list[str]:
         elif order == 2 and not multiple and not f.has_diff and not t.names:
             # ((f')^2 first: it has no factor to fit, as a term off by one has; and not where
             # another order is f' squared too: x^2/4's is f itself)
+            # (one forward sweep of three Taylor coefficients serves both second-order looks)
+            seeds, series = _second_sweep(f, t, points, where)
             claims += ([] if orders else _squared(f, t, e, e_scale, a, a_scale, points, where,
                                                   tolerance)) or \
-                _second_terms(f, t, e, e_scale, a, a_scale, points, where, tolerance) or \
+                _second_terms(f, t, e, e_scale, a, a_scale, series, tolerance) or \
                 ([] if orders or not t.ordinary else
                  _chain_once_words(f, t, e, e_scale, a, a_scale, points, where, tolerance)) or \
                 ([] if orders else
-                 _second_exponent(f, t, e, e_scale, a, points, where, tolerance))
+                 _second_exponent(f, t, e, e_scale, a, seeds, series, tolerance))
         if order >= 2 and not claims and not multiple and not orders:
             # (a constant too many, as at order 1, last there too: x^3's d²/dx² written
             # 6x + 1; a term off by a factor, or another order, is the finer story)
@@ -1658,16 +1660,12 @@ def _inner_input(f, node, tangents) -> int | None:
     return moving[0]
 
 
-def _second_terms(f, t, e, e_scale, a, a_scale, points, where, tolerance) -> list[str]:
+def _second_terms(f, t, e, e_scale, a, a_scale, series, tolerance) -> list[str]:
     """At order 2, one term of a second-order rule left out, its sign flipped or off by a
     factor, in a term of the sum f is: (u·v)'' = u''v + 2u'v' + uv'' with the 2 forgotten,
     or g(u)'' = g''(u)·u'^2 + g'(u)·u'' without its second term (sin(x^2)'' written
-    -4x^2 sin(x^2)). The pieces come from one forward sweep of three Taylor coefficients."""
-    from .taylor import _sweep as taylor_sweep
-
-    seeds = _second_seeds(f, t, points, where)
+    -4x^2 sin(x^2)). The pieces come from ``series`` (_second_sweep's)."""
     with np.errstate(all="ignore"):
-        series = taylor_sweep(f.nodes, seeds, 3, keep=True)
         for sign, j in _summands(f.nodes, len(f.nodes) - 1):
             for name, term in _second_pieces(f.nodes[j], series):
                 factor = _term_factor(e, e_scale, a, a_scale, sign * term, tolerance)
@@ -1676,28 +1674,27 @@ def _second_terms(f, t, e, e_scale, a, a_scale, points, where, tolerance) -> lis
     return []
 
 
-def _second_seeds(f, t, points, where) -> dict:
-    """Each variable's Taylor series of three coefficients along t at the counted points."""
+def _second_sweep(f, t, points, where) -> tuple[dict, list]:
+    """Each variable's Taylor series of three coefficients along t at the counted points,
+    and every node's, swept from them."""
+    from .taylor import _sweep as taylor_sweep
+
     seeds = {}
     for v in f.variables:
         seed = np.zeros((3,) + points[v][where].shape)
         seed[0], seed[1] = points[v][where], 1.0 if v == t.name else 0.0
         seeds[v] = seed
-    return seeds
+    with np.errstate(all="ignore"):
+        return seeds, taylor_sweep(f.nodes, seeds, 3, keep=True)
 
 
-def _second_exponent(f, t, e, e_scale, a, points, where, tolerance) -> list[str]:
+def _second_exponent(f, t, e, e_scale, a, seeds, series, tolerance) -> list[str]:
     """At order 2, a power k·u^c of u linear along the variable, its exponent lowered by
     one only over the two differentiations: 1/x's d²/dx² written 2/x^2, not 2/x^3;
     ∂²/∂y² of x^2·y^3 written 6x^2·y^2. The expectation is checked against f'' swept with
     that one power's second derivative so taken (the rest of f's rules as they are)."""
     from types import SimpleNamespace
 
-    from .taylor import _sweep as taylor_sweep
-
-    seeds = _second_seeds(f, t, points, where)
-    with np.errstate(all="ignore"):
-        series = taylor_sweep(f.nodes, seeds, 3, keep=True)
     sweep = SimpleNamespace(values=[s[0] for s in series], tangents=[s[1] for s in series])
     # (a sweep of f for each power tried: a sum of 10^4 powers is not swept 10^4 times)
     for p, base, c, k in itertools.islice(_second_powers(f, sweep), SECOND_POWERS):
