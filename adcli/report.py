@@ -195,6 +195,13 @@ def _on_the_way(subjects, told: str, some: str = "") -> str:
             f"{'s' * one} the number{'s' * (not one)})")
 
 
+def _finite_there(mask, what: str, name: str, finite: dict) -> tuple[int, dict]:
+    """How many of ``mask``'s points long double found some numbers finite at, and which
+    numbers (in order, as keys): _said_on_the_way's count and subjects."""
+    groups = [(len(i), s) for i, s in _by_finite(np.ravel(mask), what, name, finite) if s]
+    return sum(n for n, _ in groups), dict.fromkeys(s for _, named in groups for s in named)
+
+
 def _said_on_the_way(count: int, total: int, subjects) -> str:
     """_on_the_way on stderr, after an overflow's line marking ``total`` points, ``count``
     of them where long double found ``subjects`` finite."""
@@ -222,10 +229,9 @@ def told(diagnostics, concerned) -> list[str]:
         if not count or not concerned(name, what):
             continue
         where = f"{count} of {points} point{'s' * (points != 1)}"
-        groups = [(len(i), s) for i, s in _by_finite(np.ravel(mask), what, name, finite) if s]
-        subjects = dict.fromkeys(s for _, named in groups for s in named)
+        there, subjects = _finite_there(mask, what, name, finite)
         lines.append(said(name, what, where, diagnostics.first(name, what), points)
-                     + _said_on_the_way(sum(n for n, _ in groups), count, list(subjects)))
+                     + _said_on_the_way(there, count, list(subjects)))
     return lines
 
 
@@ -256,11 +262,10 @@ class Report:
         if not finite:  # (the common case: no pass over the masks)
             return
         for (name, what), mask in merged(diagnostics).items():
-            for indices, subjects in _by_finite(np.ravel(mask), what, name, finite):
-                if subjects:
-                    count, named = self.on_the_way.get((name, what), (0, {}))
-                    named.update(dict.fromkeys(subjects))
-                    self.on_the_way[(name, what)] = (count + len(indices), named)
+            there, subjects = _finite_there(mask, what, name, finite)
+            if there:
+                count, named = self.on_the_way.get((name, what), (0, {}))
+                self.on_the_way[(name, what)] = (count + there, {**named, **subjects})
 
     def _said_on_the_way(self, key) -> str:
         count, named = self.on_the_way.get(key, (0, {}))
