@@ -481,21 +481,29 @@ def _f_unspaced(r: CheckResult, definitions, options: dict) -> list[str]:
 
     readings = [reading for reading, _ in _unspaced_readings(r.expression)] \
         if len(r.expression.text) <= READING_CHARS and not _TRYING.get() else []
-    tries = [[g] for g in readings] + ([readings] if len(readings) > 1 else [])
-    trying = _TRYING.set(True)
-    try:
-        for chosen in tries:
-            found = _f_read_as(r, chosen, definitions, options)
-            if found:
-                return found
-    finally:
-        _TRYING.reset(trying)
-    return []
+    return _f_tried(readings, lambda chosen: _f_read_as(r, chosen, definitions, options))
 
 
 # Set while check tries f read otherwise (_f_unspaced): a reading of that reading is not
 # tried again
 _TRYING = contextvars.ContextVar("adcli_check_trying", default=False)
+
+
+def _f_tried(readings: list, read_as, alone: int | None = None) -> list[str]:
+    """The words ``read_as(chosen)`` gives for the first of f's readings, each alone (up to
+    ``alone`` of them), then all at once, that makes the check pass; each such check tries
+    no reading of its own (_TRYING)."""
+    tries = [[g] for g in readings] * (alone is None or len(readings) <= alone) + \
+        ([readings] if len(readings) > 1 else [])
+    trying = _TRYING.set(True)
+    try:
+        for chosen in tries:
+            found = read_as(chosen)
+            if found:
+                return found
+    finally:
+        _TRYING.reset(trying)
+    return []
 
 
 def _f_powered(r: CheckResult, definitions, options: dict) -> list[str]:
@@ -508,29 +516,32 @@ def _f_powered(r: CheckResult, definitions, options: dict) -> list[str]:
     readings = _powered_readings(r.expression) \
         if len(r.expression.text) <= READING_CHARS and not _TRYING.get() and \
         len(r.status) <= POWERED_POINTS else []
-    # (each alone, then all at once; beyond a few, all at once only: each try is a whole
-    # check, and 40 of them took 18 s where the check took 1)
-    tries = [[g] for g in readings] * (len(readings) <= POWERED_ALONE) + \
-        ([readings] if len(readings) > 1 else [])
-    trying = _TRYING.set(True)
+    # (beyond a few, all at once only: each try is a whole check, and 40 of them took 18 s
+    # where the check took 1)
+    return _f_tried(readings, lambda chosen: _f_powered_as(r, chosen, definitions, options),
+                    POWERED_ALONE)
+
+
+def _f_powered_as(r: CheckResult, readings: list, definitions, options: dict) -> list[str]:
+    """_f_powered's words where f with ``readings`` read as sin(x)^2 makes the check pass."""
+    text = r.expression.text
+    for g in sorted(readings, key=lambda g: g.at, reverse=True):
+        text = f"{text[:g.at]}({text[g.at:g.close]}){text[g.close:]}"
+    one = len(readings) == 1
+    said = f"f: {' and '.join(g.written for g in readings)} {'is' if one else 'are'} " \
+        f"read as {' and '.join(g.read for g in readings)}; "
+    return _f_checked(r, text, said, " and ".join(g.meant for g in readings), definitions,
+                      options)
+
+
+def _f_checked(r: CheckResult, text: str, said: str, meant: str, definitions,
+               options: dict) -> list[str]:
+    """_as_meant's words for the check of f written ``text``, or none where it is refused."""
     try:
-        for chosen in tries:
-            text = r.expression.text
-            for g in sorted(chosen, key=lambda g: g.at, reverse=True):
-                text = f"{text[:g.at]}({text[g.at:g.close]}){text[g.close:]}"
-            try:
-                again = check(text, definitions=definitions, **_given(r), **options)
-            except AdcliError:
-                continue
-            one = len(chosen) == 1
-            said = f"f: {' and '.join(g.written for g in chosen)} {'is' if one else 'are'} " \
-                f"read as {' and '.join(g.read for g in chosen)}; "
-            found = _as_meant(again, said, " and ".join(g.meant for g in chosen))
-            if found:
-                return found
-    finally:
-        _TRYING.reset(trying)
-    return []
+        again = check(text, definitions=definitions, **_given(r), **options)
+    except AdcliError:
+        return []
+    return _as_meant(again, said, meant)
 
 
 # How many f's readings as sin(x)^2 are tried one at a time, and up to how many points
@@ -583,10 +594,6 @@ def _f_read_as(r: CheckResult, readings: list, definitions, options: dict) -> li
     text = r.expression.text
     for at in sorted((reading.at for reading in readings), reverse=True):
         text = f"{text[:at]}*{text[at:]}"
-    try:
-        again = check(text, definitions=definitions, **_given(r), **options)
-    except AdcliError:
-        return []
 
     def listed(field):   # (each written once: 1/2x + 1/2x's 1/2x is one story)
         return " and ".join(dict.fromkeys(getattr(g, field) for g in readings))
@@ -594,7 +601,7 @@ def _f_read_as(r: CheckResult, readings: list, definitions, options: dict) -> li
     one = len({g.written for g in readings}) == 1
     said = f"f: {listed('written')} {'is' if one else 'are'} read as {listed('read')}: a " \
         "product written side by side binds tighter than '/'; "
-    return _as_meant(again, said, listed("meant"))
+    return _f_checked(r, text, said, listed("meant"), definitions, options)
 
 
 def _meant_otherwise(r: CheckResult, definitions, options: dict) -> list[str]:
