@@ -45,7 +45,8 @@ from .errors import (EXIT_CHECK_FAILED, AdcliError, ExpressionError, ValuesError
                      did_you_mean, glued, leibniz, listing, one_name, quote, run_together)
 from .expression import (LATEX_LETTERS, MAX_ORDER, Expression, _Flags, _Run, _names as names_of,
                          _shown, _warn, _whole, as_numbers, broadcast_together, letter_hint,
-                         made_of, name_hint, normal_keys, normal_name, parse as api_parse)
+                         name_hint, normal_keys, normal_name, not_differentiated,
+                         parse as api_parse)
 from .functions import CALLABLE, CONSTANTS, Div, Mul, Pow, PowDiff, exact_step
 from .parser import parse
 from .reader import accented_names, one_name as named_once, unnoted, without_math
@@ -1725,11 +1726,9 @@ def _names(f: Expression, wrt) -> list[str]:
              for w in (wrt.split(",") if isinstance(wrt, str) else wrt)]
     for name in names:
         if name in f.names.values():     # (--let F=x+y --wrt F: as grad says it)
-            raise ValuesError(_typed(f"--wrt {name}: '{name}' is defined by --let",
-                                     f"wrt={_shown(wrt)}: '{name}' is a definition")
-                              + ", so it is not a variable and cannot be differentiated by: "
-                              + made_of([f], name, _typed("with --at, not --let",
-                                                          "as a keyword, not a definition")))
+            # (given None: the command line's words, --wrt and --let)
+            raise ValuesError(not_differentiated(name, [f], _typed(None,
+                                                                   f"wrt={_shown(wrt)}")))
         if name not in f.variables:
             hint = run_into(name, f.variables)
             raise ValuesError(f"'{name}' does not appear in {quote(f.text, None)}"

@@ -285,8 +285,7 @@ class Expression:
                 raise ValuesError(f"'{name}' is a definition, so it is not a variable and "
                                   "cannot be given a value: leave it out of the values, or "
                                   "rename the definition")
-            raise ValuesError(f"{wrt}: '{name}' is a definition, so it is not a variable and "
-                              f"cannot be differentiated by: {made_of([self], name)}")
+            raise ValuesError(not_differentiated(name, [self], wrt))
 
     def _no_strays(self, method: str, values: dict) -> None:
         """A keyword that is another method's parameter (order=, wrt=, name=), given to one
@@ -947,16 +946,23 @@ def normal_name(text: str) -> str:
     return text
 
 
-def made_of(expressions, name: str, instead: str = "as a keyword, not a definition") -> str:
-    """The fix for differentiating by the definition ``name``: by its variables instead
-    (named where one of ``expressions`` uses it); where it holds none (--let u=2), to give
-    it its value as a variable's, ``instead`` (with --at, not --let)."""
+def not_differentiated(name: str, expressions, given: str | None = None) -> str:
+    """Why the definition ``name`` is no variable to differentiate by, and the fix: by its
+    variables instead (named where one of ``expressions`` uses it), or, where it holds
+    none (--let u=2), its value given as a variable's. ``given``: how the API was given it
+    (wrt='F'); None: --wrt on the command line."""
+    if given is None:
+        said, instead = f"--wrt {name}: '{name}' is defined by --let", "with --at, not --let"
+    else:
+        said, instead = f"{given}: '{name}' is a definition", "as a keyword, not a definition"
     found = [v for e in expressions if (v := e._made_of(name)) is not None]
     if found and not any(found):
-        return f"it holds no variable: to differentiate by {name}, give its value {instead}"
-    variables = next((v for v in found if v), ())
-    shown = f" ({listing(variables)})" if variables else ""
-    return f"differentiate by the variables it is made of{shown}, or rename the definition"
+        fix = f"it holds no variable: to differentiate by {name}, give its value {instead}"
+    else:
+        variables = next((v for v in found if v), ())
+        shown = f" ({listing(variables)})" if variables else ""
+        fix = f"differentiate by the variables it is made of{shown}, or rename the definition"
+    return f"{said}, so it is not a variable and cannot be differentiated by: {fix}"
 
 
 def merged(at: Mapping | None, values: dict) -> Mapping:

@@ -13,7 +13,7 @@ from .errors import (AdcliError, AdcliWarning, ExpressionError, NonFiniteError, 
                      closest, did_you_mean, escape, glued, no_header, no_value_for, warn)
 from .definitions import from_pairs, unused
 from .diagnostics import Diagnostics, mark_inputs
-from .expression import letter_words, made_of, name_hint
+from .expression import letter_words, name_hint, not_differentiated
 from .functions import CALLABLE, CONSTANTS
 from .parser import define, is_name, normal_name, parse
 from .points import PointSource, chunk_size_for, only_with_points, parse_values
@@ -148,9 +148,7 @@ def _not_differentiated(definitions, names, expressions) -> None:
     """--wrt names variables, never a definition (--let): one is differentiated by the
     variables it is made of."""
     for name in [n for n in names if n in definitions.names]:
-        raise ValuesError(f"--wrt {name}: '{name}' is defined by --let, so it is not a "
-                          "variable and cannot be differentiated by: "
-                          f"{made_of(expressions, name, 'with --at, not --let')}")
+        raise ValuesError(not_differentiated(name, expressions))
 
 
 def _not_defined(definitions, names, source) -> None:
