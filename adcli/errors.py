@@ -166,6 +166,8 @@ def _escape_char(c: str) -> str:
     # (isprintable is False for every separator, Z, but the space: no category lookup)
     if c.isprintable():
         return c
+    if "\udc80" <= c <= "\udcff":     # an undecodable byte, kept by surrogateescape
+        return f"\\x{ord(c) - 0xdc00:02x}"
     return c.encode("unicode_escape").decode("ascii")
 
 

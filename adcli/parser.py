@@ -992,6 +992,9 @@ def _syntax_error(error, text: str) -> ExpressionError:
     if isinstance(error, UnexpectedCharacters):
         position = error.pos_in_stream
         what = f"unexpected character {text[position]!r}"
+        if "\udc80" <= text[position] <= "\udcff":   # a byte surrogateescape kept
+            return ExpressionError(f"a byte that is not UTF-8 text ({escape(text[position])})",
+                                   text, position)
         look_alike = _look_alike(text, position)
         if look_alike is not None:
             return ExpressionError(look_alike, text, position)
