@@ -1922,6 +1922,7 @@ class Builder:
                 self._error(f"'{whole}{fraction}' is ambiguous: write {whole} + {fraction} "
                             f"for a mixed number, or {whole}*{fraction}", before.start)
             if item.kind == "number" and not self._after_group(item.start):
+                self._two_points(before, item.start)
                 shown = self.text[before.start:item.start].rstrip()
                 glued = self._glued_to_command(before, item.start)
                 shown = shown if len(shown) <= 20 else "…" + shown[-20:]
@@ -1935,6 +1936,15 @@ class Builder:
                 thousand = format_number(float(number) * 1000)
                 self._error(f"'{number}e' is not a number: write {number}*e, or {number}e3 "
                             f"for {thousand}", before.start)
+
+    def _two_points(self, before: Factor, start: int) -> None:
+        """1..2, 1.2.3: a number typed with a decimal point too many, which the tokenizer
+        split in two (1. and .2): not a product to write with '*'."""
+        typed = re.compile(r"[\d.]+").match(self.text, before.start)
+        if before.kind == "number" and typed and typed.end() > start \
+                and typed.group().count(".") > 1:
+            self._error(f"'{typed.group()}' is not a number: it has more than one decimal "
+                        f"point", before.start)
 
     def _glued_to_command(self, before: Factor, start: int) -> str:
         """\\alpha2, \\pi2: a number glued to a LaTeX command word (``before``), which TeX

@@ -328,3 +328,28 @@ def test_a_space_separated_row_under_a_comma_header_is_not_told_to_read_plain(tm
     # --points-format plain would read the header x,y as one column (regression tester)
     err = _points_error(tmp_path, "x,y\n1 2\n", "grad", "x*y")
     assert "points file line 2: 1 field, the header has 2" in err and "plain" not in err
+
+
+def test_a_byte_not_utf8_in_the_expression_is_named_as_a_byte_not_a_surrogate():
+    # was "unexpected character '\udcff'; expected a number, ..." with x+\udcff shown
+    code, out, err = run_cli("grad", os.fsdecode(b"x+\xff"), "--at", "x=1")
+    assert (code, out) == (2, "")
+    assert err == ("adcli: error: a byte that is not UTF-8 text (\\xff) (column 3)\n"
+                   "  x+\\xff\n    ^\n")
+    code, out, err = run_cli("grad", "x", "--at", os.fsdecode(b"x=1\xe9"))
+    assert code == 2 and err == ("adcli: error: --at x: a byte that is not UTF-8 text "
+                                 "(\\xe9): '1\\xe9'\n")
+
+
+@pytest.mark.parametrize("typed", ["1..2", "1.2.3", ".5.5"])
+def test_a_number_with_two_decimal_points_is_said_to_be_one(typed, tmp_path):
+    # was "a number can only come first in a product written without '*': write 1.*.2"
+    want = f"'{typed}' is not a number: it has more than one decimal point"
+    code, out, err = run_cli("grad", f"x*{typed}", "--at", "x=1")
+    assert code == 2 and err.startswith(f"adcli: error: {want} (column 3)\n"), err
+    code, out, err = run_cli("grad", "x", "--at", f"x={typed}")
+    assert code == 2 and err == f"adcli: error: --at x: {want}\n", err
+    points = tmp_path / "p.csv"
+    points.write_text(f"x\n{typed}\n")
+    code, out, err = run_cli("grad", "x", "--points", str(points))
+    assert err == f"adcli: error: points file line 2, column 'x': {want}\n", err
