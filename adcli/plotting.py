@@ -393,11 +393,12 @@ def check_room(figure: Figure, width: int, height: int, colour: bool) -> None:
     ``height`` rows less the prompt's) has too little room for a plot worth reading."""
     columns = max(width, MIN_COLUMNS)
     rows = MIN_PLOT_ROWS + _around(figure, columns, colour)
-    if width < MIN_COLUMNS or height < rows:
+    short = [f"{columns} columns"] * (width < MIN_COLUMNS) + \
+        [f"{rows + PROMPT_ROWS} rows"] * (height < rows)   # (only what is short is named)
+    if short:
         raise AdcliError(f"the terminal, {width} columns by {height + PROMPT_ROWS} rows, is "
-                         f"too small for the plot, which needs {columns} columns by "
-                         f"{rows + PROMPT_ROWS} rows at least: enlarge it, or draw to a file "
-                         "with -o FILE.png")
+                         f"too small for the plot, which needs {' and '.join(short)} at "
+                         "least: enlarge it, or draw to a file with -o FILE.png")
 
 
 def _terminal_plot(figure: Figure, title: str | None, width: int, height: int,
