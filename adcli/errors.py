@@ -304,18 +304,74 @@ def _leibniz_fraction(names: list[str], texts) -> str | None:
 
 
 def no_value_for(missing, hints: list[str] | None = None, notation: bool = True,
-                 texts=()) -> ValuesError:
+                 texts=(), given=()) -> ValuesError:
     """Variables without a value, named; when they are d and dx, why (see leibniz, which
     reads ``texts``, the expressions as typed): no value would make d/dx a derivative.
+    Names read as products, where a value given would keep that reading in silence, are
+    said to be (Γ(a+b), and \\Delta t where Δt was among the names ``given``).
     With ``hints`` (the CLI's), how to give them: --at, then each hint in parentheses (the
     hints alone where not ``notation``)."""
     notation = leibniz(missing, texts) if notation else None
+    applied = [] if notation else _applied(missing, texts)
+    apart = [] if notation else _apart(missing, given, texts)
+    products = "; ".join(([_products(applied)] if applied else []) + apart)
     if notation or hints is None:
         return ValuesError(f"no value given for {listing(missing)}"
-                           + (f": {notation}" if notation else ""))
-    return ValuesError(f"no value given for {listing(missing)}: add --at "
+                           + (f": {notation or products}" if notation or products else ""))
+    those = "that product" if len(applied) + len(apart) == 1 else "those products"
+    typed = [_times_digits(n) for n in _subscripted(missing, texts)]
+    hints = [hint for hint in hints if hint not in typed]
+    return ValuesError(f"no value given for {listing(missing)}: "
+                       + (f"{products}; for {those}, " if products else "") + "add --at "
                        + ",".join(f"{n}=..." for n in missing)
                        + "".join(f" ({hint})" for hint in hints))
+
+
+# A name right before "(" as typed (Γ(, \Gamma(, J_0(, J_{0}(, \zeta\left(): a product
+_APPLIED = (r"(\\[A-Za-z]+|(?<![^\W\d])[^\W\d]\w*)((?:_\{[^{}]*\}|_\\[A-Za-z]+)*)"
+            r"\s*(?:\\(?:left|[bB]igg?l?)\s*)?\(")
+# Functions a physicist may write that adcli does not have, by the name they are written with
+_NOT_FUNCTIONS = [(r"Γ", "the gamma function"), (r"ζ", "the zeta function"),
+                  (r"[JYIK]_?\w+", "a Bessel function")]
+
+
+def _applied(missing, texts) -> list[str]:
+    """The names of ``missing`` that ``texts`` write right before "(": Γ(a+b), J_0(x)."""
+    from .expression import normal_name   # (expression imports this module)
+
+    if not any("(" in t for t in texts):
+        return []
+    typed = {normal_name(m[1] + m[2]) for t in texts for m in re.finditer(_APPLIED, t)}
+    return [n for n in missing if n in typed]
+
+
+def _apart(missing, given, texts) -> list[str]:
+    """A given name that the texts write as a command, a space and a name (Δt as \\Delta t):
+    read as two names, as TeX ends a command at the space."""
+    from .expression import normal_name   # (expression imports this module)
+
+    if not given or not any("\\" in t for t in texts):
+        return []
+    said = {}
+    for found in (m for t in texts for m in re.finditer(r"(\\[A-Za-z]+)\s+([^\W\d]\w*)", t)):
+        a, b = normal_name(found[1]), normal_name(found[2])
+        if a in missing and b in missing and a + b in given:
+            said[found.group()] = (f"'{found.group()}' is read as {a} times {b}, as TeX ends "
+                                   f"the command at the space: for the one name {a + b}, "
+                                   f"write {a + b}")
+    return list(said.values())
+
+
+def _products(applied: list[str]) -> str:
+    """Γ(a+b) where Γ has no value: read as Γ times (a + b), as adcli has no function Γ,
+    which a value given would keep in silence."""
+    known = list(dict.fromkeys(what for n in applied for pattern, what in _NOT_FUNCTIONS
+                               if re.fullmatch(pattern, n)))
+    where = "the README lists them under 'The expression language'"
+    return (" and ".join(f"{n}(...) is read as {n} times (...)" for n in applied)
+            + f", as adcli has no function{'s' * (len(applied) > 1)} {listing(applied)} ("
+            + (f"{listing(known)} {'is' if len(known) == 1 else 'are'} not among its functions: "
+               if known else "") + where + ")")
 
 
 def no_header(missing, columns: list[str], comment=None) -> ValuesError | None:
@@ -360,11 +416,20 @@ def closest(name: str, candidates, cutoff: float = 0.6) -> str | None:
     import difflib
 
     candidates = list(candidates)
+    if _joined(name, candidates):
+        return None
     folded = [c for c in candidates if c.casefold() == name.casefold()]
     if folded:
         return folded[0]
     matches = difflib.get_close_matches(name, candidates, n=1, cutoff=cutoff)
     return matches[0] if matches else None
+
+
+def _joined(name: str, candidates: list) -> bool:
+    """Whether ``name`` is two of the candidates written together (Δt for Δ and t): no
+    slip of one of them, though it spells one nearly."""
+    known = set(candidates)
+    return any(name.startswith(c) and name[len(c):] in known - {c} for c in known)
 
 
 def did_you_mean(name: str, candidates) -> str:
@@ -485,6 +550,28 @@ def _product(parts: list[str], functions) -> str:
     return "*".join(factors)
 
 
+# A name's digits after its letters (x2): maybe the letters times a number
+_DIGITS_LAST = r"(.*[^\d_])(\d+)"
+
+
+def _times_digits(name: str) -> str:
+    """What to write for x2 meant as x times 2."""
+    times = re.fullmatch(_DIGITS_LAST, name)
+    return one_name(name, [times[1], times[2]]) + f" or {times[2]}{times[1]}"
+
+
+def _subscripted(missing, texts) -> list[str]:
+    """The names of ``missing`` that ``texts`` write with subscript digits (ω₀): NFKC makes
+    them ω0, which no one means as ω times 0."""
+    from .expression import normal_name   # (expression imports this module)
+
+    if all(t.isascii() for t in texts):
+        return []
+    typed = {normal_name(m) for t in texts for m in re.findall(r"[^\W\d][^\W⁰¹²³⁴-⁹]*", t)
+             if re.search("[₀-₉]", m)}
+    return [n for n in missing if n in typed and re.fullmatch(_DIGITS_LAST, n)]
+
+
 def glued(name: str, variables, functions) -> str | None:
     """Why ``name`` may be names written together, and what to write instead: variables
     and constants (``xy``: x*y; ``x2``: x*2), or functions among them (``xsinx``: x sin x, read as
@@ -492,9 +579,9 @@ def glued(name: str, variables, functions) -> str | None:
     parts = run_together(name, variables)
     if parts:
         return one_name(name, parts)
-    times = re.fullmatch(r"(.*[^\d_])(\d+)", name)
+    times = re.fullmatch(_DIGITS_LAST, name)
     if times and times[1] in variables:    # x2 beside a given x: x times 2, as 2x is
-        return one_name(name, [times[1], times[2]]) + f" or {times[2]}{times[1]}"
+        return _times_digits(name)
     functions = [f for f in functions if len(f) > 1]
     parts = run_together(name, [*variables, *functions])
     if parts and any(p in functions for p in parts):

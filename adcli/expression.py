@@ -269,7 +269,7 @@ class Expression:
         """Raise ValuesError listing every variable without a value."""
         missing = [v for v in self.variables if v not in names]
         if missing:
-            raise no_value_for(missing, texts=[self.text])
+            raise no_value_for(missing, texts=[self.text], given=names)
 
     def unknown_names(self, names) -> list[str]:
         """Given names the expression does not use, each with a did-you-mean suggestion."""
@@ -927,6 +927,23 @@ def subscript_letters(text: str, unknown=None) -> str:
     return re.sub(_SUBSCRIPT_COMMAND, letter, text) if "\\" in text else text
 
 
+# The variant letters a paper may use beside the plain ones as other symbols (θ and ϑ, φ
+# and ϕ), which NFKC would fold into them: kept, as LaTeX's \vartheta is (LATEX_LETTERS), in
+# each font they are pasted in too (𝜗; bold, sans-serif: five runs of ϵϑϰϕϱ from U+1D6DC).
+_VARIANTS = "ϑϕϵϱϰℓ"
+_VARIANT_FONTS = {0x1D6DC + 58 * font + k: c
+                  for font in range(5) for k, c in enumerate("ϵϑϰϕϱ")}
+
+
+def _nfkc(text: str) -> str:
+    """``text`` in NFKC form, but for the variant letters (_VARIANTS)."""
+    import unicodedata
+
+    text = text.translate(_VARIANT_FONTS)
+    return "".join(part if part in _VARIANTS else unicodedata.normalize("NFKC", part)
+                   for part in re.split(f"([{_VARIANTS}])", text))
+
+
 def normal_name(text: str) -> str:
     """A name as Python reads an identifier, in NFKC form: 𝑥 (pasted from a typeset
     formula) is x, x₁ is x1, ｘ is x; and as LaTeX writes one: \\alpha is alpha, x_{1}
@@ -934,9 +951,7 @@ def normal_name(text: str) -> str:
     and points files, and keyword arguments (which Python has normalised already) all
     meet."""
     if not text.isascii():
-        import unicodedata
-
-        text = unicodedata.normalize("NFKC", text)
+        text = _nfkc(text)
     if "\\" in text or "{" in text:
         if text.startswith(("\\operatorname{", "\\mathrm{", "\\mathit{")):
             text = text[text.index("{") + 1:]   # \operatorname{sech} is sech
@@ -999,16 +1014,20 @@ def normal_keys(values: Mapping | None) -> Mapping | None:
     return normal
 
 
-# LaTeX's Greek letters: \alpha is the letter α, as typed (\pi is π, the constant).
+# LaTeX's Greek letters: \alpha is the letter α, as typed (\pi is π, the constant). A
+# variant is its own letter, as a paper using both means two symbols (\theta - \vartheta is
+# θ - ϑ, not 0); but \varpi is π, as ϖ typed is (the grammar's PI: π in every form).
 LATEX_LETTERS = {name: chr(code) for name, code in (
     ("alpha", 0x3B1), ("beta", 0x3B2), ("gamma", 0x3B3), ("delta", 0x3B4),
-    ("epsilon", 0x3B5), ("varepsilon", 0x3B5), ("zeta", 0x3B6), ("eta", 0x3B7),
-    ("theta", 0x3B8), ("vartheta", 0x3B8), ("iota", 0x3B9), ("kappa", 0x3BA),
-    ("lambda", 0x3BB), ("mu", 0x3BC), ("nu", 0x3BD), ("xi", 0x3BE), ("pi", 0x3C0),
-    ("rho", 0x3C1), ("sigma", 0x3C3), ("tau", 0x3C4), ("upsilon", 0x3C5), ("phi", 0x3C6),
-    ("varphi", 0x3C6), ("chi", 0x3C7), ("psi", 0x3C8), ("omega", 0x3C9),
+    ("epsilon", 0x3B5), ("varepsilon", 0x3F5), ("zeta", 0x3B6), ("eta", 0x3B7),
+    ("theta", 0x3B8), ("vartheta", 0x3D1), ("iota", 0x3B9), ("kappa", 0x3BA),
+    ("varkappa", 0x3F0), ("lambda", 0x3BB), ("mu", 0x3BC), ("nu", 0x3BD), ("xi", 0x3BE),
+    ("pi", 0x3C0), ("varpi", 0x3C0), ("rho", 0x3C1), ("varrho", 0x3F1), ("sigma", 0x3C3),
+    ("varsigma", 0x3C2), ("tau", 0x3C4), ("upsilon", 0x3C5), ("phi", 0x3C6),
+    ("varphi", 0x3D5), ("chi", 0x3C7), ("psi", 0x3C8), ("omega", 0x3C9),
     ("Gamma", 0x393), ("Delta", 0x394), ("Theta", 0x398), ("Lambda", 0x39B), ("Xi", 0x39E),
-    ("Pi", 0x3A0), ("Sigma", 0x3A3), ("Phi", 0x3A6), ("Psi", 0x3A8), ("Omega", 0x3A9))}
+    ("Pi", 0x3A0), ("Sigma", 0x3A3), ("Upsilon", 0x3A5), ("Phi", 0x3A6), ("Psi", 0x3A8),
+    ("Omega", 0x3A9), ("hbar", 0x127), ("ell", 0x2113))}
 
 
 def _names(names, what: str = "wrt") -> tuple[str, ...]:

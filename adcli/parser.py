@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from . import lalr
 from .definitions import Definitions
 from .errors import ExpressionError, escape, quote
-from .expression import Expression, normal_name
+from .expression import LATEX_LETTERS, Expression, normal_name
 from .printer import as_operand as _operand, render
 # (tex_font: the grammar's own fonts, \operatorname{sech}, \mathrm e)
 from .reader import CAUTIONS, LOOKED_AT, PI_FORMS, RELATION, Builder as _Builder, \
@@ -205,7 +205,10 @@ def _spaced_divisor(expression: Expression, covered=frozenset()) -> dict[str, Ot
         if _bare_function(text, node.position + 1, end):
             end = _start(expression, factors[-1], end)
         elif not _spaced_at(text, end):
-            continue
+            glued = _glued_run(expression, node.args[1], end)
+            if glued is None:
+                continue
+            factors, first, end = glued
         left, right = node.args
         top, n = _operand(nodes, left), _operand(nodes, first)
         rest = "*".join(_operand(nodes, j) for j in reversed(factors))
@@ -222,6 +225,28 @@ def _spaced_divisor(expression: Expression, covered=frozenset()) -> dict[str, Ot
         if len(said) == CAUTIONS:
             break
     return said
+
+
+def _glued_run(expression: Expression, divisor: int, end: int):
+    """1/2π √(k/m), h/2π ω, 1/2x y: the divisor's first factors glued together (2π, as 2x),
+    then a space and another factor, a run as often meant as (1/(2π))*√(k/m) as 1/2 x is:
+    (the factors after the glued run, right to left, the run's node, where it ends), None
+    where no space shows after a glued run that other factors follow."""
+    nodes, text = expression.nodes, expression.text
+    chain = [divisor]   # the side-by-side products, outermost first, as _run_after walks
+    while nodes[chain[-1]].name == "mul" and nodes[chain[-1]].kind == "infix" \
+            and chain[-1] not in expression.names:
+        chain.append(nodes[chain[-1]].args[0])
+    for depth in range(len(chain) - 2, 0, -1):   # (the outermost product has no factor after)
+        glued = nodes[chain[depth]].args[1]
+        if _start(expression, glued, -1) != end:
+            return None
+        end = _factor_end(text, end)
+        if end is None:
+            return None
+        if _spaced_at(text, end):
+            return [nodes[at].args[1] for at in chain[:depth]], chain[depth], end
+    return None
 
 
 # A number written against a bracket: the 2 of 1/2(x^2+1)^(-1/2)
@@ -763,11 +788,12 @@ def _powers(expression: Expression) -> list[str]:
         match = glued.get(node.position)
         if match is not None and nodes[base].kind in ("constant", "number") \
                 and _glued_factor(match.group(3)):
-            k, name = "".join(match.group(2).split()).replace("−", "-"), match.group(3)
+            end = _glued_run_end(text, match)
+            k, name = "".join(match.group(2).split()).replace("−", "-"), text[match.start(3):end]
             said.setdefault(f"{b}^{k}{name}: the power is {b}^{k}, and {name} multiplies after it "
                             f"(an exponent is one factor); for {b} to the power {k}{name}, "
                             f"write {b}^({k}{name})",
-                            _exponent_grouped(text, match, b, f"{b}^{k}{name}"))
+                            _exponent_grouped(text, match, b, f"{b}^{k}{name}", end))
     return dict(itertools.islice(said.items(), CAUTIONS))
 
 
@@ -782,10 +808,31 @@ def _glued_factor(name: str) -> bool:
     return not is_function_name(name)
 
 
-def _exponent_grouped(text: str, match, base: str, written: str) -> OtherReading:
-    """x^1/2 read as x^(1/2), e^2x as e^(2x): the exponent ``match`` found in parentheses."""
-    exponent = "".join(text[match.end(1):match.end()].split())
-    grouped = f"{text[:match.end(1)]}({text[match.end(1):match.end()]}){text[match.end():]}"
+# A factor glued on after the first (e^2\pi\omega t: \omega, then t, which TeX sets against
+# it: a command's space only ends its name)
+_GLUED_MORE = r"[" + PI_FORMS + r"]|\\[A-Za-z]+|[^\W\d_]\w*"
+
+
+def _glued_run_end(text: str, match) -> int:
+    """Where the run of factors glued to a power's number (``match``) ends: e^2\\pi\\omega t
+    shows as e^2πωt, the whole run as likely the exponent meant as its first factor."""
+    end, more = match.end(), re.compile(_GLUED_MORE)
+    while True:
+        spaces = re.compile(r"\s*").match(text, end).end() if text[end - 1:end].isalpha() \
+            and re.search(r"\\[A-Za-z]+\Z", text[:end]) else end
+        found = more.match(text, spaces)
+        if found is None or not _glued_factor(found.group()):
+            return end
+        end = found.end()
+
+
+def _exponent_grouped(text: str, match, base: str, written: str,
+                      end: int | None = None) -> OtherReading:
+    """x^1/2 read as x^(1/2), e^2x as e^(2x): the exponent ``match`` found (up to ``end``,
+    a run of factors glued on) in parentheses."""
+    end = match.end() if end is None else end
+    exponent = "".join(text[match.end(1):end].split())
+    grouped = f"{text[:match.end(1)]}({text[match.end(1):end]}){text[end:]}"
     return OtherReading(written, f"{base}^({exponent})", grouped)
 
 
@@ -911,7 +958,13 @@ def _bars_hint(text: str, definitions) -> ExpressionError | None:
     return None
 
 
-_LEFT_SIDE = r"\s*[^\W\d][\w]*(\s*\([\w\s,]*\))?\s*\Z"  # y, f(x), g(x, y)
+# y, f(x), g(x, y); as LaTeX writes them: \gamma, B_{\lambda}, \mathrm{KE}, B_\lambda(\lambda, T)
+_GREEK = r"\\(?:" + "|".join(LATEX_LETTERS) + r")(?![A-Za-z])"
+_LEFT_NAME = (r"(?:[^\W\d][\w]*|" + _GREEK
+              + r"|\\(?:mathrm|mathit|operatorname)\s*\{\s*[\w]+\s*\})"
+              + r"(?:_?\{\s*(?:[\w]+|" + _GREEK + r")\s*\}|_?" + _GREEK + ")*")
+_LEFT_SIDE = (r"\s*" + _LEFT_NAME + r"(\s*(?:\\left\s*)?\((?:[\w\s,]|" + _GREEK
+              + r")*(?:\\right\s*)?\))?\s*\Z")
 
 
 def _equation_hint(text: str, definitions, syntax: ExpressionError) -> ExpressionError | None:
@@ -920,13 +973,14 @@ def _equation_hint(text: str, definitions, syntax: ExpressionError) -> Expressio
     x^2$, \\[ ... \\], an equation environment) are seen through, blanked out in place."""
     from .reader import without_math
 
-    position = syntax.position
     try:
         plain = without_math(text)
     except ExpressionError:     # (a stray delimiter: the parser's own error says more)
         return None
-    if plain[position:position + 1] != "=" or not re.match(_with_marks(_LEFT_SIDE, plain),
-                                                           plain[:position]):
+    # (a left side may be refused before its "=": B_\lambda(\lambda, T) is a product there)
+    position = plain.find("=")
+    if position < syntax.position \
+            or not re.match(_with_marks(_LEFT_SIDE, plain), plain[:position]):
         return None
     right = plain[position + 1:].strip()
     try:

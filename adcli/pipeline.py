@@ -280,7 +280,8 @@ def _check_names(command, source: PointSource, strict: bool, err) -> None:
                 raise headerless
             hints.append("the points file has columns "
                          + ", ".join(f"'{escape(c)}'" for c in columns) + _separator_hint(columns))
-        raise no_value_for(missing, hints, texts=[e.text for e in command.expressions])
+        raise no_value_for(missing, hints, texts=[e.text for e in command.expressions],
+                           given=given)
     for name in [*source.fixed, *source.grid]:   # a points file's other columns pass through
         if name not in command.names:
             _unused(strict, err, f"a value was given for '{name}', which does not appear in "

@@ -29,7 +29,7 @@ import functools
 import math
 import re
 
-from .errors import ExpressionError, escape, run_together, slip
+from .errors import ExpressionError, escape, quote, run_together, slip
 from .expression import LATEX_LETTERS, MAX_ORDER, Node, normal_name, subscript_letters
 from .functions import CALLABLE, CONSTANTS, OPERATORS, PRIMITIVES
 from .printer import as_operand, format_number, render
@@ -66,6 +66,8 @@ INVERSES = {"sin": "asin", "cos": "acos", "tan": "atan", "sec": "asec", "csc": "
 _LOG_BASE = r"log_(\d+(?:\.\d+)?|[^\W\d]\w*)\Z"
 _SPECIAL = {"log": (1, 2), "diff": (2, None)}      # argument counts beyond the registry's
 _SHORT_NAME = r"[^\W\d_][\d_]*"           # x, x1, x_2, θ: variables, not functions
+# (k_B, r_e, x_{ab} before "(" too: a letter's subscript, as x_{a}(y+1) already reads)
+_SUBSCRIPTED = _SHORT_NAME + r"|[^\W\d_]_[^\W_]+"
 _MARKS = ("Mn", "Mc")    # combining marks, as names take them after a letter (x́, θ̂)
 _INF = float("inf")
 # LaTeX's accents on a letter, as the combining marks a name takes (\dot{q} is q̇, the
@@ -93,6 +95,15 @@ MAX_FACTORIAL = 170
 _DECIMAL = r"\s*[-+\u2212]?(\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?\s*\Z"
 _LEIBNIZ = r"(?<!\w)d\s*/\s*\Z"        # d/dx(x^2): before "dx("
 _SIGNED = r"\s*([-+\u2212]\s*[\w.]+)"    # sin -x: suggest sin(-x)
+# k_{\mathrm{B}}, k_{\rm B}: a subscript in upright type, its letters (braced, or after a space)
+_UPRIGHT_SUBSCRIPT = r"\\(?:mathrm|textrm|text|mbox)\s*\{\s*([^\W_]+)\s*\}|\\rm\s+([^\W_]+)"
+# 6.022\times10^{23}, 1.6 × 10^-19: a decimal and a whole power of ten (nothing else)
+_TIMES_SIGNS = ("\\times", "×", "·", "⋅", "\\cdot")
+_SCIENTIFIC = r"(\d+\.\d*|\.\d+)\s*(?:\\times|\\cdot|[×·⋅])\s*10\s*\^\s*" \
+    r"(\{\s*)?([-+\u2212]?\d+)(?(2)\s*\}|(?![\d.]))"
+_GROUP_MARK = r"[ \t]*\\[,; ][ \t]*|[ \t]+"    # 299 792, 299\,792, 299\;792, 299\ 792
+_GROUPED_DIGITS = r"\d{1,3}(" + _GROUP_MARK + r")\d{3}(?:(?:" + _GROUP_MARK + \
+    r")\d{3})*(?:\.\d+)?(?![\d.])"
 # A subscript the grammar reads into a name (x_{1}, x_{ij}): what its braces may hold.
 _SUBSCRIPT = r"(?:[^\W⁰¹²³⁴-⁹¼-¾⅐-⅞" + PI_FORMS + "]+|[" + PI_FORMS + r"])\Z"   # (x_{π} too)
 _BRACKETS = {"{": "}", "(": ")", "[": "]"}
@@ -1205,6 +1216,11 @@ class Builder:
         the name, as TeX takes it whole: x_\\alpha, x_{\\alpha}) as its Greek letter,
         x_α; a command that is none is refused, the caret on it (never x_ times it)."""
         def refused(command: re.Match):
+            at = start + command.start(2) - 1
+            upright = re.compile(_UPRIGHT_SUBSCRIPT).match(self.text, at)
+            if upright is not None and command.group(1) == "_":   # k_\mathrm{B}
+                self._upright_subscript(self.text[start:upright.end()],
+                                        written[:command.start(2) - 1], upright, start)
             self._error(f"LaTeX's \\{command.group(2)} is not read in a subscript: a "
                         "subscript is a name, a number or a Greek letter, as in x_1, "
                         "x_{ij} or x_\\alpha", start + command.start(2) - 1)
@@ -1231,12 +1247,39 @@ class Builder:
         shown = text[start:close + 1]  # (to the end if never closed)
         inner = text[opening + 1:close].strip()
         short = shown if len(shown) <= 40 else shown[:30] + "…" + shown[-6:]
+        self._not_a_subscript(written, start, inner, close)
         if re.match(_SUBSCRIPT, unmarked(inner)) or inner[:1] == "\\" and \
                 inner[1:] in LATEX_LETTERS:  # x_{ \alpha }
             self._error(f"a subscript is written in braces right after '_': for "
                         f"'{escape(short)}', write {written.rstrip()}{{{inner}}}", opening)
         self._error(f"a subscript must be a name or a number, as in x_{{1}} or x_{{ij}}: "
                     f"'{escape(short)}' cannot name a variable", opening)
+
+    def _not_a_subscript(self, written: str, start: int, inner: str, close: int) -> None:
+        """What "_{...}" after ``written`` means that is no variable's subscript, refused
+        as such: a big operator's limits (\\sum_{i=1}), an upright subscript (k_{\\rm B})
+        and a log's base that is not a whole number or a name (\\log_{0.5})."""
+        command = written[:-1]
+        if command[:1] == "\\" and not (is_function_name(command[1:])
+                                         or command[1:] in LATEX_LETTERS):
+            self._latex_name(command, command[1:], start)
+        upright = re.fullmatch(_UPRIGHT_SUBSCRIPT, inner)
+        if upright is not None:
+            self._upright_subscript(self.text[start:close + 1], written, upright, start)
+        if command.lstrip("\\") == "log":
+            argument = _argument_after(self.text, close + 1)
+            self._error(f"a log's base in a subscript must be a whole number or a name: for "
+                        f"{escape(self.text[start:close + 1])} {escape(argument)}, write "
+                        f"log({escape(argument)})/log({escape(inner)})", start)
+
+    def _upright_subscript(self, shown: str, written: str, upright: re.Match,
+                           start: int) -> None:
+        """k_{\\mathrm{B}}, k_\\text{B}, k_{\\rm B}: the name k_B in upright type, which
+        adcli does not set (the grammar ends the name at "_"): said, with the name to
+        write."""
+        name = written + (upright.group(1) or upright.group(2))
+        self._error(f"LaTeX's upright type is not read in a subscript: for "
+                    f"{quote(shown)}, write {escape(name)}", start)
 
     def _spaced_command(self, written: str, start: int, after: int) -> None:
         """x_ \\alpha: to TeX, the subscript α (it skips the space), so never x_ times α;
@@ -1323,7 +1366,7 @@ class Builder:
             self._error(f"unknown function '{name}': adcli has none; {_LACKING[name]}", start)
         if name == "lg":
             self._no_lg(_call_name(text), start)
-        if name not in CONSTANTS and not re.fullmatch(_SHORT_NAME, unmarked(name)):
+        if name not in CONSTANTS and not re.fullmatch(_SUBSCRIPTED, unmarked(name)):
             # tand(x), cosd(x), log3(x): most likely functions adcli lacks or misspelt.
             match = slip(name, CALLABLE)
             if match:
@@ -1333,7 +1376,7 @@ class Builder:
                         f"{name}*(...)", start)
         if name[-1] == "_":  # x_(i+1): a subscript, not x_*(i+1)
             self._subscript(_call_name(text), start, start + len(text) - 1)
-        # A variable of one letter (x, x1, θ) or a constant is never a function: x(y+1)
+        # A variable of one letter (x, x1, θ, k_B) or a constant is never a function: x(y+1)
         # is x*(y+1). Its node goes in now, so the variables keep their order.
         return Factor(self._leaf(name, start), start)
 
@@ -1368,6 +1411,7 @@ class Builder:
         if name == "diff":
             return self._diff(args, start)
         if name.startswith("log_") and (base := log_base(name)) is not None:
+            self._decimal_base(written, base, start)
             self._arity(written, args, (1, 1), start)
             return self._log_in_base(args[0], base, start)
         if name == "log" and len(args) == 2:
@@ -1379,6 +1423,16 @@ class Builder:
         nodes = self.nodes
         nodes.append(Node("call", start, name, None, function, tuple(args)))
         return len(nodes) - 1
+
+    def _decimal_base(self, written: str, base: str, start: int) -> None:
+        """log_2.5 x: the base ends at its digits, so this was read log_2 of .5x: a decimal
+        base, refused as one in braces is (log_{2.5} x)."""
+        decimal = re.compile(r"\.\d+").match(self.text, start + len(written))
+        if base.isdigit() and decimal is not None:
+            argument = _argument_after(self.text, decimal.end())
+            self._error(f"a log's base in a subscript must be a whole number or a name: for "
+                        f"{escape(self.text[start:decimal.end()])} {escape(argument)}, write "
+                        f"log({escape(argument)})/log({base}{decimal.group()})", start)
 
     def _arity(self, name: str, args, counts, start: int) -> None:
         low, high = counts
@@ -1672,8 +1726,47 @@ class Builder:
         right = right if right.__class__ is int else \
             right.index if right.__class__ is Factor else self._value(right)
         nodes = self.nodes
+        if symbol in _TIMES_SIGNS and self._scientific(left, right):
+            return left
         nodes.append(Node("infix", start, function.name, None, function, (left, right)))
         return len(nodes) - 1
+
+    def _scientific(self, left: int, right: int) -> bool:
+        """6.022\\times10^{23}, 1.6×10^-19: a decimal number in scientific notation, read
+        as the literal 6.022e23 (6.022*1e23 is rounded twice: 6.0219999999999996e+23),
+        its node put in place of the product's: whether it was."""
+        nodes, text = self.nodes, self.text
+        written = re.compile(_SCIENTIFIC).match(text, nodes[left].position)
+        if written is None or nodes[left].kind != "number":
+            return False
+        mantissa, exponent = written.group(1), written.group(3).replace("\u2212", "-")
+        under = self._subtree(right)
+        if not self._is_power_of_ten(right, int(exponent)) or right != len(nodes) - 1 \
+                or min(under) != left + 1 or len(under) != right - left:
+            return False   # (not exactly that shape, or not its nodes alone, last)
+        del nodes[left + 1:]
+        nodes[left] = Node("number", nodes[left].position, "", float(f"{mantissa}e{exponent}"))
+        return True
+
+    def _subtree(self, index: int) -> list[int]:
+        """The indices of the nodes under node ``index``, itself included."""
+        stack, seen = [index], []
+        while stack:
+            seen.append(stack.pop())
+            stack.extend(self.nodes[seen[-1]].args)
+        return seen
+
+    def _is_power_of_ten(self, index: int, exponent: int) -> bool:
+        """Whether node ``index`` is 10^n for the whole number n = ``exponent``."""
+        nodes = self.nodes
+        node = nodes[index]
+        if node.kind != "infix" or node.name != "pow":
+            return False
+        base, power = (nodes[i] for i in node.args)
+        sign = -1 if power.kind == "prefix" else 1
+        power = nodes[power.args[0]] if power.kind == "prefix" else power
+        return base.kind == "number" and base.value == 10 and power.kind == "number" \
+            and sign * power.value == exponent
 
     def broken(self, children):
         """An operator starting the next line of a display (x^2 \\\\ &\\quad + 3x): one
@@ -1923,6 +2016,7 @@ class Builder:
                             f"for a mixed number, or {whole}*{fraction}", before.start)
             if item.kind == "number" and not self._after_group(item.start):
                 self._two_points(before, item.start)
+                self._grouped_digits(before, item.start)
                 shown = self.text[before.start:item.start].rstrip()
                 glued = self._glued_to_command(before, item.start)
                 shown = shown if len(shown) <= 20 else "…" + shown[-20:]
@@ -1936,6 +2030,22 @@ class Builder:
                 thousand = format_number(float(number) * 1000)
                 self._error(f"'{number}e' is not a number: write {number}*e, or {number}e3 "
                             f"for {thousand}", before.start)
+
+    def _grouped_digits(self, before: Factor, start: int) -> None:
+        """299 792 458, 299\\,792\\,458: digits grouped by thousands, as physics prints
+        constants, which the tokenizer split into numbers side by side: not a product to
+        write with '*' (299*792 is wildly wrong), as --at says of them."""
+        if before.kind != "number":
+            return
+        grouped = re.compile(_GROUPED_DIGITS).match(self.text, before.start)
+        if grouped is None or grouped.end(1) != start:
+            return
+        written = grouped.group()
+        digits = re.sub(r"[^\d.]", "", written)
+        mark = re.search(r"\\[,; ]", grouped.group(1))
+        apart = f"'{mark.group()}'" if mark else "spaces"
+        self._error(f"{quote(written)} is not a number: digits are not grouped with "
+                    f"{apart} (write {digits} if that is meant)", before.start)
 
     def _two_points(self, before: Factor, start: int) -> None:
         """1..2, 1.2.3: a number typed with a decimal point too many, which the tokenizer

@@ -221,7 +221,7 @@ def test_the_value_read_is_the_divisor_product():
                                              abs=0)
 
 
-@pytest.mark.parametrize("text", [r"2/x\alpha", r"1/2\pi", r"1/2\pi x", r"\frac{2}{x}\ln x",
+@pytest.mark.parametrize("text", [r"2/x\alpha", r"1/2\pi", r"1/2\pi*x", r"\frac{2}{x}\ln x",
                                   r"2/(x\ln x)", r"2/x\cdot\ln x", r"2/x*\ln x", r"1/2x",
                                   r"2/x\left(x+1\right)", r"1/2\sqrt{x}"])
 def test_no_caution_where_no_space_shows(text):
