@@ -24,11 +24,12 @@ from .records import Record
 class Diagnostics(Record):
     """``masks[(name, what)]`` is True at each point where primitive ``name`` misbehaved."""
 
-    _fields = ("shape", "masks", "unsure", "wider", "numbers", "rounded")
+    _fields = ("shape", "masks", "unsure", "wider", "numbers", "rounded", "reaches")
 
     def __init__(self, shape: tuple = (), masks: dict[tuple[str, str], np.ndarray] | None = None,
                  unsure: dict[str, Unsure] | None = None, wider: dict[str, Wider] | None = None,
-                 numbers: dict | None = None, rounded: dict[str, Rounded] | None = None):
+                 numbers: dict | None = None, rounded: dict[str, Rounded] | None = None,
+                 reaches: dict[tuple[str, str], set[str]] | None = None):
         self.shape = shape
         self.masks = {} if masks is None else masks
         # per variable, the first point its ("unsure") mask marks, with both modes' numbers
@@ -41,6 +42,10 @@ class Diagnostics(Record):
             {} if numbers is None else numbers
         # per variable ("" for the value), the first point its ("rounding") mask marks
         self.rounded = {} if rounded is None else rounded
+        # per function's "overflow" found by a reverse pass (watcher), the variables its
+        # overflowed gradients flow on to: only their derivatives can be said to have
+        # overflowed on the way (none kept: any of its expression's)
+        self.reaches = {} if reaches is None else reaches
 
     def add(self, function, what: str, bad: np.ndarray) -> None:
         self._or((function.name, what), bad)
@@ -51,6 +56,10 @@ class Diagnostics(Record):
             return
         previous = self.masks.get(key)
         self.masks[key] = bad.copy() if previous is None else previous | bad
+
+    def add_reach(self, function, names: set[str]) -> None:
+        """The variables ``names`` are reached by an overflowed gradient of ``function``."""
+        self.reaches.setdefault((function.name, "overflow"), set()).update(names)
 
     def add_kinks(self, function, *arrays) -> None:
         """Mark the points where the inputs of ``function`` (a primitive, just called on
@@ -114,6 +123,7 @@ class Diagnostics(Record):
         self.wider = {named(n): first for n, first in self.wider.items()}
         self.rounded = {named(n): first for n, first in self.rounded.items()}
         self.numbers = {(named(n), w): kept for (n, w), kept in self.numbers.items()}
+        self.reaches = {(named(n), w): names for (n, w), names in self.reaches.items()}
 
     def first(self, name: str, what: str) -> Unsure | Wider | None:
         """The first point marked by the mask ``(name, what)`` of a variable's kind."""
@@ -132,6 +142,8 @@ class Diagnostics(Record):
         for key, fields in other.numbers.items():
             self._numbers(key, np.broadcast_to(other.masks[key], self.masks[key].shape),
                           **fields)
+        for key, names in other.reaches.items():
+            self.reaches[key] = self.reaches.get(key, set()) | names
 
     # the kinds of mask that judge a derivative's number (its digits, another witness's
     # number), not the point (a kink) nor a function's trouble
@@ -184,7 +196,8 @@ class Diagnostics(Record):
         return Diagnostics(shape, {k: m.reshape(shape) for k, m in self.masks.items()},
                            dict(self.unsure), dict(self.wider),
                            {k: {f: v.reshape(shape) for f, v in fields.items()}
-                            for k, fields in self.numbers.items()}, dict(self.rounded))
+                            for k, fields in self.numbers.items()}, dict(self.rounded),
+                           dict(self.reaches))
 
 
 def mark_inputs(diagnostics: Diagnostics, values: dict, not_finite: np.ndarray) -> None:
@@ -253,7 +266,26 @@ def watcher(diagnostics: Diagnostics):
             inside(owner, [x.data for x in owner.inputs]), bad.shape)
         diagnostics.add(owner, "overflow", over)
         diagnostics.add(owner, "derivative", bad & ~over)
+        if over.any():
+            diagnostics.add_reach(owner, reached(function.inputs[index]))
     return watch
+
+
+def reached(x) -> set[str]:
+    """The names of the variables ``x`` is made from: where a gradient handed to x flows.
+    (Taken at an overflow only: a walk over x's part of the graph.)"""
+    names, seen, todo = set(), set(), [x]
+    while todo:
+        v = todo.pop()
+        if id(v) in seen:
+            continue
+        seen.add(id(v))
+        if v.creator is None:
+            if v.name is not None:
+                names.add(v.name)
+        else:
+            todo.extend(v.creator.inputs)
+    return names
 
 
 def inside(function, xs) -> np.ndarray | bool:

@@ -409,13 +409,19 @@ class Expression:
             shown[named] = np.ravel(result.derivative)
             far[named], unjudged = rounding.taylor_spread(self, flat, *nth, shown[named])
         scale = rounding.beside(list(shown.values()))
+        # A Hessian entry's 0 beside its own order's numbers where one is not 0:
+        # log(e^x + e^y)'s d2/dx2 at (40, 0) is 0 for 4.2e-18 (1 + e^40 rounds to e^40),
+        # beside d2/dx dy = -4.2e-18, where f = 40 hid it
+        second = rounding.beside([a for name, a in shown.items() if "," in name])
+        second = np.where(second > 0, second, scale)
         for name, a in shown.items():
             # (a Taylor sweep's rows are nudged one by one, not as the tape's steps, which
             # one step made twice moves alike: its 0 among 0s, exp(x) sin(x)'s fourth
             # derivative at 0, -1/6 + 1/6, would move: judged only beside a number)
             # The value is judged by itself, as eval judges it: a derivative beside it
             # says nothing of its size (log(1 + x)'s 0 at 1e-16 beside f' = 1 is 1e-16).
-            self._mark_rounding(result, flat, name, a, far[name], 0.0 if name == "" else scale,
+            beside = 0.0 if name == "" else second if "," in name else scale
+            self._mark_rounding(result, flat, name, a, far[name], beside,
                                 alone=unjudged is None or name != named)
         if unjudged is not None:
             self._mark_unjudged(result, named, shown[named], far[named], unjudged)

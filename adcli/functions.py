@@ -561,12 +561,28 @@ def _hypot_exact(a, b, y) -> np.ndarray:
 
 
 def _product_exact(a, b):
-    """(fl(a b), where it is a b exactly): Dekker's TwoProduct error is 0 (its splits are
-    exact away from overflow and below-normal products, which are left inexact)."""
+    """(fl(a b), where it is a b exactly): Dekker's TwoProduct error is 0. Its splits
+    overflow near float64's top and its error terms underflow near the bottom, so there
+    (and at a 0) the factors' significands are multiplied instead (_scaled_exact): taking
+    such products as inexact doubted 2*x at 5e299, whose cos(2*x) has every digit."""
     p, error = two_product(a, b)
     safe = (np.abs(a) < 2.0 ** 995) & (np.abs(b) < 2.0 ** 995) & (np.abs(p) < 2.0 ** 995) \
         & (np.abs(p) > 2.0 ** -968)
-    return p, safe & (error == 0)
+    exact = safe & (error == 0)
+    if np.all(safe):  # (the common case: one pass, as before)
+        return p, exact
+    return p, exact | (~safe & _scaled_exact(a, b, p))
+
+
+def _scaled_exact(a, b, p):
+    """Where a b = p exactly, for any a, b: a = ma 2^ea, b = mb 2^eb with |ma|, |mb| in
+    [1/2, 1), whose product Dekker takes exactly; a b is then exact where ma mb is and
+    scaling it by 2^(ea + eb) loses no bit (a finite result: normal, or below normal with
+    its low bits 0, as 0.5*x at 2e-295 or 2^-1070*0.5)."""
+    (ma, ea), (mb, eb) = np.frexp(a), np.frexp(b)
+    m, error = two_product(ma, mb)
+    e = ea + eb
+    return np.isfinite(p) & (error == 0) & (np.ldexp(np.ldexp(m, e), -e) == m)
 
 
 def _halves(a):

@@ -144,17 +144,18 @@ def warned(diagnostics) -> list[tuple[tuple[str, str, str], np.ndarray, dict]]:
             continue
         said = why(name, what)
         numbers = diagnostics.numbers.get((name, what), {})
-        for indices, subjects in _by_finite(np.ravel(mask), what, name, finite):
+        for indices, subjects in _by_finite(np.ravel(mask), what, name,
+                                            _reachable(diagnostics, name, what, finite)):
             numbers_there = {field: np.ravel(values)[indices]
                              for field, values in numbers.items()}
-            whole = said + (_on_the_way(subjects, 'their "range" entries') if subjects
-                            else "")
+            told = 'its "range" entry' if len(subjects) == 1 else 'their "range" entries'
+            whole = said + (_on_the_way(subjects, told) if subjects else "")
             found.append(((label(name, what), what, whole), indices, numbers_there))
     return found
 
 
 def finite_wider(diagnostics) -> dict[str, np.ndarray]:
-    """Per derivative shown (its subject: "d2/dy dx"), where long double's run
+    """Per derivative shown (its name: "y,x", "f2:x"), where long double's run
     contradicted it with a number inside float64's range (its "range" warning's): a
     function's overflow, a step of the derivative's pass, at such a point was float64's,
     on the way to a finite number. (Not the value's: no derivative's step makes it.)"""
@@ -163,14 +164,33 @@ def finite_wider(diagnostics) -> dict[str, np.ndarray]:
         wide = diagnostics.numbers.get((name, what), {}).get("long_double")
         if what == "range" and wide is not None and _shown(name) == "derivative":
             # (kept as float64: beyond its range a long double number is inf here)
-            finite[_subject(name, "the value")] = np.ravel(mask) & np.isfinite(np.ravel(wide))
-    return {subject: where for subject, where in finite.items() if where.any()}
+            finite[name] = np.ravel(mask) & np.isfinite(np.ravel(wide))
+    return {name: where for name, where in finite.items() if where.any()}
+
+
+def _reachable(diagnostics, name: str, what: str, finite: dict) -> dict[str, np.ndarray]:
+    """Of ``finite`` (finite_wider's), by subject ("df2/dx"), the derivatives that a
+    step of function ``name`` can make: its own expression's (jacobian's f1 never makes
+    f2's), and of those, the ones in a variable its overflowed gradients flowed on to
+    (Diagnostics.reaches: x/y's -x/y^2 never makes exp(z)*w's d/dz)."""
+    output, label_of = name.rpartition(":")[0], label(name, what)
+    reaches = [names for (n, w), names in diagnostics.reaches.items()
+               if w == what and label(n, w) == label_of]
+    reached = set().union(*reaches) if reaches else None
+    return {_subject(n, "the value"): where for n, where in finite.items()
+            if n.rpartition(":")[0] == output
+            and (reached is None or not reached.isdisjoint(_variables(n)))}
+
+
+def _variables(name: str) -> list[str]:
+    """The variables a derivative's name ("f2:x", "y,x", "x^3") differentiates in."""
+    return name.rpartition(":")[2].partition("^")[0].split(",")
 
 
 def _by_finite(mask, what: str, name: str, finite: dict):
     """The points of a flat ``mask``, as (indices, subjects) groups: for a function's
-    overflow, by which numbers long double found finite there (``finite_wider``); else
-    all of them with none."""
+    overflow, by which numbers long double found finite there (``finite``, by subject:
+    _reachable's); else all of them with none."""
     if what != "overflow" or not _of_primitive(name) or not finite:
         return [(np.flatnonzero(mask), ())]
     sets = np.zeros(mask.shape, dtype=np.int64)
@@ -195,9 +215,10 @@ def _on_the_way(subjects, told: str, some: str = "") -> str:
             f"{'s' * one} the number{'s' * (not one)})")
 
 
-def _finite_there(mask, what: str, name: str, finite: dict) -> tuple[int, dict]:
+def _finite_there(diagnostics, mask, what: str, name: str, finite: dict) -> tuple[int, dict]:
     """How many of ``mask``'s points long double found some numbers finite at, and which
     numbers (in order, as keys): _said_on_the_way's count and subjects."""
+    finite = _reachable(diagnostics, name, what, finite)
     groups = [(len(i), s) for i, s in _by_finite(np.ravel(mask), what, name, finite) if s]
     return sum(n for n, _ in groups), dict.fromkeys(s for _, named in groups for s in named)
 
@@ -229,7 +250,7 @@ def told(diagnostics, concerned) -> list[str]:
         if not count or not concerned(name, what):
             continue
         where = f"{count} of {points} point{'s' * (points != 1)}"
-        there, subjects = _finite_there(mask, what, name, finite)
+        there, subjects = _finite_there(diagnostics, mask, what, name, finite)
         lines.append(said(name, what, where, diagnostics.first(name, what), points)
                      + _said_on_the_way(there, count, list(subjects)))
     return lines
@@ -262,7 +283,7 @@ class Report:
         if not finite:  # (the common case: no pass over the masks)
             return
         for (name, what), mask in merged(diagnostics).items():
-            there, subjects = _finite_there(mask, what, name, finite)
+            there, subjects = _finite_there(diagnostics, mask, what, name, finite)
             if there:
                 count, named = self.on_the_way.get((name, what), (0, {}))
                 self.on_the_way[(name, what)] = (count + there, {**named, **subjects})
