@@ -302,6 +302,7 @@ def check(f, expected=None, *, expect: Mapping | None = None, order: int | None 
     is written; a left side only names the derivative (in dy/dx = -x/y, y is f, and the
     right side's y the definition).
     """
+    f, expected, order = _equation_alone(f, expected, expect, order)
     f = f if isinstance(f, Expression) else api_parse(f, definitions)   # (says what is no str)
     samples = _whole(samples, "samples", 1, MAX_SAMPLES)
     rtol, atol = _tolerance(rtol, "rtol"), _tolerance(atol, "atol")
@@ -823,13 +824,33 @@ def _found(f, targets, order, points):
 MAX_SAMPLES = 10_000    # random points at most, as --samples takes (the pool is 16 times)
 
 
+def _equation_alone(f, expected, expect, order) -> tuple:
+    """(f, expected, order): check("d/dx (x^3) = 3x^2"), one equation whose left side
+    applies d/dx to F, is check("x^3", "d/dx (x^3) = 3x^2"), of the order written unless
+    one is given, as the CLI reads it (commands.check)."""
+    if not isinstance(f, str) or expected is not None or expect or f.count("=") != 1:
+        return f, expected, order
+    operand = applied_operand(without_math(f).partition("=")[0])
+    if not operand:
+        return f, expected, order
+    return operand, f, written_order(f) if order is None else order
+
+
+def _finite_float(number) -> bool:
+    """Whether a number is a finite float64 (an int past its range, 10**400, is not)."""
+    try:
+        return bool(np.isfinite(float(number)))
+    except OverflowError:
+        return False
+
+
 def _given_expectation(given, what: str):
     """An expectation as given to the API: a text, an Expression, or a finite number (a
     constant derivative: check("3*x", 3))."""
     if given is None or isinstance(given, (str, Expression)):
         return given
     if isinstance(given, (int, float, np.integer, np.floating)) and \
-            not isinstance(given, (bool, np.bool_)) and np.isfinite(float(given)):
+            not isinstance(given, (bool, np.bool_)) and _finite_float(given):
         return repr(float(given)) if isinstance(given, (float, np.floating)) else str(given)
     raise ValuesError(f"{what} must be a str, a finite number or an Expression, not "
                       f"{given!r:.60}")
@@ -1809,12 +1830,27 @@ def _integration(names) -> str:
 
 # ----- where to check --------------------------------------------------------------------
 
+def _spanned(f: Expression, domain) -> dict:
+    """The spans of f's variables in ``domain``; another name's is dropped with a warning,
+    as the CLI's --domain drops it (a span is no value given: nothing is believed used),
+    unless it is one of f's letters spelled otherwise (phi for φ)."""
+    from .expression import _warn
+
+    domain = dict(domain or {})
+    for name in [n for n in domain if n not in f.variables]:
+        message = f"domain: '{name}' does not appear in {quote(f.text, None)}"
+        if letter_hint(name, f.variables):
+            raise ValuesError(message + letter_hint(name, f.variables))
+        _warn([message + did_you_mean(name, f.variables)])
+    return {n: span for n, span in domain.items() if n in f.variables}
+
+
 def _points(f, targets, order, at, samples, seed, domain) -> tuple[dict, bool, str | None]:
     """The points to check, whether they were drawn, and what the drawing left out
     (``_dropped``)."""
     given = dict(at or {})
-    domain = dict(domain or {})
-    for name in [*given, *domain]:
+    domain = _spanned(f, domain)
+    for name in given:
         if name not in f.variables:
             raise ValuesError(f"a value was given for '{name}', which does not appear in "
                               f"{quote(f.text, None)}{did_you_mean(name, f.variables)}")
@@ -2398,6 +2434,7 @@ class _Found:
     diagnostics: Diagnostics
     ad: dict = field(default_factory=dict)          # target index -> AD derivative
     ad_scale: dict = field(default_factory=dict)    # rounding scale of it
+    ad_point_scale: dict = field(default_factory=dict)  # at the point alone (AT_THE_POINT)
     expected: dict = field(default_factory=dict)
     expected_scale: dict = field(default_factory=dict)
     expected_zero: dict = field(default_factory=dict)   # where it is an exact 0 (_exact_zero)
@@ -2420,6 +2457,10 @@ class _Found:
     value_wide: np.ndarray | None = None            # f's value
     value_float64: np.ndarray | None = None
     blind: dict = field(default_factory=dict)       # see Target.blind
+    # per target, d/dv of AD's number and of the expectation's, per variable v (_slopes)
+    slope: dict = field(default_factory=dict)
+    expected_slope: dict = field(default_factory=dict)
+    point: dict = field(default_factory=dict)   # at typed points: _typed_points
 
 
 def _evaluate(f: Expression, targets, order, points) -> _Found:
@@ -2442,6 +2483,7 @@ def _evaluate(f: Expression, targets, order, points) -> _Found:
         g, before = graphs[i]
         found.ad[i] = _data(g, n)
         found.ad_scale[i] = _rounding_scale(g, n, moving=moving)
+        found.slope[i] = _slopes(g, n)
         found.under[i] = (found.ad[i] == 0) & _underflowed(g, n)
         found.ad_under[i] = found.under[i].copy()
         found.expected_under[i] = np.zeros(n, bool)
@@ -2449,8 +2491,13 @@ def _evaluate(f: Expression, targets, order, points) -> _Found:
             found.fd_scale[i] = before
             found.fd[i] = _differences(f, path(t, order), points, before)
         if t.expectation is not None:
-            found.expected[i], found.expected_scale[i], under = _expectation(
-                t.expectation, points, n, graph=True, moving=moving)
+            # (AD and the expectation are compared at the point alone, where a step is
+            # exact as the engine's witness takes it, moving or not: 2*x at 1e16, x + x;
+            # ad_scale, the size of AD's terms to finite differences, keeps them)
+            found.ad_point_scale[i] = _rounding_scale(g, n, moving=AT_THE_POINT)
+            found.expected[i], found.expected_scale[i], under, found.expected_slope[i] = \
+                _expectation(t.expectation, points, n, graph=True, moving=AT_THE_POINT,
+                             slopes=True)
             found.expected_under[i] = _by_underflow(found.expected[i], under)
             found.under[i] |= found.expected_under[i]
             found.expected_zero[i] = _exact_zero(t.expectation, points, n, found.expected[i],
@@ -2510,6 +2557,8 @@ def _by_long_double(f, targets, order, points, found: _Found, flagged: bool) -> 
     for i, t in enumerate(targets):
         sure = _stand_in(found.ad[i], found.wide[i], seen, _asked_name(t, order, order), at,
                          found.ad_scale[i], wider.SURE_RTOL)
+        if i in found.ad_point_scale:   # (long double's error is its scale at the point too)
+            found.ad_point_scale[i][sure] = found.ad_scale[i][sure]
         found.under[i][sure] = found.expected_under[i][sure]   # (AD's 0 is gone)
         found.ad_under[i][sure] = False
         if order:
@@ -2613,15 +2662,25 @@ def _joined(parts: list[_Found]) -> _Found:
             [np.broadcast_to(p.diagnostics.masks.get(key, False), p.value.shape)
              for p in parts])
     found = _Found(cat([p.value for p in parts]), cat([p.kink for p in parts]), diagnostics)
-    for key in ("ad", "ad_scale", "expected", "expected_scale", "expected_zero", "fd",
-                "fd_scale", "under", "gradient", "gradient_scale", "expected_under", "ad_under",
-                "differenced_under", "wide",
-                "float64", "blind"):
+    for key in ("ad", "ad_scale", "ad_point_scale", "expected", "expected_scale",
+                "expected_zero", "fd", "fd_scale", "under", "gradient", "gradient_scale",
+                "expected_under", "ad_under", "differenced_under", "wide", "float64", "blind"):
         setattr(found, key, cat_dict(key))
     found.value_wide = cat([p.value_wide for p in parts])
     found.value_float64 = cat([p.value_float64 for p in parts])
     found.adjoints = [cat(list(column)) for column in zip(*[p.adjoints for p in parts])]
+    sizes = [len(p.value) for p in parts]
+    for key in ("slope", "expected_slope"):
+        setattr(found, key, {i: _joined_slopes([getattr(p, key)[i] for p in parts], sizes)
+                             for i in getattr(parts[0], key)})
     return found
+
+
+def _joined_slopes(slopes: list[dict], sizes: list[int]) -> dict:
+    """The chunks' _slopes as one (0 in a chunk whose graph did not reach a variable)."""
+    names = dict.fromkeys(name for part in slopes for name in part)
+    return {name: np.concatenate([part.get(name, np.zeros(size))
+                                  for part, size in zip(slopes, sizes)]) for name in names}
 
 
 def _data(g, n: int) -> np.ndarray:
@@ -2700,6 +2759,10 @@ def _graph(y: Variable) -> list[Variable]:
     return found
 
 
+# No variable moves: a step's exactness at the point is its exactness (see _exact)
+AT_THE_POINT = frozenset()
+
+
 def _moving(targets, order: int) -> frozenset:
     """The variables the check differentiates in: a value computed without them is the
     same at every step of the differences, so its exactness at the point holds there too."""
@@ -2770,19 +2833,56 @@ def _seeded_terms(y, variables, exact, seed: float) -> tuple[list, list]:
         v.grad = None
     if seed != 1.0:
         y.grad = Variable(np.full_like(y.data, seed), requires_grad=False)
-    y.backward(retain_grad=True)
+    # (a constant's slope too: pi is not the number meant, see _constant_term)
+    constants = [v for v in variables if _constant(v) and not v.requires_grad]
+    for v in constants:
+        v.requires_grad = True
+    try:
+        y.backward(retain_grad=True)
+    finally:
+        for v in constants:
+            v.requires_grad = False
     terms = list(_terms(variables, exact))
-    finite = [np.isfinite(v.data) for v in variables
-              if v.creator is not None and v.grad is not None]
+    finite = [np.isfinite(v.data) for v in variables if _termed(v)]
     for v in variables:
         v.grad = None
     return terms, finite
 
 
+def _constant(v) -> bool:
+    """Whether Variable v is a constant of the graph (pi, 1.1, a rule's 2), not a step or
+    a variable."""
+    return v.creator is None and v.name is None
+
+
+def _termed(v) -> bool:
+    """Whether v adds a term to the rounding scale (once y.backward has run)."""
+    return v.grad is not None and (v.creator is not None or _constant(v))
+
+
+# A constant's rounding, as a share of a step's allowance (ROUNDING ulps): half an ulp
+_HALF_ULP = 0.5 / ROUNDING
+
+
+def _constant_term(v, g) -> np.ndarray:
+    """|dy/dc| |c| HALF_ULP for a constant c whose value may be rounded: pi, 1.1, pi/2 (a
+    constant step, folded as one). cos x against sin(x + pi/2) at pi/2 is 6e-17 against
+    1.2e-16: sin(x + pi) at the float nearest pi, 1.2e-16 from it, which is not the pi
+    meant. A constant whose significand has at most 40 bits (2, 0.5, 3/4, 1e10) is taken
+    as exact: the number written."""
+    size = np.abs(v.data)
+    significand, _ = np.frexp(size)
+    rounded = np.isfinite(size) & ((significand * 2.0 ** 40) % 1 != 0)
+    return np.where(rounded & (g != 0), np.abs(g) * size * _HALF_ULP, 0.0)
+
+
 def _terms(variables, exact):
-    """|dy/dv| |v| per intermediate v, once y.backward has run (see _rounding_scale)."""
+    """|dy/dv| |v| per intermediate v, once y.backward has run (see _rounding_scale), and
+    a constant's share (_constant_term)."""
     for v in variables:
-        if v.creator is not None and v.grad is not None:
+        if _termed(v) and v.creator is None:
+            yield _constant_term(v, v.grad.data)
+        elif v.creator is not None and v.grad is not None:
             g = v.grad.data
             # An exact value has no rounding (so sqrt's infinite slope at an exact 0,
             # sqrt(x^2) at 0, multiplies nothing, nor x^w's nan slope in an exact w = n - 1
@@ -2855,16 +2955,78 @@ def _error_free(v) -> np.ndarray | bool:
     return exact_step(v.creator, [x.data for x in v.creator.inputs], v.data)
 
 
-def _expectation(e: Expression, points, n: int, graph: bool = False, moving=None):
+def _expectation(e: Expression, points, n: int, graph: bool = False, moving=None,
+                 slopes: bool = False):
     """The expectation's values and rounding scale: inf where it overflowed on the way, 0
     where it is undefined (see ``undefined``); with ``graph``, also where a step of it
-    underflowed to 0 (``_underflowed``). (``moving``: see _exact.)"""
+    underflowed to 0 (``_underflowed``), and with ``slopes`` its _slopes too. (``moving``:
+    see _exact.)"""
     arrays = [points[v] for v in e.variables]
     y = _Run(e, arrays, (n,), watching=False).forward()
     value = _data(y, n)
     scale = np.maximum(_rounding_scale(y, n, overflow=True, moving=moving), np.abs(value))
     scale = np.where(np.isnan(value) & ~_met_infinity(y, n), 0.0, scale)
-    return (value, scale, _underflowed(y, n)) if graph else (value, scale)
+    if not graph:
+        return value, scale
+    return (value, scale, _underflowed(y, n)) + ((_slopes(y, n),) if slopes else ())
+
+
+def _slopes(y, n: int) -> dict:
+    """Per variable v that y is computed from, dy/dv (one reverse pass over y's graph: of
+    AD's derivative, the derivative one order higher), for _point_rounding."""
+    if not isinstance(y, Variable) or y.creator is None:
+        return {}
+    variables = _graph(y)
+    for v in variables:
+        v.grad = None
+    y.backward()
+    slopes = {v.name: _data(v.grad, n) for v in variables
+              if v.creator is None and v.name is not None and v.grad is not None}
+    for v in variables:
+        v.grad = None
+    return slopes
+
+
+# Slopes this close (relatively) are one function's, apart only by rounding
+LOOSE_SLOPES = 1e-8
+
+
+def _point_rounding(points, slope: dict, other: dict) -> np.ndarray:
+    """Per point, how far two numbers of these _slopes can move apart as each coordinate
+    moves by half its ulp, as a rounding scale (times ROUNDING * EPS, see _bound). A point
+    typed is the number meant only to half an ulp: x = pi/2 is 6e-17 off it, and cos x is
+    6e-17 there, where the 0 meant is right. Where the slopes agree to LOOSE_SLOPES (the
+    same function, sin(2x) and 2 sin x cos x) they move alike: nothing, wherever x is. Nor
+    where half an ulp of x is more than SETTLED: the slope is no model of a move that long
+    (sin(2x) turns 1e84 times within one at 5e100), and both are computed at the float."""
+    total = np.zeros(len(next(iter(points.values()))) if points else 0)
+    for name, x in points.items():
+        a, b = slope.get(name, 0.0), other.get(name, 0.0)
+        apart = np.abs(a - b)
+        apart = np.where(apart > LOOSE_SLOPES * np.maximum(np.abs(a), np.abs(b)), apart, 0.0)
+        half = np.spacing(np.abs(x)) / 2
+        term = np.where(half <= SETTLED, apart * half / (ROUNDING * EPS), 0.0)
+        total = total + np.where(np.isfinite(term), term, 0.0)
+    return total
+
+
+def _capped_sum(a, b) -> np.ndarray:
+    """a + b, two rounding scales, the largest float where two finite ones pass it (as
+    _rounding_scale's sum: exp(x) at 709.7, its scale near the top already)."""
+    with np.errstate(over="ignore"):
+        total = a + b
+    return np.where(np.isinf(total) & np.isfinite(a) & np.isfinite(b), np.finfo(float).max,
+                    total)
+
+
+def _typed_points(found: _Found, targets, points) -> None:
+    """At points typed (not drawn), the rounding of the point (_point_rounding): of AD
+    against the expectation where there is one (it joins the expectation's rounding scale,
+    _judge_target), else of AD alone, against central differences that vanish
+    (_flat_witness: sin x at pi/2, where cos x is 6e-17, is a 0 within it)."""
+    for i, t in enumerate(targets):
+        found.point[i] = _point_rounding(points, found.slope[i],
+                                         found.expected_slope.get(i, {}))
 
 
 def _exact_zero(e: Expression, points, n: int, value, scale) -> np.ndarray:
@@ -3324,6 +3486,8 @@ def _judge(f, targets, order, points, found, rtol, atol, sampled, seed) -> Check
     n = found.value.shape[0]
     smooth_value = np.isfinite(found.value)
     expected_mode = any(t.expectation is not None for t in targets)
+    if not sampled:
+        _typed_points(found, targets, points)
     for i, t in enumerate(targets):
         _judge_target(f, t, i, order, points, found, rtol, atol, smooth_value)
     status = _overall([t.status for t in targets], n)
@@ -3366,11 +3530,15 @@ def _judge_target(f, t: Target, i, order, points, found, rtol, atol, smooth_valu
     t.status = np.full(len(t.ad), "skipped", dtype=object)
     t.by_sides = np.zeros(len(t.ad), bool)
     if t.expectation is not None:
-        e_scale = found.expected_scale[i]
-        t.allowance = _allowance(t.expected, t.ad, e_scale, ad_scale, rtol, atol)
+        # (a point's rounding is a small move of it, but not across a pole: tan x at the
+        # float nearest pi/2 is sure of sec(x)^2, and 1/cos(x) differs)
+        e_scale = _capped_sum(found.expected_scale[i],
+                              np.where(t.pole == "", found.point.get(i, 0.0), 0.0))
+        at_point = found.ad_point_scale[i]
+        t.allowance = _allowance(t.expected, t.ad, e_scale, at_point, rtol, atol)
         t.difference = _relative(t.expected, t.ad)
         e_zero = found.expected_zero[i]
-        lost = _lost(t.expected, t.ad, e_scale, ad_scale, e_zero, LOST_SHARE)
+        lost = _lost(t.expected, t.ad, e_scale, at_point, e_zero, LOST_SHARE)
         larger = np.maximum(np.abs(t.expected), np.abs(t.ad))
         if order:   # (without an expectation AD itself is on trial, convention and all)
             t.by_sides = usable & _convention_only(t, found.kink & smooth_value)
@@ -3555,6 +3723,10 @@ def _flat_witness(f, t: Target, i, order, points, found, where, agree, settled):
     digits = digits | t.converging     # (their values resolve f's change: _towards_zero)
     size, rounding = np.abs(t.ad), ROUNDING * EPS * ad_scale
     zero = size <= rounding                     # (AD itself says 0)
+    # (or 0 to within a typed point's rounding, _typed_points, where B allows it too: at a
+    # pole, tan x at the float nearest pi/2, that rounding is larger than AD's 2.7e32, and
+    # B, 7e13, is not)
+    zero |= (size <= ROUNDING * EPS * found.point.get(i, 0.0)) & (size <= bound)
     # (f the same float at every step (slope inf) witnesses an AD with no terms, exactly
     # 0, as d/dx 3 is; where AD has terms, as sin(x)^2 + cos(x)^2 at 1e-21, B must be
     # small beside them)

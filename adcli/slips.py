@@ -254,7 +254,7 @@ def _claims(f, targets, order, points, found, status) -> list[str]:
             # (a mixed partial beside it holds by the linearity in y that the factor y
             # dropped makes: x^2 y + y^3's ∂/∂x written 2x is ∂²f/∂x∂y only so)
             orders = [line for line in orders if not _mixed_too(f, line)]
-        claims, multiple, orders = _one_story(t, claims, inner, multiple, orders)
+        claims, multiple, orders = _one_story(t, order, claims, inner, multiple, orders)
         found_any += _of_reading(t, tried, claims + multiple + orders) + cautions
     return found_any
 
@@ -274,7 +274,7 @@ def _mixed_too(f, line: str) -> bool:
     return any(line.endswith(MIXED_TOO.format(y)) for y in f.variables)
 
 
-def _one_story(t, claims, inner, multiple, orders):
+def _one_story(t, order, claims, inner, multiple, orders):
     """Of a rule's claims and another order's, those that do not contradict each other.
     f itself for e^(3x)'s written e^(3x) holds as exactly as d/du of e^u with du/dx left
     out, since e^u is its own derivative: one observation, said the simpler way (its 1/3
@@ -290,6 +290,10 @@ def _one_story(t, claims, inner, multiple, orders):
     elif orders == [_itself(t)] and (inner or _without_ln(claims)):
         claims = [c for c in claims if c not in inner and not _without_ln([c])]
         multiple = multiple if claims else []
+    elif orders == [_itself(t)] and order >= 2:
+        # (e^(3x)'s d²/dx² written e^(3x) is 1/9 of it as du/dx = 3 was left out of both
+        # differentiations: f itself says it, as at order 1, where no rule is looked for)
+        multiple = []
     elif claims and orders == _antiderivative_words(t):
         orders = []
     elif _sign_error(multiple) and orders == _antiderivative_words(t):
@@ -326,11 +330,11 @@ def _sign_in_part(f, t, e, e_scale, a, a_scale, points, where, tolerance) -> lis
             flipped.sum() < MIN_FOR_DIAGNOSIS:
         return []
     # (the classic: right for x > 0, |x| written x; or one side of |u|'s kink, x < 1 of
-    # |x - 1|, whose u is then the one to suspect)
-    side, x = _kink(f, points, where, flipped) or (_side(points, where, flipped), t.name)
+    # |x - 1|, whose u is then the one to suspect; |x| only where the flip is x's own sign:
+    # acos(cos t)'s is sin t's, no part of f, and no cause is guessed)
+    side, x = _kink(f, points, where, flipped) or _variable_side(points, where, flipped) \
+        or _part_side(f, points, where, flipped) or (None, None)
     which = f"where {side}" if side else f"at {int(flipped.sum())} of {len(e)} points"
-    if t.names and x == t.name:     # (a mixed partial has no one variable to suspect,
-        x = side.split()[0] if side else None   # unless the side says)
     why = f" (an absolute value lost or added, |{x}| written {x} or {x} written |{x}|?)" \
         if x else ""
     return [f"the sign is wrong {which} and right elsewhere: -{t.label} there{why}"]
@@ -346,15 +350,41 @@ def _kink(f, points, where, chosen) -> tuple[str, str] | None:
 
     with np.errstate(all="ignore"):
         values = jvp(f, {v: points[v][where] for v in f.variables}, {}).values
-    for node in f.nodes:
-        if node.name != "abs" or len(node.args) != 1:
-            continue
-        u = np.broadcast_to(values[node.args[0]], chosen.shape)
+    inside = [node.args[0] for node in f.nodes if node.name == "abs" and len(node.args) == 1]
+    return _signed(f, values, inside, points, where, chosen)
+
+
+def _signed(f, values, parts, points, where, chosen) -> tuple[str, str] | None:
+    """(the side, u) for the first of the ``parts`` of f (node indices, with their
+    ``values``) whose sign is one at the ``chosen`` counted points and not at the others."""
+    for k in parts:
+        u = np.broadcast_to(values[k], chosen.shape)
         for sign, test in (("<", np.less), (">", np.greater)):
             if np.all(test(u[chosen], 0)) and not np.any(test(u[~chosen], 0)):
-                text = _part(f, node.args[0])
+                text = _part(f, k)
                 return _root_side(u, sign, points, where) or f"{text} {sign} 0", text
     return None
+
+
+def _variable_side(points, where, chosen) -> tuple[str, str] | None:
+    """("x < 0", x) where the ``chosen`` counted points are just those of one sign of the
+    variable x (of a parameter y, not the variable differentiated in: |y| is suspected)."""
+    side = _side(points, where, chosen)
+    return (side, side.split()[0]) if side else None
+
+
+def _part_side(f, points, where, chosen) -> tuple[str, str] | None:
+    """_kink's (the side, u) for any part u of f that varies, not only an absolute
+    value's: sqrt(sin(x)^2) is |sin(x)|, its derivative's sign sin(x)'s. Up to SLIP_NODES
+    nodes, inner parts first (the smallest that says it)."""
+    if f.has_diff or len(f.nodes) > SLIP_NODES:
+        return None
+    from .taylor import jvp
+
+    with np.errstate(all="ignore"):
+        values = jvp(f, {v: points[v][where] for v in f.variables}, {}).values
+    parts = [k for k, node in enumerate(f.nodes) if f.varying[k] and node.kind != "variable"]
+    return _signed(f, values, parts, points, where, chosen)
 
 
 def _root_side(u, sign: str, points, where) -> str | None:
@@ -451,9 +481,9 @@ def _constant(v, v_scale, tolerance) -> float | None:
 
 
 def _offset(e, e_scale, a, a_scale, tolerance, label: str | None = None) -> list[str]:
-    """e = a + c for a constant c != 0: at order 0 (no label), antiderivatives that agree,
-    or, both constants, the two values (an identity that holds with another constant);
-    above, a constant term too many (d/dx of 5x^2 + 3 written 10x + 3)."""
+    """e = a + c for a constant c != 0: at order 0 (no label), an identity off by c, as
+    antiderivatives right, or, both constants, the two values (an identity that holds with
+    another constant); above, a constant term too many (d/dx of 5x^2 + 3 written 10x + 3)."""
     c = float(np.median(e - a))
     if c == 0 or not np.isfinite(c):
         return []
@@ -471,8 +501,10 @@ def _offset(e, e_scale, a, a_scale, tolerance, label: str | None = None) -> list
         if other is None or _nice(other) == _nice(constant):
             return []
         return [f"f is {_nice(constant)} at every point, the expectation {_nice(other)}"]
-    return [f"the two differ by the constant {_nice(c)} everywhere: as antiderivatives "
-            "they agree (an antiderivative is only defined up to a constant)"]
+    # (--order 0 checks an identity or a simplification step too, where a constant off is
+    # the slip: worded so that it does not read as acceptance)
+    return [f"the two differ by the constant {_nice(c)} everywhere: as an identity this is "
+            "wrong; as an antiderivative it is right up to the constant"]
 
 
 def _parameter_logs(f, points, where, differentiated) -> list[tuple[str, float, str]]:
@@ -1665,6 +1697,10 @@ def _second_terms(f, t, e, e_scale, a, a_scale, series, tolerance) -> list[str]:
     factor, in a term of the sum f is: (u·v)'' = u''v + 2u'v' + uv'' with the 2 forgotten,
     or g(u)'' = g''(u)·u'^2 + g'(u)·u'' without its second term (sin(x^2)'' written
     -4x^2 sin(x^2)). The pieces come from ``series`` (_second_sweep's)."""
+    # (an expectation of 0 leaves out every term at once: that one of them "is missing",
+    # sin(x)'s own d²/dx² for sin x, only restates that the answer written is 0)
+    if not np.any(e):
+        return []
     with np.errstate(all="ignore"):
         for sign, j in _summands(f.nodes, len(f.nodes) - 1):
             for name, term in _second_pieces(f.nodes[j], series):

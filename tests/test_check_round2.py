@@ -95,8 +95,8 @@ def test_two_functions_that_differ_by_a_constant_keep_the_antiderivative_remark(
     code, out, _ = plain("x^2+1", "x^2", "--order", "0", "--grid", "x=1:5:5")
     assert (code, out) == (1, "differs from f at 5 of 5 points\n"
                               "diagnosis: the two differ by the constant -1 everywhere: as "
-                              "antiderivatives they agree (an antiderivative is only defined "
-                              "up to a constant)\n"
+                              "an identity this is wrong; as an antiderivative it is right up "
+                              "to the constant\n"
                               "note: the diagnosis holds at your 5 points and at 30 random "
                               "ones (seed 0): 5 points alone cannot tell a slip from a "
                               "coincidence\n")
