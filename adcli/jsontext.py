@@ -110,9 +110,10 @@ def _key(key, allow_nan: bool) -> str:
     raise TypeError(f"keys must be str, int, float, bool or None, not {type(key).__name__}")
 
 
-def copied(value):
-    """A copy of nested dicts and lists, each container new (leaves shared): what
-    ``json.loads(json.dumps(value))`` gives for adcli's point skeletons, without json."""
+def copied(value, leaf=None):
+    """A copy of nested dicts and lists, each container new (leaves shared, or with
+    ``leaf``, each replaced by leaf(it)): what ``json.loads(json.dumps(value))`` gives for
+    adcli's point skeletons, without json; a loop, so as deep as json reads."""
     top = [value]
     todo = [top]    # new containers, their items still the originals
     while todo:
@@ -124,6 +125,8 @@ def copied(value):
             elif isinstance(item, list):
                 container[k] = item = list(item)
             else:
+                if leaf is not None:
+                    container[k] = leaf(item)
                 continue
             todo.append(item)
     return top[0]

@@ -35,6 +35,9 @@ def split_top_level(text: str, separator: str) -> list[str]:
     return parts + [text[start:]]
 
 
+# A header's separators, as each format but JSON Lines splits it (None: runs of whitespace)
+_SEPARATORS = (("\t", "tabs", "tsv"), (",", "commas", "csv"), (None, "spaces", "plain"))
+
 # The cells beyond float64's range (or whose expression has no finite value: exp(800))
 # of the kind not met first, in words (PointSource.beyond)
 _BEYOND = {"inf": "beyond the largest float64 number, read as inf or -inf",
@@ -522,8 +525,12 @@ class PointSource(Record):
         d2f/dx dy: adcli's own derivative headers, piped back in), where every name
         written in one is ``missing`` (f + df/dx is f + df divided by dx), those that
         write every missing name first: a hint for the error about those names, as a list
-        of none or one."""
+        of none or one. (First, a header read as one column that another format splits
+        into names: 'x y' under --points-format csv.)"""
         header = self._header() if self.stream is not None else []
+        misread = self._misread(header, missing) if self.stream is not None else None
+        if misread:
+            return [misread]
         # (only headers as adcli writes them: x;y is a file separated by ';', said so)
         odd = [c for c in header if not is_name(c) and re.fullmatch(r"[\w/ ^]+", c)]
         odd = [c for c in odd if _pieces(c) == set(missing)] or \
@@ -548,6 +555,32 @@ class PointSource(Record):
         return [f"the points file has {said}: rename {them} in the header ({suggested}, "
                 f"say) and use that in the expression, or leave the header row out (tail "
                 f"-n +2) and name the columns with {names}"]
+
+    def _misread(self, header: list[str], missing) -> str | None:
+        """Where a header read as one column is names between another format's separators,
+        a ``missing`` one among them, which format reads it: the stream's format is given
+        wrong (x,y under --points-format tsv), as detecting it would not have read it so.
+        A first line that is a JSON array ([1]) was read as a header: JSON Lines' rows are
+        objects."""
+        if self.columns is not None or self._reader.format == "jsonl":
+            return None
+        written = self._reader.written
+        if _json_array({"tsv": "\t", "plain": " "}.get(self._reader.format, ",").join(written)):
+            shown = ", ".join(map(quote, written))
+            return (f"the points file has columns {shown}; its first line looks like a JSON "
+                    "array, and JSON Lines takes an object a line ({\"x\": 1}, its keys the "
+                    f"names), so the file was read as {self._reader.format.upper()}")
+        if len(header) != 1:
+            return None
+        written = written[0]
+        for separator, name, format_ in _SEPARATORS:
+            pieces = [p.strip() for p in written.split(separator)]
+            if format_ != self._reader.format and len(pieces) > 1 and all(map(is_name, pieces)) \
+                    and set(missing) & set(map(normal_name, pieces)):
+                return (f"the points file has columns {quote(written)}; its fields look "
+                        f"separated by {name}: read it with --points-format {format_}, or "
+                        "drop --points-format to detect the format from the first line")
+        return None
 
     def holding(self, name: str) -> str | None:
         """Where the points file (or --columns) gives ``name`` values, as an error names
@@ -679,14 +712,11 @@ class PointSource(Record):
             if len(fields) != len(self._reader.columns) or not fields:
                 raise getattr(fields, "error", None) or PointsError(
                     f"points file line {line}: {_count(len(fields), 'field')}, "
-                    f"{self._named()}{self._spaced_quote(fields)}"
+                    f"{self._named()}{self._spaced_quote(fields)}{self._ends_in(fields)}"
                     f"{self._decimal_comma(fields, first)}")
             columns, note = self._reader.columns, self._reader.note
             return [number(fields[i], line, columns[i], note) for i in numbers]
         except PointsError as error:
-            if self._marked(fields):    # a byte order mark, of a file joined with cat
-                self._first_row = first
-                return self._row(line, [fields[0].lstrip("\ufeff"), *fields[1:]], numbers)
             if not isinstance(fields, Bad) and self._header_again(fields):
                 error = PointsError(
                     f"points file line {line}: a repeated header row (the column names, as "
@@ -707,15 +737,6 @@ class PointSource(Record):
             self.skipped.append(str(error))
             return None
 
-    def _marked(self, fields: list) -> bool:
-        """Whether a CSV, TSV or plain row starts with a byte order mark: a file's first
-        bytes, where files were joined (cat a.csv b.csv), and no more part of the row than
-        the one read past at the start of the input. (Looked for only once a row is bad, so
-        that a good row pays nothing: an id passed through keeps the mark. In JSON Lines
-        the mark is before the object, never in a field.)"""
-        return bool(fields) and self._reader.format != "jsonl" and \
-            isinstance(fields[0], str) and fields[0].startswith("\ufeff")
-
     def _spaced_quote(self, fields: list) -> str:
         """Why a CSV row may have more fields than meant: ``1, "a, b"`` quotes nothing (a
         quote opens a quoted field only first in it), so its comma splits the text. Only
@@ -728,6 +749,14 @@ class PointSource(Record):
             return ""
         return " (a quote after a space does not quote the field: remove the space after " \
                "the comma)"
+
+    def _ends_in(self, fields: list) -> str:
+        """Why a row has a field more than its header: an empty one after a separator that
+        ends it (1,2, under x,y; a header ending in one too leaves such a field out)."""
+        if len(fields) != len(self._reader.columns) + 1 or not isinstance(fields[-1], str) \
+                or fields[-1].strip() or self._reader.trailing:
+            return ""
+        return " (the last field is empty: a separator at the end of the row)"
 
     def _decimal_comma(self, fields: list, first: bool) -> str:
         """Why a CSV's first row may have a field more than the header has: a number
@@ -804,6 +833,16 @@ class PointSource(Record):
         """A chunk of rows of numbers: one column of ``data`` per variable, in order."""
         columns = {n: data[:, i] for i, n in enumerate(self.variables)}
         return self._made(columns, len(data), extra)
+
+
+def _json_array(text: str) -> bool:
+    """Whether a header row's text, its names joined again, is a JSON array: [1], [1, 2]."""
+    import json
+
+    try:
+        return text.startswith("[") and isinstance(json.loads(text), list)
+    except (ValueError, RecursionError):
+        return False
 
 
 def _pieces(column: str) -> set[str]:

@@ -127,13 +127,19 @@ def pair_text(value) -> str:
 def finite_json(value):
     """A passed-through JSON value with its nan and infinities (NaN, 1e400 in JSON Lines
     as Python reads them) spelled as adcli spells its numbers: "nan", "inf", "-inf"; a
-    number that keeps its text (1e400) is written as that, which is JSON."""
+    number that keeps its text (1e400) is written as that, which is JSON. (A loop, not
+    recursion: a value as deep as json reads from JSON Lines passes through.)"""
+    if isinstance(value, (list, dict)):
+        from . import jsontext
+
+        return jsontext.copied(value, _finite)
+    return _finite(value)
+
+
+def _finite(value):
+    """A JSON leaf as finite_json writes it."""
     if isinstance(value, float) and not math.isfinite(value) and not hasattr(value, "text"):
         return number_text(value)
-    if isinstance(value, list):
-        return [finite_json(v) for v in value]
-    if isinstance(value, dict):
-        return {k: finite_json(v) for k, v in value.items()}
     return value
 
 
@@ -556,6 +562,23 @@ class JsonWriter(_PointWriter):
         self.out.write(("" if self.written else self._opening()) + "]" + warnings + "}\n")
 
 
+def _legend_lines(legend: tuple[str, ...], width: int) -> list[tuple[str, int | None]]:
+    """A matrix's legend ("f1 = ...") under "read as:", each line with the indent its
+    folded lines hang at: under its expression, as the next one's starts. Where that is
+    too deep for a line that needs folding (hanging would start it 2 columns in, left of
+    its own label), every "fN =" stands on a line of its own, its expression under it."""
+    from .tables import cell_len, hanging_room
+
+    lines = [(("read as: " if k == 0 else " " * 9) + line, 9 + line.find(" = ") + 3)
+             for k, line in enumerate(legend)]
+    if all(cell_len(text) <= width or hanging_room(indent, width)
+           for text, indent in lines):
+        return lines
+    return [("read as:", None)] + [
+        pair for line in legend for name, expression in [line.split(" = ", 1)]
+        for pair in ((f"  {name} =", None), (f"    {expression}", 4))]
+
+
 def _first_warnings(warnings: list, room: int) -> list[tuple[int, int]]:
     """The first ``room`` (point index, kind's position in ``warnings``) in point order,
     and for one point in the order of ``warnings``, as the pairs sort."""
@@ -687,11 +710,8 @@ class TableWriter(_Writer):
             self._print_points(console)
         index = {column.path: i for i, column in enumerate(self.columns)}
         for matrix in self.command.matrices():
-            for k, line in enumerate(matrix.legend):
-                lead = "read as: " if k == 0 else " " * 9
-                # "f1 = ...": a folded line goes on under its expression, as the next one
-                tables.print_heading(console, [lead + line],
-                                     indent=len(lead) + line.find(" = ") + 3)
+            for line, indent in _legend_lines(matrix.legend, console.width):
+                tables.print_heading(console, [line], indent=indent)
             for rows in map(_split, self.chunks):
                 for i in range(len(rows)):
                     cells = [[self.text(rows.columns[index[path]][i]) for path in row]

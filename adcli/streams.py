@@ -471,6 +471,11 @@ class StreamReader:
                 if not start or self._hash and quote_char is not None and quote_char in text:
                     continue
                 if not text.isascii():
+                    # A byte order mark starting a row is a joined file's (cat a.csv
+                    # b.csv), no part of its first field; a quoted field's next line keeps
+                    # what it holds.
+                    if not self._within:
+                        text = text.removeprefix("\ufeff")
                     self._bad = _undecodable(text, self.line)
                 if self._within:        # a line of a quoted field, which closes in them
                     self._within -= 1
@@ -861,6 +866,8 @@ def _json_object(text: str, line: int, written: bool = False) -> dict:
     except ValueError as error:
         raise PointsError(f"points file line {line}: not JSON: {_json_why(error, text)}") \
             from None
+    except RecursionError:      # json's parser recurses, in C, a level a bracket
+        raise _too_deep(text, line) from None
     if not isinstance(obj, dict):
         raise PointsError(f"points file line {line}: not a JSON object")
     # json keeps a repeated key's last value in silence. Each key has its ':', so a line
@@ -871,21 +878,37 @@ def _json_object(text: str, line: int, written: bool = False) -> dict:
     return obj
 
 
+def _too_deep(text: str, line: int) -> PointsError:
+    """The error of a JSON line nested deeper than json reads (its RecursionError), with
+    how deep: its brackets outside strings, counted."""
+    import itertools
+    import re
+
+    brackets = re.sub(r'"(?:[^"\\]|\\.)*"|[^][{}]', "", text)
+    depth = max(itertools.accumulate((1 if c in "[{" else -1 for c in brackets), initial=0))
+    return PointsError(f"points file line {line}: JSON nested {depth:,} levels deep (arrays "
+                       "or objects one within another), deeper than can be read")
+
+
 def _colons(value: dict | list) -> int:
     """How many colons the JSON text of an object or array read by json holds if no
     object in it has a key twice: one after each key, and those within strings. A key
     read twice (json keeps the last) leaves out its colon at least. (Less than parsing
-    again with a hook, which costs as much as json.loads and more.)"""
-    if type(value) is dict:
-        count, items = len(value) + "".join(value).count(":"), value.values()
-    else:
-        count, items = 0, value
-    for item in items:
-        kind = type(item)
-        if kind is str:
-            count += item.count(":")
-        elif kind is dict or kind is list:
-            count += _colons(item)
+    again with a hook, which costs as much as json.loads and more; a loop, not recursion,
+    as deep as json reads.)"""
+    count, todo = 0, [value]
+    while todo:
+        value = todo.pop()
+        if type(value) is dict:
+            count, items = count + len(value) + "".join(value).count(":"), value.values()
+        else:
+            items = value
+        for item in items:
+            kind = type(item)
+            if kind is str:
+                count += item.count(":")
+            elif kind is dict or kind is list:
+                todo.append(item)
     return count
 
 
@@ -929,6 +952,8 @@ def _repeated_key(text: str, line: int) -> None:
     except _Repeated as repeated:
         raise PointsError(f"points file line {line}: the key {quote(repeated.args[0])} is "
                           "repeated") from None
+    except RecursionError:      # (read once already, a few frames less deep)
+        raise _too_deep(text, line) from None
 
 
 def _json_why(error: ValueError, text: str) -> str:
