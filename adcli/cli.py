@@ -286,7 +286,10 @@ def cli(ctx, debug):
       adcli hessian "x^2*y + sin(y)" --at x=1,y=2
       adcli grad "x*y" --points points.csv --format csv
 
-    Shell completion: eval "$(_ADCLI_COMPLETE=bash_source adcli)" (zsh_source, fish_source).
+    Shell completion (bash; zsh_source, fish_source for zsh, fish):
+
+    \b
+      eval "$(_ADCLI_COMPLETE=bash_source adcli)"
     """
     _state["debug"] = debug
     if ctx.invoked_subcommand is None:  # a usage error: help on stderr, stdout stays empty
@@ -397,9 +400,17 @@ def _click_command(command_class) -> click.Command:
     # one EXPRESSION, not "EXPRESSION...", unless the command takes several.
     metavar = command_class.metavar or ("EXPRESSIONS..." if command_class.many else "EXPRESSION")
     callback = click.argument(argument, nargs=-1, required=True, metavar=metavar)(callback)
-    command = click.command(command_class.name, cls=ExpressionCommand)(callback)
+    command = click.command(command_class.name, cls=ExpressionCommand,
+                            short_help=_summary(command_class))(callback)
     command.refused = {name: why for name, why in own.items() if isinstance(why, str)}
     return command
+
+
+def _summary(command_class) -> str:
+    """A command's line in adcli --help: given to click whole, so that the list folds it
+    between words; click's own, made from the help, is cut at the width with "..."."""
+    return command_class.summary or re.match(r"(.*?[.?!])(?:\s|\Z)", command_class.help + " ",
+                                             re.S).group(1)
 
 
 class _ReaderGone(Exception):

@@ -369,13 +369,18 @@ def hanging(text: str, width: int, indent: int | None = None) -> list[str]:
     if indent is None:
         label = text.find(": ")
         indent = cell_len(text[:label + 2]) if label >= 0 else 2
-    if indent > width * 2 // 5:
+    if not hanging_room(indent, width):
         indent = 2
     pieces: list[str] = []
     for word in re.split(r"(?<= )(?=\S)", text):    # each word with the spaces after it
         pieces += tokens(word) if cell_len(word.rstrip()) > width - indent else [word]
     lines = fold(pieces, width, lambda line: cell_len(line.rstrip()), " " * indent, "")
     return [line.rstrip() for line in lines]
+
+
+def hanging_room(indent: int, width: int) -> bool:
+    """Whether lines may hang ``indent`` columns in: at most two fifths of the line."""
+    return indent <= width * 2 // 5
 
 
 def fold(words: list[str], width: float, measure=cell_len, indent: str = "  ",

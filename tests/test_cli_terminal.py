@@ -267,7 +267,8 @@ def test_a_pipe_gets_the_combining_mark_escaped_and_the_caret_under_its_letter(t
 
 # ----- 5. help folded between words -------------------------------------------------------
 
-EXAMPLE = re.compile(r"    adcli ")              # shown as typed, whatever the width
+# shown as typed, whatever the width (the completion command too: pasted, it must work)
+EXAMPLE = re.compile(r"    (adcli |eval \"\$\(_ADCLI_COMPLETE=bash_source adcli\)\"\Z)")
 SIGNATURE = re.compile(r"  -\S+( \S+)?\Z")       # an option's name and metavar, unbroken
 
 

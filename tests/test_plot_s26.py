@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from adcli.tables import cell_len
 from conftest import run_cli, run_in_pty
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -63,11 +64,24 @@ def test_a_long_title_folds_before_its_terms(columns):
     lines = drawn(columns, 40, expression, "--grid", "x=-2:2")
     title = lines[:next(i for i, line in enumerate(lines) if "┌" in line)]
     assert len(title) > 1
-    assert " ".join(line.strip() for line in title) == f"f(x) = {parsed(expression)}"
+    whole, at = f"f(x) = {parsed(expression)}", 0
     for line in title:
         assert line.split()[-1] not in OPERATORS and line.strip() not in OPERATORS
-    for line in title[1:]:
-        assert line.split()[0] in ("+", "-")           # a term, its sign first
+        at = whole.index(line.strip(), at) + len(line.strip())
+        # a term, its sign first; or the rest of one wider than a line of its own, broken
+        # after an operator inside it (at 24 columns "  + (sin(x)*exp(-(x^2))))" is 25)
+        if at < len(whole) and whole[at] != " ":
+            assert whole[at - 1] in "*/^" and cell_len(term_at(whole, at)) + 2 > columns
+        else:
+            assert whole[at:].split()[:1] in ([], ["+"], ["-"])
+    assert at == len(whole)
+
+
+def term_at(text: str, at: int) -> str:
+    """The term of ``text`` around place ``at``: from the spaced sign before it to the next."""
+    signs = [m.start() for m in re.finditer(r" [+-] ", text)]
+    return text[max([s + 1 for s in signs if s < at], default=0):
+                min([s for s in signs if s >= at], default=len(text))]
 
 
 def needs(err: str) -> tuple[int | None, int | None]:

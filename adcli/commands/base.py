@@ -51,6 +51,9 @@ class Command:
 
     name = ""
     help = ""
+    # Its line in adcli --help, whole (click would cut ``help`` to fit it, mid-phrase);
+    # "": the first sentence of ``help``.
+    summary = ""
     examples: tuple[str, ...] = ()  # shown under --help as typed; the tests run each one
     many = False              # several expressions (one row of output each)
     differentiates = True     # takes --wrt

@@ -40,9 +40,9 @@ class Check(Command):
                      help="The expected partial derivative in NAME (repeatable); x,y=EXPR "
                      "is the mixed partial ∂²f/∂x∂y, of order the number of names."),
         click.option("--order", type=Whole(0, MAX_ORDER), default=None,
-                     show_default="1, or the order EXPECTED's left side or --expect x,y= "
-                     "names",
-                     help="Which derivative; 0 checks an identity (EXPRESSION = EXPECTED)."),
+                     help="Which derivative: 1, unless EXPECTED's left side (d²/dx² f) or "
+                     "--expect x,y= names another; 0 checks an identity "
+                     "(EXPRESSION = EXPECTED)."),
         click.option("--samples", type=Whole(1, 10_000), default=30,
                      show_default=True, help="Random points, for variables without --at "
                      "(when no --grid or --points)."),
@@ -50,11 +50,11 @@ class Check(Command):
                      help="Seed of the random points."),
         click.option("--domain", multiple=True, metavar="NAME=LO:HI",
                      help=f"Draw NAME uniformly from [LO, HI] (default: {_DEFAULT_SPREAD})."),
-        click.option("--rtol", type=click.FloatRange(0, None), default=1e-9,
+        click.option("--rtol", type=click.FloatRange(0, None), metavar="FLOAT", default=1e-9,
                      callback=lambda ctx, param, value: _finite(value),
                      show_default=True, help="Relative tolerance, on top of the rounding "
                      "error each formula can make."),
-        click.option("--atol", type=click.FloatRange(0, None), default=0.0,
+        click.option("--atol", type=click.FloatRange(0, None), metavar="FLOAT", default=0.0,
                      callback=lambda ctx, param, value: _finite(value),
                      show_default=True, help="Absolute tolerance."),
     )

@@ -10,6 +10,7 @@ from .base import Column, Command, at_points, flat, merged
 
 class Grad(Command):
     name = "grad"
+    summary = "Value and gradient of EXPRESSION."
     help = "Value and gradient of EXPRESSION at the given points (@FILE reads it from a file)."
     examples = ('adcli grad "exp(x^2)^2" --at x=0.5',
                 'adcli grad "x^2*y" --grid x=0:1:3 --at y=2 --format csv',

@@ -36,6 +36,7 @@ GUIDES = {4: ("├── ", "└── ", "│   ", "    "), 2: ("├ ", "└ ",
 
 class Graph(Command):
     name = "graph"
+    summary = "The computation graph of EXPRESSION."
     help = ("The computation graph of EXPRESSION as Graphviz DOT text (or a tree, --format "
             "tree); with --at, every node's value and adjoint.")
     examples = ('adcli graph "x*y + sin(x)" --format tree',
@@ -347,26 +348,41 @@ def fits(label: list, room: int) -> bool:
     for phrase in phrases(label):
         if cells("".join(t for t, _ in phrase).strip()) <= room:
             continue
-        first, *rest = [used(unit) for unit in units(phrase)] or [0]
+        first, *rest = [used(unit) for unit in units(phrase, room)] or [0]
         if max([first, *(2 + n for n in rest)]) > room:
             return False
     return True
 
 
-def units(phrase: list) -> list[list]:
+def units(phrase: list, width: int | None = None) -> list[list]:
     """A phrase's words, as (word, style) lists, an "=" or "+=" with the word after it:
     a folded line starts "+= 0.5", as trace's go on with "= ..." (a number alone on a
-    line, its "=" on the line above, is hard to read)."""
+    line, its "=" on the line above, is hard to read). Where a name and its "=" are wider
+    than a folded line (``width`` less 2), the "=" ends the line above: a long name on a
+    line of its own beats a node left out for depth."""
     found: list[list] = []
     glue = False
     for text, style in phrase:
         for word in text.split():
+            if glue and len(found) > 1 and width is not None and not is_number(word) \
+                    and 2 + used(found[-1]) + 1 + cells(word) > width:
+                [(equals, equals_style)] = found.pop()
+                found[-1].append((f" {equals}", equals_style))
+                glue = False
             if glue:
                 found[-1].append((f" {word}", style))
             else:
                 found.append([(word, style)])
             glue = word in ("=", "+=")
     return found
+
+
+def is_number(word: str) -> bool:
+    try:
+        float(word)
+    except ValueError:
+        return False
+    return True
 
 
 def tree_lines(rows, unit: int, width: int | None):
@@ -415,7 +431,7 @@ def folded_label(label: list, width: int | None) -> list[list]:
         line = [(text.lstrip(), style) for (text, style) in phrase[:1]] + phrase[1:]
         if used(line) > width:  # too wide alone: between its words
             line, fresh = [], True
-            for unit in units(phrase):
+            for unit in units(phrase, width):
                 if not fresh and used(line) + 1 + used(unit) > width:
                     lines.append(line)
                     line, fresh = [("  ", "")], True

@@ -7,6 +7,7 @@ from .gradient import Grad
 
 class Hessian(Grad):
     name = "hessian"
+    summary = "Value, gradient and Hessian matrix of EXPRESSION."  # (not grad's)
     help = "Value, gradient and Hessian matrix of EXPRESSION."
     examples = ('adcli hessian "x^2*y + sin(y)" --at x=1,y=2',)
     options = ()

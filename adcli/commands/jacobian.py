@@ -6,6 +6,7 @@ from .base import Column, Command, Matrix, at_points, flat, merged
 
 class Jacobian(Command):
     name = "jacobian"
+    summary = "Values and Jacobian of several EXPRESSIONS."
     help = "Values and Jacobian of several EXPRESSIONS (one row per expression)."
     examples = ('adcli jacobian "r cos(t)" "r sin(t)" --at r=2,t=pi/6',)
     many = True

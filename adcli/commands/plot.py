@@ -10,7 +10,7 @@ from __future__ import annotations
 import click
 import numpy as np
 
-from ..errors import ValuesError, quote
+from ..errors import ValuesError, quote, say
 from ..options import Whole
 from ..printer import format_number
 from ..render import number_text, writer as data_writer
@@ -23,10 +23,11 @@ LARGEST = 1e300
 
 class Plot(Command):
     name = "plot"
+    summary = "Draw EXPRESSION and its derivatives."     # its line in adcli --help
     help = ("Draw EXPRESSION and its derivatives over --grid x=START:STOP, in the terminal "
             "or to -o FILE (.png, .svg, .pdf). YOURS, your own derivative, is drawn beside "
-            "df/dx. When stdout is not a terminal, or with --format csv|json|plain, the data "
-            "is printed instead.")
+            "df/dx. When stdout is not a terminal (unless --format plot is given), or with "
+            "--format csv|json|plain, the data is printed instead.")
     examples = ('adcli plot "x^3 - 3x" --grid x=-2.5:2.5',
                 'adcli plot "sin(x)^2" "2 sin(x) cos(x)" --grid x=0:pi')
     many = True
@@ -65,10 +66,10 @@ class Plot(Command):
             raise ValuesError(f"-o {quote(output, None)} and --format {fmt}: -o writes the "
                               f"drawing and prints nothing; leave out one of them")
         return super().main(texts, wrt, grid_text=grids[0] if len(grids) == 1 else None,
-                            **options)
+                            drawn_anyway=fmt == "plot" and _typed("fmt"), **options)
 
     def __init__(self, expressions, wrt=None, order=1, samples=DEFAULT_SAMPLES, output=None,
-                 grid_text=None, **options):
+                 grid_text=None, drawn_anyway=False, **options):
         if len(expressions) > 2:
             raise ValuesError(f"plot takes f and, optionally, your own derivative of it: "
                               f"got {len(expressions)} expressions")
@@ -76,6 +77,7 @@ class Plot(Command):
         self.order, self.grid_count, self.output = order, samples, output
         self.variable, self.fixed = "", {}
         self.grid_text = grid_text        # the --grid as typed, for its errors
+        self.drawn_anyway = drawn_anyway  # --format plot typed: drawn into a pipe too
         # per chunk, per order (rows): where that derivative of f is a convention
         self.kinks: list[np.ndarray] = []
         if output is not None:
@@ -246,10 +248,9 @@ class Plot(Command):
             return FigureWriter(self, lambda figure: _save(figure, self.output))
         if fmt != "plot":
             return data_writer(fmt, self, out, digits, **options)
-        if not out.isatty():
-            err.write("adcli: note: stdout is not a terminal, so the plotted data is "
-                      "printed as CSV; draw it in a terminal, or to a file with -o "
-                      "FILE.png\n")
+        if not out.isatty() and not self.drawn_anyway:
+            say(err, "note: stdout is not a terminal, so the plotted data is printed as "
+                     "CSV; draw it here with --format plot, or to a file with -o FILE.png")
             return data_writer("csv", self, out, digits, **options)
         return FigureWriter(self, lambda figure: _show(figure, out))
 
@@ -316,6 +317,15 @@ def _kinks_of(result, n: int) -> np.ndarray:
     return mask
 
 
+def _typed(option: str) -> bool:
+    """Whether ``option`` was given on the command line, not left at its default."""
+    from click.core import ParameterSource
+
+    context = click.get_current_context(silent=True)
+    return context is not None and \
+        context.get_parameter_source(option) is ParameterSource.COMMANDLINE
+
+
 def _save(figure, path: str) -> None:
     from ..plotting import save
 
@@ -326,7 +336,8 @@ def _show(figure, out) -> None:
     from ..plotting import terminal, terminal_size, wants_colour
 
     width, height = terminal_size()
-    out.write(terminal(figure, width, height, wants_colour()) + "\n")
+    # (no colour codes into a pipe or a file: --format plot drew there as asked)
+    out.write(terminal(figure, width, height, wants_colour() and out.isatty()) + "\n")
     out.flush()
 
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import re
-import textwrap
 import unicodedata
 from dataclasses import dataclass
 
@@ -32,6 +31,7 @@ APPROX = "≈ "     # before a total that the rounded terms beside it do not add
 
 class Trace(Command):
     name = "trace"
+    summary = "How reverse mode differentiated EXPRESSION, step by step."
     help = ("How reverse mode differentiated EXPRESSION, step by step: the primal trace "
             "v1..vn, then the adjoint trace from v̄n = 1 down (--mode forward: each step's "
             "tangent v̇i along one --wrt variable).")
@@ -258,6 +258,18 @@ def shown(rows: list, limit: int | None, keep=None) -> list:
     return result
 
 
+# A short relation, kept on one line when words are folded: "v2 > 0", "v1 = 0.5," (a
+# name and a number apart would read as two statements), and "tangent 0".
+RELATION = re.compile(r"\S+ (?:[=<>≤≥≠≈]|\+=) \S+|tangent \d\S*|\S+")
+
+
+def phrases(text: str, width: int) -> list[str]:
+    """The words of text to fold between, a relation one of them where it fits ``width``."""
+    return [words for match in RELATION.finditer(text)
+            for words in ([match.group()] if cells(match.group()) <= width
+                          else match.group().split())]
+
+
 def cells(text: str) -> int:
     """Terminal columns: a combining mark (the bar of v̄) takes none, a wide character two."""
     return sum(0 if unicodedata.combining(c) else
@@ -300,13 +312,14 @@ class TextTrace:
         (in words) follows the row, or goes under it, folded between words."""
         text, note = text.rstrip(), f"({note})" if note else ""
         if self.width and cells(f"{text}  {note}") > self.width:
+            from ..tables import fold
+
             if cells(text) > self.width:
-                text = "\n".join(folded(pieces, self.width)) if pieces else \
-                    fold_words(text, self.width)
+                text = "\n".join(folded(pieces, self.width) if pieces else
+                                 fold(phrases(text, self.width - 2), self.width, cells))
             if note:
-                text += "\n" + "\n".join(textwrap.wrap(
-                    note, self.width, initial_indent="    ", subsequent_indent="    ",
-                    break_long_words=False, break_on_hyphens=False))
+                text += "".join(f"\n    {line}" for line in fold(
+                    phrases(note, self.width - 4), self.width - 4, cells, ""))
         elif note:
             text += f"  {note}"
         self.out.write(text + "\n")
@@ -539,14 +552,16 @@ def folded(pieces: list[list[str]], width: int) -> list[str]:
             if k and not broken and cells(f"{line} {sign} {side}") <= width:
                 line += f" {sign} {side}"
                 continue
+            column = indent     # where this side's folded terms go on (under its first)
             if k:
                 lines.append(line)
-                line = side_indent(indent, sign, side, width) + sign
+                column = side_indent(indent, sign, side, width)
+                line = column + sign
             broken = cut = False
             for n, term in enumerate(terms(side)):
                 if n and (cut or cells(f"{line} {term}") > width):
                     lines.append(line)
-                    line, broken = indent + " ", True
+                    line, broken = column + " ", True
                 *done, line = term_lines(f"{line} ", term, width)
                 lines += done
                 cut = bool(done)
@@ -559,14 +574,13 @@ def side_indent(indent: str, sign: str, side: str, width: int) -> str:
     """Where a side that starts a line of its own starts: under the "=" (``indent``) if
     each of its terms fits there, its sum then folded at its terms, aligned; else (one
     long number: -1.2345678901234568e-300 at 30 columns) 4 columns in, or 2, the deepest
-    that keeps the side whole. Never at the 2 columns rows start at where 4 will do:
-    "  = 0.3299" under "  ∂f/∂alpha = v̄1" would read as a row of its own."""
+    that keeps each term whole (a sum's terms then go on under its first). Never at the
+    2 columns rows start at where 4 will do: "  = 0.3299" under "  ∂f/∂alpha = v̄1" would
+    read as a row of its own."""
     first, *rest = terms(side)
-    if cells(f"{indent}{sign} {first}") <= width and \
-            all(cells(f"{indent}  {term}") <= width for term in rest):
-        return indent
-    return next((column for column in ("    ", "  ")
-                 if cells(f"{column}{sign} {side}") <= width), indent)
+    return next((column for column in (indent, "    ", "  ")
+                 if cells(f"{column}{sign} {first}") <= width
+                 and all(cells(f"{column}  {term}") <= width for term in rest)), indent)
 
 
 def terms(side: str) -> list[str]:
