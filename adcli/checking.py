@@ -1834,15 +1834,21 @@ def _spanned(f: Expression, domain) -> dict:
     """The spans of f's variables in ``domain``; another name's is dropped with a warning,
     as the CLI's --domain drops it (a span is no value given: nothing is believed used),
     unless it is one of f's letters spelled otherwise (phi for φ)."""
+    return _own(f, dict(domain or {}),
+                lambda name: f"domain: '{name}' does not appear in {quote(f.text, None)}")
+
+
+def _own(f: Expression, given: dict, said) -> dict:
+    """given's entries for f's variables. Another name's is dropped with a warning
+    (``said(name)``), unless it is one of f's letters spelled otherwise (phi for φ): an
+    error then, for f's own would be drawn and the one given believed used."""
     from .expression import _warn
 
-    domain = dict(domain or {})
-    for name in [n for n in domain if n not in f.variables]:
-        message = f"domain: '{name}' does not appear in {quote(f.text, None)}"
+    for name in [n for n in given if n not in f.variables]:
         if letter_hint(name, f.variables):
-            raise ValuesError(message + letter_hint(name, f.variables))
-        _warn([message + did_you_mean(name, f.variables)])
-    return {n: span for n, span in domain.items() if n in f.variables}
+            raise ValuesError(said(name) + letter_hint(name, f.variables))
+        _warn([said(name) + did_you_mean(name, f.variables)])
+    return {n: v for n, v in given.items() if n in f.variables}
 
 
 def _points(f, targets, order, at, samples, seed, domain) -> tuple[dict, bool, str | None]:
@@ -1899,16 +1905,10 @@ def _one_edit(a: str, b: str) -> bool:
 def _used(f: Expression, given: dict) -> dict:
     """The values of f's variables. Another name's is ignored with a warning, as
     Expression's methods ignore it (records with an id field), unless it is one of f's
-    letters spelled otherwise (phi for φ): f's own would be drawn, the value believed used."""
-    from .expression import _warn
-
+    letters spelled otherwise (phi for φ)."""
     f._not_defined(given)   # (a definition's name: an error, as in Expression's methods)
-    for name in [n for n in given if n not in f.variables]:
-        message = f"a value was given for '{name}', which does not appear in {quote(f.text, None)}"
-        if letter_hint(name, f.variables):
-            raise ValuesError(message + letter_hint(name, f.variables))
-        _warn([message + did_you_mean(name, f.variables)])
-    return {n: v for n, v in given.items() if n in f.variables}
+    return _own(f, given, lambda name: f"a value was given for '{name}', which does not "
+                                       f"appear in {quote(f.text, None)}")
 
 
 def _draw(rng, n: int, span) -> np.ndarray:
