@@ -377,7 +377,8 @@ def check(f, expected=None, *, expect: Mapping | None = None, order: int | None 
             result.diagnosis
     if result.verdict == "differs" and result.expected_mode:
         result.diagnosis = _f_unspaced(result, definitions, options) or \
-            _f_powered(result, definitions, options) or result.diagnosis
+            _f_powered(result, definitions, options) or \
+            _expected_powered(result, definitions, options) or result.diagnosis
         result.diagnosis = _other_way(result, definitions, options)
         result.diagnosis = _unspaced_other_way(result, definitions, options) or \
             result.diagnosis
@@ -526,14 +527,45 @@ def _f_powered(r: CheckResult, definitions, options: dict) -> list[str]:
 
 def _f_powered_as(r: CheckResult, readings: list, definitions, options: dict) -> list[str]:
     """_f_powered's words where f with ``readings`` read as sin(x)^2 makes the check pass."""
-    text = r.expression.text
+    return _f_checked(r, _bracketed(r.expression.text, readings), _powered_said("f", readings),
+                      " and ".join(g.meant for g in readings), definitions, options)
+
+
+def _bracketed(text: str, readings: list) -> str:
+    """text with each of _powered_readings' functions bracketed before its power: sin(x)^2."""
     for g in sorted(readings, key=lambda g: g.at, reverse=True):
         text = f"{text[:g.at]}({text[g.at:g.close]}){text[g.close:]}"
+    return text
+
+
+def _powered_said(whose: str, readings: list) -> str:
     one = len(readings) == 1
-    said = f"f: {' and '.join(g.written for g in readings)} {'is' if one else 'are'} " \
+    return f"{whose}: {' and '.join(g.written for g in readings)} {'is' if one else 'are'} " \
         f"read as {' and '.join(g.read for g in readings)}; "
-    return _f_checked(r, text, said, " and ".join(g.meant for g in readings), definitions,
-                      options)
+
+
+def _expected_powered(r: CheckResult, definitions, options: dict) -> list[str]:
+    """_f_powered for the expectation: sec x^2 (read sec(x^2)) for tan x's derivative,
+    where read as sec(x)^2 it matches. One expectation only, as written in one text."""
+    from .slips import READING_CHARS
+
+    if len(r.targets) != 1 or _TRYING.get() or len(r.status) > POWERED_POINTS:
+        return []
+    expectation = r.targets[0].expectation
+    readings = _powered_readings(expectation) \
+        if len(expectation.text) <= READING_CHARS else []
+
+    def read_as(chosen):
+        text = _bracketed(expectation.text, chosen)
+        try:
+            again = check(r.expression.text, definitions=definitions,
+                          **_given(r, lambda written: text), **options)
+        except AdcliError:
+            return []
+        meant = " and ".join(g.meant for g in chosen)
+        return [f"{_powered_said('the expectation', chosen)}as {meant}, it matches"] \
+            if again.verdict == "matches" else []
+    return _f_tried(readings, read_as, POWERED_ALONE)
 
 
 def _f_checked(r: CheckResult, text: str, said: str, meant: str, definitions,

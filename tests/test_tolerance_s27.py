@@ -1,5 +1,6 @@
 """check's tolerance (s27): a typed point and a constant are rounded, exact steps are exact
 at the point, and the API's refusals and warnings match the CLI's."""
+import json
 import math
 
 import mpmath
@@ -136,3 +137,23 @@ def test_the_api_reads_an_equation_alone_as_the_cli_does(equation, verdict, orde
 def test_an_equation_naming_no_function_is_still_refused():
     with pytest.raises(adcli.AdcliError):
         adcli.check("x^2 = 2x")
+
+
+@pytest.mark.parametrize("f, expected, written, read, meant", [
+    ("tan x", "sec x^2", "sec x^2", "sec(x^2)", "sec(x)^2"),           # d tan = sec²
+    ("sin(x)^3/3", "sin x^2 cos x", "sin x^2", "sin(x^2)", "sin(x)^2"),
+    ("tan x", "dy/dx = sec x^2", "sec x^2", "sec(x^2)", "sec(x)^2"),
+])
+def test_the_expectations_function_before_a_power_is_tried_as_its_power(f, expected, written,
+                                                                         read, meant):
+    # was "differs" with no word, where f's own sin x^3 got this story
+    code, out, err = run_cli("check", f, expected, "--format", "json")
+    result = json.loads(out)
+    assert code == 1 and result["verdict"] == "differs"
+    assert result["diagnosis"] == [f"the expectation: {written} is read as {read}; as "
+                                   f"{meant}, it matches"]
+
+
+def test_an_expectation_wrong_either_way_gets_no_such_story():
+    code, out, err = run_cli("check", "tan x", "sec x^3", "--format", "json")
+    assert code == 1 and not any("is read as" in d for d in json.loads(out)["diagnosis"])
