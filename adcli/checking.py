@@ -3023,7 +3023,7 @@ def _slopes(y, n: int) -> dict:
 LOOSE_SLOPES = 1e-8
 
 
-def _point_rounding(points, slope: dict, other: dict) -> np.ndarray:
+def _point_rounding(points, slope: dict, other: dict, n: int) -> np.ndarray:
     """Per point, how far two numbers of these _slopes can move apart as each coordinate
     moves by half its ulp, as a rounding scale (times ROUNDING * EPS, see _bound). A point
     typed is the number meant only to half an ulp: x = pi/2 is 6e-17 off it, and cos x is
@@ -3031,7 +3031,8 @@ def _point_rounding(points, slope: dict, other: dict) -> np.ndarray:
     same function, sin(2x) and 2 sin x cos x) they move alike: nothing, wherever x is. Nor
     where half an ulp of x is more than SETTLED: the slope is no model of a move that long
     (sin(2x) turns 1e84 times within one at 5e100), and both are computed at the float."""
-    total = np.zeros(len(next(iter(points.values()))) if points else 0)
+    # (n, not the points' length: a constant f has no variable to take it from)
+    total = np.zeros(n)
     for name, x in points.items():
         a, b = slope.get(name, 0.0), other.get(name, 0.0)
         apart = np.abs(a - b)
@@ -3051,14 +3052,60 @@ def _capped_sum(a, b) -> np.ndarray:
                     total)
 
 
-def _typed_points(found: _Found, targets, points) -> None:
+def _typed_points(f, found: _Found, targets, order, points, typed: int) -> None:
     """At points typed (not drawn), the rounding of the point (_point_rounding): of AD
     against the expectation where there is one (it joins the expectation's rounding scale,
     _judge_target), else of AD alone, against central differences that vanish
-    (_flat_witness: sin x at pi/2, where cos x is 6e-17, is a 0 within it)."""
+    (_flat_witness: sin x at pi/2, where cos x is 6e-17, is a 0 within it). Only where the
+    slopes hold at the neighbouring floats (_slopes_hold), and at the first ``typed``
+    points alone: a point drawn is exactly its float."""
+    n = len(found.value)
     for i, t in enumerate(targets):
-        found.point[i] = _point_rounding(points, found.slope[i],
-                                         found.expected_slope.get(i, {}))
+        term = _point_rounding(points, found.slope[i], found.expected_slope.get(i, {}), n)
+        term[typed:] = 0.0
+        found.point[i] = np.where(_slopes_hold(f, t, i, order, points, found, term > 0),
+                                  term, 0.0)
+
+
+def _slopes_hold(f, t: Target, i, order, points, found: _Found, where) -> np.ndarray:
+    """Where (of ``where``) AD's gap to the expectation (AD itself without one) moves as
+    the slopes say when a coordinate moves to its neighbouring float, either way. A pole
+    within half an ulp breaks it: tan x at the float nearest pi/2 is 1.6e16 and -6.2e15 one
+    float up, where the slope says +6e16; the gap there goes through infinity, not 0, and
+    a wrong expectation must not match by it (2x + tan x against x^2's 2x)."""
+    held = np.zeros(len(where), bool)
+    if not where.any():
+        return held
+    at = {name: np.asarray(x)[where] for name, x in points.items()}
+    gap0 = _gap(f, t, order, at)
+    noise = ROUNDING * EPS * (found.expected_scale.get(i, found.ad_scale[i])
+                              + found.ad_point_scale.get(i, found.ad_scale[i]))[where]
+    ok = np.isfinite(gap0)
+    other, n = found.expected_slope.get(i, {}), len(where)
+    for name in at:
+        apart = np.broadcast_to(found.slope[i].get(name, 0.0) - other.get(name, 0.0),
+                                (n,))[where]
+        for towards in (-np.inf, np.inf):
+            moved = dict(at, **{name: np.nextafter(at[name], towards)})
+            with np.errstate(all="ignore"):
+                said = apart * (moved[name] - at[name])
+                change = _gap(f, t, order, moved) - gap0
+                ok &= np.isfinite(change) & (np.abs(change - said) <= np.abs(said) / 2 + noise)
+    held[where] = ok
+    return held
+
+
+def _gap(f, t: Target, order, at) -> np.ndarray:
+    """AD minus the expectation (AD alone without one) at the points ``at``: by reverse
+    passes, as _evaluate takes AD (Taylor mode's rounding differs)."""
+    n, names = _shape(at)[0], path(t, order)
+    with np.errstate(all="ignore"):
+        run = _Run(f, [at[v] for v in f.variables], (n,), watching=False)
+        run.kinked = list(dict.fromkeys(names))
+        ad = _data(_chain(run.forward(), run.leaves, names)[-1], n)
+        if t.expectation is None:
+            return ad
+        return ad - _expectation(t.expectation, at, n)[0]
 
 
 def _exact_zero(e: Expression, points, n: int, value, scale) -> np.ndarray:
@@ -3514,12 +3561,14 @@ def _lost(e, a, e_scale, a_scale, e_zero=None, share=1.0) -> np.ndarray:
     return np.where(lost, rounding, 0.0)
 
 
-def _judge(f, targets, order, points, found, rtol, atol, sampled, seed) -> CheckResult:
+def _judge(f, targets, order, points, found, rtol, atol, sampled, seed,
+           typed: int = 0) -> CheckResult:
+    """(``typed``: how many of the points, first, the user typed, where sampled ones
+    follow them, _look_wider's)"""
     n = found.value.shape[0]
     smooth_value = np.isfinite(found.value)
     expected_mode = any(t.expectation is not None for t in targets)
-    if not sampled:
-        _typed_points(found, targets, points)
+    _typed_points(f, found, targets, order, points, typed if sampled else n)
     for i, t in enumerate(targets):
         _judge_target(f, t, i, order, points, found, rtol, atol, smooth_value)
     status = _overall([t.status for t in targets], n)
@@ -4575,8 +4624,8 @@ def _one_value(values) -> bool:
 
 
 def _wider(r: CheckResult, targets, fixed, seed, domain) -> CheckResult | None:
-    """The check at the user's points and DEFAULT_SAMPLES random ones (None: no random
-    points could be found where everything is finite)."""
+    """The check at the user's points, judged as typed, and DEFAULT_SAMPLES random ones
+    (None: no random points could be found where everything is finite)."""
     f, order = r.expression, r.order
     try:
         extra, _, _ = _sample(f, targets, order, fixed,
@@ -4584,6 +4633,7 @@ def _wider(r: CheckResult, targets, fixed, seed, domain) -> CheckResult | None:
                               seed, domain or {})
         points = {v: np.concatenate([r.points[v], extra[v]]) for v in f.variables}
         return _judge(f, targets, order, points, _found(f, targets, order, points),
-                      r.rtol, r.atol, sampled=True, seed=seed)
+                      r.rtol, r.atol, sampled=True, seed=seed,
+                      typed=len(r.value))
     except ValuesError:
         return None

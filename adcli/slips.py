@@ -290,9 +290,11 @@ def _one_story(t, order, claims, inner, multiple, orders):
     elif orders == [_itself(t)] and (inner or _without_ln(claims)):
         claims = [c for c in claims if c not in inner and not _without_ln([c])]
         multiple = multiple if claims else []
-    elif orders == [_itself(t)] and order >= 2:
+    elif orders == [_itself(t)] and order >= 2 and not _sign_error(multiple):
         # (e^(3x)'s d²/dx² written e^(3x) is 1/9 of it as du/dx = 3 was left out of both
-        # differentiations: f itself says it, as at order 1, where no rule is looked for)
+        # differentiations: f itself says it, as at order 1, where no rule is looked for;
+        # but cos's written cos is likelier a minus lost, said beside it. A -1/9, sin(3x)'s,
+        # is no lost minus alone: f itself again)
         multiple = []
     elif claims and orders == _antiderivative_words(t):
         orders = []

@@ -157,3 +157,73 @@ def test_the_expectations_function_before_a_power_is_tried_as_its_power(f, expec
 def test_an_expectation_wrong_either_way_gets_no_such_story():
     code, out, err = run_cli("check", "tan x", "sec x^3", "--format", "json")
     assert code == 1 and not any("is read as" in d for d in json.loads(out)["diagnosis"])
+
+
+# ----- 6. (checkfix) a constant f has no typed point, and the point's rounding is no pole's --
+
+@pytest.mark.parametrize("f, expected, extra, verdict", [
+    ("3", "5", (), "differs"),
+    ("3", "5", ("--wrt", "x"), "differs"),
+    ("2*pi", "6.283185307179586", (), "matches"),     # 2 fl(pi), exactly that float
+    ("sqrt(2)^2", "2", (), "matches"),                # off by an ulp or two at most
+    ("pi", "3.14159", ("--rtol", "1e-5"), "matches"),  # |pi - 3.14159|/pi = 8.4e-7
+])
+def test_a_constant_f_is_checked_not_an_internal_error(f, expected, extra, verdict):
+    assert abs(math.pi - 3.14159) / math.pi < 1e-5
+    code, out, err = plain(f, expected, "--order", "0", *extra)
+    assert code == (0 if verdict == "matches" else 1) and err == "", (out, err)
+    said = {"matches": "matches f at 1/1", "differs": "differs from f at 1 of 1"}[verdict]
+    assert out.startswith(said), out
+    assert adcli.check(f, expected, order=0, rtol=1e-5 if extra[:1] == ("--rtol",) else
+                       1e-9).verdict == verdict
+
+
+def tan_at_half_pi() -> float:
+    """tan at the float nearest pi/2, by mpmath: a pole 6.1e-17 away makes it 1.6e16."""
+    with mpmath.workdps(40):
+        return float(mpmath.tan(mpmath.mpf(math.pi / 2)))
+
+
+@pytest.mark.parametrize("argv, summary", [
+    # sin's derivative cos, plus tan: tan is 0 at 0, pi, 2pi and 1.6e16 at the floats
+    # nearest pi/2 and 3pi/2, against cos's 1e-16 there
+    (("sin(x)", "cos(x) + tan(x)", "--grid", "x=0:2pi:5"), "differs from d/dx at 2 of 5"),
+    (("x^2", "2x + tan(x)", "--grid", "x=0:pi:3"), "differs from d/dx at 1 of 3"),
+    (("x^2", "2x + tan(x)", "--at", "x=pi/2"), "differs from d/dx at 1 of 1"),
+    # the pole is the float just below x: the expectation is 1/ulp = 4.5e15, AD 3.14
+    (("x^2", "2*x + 1/(x - 1.5707963267948966)", "--at", "x=1.5707963267948968"),
+     "differs from d/dx at 1 of 1"),
+])
+def test_a_pole_within_half_an_ulp_is_no_rounding_of_the_point(argv, summary):
+    assert tan_at_half_pi() > 1e16
+    assert 1 / (1.5707963267948968 - 1.5707963267948966) > 4e15
+    code, out, _ = plain(*argv)
+    assert code == 1 and out.startswith(summary), out
+
+
+@pytest.mark.parametrize("f, expected, at", [
+    ("log(cos(x)^2)", "2*tan(x)", ("--grid", "x=0:2pi:5")),    # d/dx = -2 tan x
+    ("log(abs(cos x))", "tan x", ("--at", "x=pi/2")),           # d/dx = -tan x
+])
+def test_a_sign_error_beside_a_pole_is_still_a_sign_error(f, expected, at):
+    # by hand, d/dx log|cos x| = -tan x: at pi/2's float, -1.6e16 against +1.6e16
+    assert tan_at_half_pi() > 1e16
+    code, out, _ = plain(f, expected, *at)
+    assert code == 1 and out.startswith("differs"), out
+    if at[0] == "--at":
+        assert "diagnosis: ×-1 everywhere: a sign error" in out, out
+
+
+def test_a_match_at_the_users_points_counts_only_random_ones_as_not_matching():
+    # cos' = -sin, not sin: they differ wherever sin x != 0, so at all 30 random points
+    # (none of them a multiple of pi); pi/2, the user's, is no witness (cos 6e-17 there)
+    code, out, err = run_cli("check", "cos x", "sin x", "--grid", "x=0:pi:2", "--format",
+                             "json")
+    result = json.loads(out)
+    assert code == 0 and result["verdict"] == "matches", out
+    note = next(n for n in result["notes"] if n.startswith("it matches at your"))
+    assert note.startswith("it matches at your 1 point only, not at 30 of 30 random ones "
+                           "(seed 0): at x="), note
+    example = float(note.split("at x=")[1].split(",")[0])
+    assert example not in (0.0, math.pi / 2)
+    assert abs(math.sin(example)) > 1e-3
