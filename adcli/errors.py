@@ -313,14 +313,16 @@ def no_value_for(missing, hints: list[str] | None = None, notation: bool = True,
     hints alone where not ``notation``)."""
     notation = leibniz(missing, texts) if notation else None
     applied = [] if notation else _applied(missing, texts)
-    apart = [] if notation else _apart(missing, given, texts)
-    products = "; ".join(([_products(applied)] if applied else []) + apart)
+    apart, joined = ({}, ()) if notation else _apart(missing, given, texts)
+    products = "; ".join(([_products(applied)] if applied else []) + list(apart))
     if notation or hints is None:
         return ValuesError(f"no value given for {listing(missing)}"
                            + (f": {notation or products}" if notation or products else ""))
     those = "that product" if len(applied) + len(apart) == 1 else "those products"
     typed = [_times_digits(n) for n in _subscripted(missing, texts)]
-    hints = [hint for hint in hints if hint not in typed]
+    # (Δt given for \Delta t is explained above, no slip of Δ: its did-you-mean dropped)
+    slips = tuple(f"'{escape(n)}' was given: did you mean" for n in joined)
+    hints = [hint for hint in hints if hint not in typed and not hint.startswith(slips)]
     return ValuesError(f"no value given for {listing(missing)}: "
                        + (f"{products}; for {those}, " if products else "") + "add --at "
                        + ",".join(f"{n}=..." for n in missing)
@@ -345,13 +347,15 @@ def _applied(missing, texts) -> list[str]:
     return [n for n in missing if n in typed]
 
 
-def _apart(missing, given, texts) -> list[str]:
+def _apart(missing, given, texts) -> tuple[dict, set]:
     """A given name that the texts write as a command, a space and a name (Δt as \\Delta t):
-    read as two names, as TeX ends a command at the space."""
+    read as two names, as TeX ends a command at the space. (What is said, as keys; the given
+    names it explains.)"""
     from .expression import normal_name   # (expression imports this module)
 
     if not given or not any("\\" in t for t in texts):
-        return []
+        return {}, set()
+    joined = set()
     said = {}
     for found in (m for t in texts for m in re.finditer(r"(\\[A-Za-z]+)\s+([^\W\d]\w*)", t)):
         a, b = normal_name(found[1]), normal_name(found[2])
@@ -359,7 +363,11 @@ def _apart(missing, given, texts) -> list[str]:
             said[found.group()] = (f"'{found.group()}' is read as {a} times {b}, as TeX ends "
                                    f"the command at the space: for the one name {a + b}, "
                                    f"write {a + b}")
-    return list(said.values())
+            joined.add(a + b)
+    return dict.fromkeys(said.values()), joined
+
+
+_PRODUCTS_SHOWN = 3
 
 
 def _products(applied: list[str]) -> str:
@@ -368,8 +376,12 @@ def _products(applied: list[str]) -> str:
     known = list(dict.fromkeys(what for n in applied for pattern, what in _NOT_FUNCTIONS
                                if re.fullmatch(pattern, n)))
     where = "the README lists them under 'The expression language'"
-    return (" and ".join(f"{n}(...) is read as {n} times (...)" for n in applied)
-            + f", as adcli has no function{'s' * (len(applied) > 1)} {listing(applied)} ("
+    # (a clause for the first few only: thousands of such names would make a hint of MBs)
+    shown, more = applied[:_PRODUCTS_SHOWN], len(applied) - _PRODUCTS_SHOWN
+    named = shown + [f"{more} more"] * (more > 0)
+    return (" and ".join(f"{n}(...) is read as {n} times (...)" for n in shown)
+            + (f", and so on for {more} more" if more > 0 else "")
+            + f", as adcli has no function{'s' * (len(applied) > 1)} {listing(named)} ("
             + (f"{listing(known)} {'is' if len(known) == 1 else 'are'} not among its functions: "
                if known else "") + where + ")")
 
@@ -416,20 +428,11 @@ def closest(name: str, candidates, cutoff: float = 0.6) -> str | None:
     import difflib
 
     candidates = list(candidates)
-    if _joined(name, candidates):
-        return None
     folded = [c for c in candidates if c.casefold() == name.casefold()]
     if folded:
         return folded[0]
     matches = difflib.get_close_matches(name, candidates, n=1, cutoff=cutoff)
     return matches[0] if matches else None
-
-
-def _joined(name: str, candidates: list) -> bool:
-    """Whether ``name`` is two of the candidates written together (Δt for Δ and t): no
-    slip of one of them, though it spells one nearly."""
-    known = set(candidates)
-    return any(name.startswith(c) and name[len(c):] in known - {c} for c in known)
 
 
 def did_you_mean(name: str, candidates) -> str:

@@ -933,12 +933,13 @@ def subscript_letters(text: str, unknown=None) -> str:
     return re.sub(_SUBSCRIPT_COMMAND, letter, text) if "\\" in text else text
 
 
-# The variant letters a paper may use beside the plain ones as other symbols (θ and ϑ, φ
-# and ϕ), which NFKC would fold into them: kept, as LaTeX's \vartheta is (LATEX_LETTERS), in
+# The variant letters a paper may use beside the plain ones as other symbols (θ and ϑ, ρ
+# and ϱ), which NFKC would fold into them: kept, as LaTeX's \vartheta is (LATEX_LETTERS), in
 # each font they are pasted in too (𝜗; bold, sans-serif: five runs of ϵϑϰϕϱ from U+1D6DC).
-_VARIANTS = "ϑϕϵϱϰℓ"
+# But ϵ and ϕ fold into ε and φ: physicists write either form for one symbol (ε₀, φ).
+_VARIANTS = "ϑϱϰℓ"
 _VARIANT_FONTS = {0x1D6DC + 58 * font + k: c
-                  for font in range(5) for k, c in enumerate("ϵϑϰϕϱ")}
+                  for font in range(5) for k, c in enumerate("ϵϑϰϕϱ") if c in _VARIANTS}
 
 
 def _nfkc(text: str) -> str:
@@ -1022,15 +1023,16 @@ def normal_keys(values: Mapping | None) -> Mapping | None:
 
 # LaTeX's Greek letters: \alpha is the letter α, as typed (\pi is π, the constant). A
 # variant is its own letter, as a paper using both means two symbols (\theta - \vartheta is
-# θ - ϑ, not 0); but \varpi is π, as ϖ typed is (the grammar's PI: π in every form).
+# θ - ϑ, not 0); but \varpi is π, as ϖ typed is (the grammar's PI: π in every form), and
+# \varepsilon, \varphi are ε, φ, as \epsilon and \phi are (_VARIANTS: one symbol in use).
 LATEX_LETTERS = {name: chr(code) for name, code in (
     ("alpha", 0x3B1), ("beta", 0x3B2), ("gamma", 0x3B3), ("delta", 0x3B4),
-    ("epsilon", 0x3B5), ("varepsilon", 0x3F5), ("zeta", 0x3B6), ("eta", 0x3B7),
+    ("epsilon", 0x3B5), ("varepsilon", 0x3B5), ("zeta", 0x3B6), ("eta", 0x3B7),
     ("theta", 0x3B8), ("vartheta", 0x3D1), ("iota", 0x3B9), ("kappa", 0x3BA),
     ("varkappa", 0x3F0), ("lambda", 0x3BB), ("mu", 0x3BC), ("nu", 0x3BD), ("xi", 0x3BE),
     ("pi", 0x3C0), ("varpi", 0x3C0), ("rho", 0x3C1), ("varrho", 0x3F1), ("sigma", 0x3C3),
     ("varsigma", 0x3C2), ("tau", 0x3C4), ("upsilon", 0x3C5), ("phi", 0x3C6),
-    ("varphi", 0x3D5), ("chi", 0x3C7), ("psi", 0x3C8), ("omega", 0x3C9),
+    ("varphi", 0x3C6), ("chi", 0x3C7), ("psi", 0x3C8), ("omega", 0x3C9),
     ("Gamma", 0x393), ("Delta", 0x394), ("Theta", 0x398), ("Lambda", 0x39B), ("Xi", 0x39E),
     ("Pi", 0x3A0), ("Sigma", 0x3A3), ("Upsilon", 0x3A5), ("Phi", 0x3A6), ("Psi", 0x3A8),
     ("Omega", 0x3A9), ("hbar", 0x127), ("ell", 0x2113))}

@@ -171,8 +171,13 @@ def _readings(expression: Expression) -> dict[str, OtherReading]:
 _FACTOR_OPENS = r"[\w\\(\[{|.\u221a\u221b]"    # a name, a command, a bracket, bars, √ or ∛
 _SPACED = r"/\s*[^\s/]+(?:\s+" + _FACTOR_OPENS + r"|\\)|/[^/]*?[)\]}|]\s+" + _FACTOR_OPENS
 _NAME = r"[^\W\d][\w]*"
-# (a command word ends at its last letter, as the grammar's _TEX_WORD: \pi2 is \pi, 2)
-_ATOM = r"\d+\.?\d*|\.\d+|" + _NAME + r"|\\[^\W\d_]+(?:_[\w])?"   # (its subscript: one token)
+# (π is a factor of its own, as the grammar's _PI, except as a subscript: 2πx is 2, π, x;
+# x_π one name)
+_FACTOR_NAME = r"[" + PI_FORMS + r"]|[^\W\d" + PI_FORMS + r"](?:(?![" + PI_FORMS + \
+    r"])[\w]|_[" + PI_FORMS + r"])*"
+# (a command word ends at its last letter, as the grammar's _TEX_WORD: \pi2 is \pi, 2; its
+# subscript is one token with it)
+_ATOM = r"\d+\.?\d*|\.\d+|" + _FACTOR_NAME + r"|\\[^\W\d_]+(?:_[\w])?"
 # What shows a space after the divisor's first factor: a space (then a letter, a command, a
 # bracket, bars, a root's sign or a number: the chain rule's factor, 1/(x^2+1) 2x; 3/2 √x,
 # 1/2 |x|: whatever the factor after the space starts with), TeX's spacing (\, \; \:
@@ -815,15 +820,16 @@ _GLUED_MORE = r"[" + PI_FORMS + r"]|\\[A-Za-z]+|[^\W\d_]\w*"
 
 def _glued_run_end(text: str, match) -> int:
     """Where the run of factors glued to a power's number (``match``) ends: e^2\\pi\\omega t
-    shows as e^2πωt, the whole run as likely the exponent meant as its first factor."""
-    end, more = match.end(), re.compile(_GLUED_MORE)
+    shows as e^2πωt, the whole run as likely the exponent meant as its first factor; each
+    factor with its power (e^-2\\alpha x^2 is e^(-2\\alpha x^2) meant, not e^(-2\\alpha x)^2)."""
+    end, more = _powers_end(text, match.end()) or match.end(), re.compile(_GLUED_MORE)
     while True:
         spaces = re.compile(r"\s*").match(text, end).end() if text[end - 1:end].isalpha() \
             and re.search(r"\\[A-Za-z]+\Z", text[:end]) else end
         found = more.match(text, spaces)
         if found is None or not _glued_factor(found.group()):
             return end
-        end = found.end()
+        end = _powers_end(text, found.end()) or found.end()
 
 
 def _exponent_grouped(text: str, match, base: str, written: str,

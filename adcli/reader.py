@@ -830,15 +830,17 @@ class Run(list):
     """Factors side by side, read when the run is used."""
 
 
-def out_of_range(text: str, value: float) -> str | None:
+def out_of_range(text: str, value: float, typed: str | None = None) -> str | None:
     """Why a number written as ``text`` (read as ``value``) is beyond float64's range, if
     it is: 1e400 is inf and 1e-400 0, every digit of it lost. (Only a number as written:
-    1e200*1e200 overflows as arithmetic does.)"""
+    1e200*1e200 overflows as arithmetic does.) ``typed``: the number as shown, where it
+    was written otherwise (1.5\\times10^{400} for 1.5e400)."""
     written = re.match(_DECIMAL, text)
     if written is None:
         return None
-    shown = text.strip() if len(text.strip()) <= 40 else \
-        f"{text.strip()[:12]}…{text.strip()[-8:]} ({len(text.strip())} characters)"
+    typed = (text if typed is None else typed).strip()
+    shown = typed if len(typed) <= 40 else \
+        f"{typed[:12]}…{typed[-8:]} ({len(typed)} characters)"
     if abs(value) == _INF:
         return f"{shown} is beyond the largest float64 number (about 1.8e308)"
     if value == 0.0 and written.group(1).strip("0.") != "":
@@ -1426,13 +1428,20 @@ class Builder:
 
     def _decimal_base(self, written: str, base: str, start: int) -> None:
         """log_2.5 x: the base ends at its digits, so this was read log_2 of .5x: a decimal
-        base, refused as one in braces is (log_{2.5} x)."""
+        base, refused as one in braces is (log_{2.5} x). Not after braces, which end the base
+        (log_{10}.01 is log10(0.01))."""
+        underscore = self.text.find("_", start)
+        if self.text[underscore + 1:underscore + 2] == "{":
+            return
         decimal = re.compile(r"\.\d+").match(self.text, start + len(written))
         if base.isdigit() and decimal is not None:
-            argument = _argument_after(self.text, decimal.end())
+            # (the argument shown only where one is typed: log_2.5 + 1 has none)
+            typed = re.compile(r"\s*[\w(\[{\\|]").match(self.text, decimal.end())
+            argument = _argument_after(self.text, decimal.end()) if typed else ""
+            shown = " ".join(filter(None, (self.text[start:decimal.end()], argument)))
             self._error(f"a log's base in a subscript must be a whole number or a name: for "
-                        f"{escape(self.text[start:decimal.end()])} {escape(argument)}, write "
-                        f"log({escape(argument)})/log({base}{decimal.group()})", start)
+                        f"{escape(shown)}, write log({escape(argument or '...')})/"
+                        f"log({base}{decimal.group()})", start)
 
     def _arity(self, name: str, args, counts, start: int) -> None:
         low, high = counts
@@ -1745,7 +1754,13 @@ class Builder:
                 or min(under) != left + 1 or len(under) != right - left:
             return False   # (not exactly that shape, or not its nodes alone, last)
         del nodes[left + 1:]
-        nodes[left] = Node("number", nodes[left].position, "", float(f"{mantissa}e{exponent}"))
+        literal = f"{mantissa}e{exponent}"
+        value = float(literal)
+        # (said as 1.5e400 is: the power of ten no longer overflows on its own to say so)
+        if (value == 0.0 or value == _INF) and \
+                (beyond := out_of_range(literal, value, written.group())):
+            self._say(f"{beyond}: read as {format_number(value)}")
+        nodes[left] = Node("number", nodes[left].position, "", value)
         return True
 
     def _subtree(self, index: int) -> list[int]:

@@ -28,7 +28,7 @@ READINGS = [
     ("\\alpha_\\beta", "α_β"),
     ("\\alpha_{\\beta} x", "α_β*x"),
     ("x_\\Omega", "x_Ω"),
-    ("x_\\varepsilon + x_\\epsilon", "x_ϵ + x_ε"),      # two letters, as TeX sets them
+    ("x_\\varepsilon + x_\\epsilon", "x_ε + x_ε"),      # one letter, written either way
     ("x_\\alpha + x_α", "x_α + x_α"),                   # one variable
     ("x_{\\alpha}y_{\\beta}", "x_α*y_β"),                # the name ends at the brace
     ("\\sin x_\\alpha", "sin(x_α)"),

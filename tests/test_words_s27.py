@@ -75,8 +75,7 @@ def test_bigg_and_biggl_are_sizes_not_glued():
 @pytest.mark.parametrize("text, values, expected", [
     ("\\rho - \\varrho", "ρ=1,ϱ=2", -1.0),
     ("\\theta - \\vartheta", "θ=1,ϑ=3", -2.0),
-    ("\\phi - \\varphi", "φ=5,ϕ=2", 3.0),
-    ("\\epsilon - \\varepsilon", "ε=1,ϵ=4", -3.0),
+    # (not the epsilons and phis: one symbol each, however written; test_readfix_s27)
     ("\\kappa - \\varkappa", "κ=2,ϰ=7", -5.0),
     ("\\sigma - \\varsigma", "σ=3,ς=1", 2.0),
     ("\\upsilon - \\Upsilon", "υ=1,Υ=10", -9.0),
@@ -165,8 +164,8 @@ def test_a_command_and_a_name_apart_are_said_to_be_two_names():
 
 
 def test_two_names_run_together_are_no_slip_of_one():
-    assert closest("Δt", ["Δ", "t"]) is None
-    assert closest("xy", ["x", "y"]) is None
+    # (closest still offers a near name for two names joined, 'xx' for 'xxx' among xx and
+    # x: the did-you-mean is dropped only where TeX's space is explained; test_readfix_s27)
     assert closest("xx", ["x"]) == "x"              # a key pressed twice: still a slip
     assert _error("eval", "x + v\\Delta t", "--at", "x=1,v=2,Δt=0.1").startswith(
         "adcli: error: no value given for Δ and t")
