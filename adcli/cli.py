@@ -27,9 +27,29 @@ class _HelpFormatter(click.HelpFormatter):
     their help more than a word or two."""
 
     def write_dl(self, rows, col_max=30, col_spacing=2):
+        rows = list(rows)
         if self.width < 50:
             col_max = min(col_max, max(self.width // 3, 8))
-        super().write_dl(rows, col_max, col_spacing)
+        first_col = min(max(click.formatting.term_len(name) for name, _ in rows),
+                        col_max) + col_spacing
+        room = self.width - self.current_indent - first_col
+        if any(click.formatting.term_len(word) > room for _, text in rows
+               for word in text.split()):
+            self._write_stacked(rows)   # click would break that word to fit its column
+        else:
+            super().write_dl(rows, col_max, col_spacing)
+
+    def _write_stacked(self, rows):
+        # Each name on a line of its own and its text under it, indented 4 and folded
+        # between words: a column too narrow for a word leaves no other way not to cut it.
+        from .tables import fold
+
+        lead = " " * (self.current_indent + 4)
+        for name, text in rows:
+            self.write(f"{'':>{self.current_indent}}{name}\n")
+            for line in fold(text.split(), self.width - len(lead),
+                             click.formatting.term_len, ""):
+                self.write(f"{lead}{line}\n")
 
     def write_text(self, text):
         # Examples (a \b paragraph of "adcli ..." lines, which click keeps as written)

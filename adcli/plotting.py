@@ -335,18 +335,20 @@ MARK_SYMBOL, MINE_SYMBOL, LINE_SYMBOL = "●", "•", "──"
 PLAIN_MARKERS = [("braille", LINE_SYMBOL), ("+", "++"), ("x", "xx")]
 
 
-def terminal(figure: Figure, width: int, height: int, colour: bool = True) -> str:
+def terminal(figure: Figure, width: int, height: int, colour: bool = True,
+             piped: bool = False) -> str:
     """The figure as ``height`` lines of text at most ``width`` wide: the title, the plot
     (frame, ticks, axis labels), then the legend under it, so that it never covers a curve.
     A title of one line is plotext's, centred; a longer one is written above the plot,
     since plotext drops a title wider than the plot (and draws only one line). Where that
-    leaves too little room for a plot worth reading, nothing is drawn (``check_room``)."""
+    leaves too little room for a plot worth reading, nothing is drawn (``check_room``;
+    ``piped``: there is no terminal, COLUMNS and LINES set the size)."""
     from .tables import cell_len
 
     legend = _terminal_legend(figure, width, colour)
     title = title_lines(figure, width, cell_len)
     above = title if len(title) > 1 else []
-    check_room(figure, width, height, colour)
+    check_room(figure, width, height, colour, piped)
     # plotext prints its own notes (such as ticks too close to tell apart) to stdout and
     # stderr, in colour: the plot is the message here.
     with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
@@ -373,17 +375,33 @@ def _around(figure: Figure, width: int, colour: bool) -> int:
     return (legend.count("\n") + 1 if legend else 0) + max(len(title) - 1, 0)
 
 
-def check_room(figure: Figure, width: int, height: int, colour: bool) -> None:
+def check_room(figure: Figure, width: int, height: int, colour: bool,
+               piped: bool = False) -> None:
     """An error saying what size the figure needs, where the terminal (``width`` columns,
-    ``height`` rows less the prompt's) has too little room for a plot worth reading."""
+    ``height`` rows less the prompt's) has too little room for a plot worth reading;
+    ``piped``: where COLUMNS and LINES, which set the size, have too little."""
     columns = max(width, MIN_COLUMNS)
     rows = MIN_PLOT_ROWS + _around(figure, columns, colour)
+    if piped:
+        _check_variables(width < MIN_COLUMNS, height < rows, columns, rows, width, height)
     short = [f"{columns} columns"] * (width < MIN_COLUMNS) + \
         [f"{rows + PROMPT_ROWS} rows"] * (height < rows)   # (only what is short is named)
     if short:
         raise AdcliError(f"the terminal, {width} columns by {height + PROMPT_ROWS} rows, is "
                          f"too small for the plot, which needs {' and '.join(short)} at "
                          "least: enlarge it, or draw to a file with -o FILE.png")
+
+
+def _check_variables(narrow: bool, short: bool, columns: int, rows: int, width: int,
+                     height: int) -> None:
+    # No terminal to enlarge: the size is COLUMNS and LINES' (80 by 24 unset), so the
+    # error says what to set them to, in their own terms (LINES counts the prompt's rows).
+    needed = [f"COLUMNS={columns}"] * narrow + [f"LINES={rows + PROMPT_ROWS}"] * short
+    if needed:
+        raise AdcliError(f"--format plot with no terminal draws {width} columns by {height} "
+                         "rows (COLUMNS by LINES less two, 80 by 22 where they are not set), "
+                         f"too small for the plot: set {' and '.join(needed)} or more, or "
+                         "draw to a file with -o FILE.png")
 
 
 def _terminal_plot(figure: Figure, title: str | None, width: int, height: int,
@@ -497,7 +515,8 @@ def _folded(text: str, width: float, measure, indent: str = "  ",
     whole) or a bracket of less than a third of a line (``(2*x)``), then, where a piece
     alone is wider than a line, inside those, between tokens, and last inside a name or
     number (``_breaks``). ``signs_lead``: a spaced operator (`` + ``) starts a line
-    rather than ending one, as a title's terms do."""
+    rather than ending one, as a title's terms do, kept with the term's "(" and first
+    name (the line less indented where that is what they need to fit)."""
     if measure(text) <= width:
         return [text]
     levels = _breaks(text, lambda group: measure(group) <= width / 3, signs_lead)
@@ -506,10 +525,25 @@ def _folded(text: str, width: float, measure, indent: str = "  ",
         cut = _line_end(text, start, levels, lambda line, to: measure(
             (lead if to == "this" else indent) + line) <= width)
         lines.append(lead + text[start:cut].rstrip())
-        start, lead = len(text) - len(text[cut:].lstrip(" ")), indent
+        start = len(text) - len(text[cut:].lstrip(" "))
         if start == len(text):
             return lines
+        lead = _lead([text[start:next((end for end in level if end > start), len(text))]
+                      for level in levels[-2:]], indent, width, measure) if signs_lead \
+            else indent
     return lines + [lead + text[start:]]
+
+
+def _lead(firsts: list[str], indent: str, width: float, measure) -> str:
+    # A title's term's sign, its "(" and first name (best with the operator after it,
+    # firsts[0]) go on one line: where the indent leaves them no room, it is shortened, so
+    # that the name is not cut in two (if that is not enough, the name is cut anyway).
+    for first in firsts:
+        if first[:1] in "+-" and measure(first.rstrip()) <= width:
+            while measure(indent + first.rstrip()) > width:
+                indent = indent[:-1]
+            return indent
+    return indent
 
 
 def _line_end(text: str, start: int, levels: list[list[int]], fits) -> int:
@@ -566,6 +600,7 @@ def _breaks(text: str, short, signs_lead: bool = False) -> list[list[int]]:
     spaced, outside, inside, anywhere = [], [], [], []
     kept, stack, before = 0, [], ""  # kept: open brackets a line must not end inside
     sign = False                     # the token before was a sign that leads its term
+    glued = False                    # after such a sign, only spaces and "(" so far
     for k, token in enumerate(pieces):
         if token == "(":
             group = text[starts[k]:closing.get(k, len(text))]
@@ -577,11 +612,13 @@ def _breaks(text: str, short, signs_lead: bool = False) -> list[list[int]]:
         operator = token in OPERATORS and (before[-1:].isalnum() or before[-1:] in ").")
         after_sign, sign = sign, signs_lead and operator and token != "=" and \
             pieces[k - 1].isspace()
+        glued = sign or glued and (token.isspace() or token == "(")
         if token.isspace() and not after_sign or operator and not sign:
             (inside if kept else outside).append(end)
             if token.isspace() and not kept:
                 spaced.append(end)
-        anywhere.append(end)
+        if not glued:   # "- (" never ends a line: the sign stays with its term's first token
+            anywhere.append(end)
         before = token if not token.isspace() else before
     levels = [outside, sorted(outside + inside), anywhere]
     return [spaced, *levels] if signs_lead else levels

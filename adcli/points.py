@@ -752,9 +752,13 @@ class PointSource(Record):
 
     def _ends_in(self, fields: list) -> str:
         """Why a row has a field more than its header: an empty one after a separator that
-        ends it (1,2, under x,y; a header ending in one too leaves such a field out)."""
+        ends it (1,2, under x,y; a header ending in one too leaves such a field out). Not
+        a quoted empty field (1,2,""): that one was written, and read, as a field."""
         if len(fields) != len(self._reader.columns) + 1 or not isinstance(fields[-1], str) \
                 or fields[-1].strip() or self._reader.trailing:
+            return ""
+        raw = self._reader.last_line
+        if raw is not None and raw.rstrip("\r\n ")[-1:] not in (",", "\t"):
             return ""
         return " (the last field is empty: a separator at the end of the row)"
 

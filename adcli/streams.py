@@ -454,6 +454,8 @@ class StreamReader:
                 return text
         return None
 
+    last_line: str | None = None   # the last line _lines handed the parser
+
     def _lines(self):
         """The lines that may be rows: a line that cannot be one comes as a blank line,
         with ``_bad`` saying why. A '#' line is marked (``_hash``); in JSON Lines, or in
@@ -481,6 +483,7 @@ class StreamReader:
                     self._within -= 1
                 elif quote_char == '"' and '"' in text and self._bad is None:
                     self._bad = self._unclosed(text)
+            self.last_line = text     # (how a row ends: 1,2, and 1,2,"" parse alike)
             yield "\n" if self._bad is not None else text
 
     def _unclosed(self, text: str) -> PointsError | None:

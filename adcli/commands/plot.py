@@ -337,7 +337,8 @@ def _show(figure, out) -> None:
 
     width, height = terminal_size()
     # (no colour codes into a pipe or a file: --format plot drew there as asked)
-    out.write(terminal(figure, width, height, wants_colour() and out.isatty()) + "\n")
+    out.write(terminal(figure, width, height, wants_colour() and out.isatty(),
+                       piped=not out.isatty()) + "\n")
     out.flush()
 
 
