@@ -227,3 +227,15 @@ def test_a_match_at_the_users_points_counts_only_random_ones_as_not_matching():
     example = float(note.split("at x=")[1].split(",")[0])
     assert example not in (0.0, math.pi / 2)
     assert abs(math.sin(example)) > 1e-3
+
+
+@pytest.mark.parametrize("f, at", [("cos(x)^3", "x=pi/2"), ("sin(x)^3", "x=pi"),
+                                   ("e^(cos(x)^3)", "x=pi/2"), ("cos(x)^3 cos(y)", "x=pi/2,y=1")])
+def test_a_double_zero_at_a_typed_point_is_no_pole(f, at):
+    # f' = -3cos(x)^2 sin(x) is -1.1e-32 at the float nearest pi/2 (mpmath), its neighbours
+    # -2.4e-31 and -7.8e-32: no linear move, no spike either; the slope test took it for a
+    # pole and said "cannot tell" (the regression tester's)
+    x = mpmath.mpf(float(mpmath.pi / 2))
+    assert abs(-3 * mpmath.cos(x) ** 2 * mpmath.sin(x)) < 1e-31
+    code, out, err = plain(f, "--at", at)
+    assert code == 0 and out.startswith("adcli's derivative agrees with finite differences"), out
