@@ -346,7 +346,8 @@ def check(f, expected=None, *, expect: Mapping | None = None, order: int | None 
         # from choosing the points (f at random ones) as from judging them)
         with np.errstate(all="ignore"):
             points, sampled, dropped = _points(f, targets, order, at, samples, seed, domain)
-            result = _judge(f, targets, order, points, _found(f, targets, order, points),
+            result = _judge(f, targets, order, points,
+                            _found(f, targets, order, points, typed=not sampled),
                             rtol, atol, sampled=sampled, seed=seed if sampled else None)
         result.notes[:0] = [dropped] if dropped else []
     except ValuesError as error:    # (1e400 read as inf may be why: the CLI warns first)
@@ -846,8 +847,9 @@ def constant_in(f: Expression, expected, expect, order: int, wrt) -> Expression:
     return constant
 
 
-def _found(f, targets, order, points):
-    return _joined([_evaluate(f, targets, order, part)
+def _found(f, targets, order, points, typed: bool = False):
+    """(``typed``: whether any point was typed, for whose rounding the _slopes are taken)"""
+    return _joined([_evaluate(f, targets, order, part, typed)
                     for part in _chunks(points, _chunk_size(f, order))])
 
 
@@ -2495,7 +2497,7 @@ class _Found:
     point: dict = field(default_factory=dict)   # at typed points: _typed_points
 
 
-def _evaluate(f: Expression, targets, order, points) -> _Found:
+def _evaluate(f: Expression, targets, order, points, typed: bool = False) -> _Found:
     n = _shape(points)[0]
     arrays = [points[v] for v in f.variables]
     run = _Run(f, arrays, (n,), watching=False)
@@ -2515,7 +2517,7 @@ def _evaluate(f: Expression, targets, order, points) -> _Found:
         g, before = graphs[i]
         found.ad[i] = _data(g, n)
         found.ad_scale[i] = _rounding_scale(g, n, moving=moving)
-        found.slope[i] = _slopes(g, n)
+        found.slope[i] = _slopes(g, n) if typed else {}   # (a drawn point is its float)
         found.under[i] = (found.ad[i] == 0) & _underflowed(g, n)
         found.ad_under[i] = found.under[i].copy()
         found.expected_under[i] = np.zeros(n, bool)
@@ -2527,9 +2529,9 @@ def _evaluate(f: Expression, targets, order, points) -> _Found:
             # exact as the engine's witness takes it, moving or not: 2*x at 1e16, x + x;
             # ad_scale, the size of AD's terms to finite differences, keeps them)
             found.ad_point_scale[i] = _rounding_scale(g, n, moving=AT_THE_POINT)
-            found.expected[i], found.expected_scale[i], under, found.expected_slope[i] = \
-                _expectation(t.expectation, points, n, graph=True, moving=AT_THE_POINT,
-                             slopes=True)
+            found.expected[i], found.expected_scale[i], under, *slope = _expectation(
+                t.expectation, points, n, graph=True, moving=AT_THE_POINT, slopes=typed)
+            found.expected_slope[i] = slope[0] if typed else {}
             found.expected_under[i] = _by_underflow(found.expected[i], under)
             found.under[i] |= found.expected_under[i]
             found.expected_zero[i] = _exact_zero(t.expectation, points, n, found.expected[i],
@@ -2866,7 +2868,9 @@ def _seeded_terms(y, variables, exact, seed: float) -> tuple[list, list]:
     if seed != 1.0:
         y.grad = Variable(np.full_like(y.data, seed), requires_grad=False)
     # (a constant's slope too: pi is not the number meant, see _constant_term)
-    constants = [v for v in variables if _constant(v) and not v.requires_grad]
+    # (only one that may be rounded: a backward pass into every 2 and 60 is paid for nothing)
+    constants = [v for v in variables
+                 if _constant(v) and not v.requires_grad and np.any(_rounded(v.data))]
     for v in constants:
         v.requires_grad = True
     try:
@@ -2903,9 +2907,14 @@ def _constant_term(v, g) -> np.ndarray:
     meant. A constant whose significand has at most 40 bits (2, 0.5, 3/4, 1e10) is taken
     as exact: the number written."""
     size = np.abs(v.data)
-    significand, _ = np.frexp(size)
-    rounded = np.isfinite(size) & ((significand * 2.0 ** 40) % 1 != 0)
-    return np.where(rounded & (g != 0), np.abs(g) * size * _HALF_ULP, 0.0)
+    return np.where(_rounded(size) & (g != 0), np.abs(g) * size * _HALF_ULP, 0.0)
+
+
+def _rounded(value) -> np.ndarray:
+    """Whether a constant's value may be a rounded one: finite, its significand more than
+    40 bits (pi, 1.1; not 2, 0.5, 3/4, 1e10, the numbers written)."""
+    significand, _ = np.frexp(np.abs(value))
+    return np.isfinite(value) & ((significand * 2.0 ** 40) % 1 != 0)
 
 
 def _terms(variables, exact):
@@ -4633,7 +4642,7 @@ def _wider(r: CheckResult, targets, fixed, seed, domain) -> CheckResult | None:
                               [v for v in f.variables if v not in fixed], DEFAULT_SAMPLES,
                               seed, domain or {})
         points = {v: np.concatenate([r.points[v], extra[v]]) for v in f.variables}
-        return _judge(f, targets, order, points, _found(f, targets, order, points),
+        return _judge(f, targets, order, points, _found(f, targets, order, points, True),
                       r.rtol, r.atol, sampled=True, seed=seed,
                       typed=len(r.value))
     except ValuesError:
