@@ -15,7 +15,7 @@ import numpy as np
 from .errors import ExpressionError, PointsError, ValuesError, escape, quote
 from .functions import CONSTANTS
 from .parser import is_name, normal_name, parse
-from .reader import CONSTANT_SPELLINGS, PI_FORMS, out_of_range
+from .reader import CONSTANT_SPELLINGS, PI_FORMS, not_grouped, out_of_range
 from .printer import format_number
 from .records import Record
 from .streams import (AnyNames, Bad, Hashed, StreamReader, is_number, names_again, number,
@@ -162,8 +162,7 @@ def _cell_why(text: str, message: str) -> str:
     a decimal comma (1,5, which TSV and plain input do not split) or its digits grouped
     (1 000, which the parser takes for a product), how to write it."""
     if re.fullmatch(_SPACED, text):
-        return f"{quote(text)} is not a number: digits are not grouped with spaces " \
-               f"(write {text.replace(' ', '')} if that is meant)"
+        return not_grouped(text)
     if not re.fullmatch(_DECIMAL_COMMA, text):  # (the cell, unless the reason quotes it)
         return message if message.startswith(quote(text)) else f"{message}: {quote(text)}"
     whole, _, fraction = text.partition(",")

@@ -103,7 +103,7 @@ _SCIENTIFIC = r"(\d+\.\d*|\.\d+)\s*(?:\\times|\\cdot|[×·⋅])\s*10\s*\^\s*" \
     r"(\{\s*)?([-+\u2212]?\d+)(?(2)\s*\}|(?![\d.]))"
 _GROUP_MARK = r"[ \t]*\\[,; ][ \t]*|[ \t]+"    # 299 792, 299\,792, 299\;792, 299\ 792
 _GROUPED_DIGITS = r"\d{1,3}(" + _GROUP_MARK + r")\d{3}(?:(?:" + _GROUP_MARK + \
-    r")\d{3})*(?:\.\d+)?(?![\d.])"
+    r")\d{3})*(?:\.\d*)?(?![\d.])"
 # A subscript the grammar reads into a name (x_{1}, x_{ij}): what its braces may hold.
 _SUBSCRIPT = r"(?:[^\W⁰¹²³⁴-⁹¼-¾⅐-⅞" + PI_FORMS + "]+|[" + PI_FORMS + r"])\Z"   # (x_{π} too)
 _BRACKETS = {"{": "}", "(": ")", "[": "]"}
@@ -830,6 +830,16 @@ class Run(list):
     """Factors side by side, read when the run is used."""
 
 
+def not_grouped(written: str) -> str:
+    """Why 299 792 458 (1 000 in a cell, 299\\,792 in TeX) is no number: its digits are
+    grouped by thousands, which the tokenizer splits into numbers side by side."""
+    mark = re.search(r"\\[,; ]", written)
+    apart = f"'{mark.group()}'" if mark else "spaces"
+    digits = re.sub(r"\\[,; ]|\s", "", written)
+    return f"{quote(written)} is not a number: digits are not grouped with {apart} (write " \
+        f"{digits} if that is meant)"
+
+
 def out_of_range(text: str, value: float, typed: str | None = None) -> str | None:
     """Why a number written as ``text`` (read as ``value``) is beyond float64's range, if
     it is: 1e400 is inf and 1e-400 0, every digit of it lost. (Only a number as written:
@@ -1270,9 +1280,7 @@ class Builder:
             self._upright_subscript(self.text[start:close + 1], written, upright, start)
         if command.lstrip("\\") == "log":
             argument = _argument_after(self.text, close + 1)
-            self._error(f"a log's base in a subscript must be a whole number or a name: for "
-                        f"{escape(self.text[start:close + 1])} {escape(argument)}, write "
-                        f"log({escape(argument)})/log({escape(inner)})", start)
+            self._no_log_base(f"{self.text[start:close + 1]} {argument}", argument, inner, start)
 
     def _upright_subscript(self, shown: str, written: str, upright: re.Match,
                            start: int) -> None:
@@ -1439,9 +1447,13 @@ class Builder:
             typed = re.compile(r"\s*[\w(\[{\\|]").match(self.text, decimal.end())
             argument = _argument_after(self.text, decimal.end()) if typed else ""
             shown = " ".join(filter(None, (self.text[start:decimal.end()], argument)))
-            self._error(f"a log's base in a subscript must be a whole number or a name: for "
-                        f"{escape(shown)}, write log({escape(argument or '...')})/"
-                        f"log({base}{decimal.group()})", start)
+            self._no_log_base(shown, argument or "...", base + decimal.group(), start)
+
+    def _no_log_base(self, shown: str, argument: str, base: str, start: int) -> None:
+        """The refusal of a log's base written as a subscript that is neither a whole
+        number nor a name (\\log_{0.5} x, log_2.5 x), with the quotient to write."""
+        self._error(f"a log's base in a subscript must be a whole number or a name: for "
+                    f"{escape(shown)}, write log({escape(argument)})/log({escape(base)})", start)
 
     def _arity(self, name: str, args, counts, start: int) -> None:
         low, high = counts
@@ -2055,12 +2067,7 @@ class Builder:
         grouped = re.compile(_GROUPED_DIGITS).match(self.text, before.start)
         if grouped is None or grouped.end(1) != start:
             return
-        written = grouped.group()
-        digits = re.sub(r"[^\d.]", "", written)
-        mark = re.search(r"\\[,; ]", grouped.group(1))
-        apart = f"'{mark.group()}'" if mark else "spaces"
-        self._error(f"{quote(written)} is not a number: digits are not grouped with "
-                    f"{apart} (write {digits} if that is meant)", before.start)
+        self._error(not_grouped(grouped.group()), before.start)
 
     def _two_points(self, before: Factor, start: int) -> None:
         """1..2, 1.2.3: a number typed with a decimal point too many, which the tokenizer
