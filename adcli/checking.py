@@ -2779,20 +2779,6 @@ def derivative_values(f: Expression, names, at) -> np.ndarray:
     return _data(_chain(run.forward(), run.leaves, names)[-1], arrays[0].size)
 
 
-def _graph(y: Variable) -> list[Variable]:
-    """Every Variable y was computed from, y included (iteratively: graphs are deep)."""
-    seen, found, stack = set(), [], [y]
-    while stack:
-        v = stack.pop()
-        if id(v) in seen:
-            continue
-        seen.add(id(v))
-        found.append(v)
-        if v.creator is not None:
-            stack.extend(v.creator.inputs)
-    return found
-
-
 # No variable moves: a step's exactness at the point is its exactness (see _exact)
 AT_THE_POINT = frozenset()
 
@@ -2816,7 +2802,7 @@ def _rounding_scale(y, n: int, overflow: bool = False, moving=None,
         return np.zeros(n)
     if not isinstance(y, Variable) or y.creator is None:
         return np.abs(_data(y, n))
-    variables = _graph(y)
+    variables = y.ancestry()
     exact = _exact(variables, moving, stencil)
     terms = _scaled_terms(y, variables, exact)
     total, flagged = np.zeros(n), np.zeros(n)
@@ -3017,7 +3003,7 @@ def _slopes(y, n: int) -> dict:
     AD's derivative, the derivative one order higher), for _point_rounding."""
     if not isinstance(y, Variable) or y.creator is None:
         return {}
-    variables = _graph(y)
+    variables = y.ancestry()
     for v in variables:
         v.grad = None
     y.backward()
@@ -3137,7 +3123,7 @@ def _underflowed(y, n: int) -> np.ndarray:
     under = np.zeros(n, bool)
     if not isinstance(y, Variable):
         return under
-    for v in _graph(y):
+    for v in y.ancestry():
         under |= np.broadcast_to(_underflow(v), (n,))
     return under
 
@@ -3170,7 +3156,7 @@ def _met_infinity(y, n: int) -> np.ndarray:
     means nothing: inf/inf)."""
     met = np.zeros(n, bool)
     if isinstance(y, Variable):
-        for v in _graph(y):
+        for v in y.ancestry():
             met = met | np.isinf(v.data)
     return met
 

@@ -92,6 +92,20 @@ class Variable:
     def clear_grad(self) -> None:
         self.grad = None
 
+    def ancestry(self) -> list[Variable]:
+        """Every Variable this one was computed from, itself first (a walk, not recursion:
+        graphs are deep)."""
+        seen, found, stack = set(), [], [self]
+        while stack:
+            v = stack.pop()
+            if id(v) in seen:
+                continue
+            seen.add(id(v))
+            found.append(v)
+            if v.creator is not None:
+                stack.extend(v.creator.inputs)
+        return found
+
     def backward(self, create_graph: bool = False, retain_grad: bool = False, watch=None) -> None:
         """Accumulate d(self)/d(leaf) into every leaf's ``grad``.
 

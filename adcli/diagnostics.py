@@ -274,18 +274,7 @@ def watcher(diagnostics: Diagnostics):
 def reached(x) -> set[str]:
     """The names of the variables ``x`` is made from: where a gradient handed to x flows.
     (Taken at an overflow only: a walk over x's part of the graph.)"""
-    names, seen, todo = set(), set(), [x]
-    while todo:
-        v = todo.pop()
-        if id(v) in seen:
-            continue
-        seen.add(id(v))
-        if v.creator is None:
-            if v.name is not None:
-                names.add(v.name)
-        else:
-            todo.extend(v.creator.inputs)
-    return names
+    return {v.name for v in x.ancestry() if v.creator is None and v.name is not None}
 
 
 def inside(function, xs) -> np.ndarray | bool:

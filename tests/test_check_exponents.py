@@ -80,15 +80,15 @@ def test_the_json_shows_the_negative_points_judged():
     ("pow", 2.0, 0.5, False),
 ])
 def test_which_values_of_a_parameter_are_exact(op, a, b, exact):
-    from adcli.checking import _exact, _graph
+    from adcli.checking import _exact
     from adcli.core import Variable
     from adcli.functions import PRIMITIVES
 
     n, c = Variable(np.array([a]), name="n"), Variable(np.array(b))
     y = PRIMITIVES[op]()(n, c)
-    assert bool(_exact(_graph(y), moving=frozenset({"x"}))[id(y)]) is exact
+    assert bool(_exact(y.ancestry(), moving=frozenset({"x"}))[id(y)]) is exact
     # computed from a variable differenced (n moves), only an exact 0 stays exact
-    assert not np.any(_exact(_graph(y), moving=frozenset({"n"}))[id(y)])
+    assert not np.any(_exact(y.ancestry(), moving=frozenset({"n"}))[id(y)])
 
 
 def test_an_inexact_exponent_still_rounds():
