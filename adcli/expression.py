@@ -947,6 +947,8 @@ def _nfkc(text: str) -> str:
     import unicodedata
 
     text = text.translate(_VARIANT_FONTS)
+    if not any(c in _VARIANTS for c in text):    # (nearly every name: one normalize)
+        return unicodedata.normalize("NFKC", text)
     return "".join(part if part in _VARIANTS else unicodedata.normalize("NFKC", part)
                    for part in re.split(f"([{_VARIANTS}])", text))
 
