@@ -382,26 +382,20 @@ def check_room(figure: Figure, width: int, height: int, colour: bool,
     ``piped``: where COLUMNS and LINES, which set the size, have too little."""
     columns = max(width, MIN_COLUMNS)
     rows = MIN_PLOT_ROWS + _around(figure, columns, colour)
-    if piped:
-        _check_variables(width < MIN_COLUMNS, height < rows, columns, rows, width, height)
-    short = [f"{columns} columns"] * (width < MIN_COLUMNS) + \
-        [f"{rows + PROMPT_ROWS} rows"] * (height < rows)   # (only what is short is named)
-    if short:
-        raise AdcliError(f"the terminal, {width} columns by {height + PROMPT_ROWS} rows, is "
-                         f"too small for the plot, which needs {' and '.join(short)} at "
-                         "least: enlarge it, or draw to a file with -o FILE.png")
-
-
-def _check_variables(narrow: bool, short: bool, columns: int, rows: int, width: int,
-                     height: int) -> None:
-    # No terminal to enlarge: the size is COLUMNS and LINES' (80 by 24 unset), so the
-    # error says what to set them to, in their own terms (LINES counts the prompt's rows).
-    needed = [f"COLUMNS={columns}"] * narrow + [f"LINES={rows + PROMPT_ROWS}"] * short
-    if needed:
+    narrow, low = width < MIN_COLUMNS, height < rows
+    if not (narrow or low):
+        return
+    if piped:   # no terminal to enlarge: COLUMNS and LINES set the size (LINES counts
+        # the prompt's rows), so what to set them to, in their own terms
+        needed = [f"COLUMNS={columns}"] * narrow + [f"LINES={rows + PROMPT_ROWS}"] * low
         raise AdcliError(f"--format plot with no terminal draws {width} columns by {height} "
                          "rows (COLUMNS by LINES less two, 80 by 22 where they are not set), "
                          f"too small for the plot: set {' and '.join(needed)} or more, or "
                          "draw to a file with -o FILE.png")
+    short = [f"{columns} columns"] * narrow + [f"{rows + PROMPT_ROWS} rows"] * low
+    raise AdcliError(f"the terminal, {width} columns by {height + PROMPT_ROWS} rows, is "
+                     f"too small for the plot, which needs {' and '.join(short)} at least: "
+                     "enlarge it, or draw to a file with -o FILE.png")
 
 
 def _terminal_plot(figure: Figure, title: str | None, width: int, height: int,
