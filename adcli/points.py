@@ -564,7 +564,8 @@ class PointSource(Record):
         if self.columns is not None or self._reader.format == "jsonl":
             return None
         written = self._reader.written
-        if _json_array({"tsv": "\t", "plain": " "}.get(self._reader.format, ",").join(written)):
+        separator = next(s for s, _, f in _SEPARATORS if f == self._reader.format) or " "
+        if _json_array(separator.join(written)):
             shown = ", ".join(map(quote, written))
             return (f"the points file has columns {shown}; its first line looks like a JSON "
                     "array, and JSON Lines takes an object a line ({\"x\": 1}, its keys the "

@@ -19,6 +19,7 @@ from .. import tracing
 from ..errors import AdcliError, ValuesError, listing, terminal_width
 from .base import Command
 from ..report import Report
+from ..streams import is_number
 from .trace import (MARK, adds_up, approximate_note, cells, nonfinite_messages, number_text,
                     points, report_nonfinite, warn_kinks, where)
 
@@ -375,14 +376,6 @@ def units(phrase: list, width: int | None = None) -> list[list]:
                 found.append([(word, style)])
             glue = word in ("=", "+=")
     return found
-
-
-def is_number(word: str) -> bool:
-    try:
-        float(word)
-    except ValueError:
-        return False
-    return True
 
 
 def tree_lines(rows, unit: int, width: int | None):
