@@ -1,4 +1,6 @@
-"""Build step: generate the parser's LALR tables from grammar/expr.lark into the package.
+"""Build steps: generate the parser's LALR tables from grammar/expr.lark into the package,
+and compile adcli/_sincos.c where a C compiler and glibc are there (optional: without it
+adcli computes sin and cos with numpy, the same numbers a little slower).
 
 Everything else about the package is in pyproject.toml. The tables are made by lark (a build
 requirement) with adcli/lalr_tables.py, from the grammar being installed, and written as
@@ -8,7 +10,7 @@ install skips this; a checkout makes its tables at first use (adcli/lalr.py).
 import importlib.util
 import os
 
-from setuptools import setup
+from setuptools import Extension, setup
 from setuptools.command.build_py import build_py
 
 
@@ -31,4 +33,5 @@ class BuildPyWithTables(build_py):
         self.announce(f"generated {target} from the grammar", level=2)
 
 
-setup(cmdclass={"build_py": BuildPyWithTables})
+setup(cmdclass={"build_py": BuildPyWithTables},
+      ext_modules=[Extension("adcli._sincos", ["adcli/_sincos.c"], optional=True)])
