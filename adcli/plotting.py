@@ -618,17 +618,23 @@ def _breaks(text: str, short, signs_lead: bool = False) -> list[list[int]]:
     return [spaced, *levels] if signs_lead else levels
 
 
+# The most a figure is drawn in: plotext holds ~0.6 KB a character cell (COLUMNS=100000
+# took 1.4 GB; 2000 by 2000, 2.4 GB; 5000 by 5000 aborted in C++), so a wider or taller
+# terminal, or COLUMNS and LINES, gets a figure of this size.
+MAX_COLUMNS, MAX_ROWS = 500, 200
+
+
 def terminal_size() -> tuple[int, int]:
     """The figure's size for this terminal: its width, and its height less two rows for
     the command line and the prompt, so that it shows whole (80 by 24 with no terminal,
     as for --format plot into a pipe, unless COLUMNS and LINES say otherwise). Never more
     than the terminal has: plotext fits the drawing to it whatever it is asked for (a
-    larger figure loses rows, and its title and legend lines wrap); nor less, however big:
-    plotext draws 200 by 60 as fast as 80 by 24 (0.03 s), 400 by 120 in 0.06 s."""
+    larger figure loses rows, and its title and legend lines wrap); nor less, up to
+    MAX_COLUMNS by MAX_ROWS: plotext draws 200 by 60 as fast as 80 by 24 (0.03 s)."""
     import shutil
 
     columns, rows = shutil.get_terminal_size((80, 24))
-    return columns, rows - PROMPT_ROWS
+    return min(columns, MAX_COLUMNS), min(max(rows - PROMPT_ROWS, 0), MAX_ROWS)
 
 
 def wants_colour() -> bool:
@@ -684,8 +690,13 @@ def save(figure: Figure, path: str) -> None:
         canvas.legend(loc="outside lower center", framealpha=0.9)
     elif entries:
         _inside_or_under(canvas, axes, entries, height, legend_line)
+    # Drawn in memory, then written: a failed write inside matplotlib's PDF writer (a full
+    # disk) surfaced as its own AttributeError, not the OSError.
+    image = io.BytesIO()
+    canvas.savefig(image, dpi=100, format=path.rsplit(".", 1)[-1].lower())
     try:
-        canvas.savefig(path, dpi=100)
+        with open(path, "wb") as file:
+            file.write(image.getbuffer())
     except OSError as error:
         raise PlotError(f"cannot write {path!r}: {error.strerror or error}") from None
 
