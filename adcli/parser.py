@@ -851,6 +851,8 @@ def define(texts: Mapping[str, str]) -> Definitions:
 def _nodes(text: str, definitions=frozenset(), hint: bool = True, said=None) -> list:
     """The flat node list of one text; names in ``definitions`` become "ref" nodes.
     ``said``, a list, gets the reader's cautions (adcli.reader.Builder.said)."""
+    if not text.isascii():
+        _refuse_invisible(text)
     with _lock:
         try:
             try:
@@ -870,6 +872,22 @@ def _nodes(text: str, definitions=frozenset(), hint: bool = True, said=None) -> 
              _equation_hint(text, definitions, syntax), _prime_hint(text, syntax),
              _open_hint(text, syntax)) if hint else ()
     raise next((h for h in hints if h is not None), syntax)
+
+
+# Characters that show as nothing but that the grammar takes into a name, as it takes any
+# mark or letter: variation selectors, the combining grapheme joiner, Khmer's inherent
+# vowels, Hangul's fillers. x\ufe0f would be a variable of its own beside x, looking the
+# same. (Invisible characters that are no part of a word, \u200b, the grammar refuses.)
+_INVISIBLE = re.compile("[\u034f\u115f\u1160\u17b4\u17b5\u180b-\u180d\u180f\u3164"
+                        "\ufe00-\ufe0f\uffa0\U000e0100-\U000e01ef]")
+
+
+def _refuse_invisible(text: str) -> None:
+    found = _INVISIBLE.search(text)
+    if found:
+        shown = found.group().encode("unicode_escape").decode("ascii")
+        raise ExpressionError(f"unexpected invisible character '{shown}': delete it", text,
+                              found.start())
 
 
 def _open_hint(text: str, syntax: ExpressionError) -> ExpressionError | None:
