@@ -451,7 +451,9 @@ class StreamReader:
             if self._bad is None and _is_row(text):
                 self._bad = _undecodable(text, self.line)
             if self._bad is not None or _is_row(text):
-                return text
+                # A mark after comments is a joined file's (cat notes.txt a.csv), as one at
+                # the input's start is: no part of the first name.
+                return text.removeprefix("\ufeff")
         return None
 
     last_line: str | None = None   # the last line _lines handed the parser
@@ -459,18 +461,19 @@ class StreamReader:
     def _lines(self):
         """The lines that may be rows: a line that cannot be one comes as a blank line,
         with ``_bad`` saying why. A '#' line is marked (``_hash``); in JSON Lines, or in
-        CSV if it holds a quote (which would join the next lines to it), it is always a
-        comment."""
+        CSV if a quote is left open at its end (csv would join the next lines to it), it is
+        always a comment."""
         if self._pending is not None:
             pending, self._pending = self._pending, None  # (read: waits() asks the stream)
             self._hash = False
             yield pending
-        quote_char = {"csv": '"', "jsonl": ""}.get(self.format)
+        jsonl, quoting = self.format == "jsonl", self.format == "csv"
         for text in self._raw_lines():
             start = _first_char(text)
-            self._hash = start == "#"
+            # (a quoted field's next line starts no row, so marks none: "a / #b",2)
+            self._hash = start == "#" and not self._within
             if self._bad is None:       # (a too-long line is a bad row, whatever it holds)
-                if not start or self._hash and quote_char is not None and quote_char in text:
+                if not start or start == "#" and (jsonl or quoting and _left_open(text)):
                     continue
                 if not text.isascii():
                     # A byte order mark starting a row is a joined file's (cat a.csv
@@ -481,7 +484,7 @@ class StreamReader:
                     self._bad = _undecodable(text, self.line)
                 if self._within:        # a line of a quoted field, which closes in them
                     self._within -= 1
-                elif quote_char == '"' and '"' in text and self._bad is None:
+                elif quoting and '"' in text and self._bad is None:
                     self._bad = self._unclosed(text)
             self.last_line = text     # (how a row ends: 1,2, and 1,2,"" parse alike)
             yield "\n" if self._bad is not None else text
@@ -515,7 +518,7 @@ class StreamReader:
                 elif len(piece) >= _MAX_LINE and not piece.endswith("\n") or \
                         not piece.isascii() and _undecodable(piece, where):
                     why = f" before line {where}, which cannot be read"
-                elif (start := piece.lstrip()[:1]) and not (start == "#" and '"' in piece):
+                elif (start := _first_char(piece)) and not (start == "#" and _left_open(piece)):
                     continued += 1      # (a line _lines passes over, csv never sees)
                     end = _open_quote(piece, quoted=True)
                     if end == -1:
@@ -763,6 +766,13 @@ def _open_quote(text: str, quoted: bool = False) -> int:
             if end < 0:
                 return -1
         pos, quoted, strict = end + 1, False, False
+
+
+def _left_open(text: str) -> bool:
+    """Whether a CSV line starting with '#' is a comment whatever it holds: a quote left
+    open at its end would have csv read the next lines into it. One whose quotes close
+    (#1,"a, b",2: an id, as csv.writer writes it) may read as a row, said so as any other."""
+    return '"' in text and _open_quote(text) >= 0
 
 
 def _is_row(text: str) -> bool:
