@@ -875,7 +875,16 @@ def _json_object(text: str, line: int, written: bool = False) -> dict:
     text = text.removeprefix("\ufeff")
     signed = "-0" in text   # (json's own number parsers, in C, unless a hook is needed)
     try:
-        obj = _decoder(written, signed).decode(text) if written or signed else json.loads(text)
+        try:
+            obj = _decoder(written, signed).decode(text) if written or signed else \
+                json.loads(text)
+        except ValueError as error:
+            if "integer string conversion" not in str(error):
+                raise
+            # An integer of over 4,300 digits, which Python's int refuses to read: a float
+            # (inf, said as beyond the range) as the same number with a '.5' is, and as
+            # CSV and --at read it.
+            obj = _decoder(True, True).decode(text)
     except ValueError as error:
         raise PointsError(f"points file line {line}: not JSON: {_json_why(error, text)}") \
             from None
@@ -940,10 +949,11 @@ def _decoder(written: bool, signed: bool):
 
 def _signed_int(text: str) -> int | float:
     """A JSON integer; -0 as -0.0, as CSV and --at read it (1/x there is -inf, sqrt's
-    derivative -inf), written back as -0 (Python's int has no -0)."""
+    derivative -inf), written back as -0 (Python's int has no -0); one too long for int
+    (sys.get_int_max_str_digits) as a float too."""
     from .jsontext import Number
 
-    return Number(text) if text == "-0" else int(text)
+    return Number(text) if text == "-0" or len(text) > 4000 else int(text)
 
 
 class _Repeated(Exception):
