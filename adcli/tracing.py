@@ -54,6 +54,7 @@ class Rule(NamedTuple):
     convention: str | None = None
     written: float | None = None
     kink: str | None = None          # the point is on a kink of the step (Step.kink_note)
+    unpinned: float | None = None    # a convention's term: its formula as written (0·log 0)
 
 
 def written(text_value: float, value: float) -> float | None:
@@ -115,7 +116,7 @@ class Step:
     contributions: list[Contribution] = field(default_factory=list)
     tangent: float | None = None     # forward mode only
     moves: bool | None = None        # forward mode: whether it depends on the wrt variable
-    letter: str = "v"                # another where a variable is named v1 (step_letter)
+    letter: str = "v"                # another where a name is v1 (step_letter)
     kink: bool = False               # on one of its function's kinks: a convention here
 
     def kink_note(self) -> str | None:
@@ -126,8 +127,9 @@ class Step:
         # (max(x, x): both operands are v1, said once)
         at = listing(list(dict.fromkeys(f"{o.id} = {format_number(o.value)}"
                                         for o in self.operands if isinstance(o, Step))))
+        said = KINK_PLACES.get(self.name)
         return (f"a convention: {self.function.label()} is not differentiable at {at}, "
-                f"{self.function.kink_reason}")
+                f"{said(*self.operands) if said else self.function.kink_reason}")
 
     @property
     def id(self) -> str:
@@ -169,6 +171,21 @@ class Step:
         nodes.append(Node(_kind(self.function), 0, name=type(self.function).name,
                           function=type(self.function), args=tuple(args)))
         return render(nodes, SYMBOLS)
+
+
+def _atan2_kink(y, x) -> str:
+    """Which of atan2's kinks the point is on, in the steps' names: its own words name its
+    parameters y and x, which read as the user's (atan2(x, y) at x=0, y=-1 is on the cut
+    x = 0, y < 0)."""
+    if scalar(x.variable.data) == 0:
+        return "the origin"
+    # (a number operand passes its test: atan2(v1, -1) needs no "-1 < 0")
+    tests = [f"{o.id} {test}" for o, test in ((y, "= 0"), (x, "< 0")) if isinstance(o, Step)]
+    return f"the branch cut {', '.join(tests)} where it jumps by 2 pi"
+
+
+# Kinks whose function's kink_reason names its parameters: said of the step's operands.
+KINK_PLACES = {"atan2": _atan2_kink}
 
 
 @dataclass(eq=False)
@@ -258,18 +275,34 @@ class Trace:
         elementwise functions a JVP is a sum of such VJPs). Returns the terms summed and
         those left out with their input: an input that does not depend on the variable
         has a tangent of exactly 0, so its term is 0 even where its formula gives 0·inf
-        (Taylor mode leaves it out too, as reverse mode never forms it)."""
+        (Taylor mode leaves it out too, as reverse mode never forms it), a convention's
+        0 too where that formula is 0·nan (x^y's 0·(0·log 0) at x=0 along x): that term
+        is 0 for the input's sake, not the convention's."""
         summed, left_out = [], []
         for k, operand in enumerate(step.operands):
             if isinstance(operand, Step):
                 rule = _rules(step, operand.tangent_id, np.asarray(operand.tangent))[k]
                 if rule is None:
                     continue
-                if operand.moves is False and not math.isfinite(rule.value):
+                formula = rule.unpinned if rule.convention else rule.value
+                if operand.moves is False and not math.isfinite(formula):
                     left_out.append((rule, operand))
                 else:
                     summed.append(rule)
         return summed, left_out
+
+    @staticmethod
+    def kink_notes(step: Step, summed: list[Rule]) -> list[str]:
+        """That a step on a kink gives a convention, said of the terms no pin's note says
+        it of (x^(x + 0.5) at 0: its inf term is on the kink, its pinned one is 0 by a
+        convention of its own): the row's note where that is every term, as in reverse
+        mode."""
+        unpinned = [r.text for r in summed if not r.convention]
+        if not step.kink or not unpinned:
+            return []
+        if len(unpinned) == len(summed):
+            return [step.kink_note()]
+        return [f"{join_terms(unpinned)} is {step.kink_note()}"]
 
     def tangent_rule(self, step: Step) -> str:
         return self.tangent_text(step)[0]
@@ -281,8 +314,7 @@ class Trace:
         summed, left_out = self.tangent_terms(step)
         rule = join_terms([r.text for r in summed]) if summed else "0"
         notes = [f"{r.text} is 0 by convention {r.convention}" for r in summed if r.convention]
-        if step.kink and summed and not any(r.convention for r in summed):
-            notes.append(step.kink_note())  # (a pin's note says the convention)
+        notes += self.kink_notes(step, summed)
         # The terms as written, added left to right as printed; a term a convention pins
         # to 0 counts as the 0 its note says.
         total = functools.reduce(operator.add, [r.value if r.convention or r.written is None
@@ -349,7 +381,8 @@ def record(expression: Expression, point: Mapping[str, float], kinked=None) -> T
                           "it differentiates instead")
     leaves = {v: Variable(np.array([point[v]], dtype=np.float64), name=v)
               for v in expression.variables}
-    letter = step_letter(expression.variables)
+    # (a --let name v1 would read as step v1, its definition's step being another)
+    letter = step_letter([*expression.variables, *expression.names.values()])
     steps = [Step(i + 1, "input", v, leaf, letter=letter)
              for i, (v, leaf) in enumerate(leaves.items())]
     inputs = {s.name: s for s in steps}
@@ -392,7 +425,7 @@ def record(expression: Expression, point: Mapping[str, float], kinked=None) -> T
 
 def step_letter(names) -> str:
     """The letter of the step names: v, as the literature writes them, unless a variable
-    is named v1 (or v2, ...): then a letter no variable's name takes so."""
+    or --let name is v1 (or v2, ...): then a letter no such name takes so."""
     taken = {m.group(1) for n in names for m in [re.fullmatch(r"([^\d]+)\d+", n)] if m}
     for size in itertools.count(1):   # ends: only finitely many names are taken
         for letter in STEP_LETTERS:
@@ -488,8 +521,8 @@ def _rule(gradient: Variable, masks: dict, kink: str | None) -> Rule:
         text, as_written = _written_formula(gradient, masks)
         return Rule(text, value, None, written(as_written, value), kink)
     # pinned: the convention's note says the 0, whatever the formula gives
-    return Rule(_written_formula(pin.inputs[0], masks)[0], value,
-                _where(masks.get(id(pin.inputs[1]))))
+    text, as_written = _written_formula(pin.inputs[0], masks)
+    return Rule(text, value, _where(masks.get(id(pin.inputs[1]))), unpinned=as_written)
 
 
 def _where(mask) -> str:

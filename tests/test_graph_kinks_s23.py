@@ -35,10 +35,13 @@ def test_the_tree_says_the_step_on_a_kink():
     assert sum("on a kink" in line for line in lines) == 1
 
 
-def test_an_infinite_or_nan_handed_back_is_no_convention():
-    # sqrt(abs(x)) at 0: sqrt hands back inf (a vertical tangent), abs inf*0 = nan: neither
-    # is a convention, and the warnings say what they are
+def test_an_infinite_or_nan_handed_back_on_a_kink_is_a_convention_too():
+    # sqrt(abs(x)) at 0: sqrt hands back inf (a vertical tangent), abs inf*0 = nan: both
+    # steps are on kinks, so both are conventions, as trace's rows say (session 28)
     code, out, _ = run_cli("graph", "sqrt(abs(x))", "--at", "x=0")
-    assert code == 0 and "convention" not in out
+    assert code == 0
+    found = edges(out)
+    assert found["v2 -> v3"].startswith('label="inf (convention)", style="dashed"')
+    assert found["v1 -> v2"].startswith('label="nan (convention)", style="dashed"')
     code, out, _ = run_cli("graph", "sqrt(abs(x))", "--at", "x=0", "--format", "tree")
-    assert code == 0 and "on a kink" not in out
+    assert code == 0 and sum("on a kink" in line for line in out.splitlines()) == 2

@@ -8,20 +8,19 @@ adjoint the engine never computed.
 """
 from __future__ import annotations
 
-import math
-
 import os
 from typing import TYPE_CHECKING
 
 import click
 
 from .. import tracing
-from ..errors import AdcliError, ValuesError, listing, terminal_width
+from ..errors import AdcliError, ValuesError, escape, listing, terminal_width
 from .base import Command
+from ..render import pair_text
 from ..report import Report
 from ..streams import is_number
-from .trace import (MARK, adds_up, approximate_note, cells, nonfinite_messages, number_text,
-                    points, report_nonfinite, warn_kinks, where)
+from .trace import (MARK, adds_up, approximate_note, cells, grad_at, kept, nonfinite_messages,
+                    number_text, points, report_nonfinite, warn_kinks, where)
 
 if TYPE_CHECKING:
     from pathlib import Path  # imported where used: pathlib, shutil, subprocess and
@@ -62,12 +61,14 @@ class Graph(Command):
     def write(self, source, out, err, fmt, digits, strict):
         target = self.options.get("output_file")
         renderer = self.check_target(target, fmt)
-        trace, has_values = self.trace(source), self.has_values(source)
-        messages = nonfinite_messages(trace) if has_values else []
+        (trace, extra), has_values = self.trace(source), self.has_values(source)
+        said = grad_at(trace.expression, trace.point, trace.expression.variables).diagnostics \
+            if has_values else None
+        messages = nonfinite_messages(trace, said) if has_values else []
         if fmt == "tree":
             draw_tree(trace, out, digits, has_values)
         else:
-            lines = dot_lines(trace, digits, has_values)
+            lines = dot_lines(trace, digits, has_values, extra)
             if target is None:
                 for line in lines:
                     out.write(line + "\n")
@@ -77,8 +78,10 @@ class Graph(Command):
                 save(lines, Path(target), renderer)
         report_nonfinite(messages, strict, err)
         if has_values:
+            # grad's warnings, as trace gives them: no kink where f is differentiable all
+            # the same (abs(x)^3 at 0), which the steps' own kinks (trace.diagnostics) say
             kinks = Report()
-            kinks.add(trace.diagnostics, 1)
+            kinks.add(kept(said), 1)
             warn_kinks(kinks, err)
 
     def has_values(self, source) -> bool:
@@ -110,20 +113,22 @@ class Graph(Command):
                              "write DOT text with -o file.dot")
         return dot
 
-    def trace(self, source) -> tracing.Trace:
-        """The reverse trace at the one point given, or the bare structure without one."""
+    def trace(self, source) -> tuple[tracing.Trace, dict]:
+        """The reverse trace at the one point given, or the bare structure without one,
+        and the point's other columns in its points file (an id), which say which row it is."""
         expression = self.expressions[0]
         if not self.has_values(source):
-            return tracing.structure(expression)
+            return tracing.structure(expression), {}
         found = []
-        for point, _ in points(source, expression):
-            found.append(point)
+        for row in points(source, expression):
+            found.append(row)
             if len(found) > 1:
                 raise ValuesError("graph labels one point: give the values with --at "
                                   "(--grid and --points give several)")
         if not found:
             raise ValuesError("graph labels one point and the points file has none")
-        return tracing.reverse(expression, found[0])
+        point, extra = found[0]
+        return tracing.reverse(expression, point), extra
 
 
 # ----- DOT -----------------------------------------------------------------------------
@@ -140,10 +145,11 @@ CONVENTION = "convention"   # what a step on a kink hands back (abs' at 0)
 KINK_COLOUR = "#c05a00"
 
 
-def dot_lines(trace: tracing.Trace, digits=None, has_values=True):
+def dot_lines(trace: tracing.Trace, digits=None, has_values=True, extra=None):
     """The graph as DOT, a line at a time: inputs as ellipses, operations as boxes,
     numbers and constants as plain text; edges point the way values flow, and with
-    values each edge is labelled with the adjoint it hands back."""
+    values each edge is labelled with the adjoint it hands back. ``extra``: the point's
+    other columns in its points file (id=q1), named before it as trace names them."""
     def num(value):
         return number_text(value, digits)
 
@@ -151,7 +157,9 @@ def dot_lines(trace: tracing.Trace, digits=None, has_values=True):
     caption = f"read as: {_caption(trace.expression.parsed)}"
     marked = conventions(trace) if has_values else set()
     if has_values:
-        caption += f"\nat {where(trace.point)}" if trace.point else ""
+        pairs = [f"{name}={escape(pair_text(cell))}" for name, cell in (extra or {}).items()]
+        pairs += [where(trace.point)] if trace.point else []
+        caption += f"\nat {', '.join(pairs)}" if pairs else ""
         caption += "\nnode: step, value, adjoint; edge: the adjoint it hands back"
         if marked:
             caption += f" (dashed: a {CONVENTION}, at a kink)"
@@ -201,17 +209,17 @@ def dot_lines(trace: tracing.Trace, digits=None, has_values=True):
 
 def conventions(trace: tracing.Trace) -> set:
     """The edges (the user's number, input index) along which a step on a kink hands back
-    a convention (abs at 0), not a slope; an inf or nan handed back (sqrt's at 0) is none,
-    and its warning says what it is."""
+    a convention (abs at 0), not a slope: an inf or nan too (sqrt's at 0, acos's at 1),
+    as trace's rows say; drawn plain, it would read as an infinite slope, which f does
+    not have there."""
     return {(c.source.number, c.index) for step in trace.steps for c in step.contributions
-            if on_kink(c.source) and math.isfinite(c.value)}
+            if on_kink(c.source)}
 
 
 def on_kink(step) -> bool:
-    """Whether an operation sits on a kink of its function with a finite value (abs at 0):
-    what it hands its inputs is a convention, no derivative. (log at -1, nan, is marked
-    as the first nan instead: nothing it hands back means anything.)"""
-    return step.kind == "operation" and step.kink and math.isfinite(step.value)
+    """Whether an operation sits on a kink of its function (abs at 0, sqrt at 0, log at
+    -1): what it hands its inputs is a convention, no derivative, as trace's rows say."""
+    return step.kind == "operation" and step.kink
 
 
 def first_nonfinite(trace: tracing.Trace, has_values: bool) -> dict:
