@@ -13,7 +13,7 @@ import re
 from collections.abc import Iterable, Mapping
 
 from .errors import ExpressionError, ValuesError
-from .expression import normal_name
+from .expression import Expression, normal_name
 from .functions import CONSTANTS
 
 
@@ -50,7 +50,9 @@ class Definitions:
             _check_name(name, read)
         self.texts = {normal_name(name): text for name, text in texts.items()}
         self.names = frozenset(self.texts)
+        self.said: dict[str, list[str]] = {}   # what the reader said of each (1e999 is inf)
         self.nodes = {name: self._read(name, read) for name in self.texts}
+        self._cautions: dict[str, list[str]] = {}
         self.order = self._dependency_order()
         self.linked: set[str] = set()   # the definitions link put in, in any expression
 
@@ -59,7 +61,8 @@ class Definitions:
         try:
             if not text.strip():
                 raise ExpressionError("the definition is empty", text, 0)
-            return read(text, self.names)
+            said = self.said[name] = []
+            return read(text, self.names, said=said)
         except ExpressionError as error:
             raise ExpressionError(f"in the definition of {name}: {error.message}",
                                   error.text, error.position) from None
@@ -101,10 +104,34 @@ class Definitions:
         raise ExpressionError(f"in the definition of {name}: {message}", self.texts[name],
                               ref.position)
 
-    def link(self, nodes: list) -> tuple[list, dict[int, str]]:
+    def link(self, nodes: list) -> tuple[list, Roots]:
         """The expression's nodes with each used definition's nodes put in once, before
         its first use, every ref pointing at the definition's root; and the roots' names,
         for printing. (A definition that is only another one's name shares its root.)"""
+        out, roots = self._copied(nodes)
+        self.linked.update(roots)
+        return out, Roots(_by_root(roots), self, tuple(roots))
+
+    def cautions(self, names) -> list[str]:
+        """The cautions of the definitions ``names`` (x^1/2 in --let G="x^1/2"), each as
+        the expression's own would be, then which definition it is about: an expression
+        made of them reads them as written there. (Named after, not before: a caution
+        is dropped by how it starts, 'sinx' is one name, where sinx is given a value.)"""
+        return [caution for name in names for caution in self._cautions_of(name)]
+
+    def _cautions_of(self, name: str) -> list[str]:
+        from .parser import cautions
+
+        if name not in self._cautions:
+            nodes, roots = self._copied(self.nodes[name])
+            alone = Expression(self.texts[name], nodes, _by_root(roots))   # (its own alone)
+            alone._read_cautions = self.said[name]
+            self._cautions[name] = [f"{caution} (in the definition of {name})"
+                                    for caution in cautions(alone)]
+        return self._cautions[name]
+
+    def _copied(self, nodes: list) -> tuple[list, dict[str, int]]:
+        """link's nodes, and each definition's root, by name, in the order put in."""
         out, roots = [], {}
 
         def copy(source: list) -> int:
@@ -120,11 +147,7 @@ class Definitions:
             return where[len(source) - 1]
 
         copy(nodes)
-        self.linked.update(roots)
-        names: dict[int, str] = {}
-        for name, root in roots.items():
-            names.setdefault(root, name)
-        return out, names
+        return out, roots
 
     def _needed(self, name: str, linked: Mapping) -> list[str]:
         """``name`` and the definitions it uses, not linked yet, in dependency order."""
@@ -135,6 +158,23 @@ class Definitions:
                     wanted.add(ref.name)
                     stack.append(ref.name)
         return [n for n in self.order if n in wanted and n not in linked]
+
+
+class Roots(dict):
+    """The name of each definition's root node (link's), and the definitions ``linked``
+    into the expression made with them: its cautions include theirs."""
+
+    def __init__(self, names: dict[int, str], definitions: Definitions, linked: tuple):
+        super().__init__(names)
+        self.definitions, self.linked = definitions, linked
+
+
+def _by_root(roots: Mapping[str, int]) -> dict[int, str]:
+    """Each root's name, the first definition's where two share it (G=F)."""
+    names: dict[int, str] = {}
+    for name, root in roots.items():
+        names.setdefault(root, name)
+    return names
 
 
 def _check_name(name: str, read) -> None:

@@ -304,20 +304,22 @@ def _leibniz_fraction(names: list[str], texts) -> str | None:
 
 
 def no_value_for(missing, hints: list[str] | None = None, notation: bool = True,
-                 texts=(), given=()) -> ValuesError:
+                 texts=(), given=(), notes=()) -> ValuesError:
     """Variables without a value, named; when they are d and dx, why (see leibniz, which
     reads ``texts``, the expressions as typed): no value would make d/dx a derivative.
     Names read as products, where a value given would keep that reading in silence, are
     said to be (Γ(a+b), and \\Delta t where Δt was among the names ``given``).
     With ``hints`` (the CLI's), how to give them: --at, then each hint in parentheses (the
-    hints alone where not ``notation``)."""
+    hints alone where not ``notation``). Without them, ``notes`` (the API's: why a name
+    may lack a value, sinx, without the CLI's --at) follow in parentheses."""
     notation = leibniz(missing, texts) if notation else None
     applied = [] if notation else _applied(missing, texts)
     apart, joined = ({}, ()) if notation else _apart(missing, given, texts)
     products = "; ".join(([_products(applied)] if applied else []) + list(apart))
     if notation or hints is None:
         return ValuesError(f"no value given for {listing(missing)}"
-                           + (f": {notation or products}" if notation or products else ""))
+                           + (f": {notation or products}" if notation or products else "")
+                           + ("".join(f" ({note})" for note in notes) if not notation else ""))
     those = "that product" if len(applied) + len(apart) == 1 else "those products"
     typed = [_times_digits(n) for n in _subscripted(missing, texts)]
     # (Δt given for \Delta t is explained above, no slip of Δ: its did-you-mean dropped)

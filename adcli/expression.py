@@ -103,6 +103,8 @@ class Expression:
         self.text = text
         self.nodes = nodes
         self.names = dict(names or {})  # the root node of each --let definition: its name
+        # (definitions.Roots: the definitions linked in, whose cautions are said too)
+        self._defined = getattr(names, "definitions", None), getattr(names, "linked", ())
         # The variables in order of first use, and whether a diff(f, x) node is inside (f's
         # graph must then always be recorded): one pass over what may be a million nodes.
         seen: dict[str, None] = {}
@@ -189,14 +191,17 @@ class Expression:
     @functools.cached_property
     def cautions(self) -> list[str]:
         """Readings right by the rules that are rarely what was meant (``x^1/2`` is
-        ``(x^1)/2``, ``1e999`` is inf): what the CLI warns of on stderr."""
+        ``(x^1)/2``, ``1e999`` is inf): what the CLI warns of on stderr; its definitions'
+        too, each naming its definition."""
         from .parser import cautions
 
-        return cautions(self)
+        definitions, linked = self._defined
+        own = cautions(self)
+        return own if definitions is None else [*own, *definitions.cautions(linked)]
 
     # ----- the Python API -------------------------------------------------------------
 
-    def value(self, at: Mapping | None = None, **values) -> np.ndarray:
+    def value(self, /, at: Mapping | None = None, **values) -> np.ndarray:
         """The value at the given point(s)."""
         return _told(self._derivatives("value", at, values, order=0), ("value",)).value
 
@@ -214,28 +219,28 @@ class Expression:
         return self._evaluate(self._values(at, {}), lambda run: run.nth(name, order),
                               witnessed=False)
 
-    def grad(self, wrt=None, at: Mapping | None = None, **values) -> dict[str, np.ndarray]:
+    def grad(self, /, wrt=None, at: Mapping | None = None, **values) -> dict[str, np.ndarray]:
         """Every first partial derivative (or those in ``wrt``), by variable name."""
         return _told(self._derivatives("grad", at, values, wrt), ("gradient",)).gradient
 
-    def value_and_grad(self, wrt=None, at: Mapping | None = None, **values):
+    def value_and_grad(self, /, wrt=None, at: Mapping | None = None, **values):
         """``(value, gradient)`` from one forward and one reverse pass."""
         result = _told(self._derivatives("value_and_grad", at, values, wrt))
         return result.value, result.gradient
 
-    def hessian(self, wrt=None, at: Mapping | None = None, **values) -> np.ndarray:
+    def hessian(self, /, wrt=None, at: Mapping | None = None, **values) -> np.ndarray:
         """Second partials: shape (*points, k, k), rows and columns in ``wrt`` order."""
         return _told(self._derivatives("hessian", at, values, wrt, 2), ("hessian",)).hessian
 
-    def derivative(self, name: str | None = None, order: int = 1, at: Mapping | None = None,
-                   **values) -> np.ndarray:
+    def derivative(self, /, name: str | None = None, order: int = 1,
+                   at: Mapping | None = None, **values) -> np.ndarray:
         """The ``order``-th derivative with respect to one variable."""
         self._no_strays("derivative", values)
         result = self.nth_derivative(name, order, at, **values)
         # (order 0 is the value itself: no kink of its is said, as .value says none)
         return _told(result, ("derivative",) if order else ("value",)).derivative
 
-    def derivatives(self, at: Mapping | None = None, *, wrt=None, order: int = 1,
+    def derivatives(self, /, at: Mapping | None = None, *, wrt=None, order: int = 1,
                     **values) -> Result:
         """Value (order 0), gradient (1) and Hessian (2) in one run, with diagnostics."""
         return self._derivatives("derivatives", at, values, wrt, order)
@@ -244,24 +249,26 @@ class Expression:
         """derivatives, for each method that calls it: its keywords are all values (a
         variable named order is one), passed as a dict, never as keywords."""
         self._no_strays(method, values)
-        order = _whole(order, "the order of derivatives", 0, 2)
+        order = _whole(order, "the order of derivatives", 0, 2, _HIGHER)
         wrt = self._wrt(wrt)
         self._warn_unused("wrt", wrt)
-        return self._partials(self._values(at, values), wrt, order)
+        return self._partials(self._values(at, values, method), wrt, order)
 
     def _partials(self, values: dict, wrt: tuple[str, ...], order: int) -> Result:
         return self._evaluate(values, lambda run: run.partials(wrt, order))
 
-    def nth_derivative(self, name: str | None = None, order: int = 1,
+    def nth_derivative(self, /, name: str | None = None, order: int = 1,
                        at: Mapping | None = None, **values) -> Result:
         """Value and ``order``-th derivative in the variable ``name``, with diagnostics."""
         # (as --order and diff(f, x, N): beyond, Taylor mode's redo nests past Python's stack)
         order = _whole(order, "the order of a derivative", 0, MAX_ORDER)
         self._no_strays("nth_derivative", values)
         name = self._only_variable() if name is None else _one_name(name)
+        _no_constants([name], f"name={_shown(name)}")
         self._not_defined([name], f"name={_shown(name)}")
         self._warn_unused("name", [name])
-        return self._evaluate(self._values(at, values), lambda run: run.nth(name, order))
+        return self._evaluate(self._values(at, values, "nth_derivative"),
+                              lambda run: run.nth(name, order))
 
     # ----- names and values -----------------------------------------------------------
 
@@ -269,7 +276,8 @@ class Expression:
         """Raise ValuesError listing every variable without a value."""
         missing = [v for v in self.variables if v not in names]
         if missing:
-            raise no_value_for(missing, texts=[self.text], given=names)
+            raise no_value_for(missing, texts=[self.text], given=names,
+                               notes=missing_notes(missing, names))
 
     def unknown_names(self, names) -> list[str]:
         """Given names the expression does not use, each with a did-you-mean suggestion."""
@@ -297,11 +305,13 @@ class Expression:
                                   f"variable '{stray}' for it to be the value of"
                                   f"{_PARAMETERS[stray]}")
 
-    def _values(self, at, values: dict) -> dict:
+    def _values(self, at, values: dict, method: str = "value") -> dict:
         """The values of the expression's variables. A value for a name it does not use
         is a warning, as in the CLI, and is dropped unread: records with more fields than
-        variables (``f.grad(**row)``) are common, and their ids need not be numbers."""
-        values = merged(at, values)
+        variables (``f.grad(**row)``) are common, and their ids need not be numbers.
+        ``method``: the one given them, for an ``at`` that is no mapping."""
+        values = merged(at, values, method, self.variables)
+        self.no_constant_values(values)
         self._not_defined(values)
         _warn([f"a value was given for '{n}', which does not appear in the expression"
                f"{name_hint(n, self.variables)}" for n in values if n not in self.variables])
@@ -317,8 +327,23 @@ class Expression:
         if wrt is None:
             return self.variables
         names = _names(wrt)
+        _no_constants(names, f"wrt={_shown(wrt)}")
         self._not_defined(names, f"wrt={_shown(wrt)}")
         return names
+
+    @functools.cached_property
+    def constants(self) -> frozenset[str]:
+        """The constants the expression uses (pi, e), by their plain names."""
+        return frozenset(node.name for node in self.nodes if node.kind == "constant")
+
+    def no_constant_values(self, values) -> None:
+        """A value for a constant the expression uses is an error, as --at pi=3 is: the
+        constant would be used and the value dropped, in silence. (One it does not use is
+        a record's field like any other: warned of as unused.)"""
+        for given in values:
+            constant = _constant(given)
+            if constant is not None and constant in self.constants:  # (no walk, else)
+                raise ValuesError(f"{given} is a constant and cannot be given a value")
 
     def _made_of(self, name: str) -> tuple[str, ...] | None:
         """The variables the definition ``name`` is made of, in order of first use; None
@@ -341,7 +366,8 @@ class Expression:
                               "differentiate it by")
         if len(self.variables) != 1:
             raise ValuesError(f"the expression has {len(self.variables)} variables "
-                              f"({listing(self.variables)}); say which one")
+                              f"({listing(self.variables)}); say which one, as "
+                              f"name={self.variables[0]!r}")
         return self.variables[0]
 
     # ----- evaluation -----------------------------------------------------------------
@@ -989,18 +1015,35 @@ def not_differentiated(name: str, expressions, given: str | None = None) -> str:
     return f"{said}, so it is not a variable and cannot be differentiated by: {fix}"
 
 
-def merged(at: Mapping | None, values: dict) -> Mapping:
-    """The values given in ``at=`` and as keywords, by normal name (``normal_keys``)."""
+def merged(at: Mapping | None, values: dict, method: str | None = None,
+           variables=()) -> Mapping:
+    """The values given in ``at=`` and as keywords, by normal name (``normal_keys``).
+    ``method``, ``variables``: who was given them, and the names they are for, to say how
+    to give them where ``at`` is not a mapping (f.value(3))."""
     if at is not None:
         if not isinstance(at, Mapping):
-            raise ValuesError(f"at= takes a mapping of names to values, not "
-                              f"{type(at).__name__}; a variable named 'at' goes inside "
-                              "it: at={'at': 1.0}")
+            raise _not_by_name(at, method, variables)
         clash = sorted(set(at) & set(values))
         if clash:
             raise ValuesError(f"{listing(clash)} given both in at= and as a keyword")
         values = {**at, **values}
     return normal_keys(values)
+
+
+def _not_by_name(at, method: str | None, variables) -> ValuesError:
+    """at= given no mapping (f.value(3)): how to give the values by name, in the names
+    they are for (the value given, shown as one variable's, where there is one)."""
+    taker = f"{method}() takes the values by name (keywords, or a mapping as at=)" \
+        if method else "at= takes a mapping of names to values"
+    if not variables:
+        return ValuesError(f"{taker}, not {type(at).__name__}, and the expression has no "
+                           "variables")
+    shown = _shown(at) if len(variables) == 1 else "..."
+    keywords = ", ".join(f"{v}={shown}" for v in variables if v.isidentifier()
+                         and v not in ("at", *_PARAMETERS))
+    mapping = "at={" + ", ".join(f"{v!r}: {shown}" for v in variables) + "}"
+    return ValuesError(f"{taker}, not {type(at).__name__}: "
+                       + (f"{keywords} or " if keywords else "") + mapping)
 
 
 def normal_keys(values: Mapping | None) -> Mapping | None:
@@ -1113,14 +1156,53 @@ def name_hint(name: str, variables) -> str:
     return letter_hint(name, variables) or did_you_mean(name, variables)
 
 
-def _whole(number, what: str, low: int, high: int | None) -> int:
-    """A whole number in [low, high], given as an int or an integral float."""
+def _whole(number, what: str, low: int, high: int | None, above: str = "") -> int:
+    """A whole number in [low, high], given as an int or an integral float. ``above``:
+    what to say of a whole number above ``high``."""
     ok = isinstance(number, (int, float, np.integer, np.floating)) \
         and not isinstance(number, bool) and float(number).is_integer()
     if not ok or number < low or (high is not None and number > high):
         span = f"from {low} to {high}" if high is not None else f">= {low}"
-        raise ValuesError(f"{what} is a whole number {span}, not {number!r}")
+        beyond = above if ok and number > low else ""
+        raise ValuesError(f"{what} is a whole number {span}, not {number!r}{beyond}")
     return int(number)
+
+
+# derivatives(order=3): the partials stop at the Hessian, one variable's derivatives do not
+_HIGHER = ("; for a higher derivative in one variable, use derivative(name, order) or "
+           "nth_derivative(name, order)")
+
+
+def _constant(name) -> str | None:
+    """The constant ``name`` is spelled as (pi for π), or None for any other name."""
+    from .functions import CONSTANTS
+    from .reader import CONSTANT_SPELLINGS
+
+    name = CONSTANT_SPELLINGS.get(name, name)
+    return name if name in CONSTANTS else None
+
+
+def _no_constants(names, given: str) -> None:
+    """A constant given as a name to differentiate by is an error, as --wrt pi is."""
+    for name in names:
+        if _constant(name) is not None:
+            raise ValuesError(f"{given}: {name} is a constant, not a variable")
+
+
+def missing_notes(missing, given) -> list[str]:
+    """Why a variable may lack a value, as the CLI says it without its --at: a function
+    adcli lacks (sinc), or names written together (sinx: sin x)."""
+    from .errors import glued
+    from .functions import CALLABLE, CONSTANTS
+    from .reader import lacking
+
+    notes = []
+    for name in missing:
+        note = f"adcli has no {name} function: {lacking(name)}" if lacking(name) else \
+            glued(name, [*given, *CONSTANTS], CALLABLE)
+        if note:
+            notes.append(note)
+    return notes
 
 
 def _broadcast(values: dict) -> list[np.ndarray]:
@@ -1327,25 +1409,28 @@ def _shown(value) -> str:
         return f"a {type(value).__name__} too long to show"
 
 
-def jacobian(expressions, wrt=None, at: Mapping | None = None, **values) -> np.ndarray:
+def jacobian(expressions, /, wrt=None, at: Mapping | None = None, **values) -> np.ndarray:
     """The Jacobian of several expressions (texts or Expressions): shape (*points, m, k),
     one row per expression, columns in ``wrt`` order (default: the variables in order of
     first appearance across the expressions)."""
     expressions = _expressions(expressions)
     _not_values(wrt, "wrt")     # (before the values, which it holds, are missed)
     names = list(dict.fromkeys(v for e in expressions for v in e.variables))
-    values = merged(at, values)
+    values = merged(at, values, "jacobian", names)
+    for e in expressions:
+        e.no_constant_values(values)
     # As Expression._values and derivatives say them, of the expressions together.
     _warn([f"a value was given for '{n}', which does not appear in the expressions"
            f"{name_hint(n, names)}" for n in values if n not in names])
     missing = [n for n in names if n not in values]
     if missing:
-        raise no_value_for(missing)
+        raise no_value_for(missing, notes=missing_notes(missing, values))
     # Read once for every expression, and together: each expression's own values may
     # broadcast where the rows they make do not (x and y, one each)
     values = {n: as_numbers(n, values[n]) for n in names}
     broadcast_together(values)
     given, wrt = wrt, tuple(names) if wrt is None else _names(wrt)
+    _no_constants(wrt, f"wrt={_shown(given)}")
     for e in expressions:   # (a definition's name is no variable: grad(wrt=) says so too)
         e._not_defined(wrt, f"wrt={_shown(given)}")
     _warn([f"wrt: '{w}' does not appear in the expressions, so its derivative is 0"
@@ -1365,6 +1450,11 @@ def _expressions(given) -> list[Expression]:
     items = [given] if isinstance(given, (str, Expression)) else given
     if not isinstance(items, Iterable) or isinstance(items, (bytes, Mapping)):
         raise ValuesError(f"jacobian takes a list of expressions, not {_shown(given)}")
+    if isinstance(items, AbstractSet) and not isinstance(items, KeysView):
+        # (as wrt=: a set's order, the rows', changes with PYTHONHASHSEED)
+        raise ValuesError("jacobian takes the expressions in order, as a list, not a set "
+                          f"({_shown(given)}): its order, the rows' order, would change "
+                          "from run to run")
     items = list(items)
     if not items:
         raise ValuesError("jacobian was given no expressions")

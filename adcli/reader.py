@@ -169,6 +169,11 @@ _SAID_EXAMPLES = {"\\text": "\\text{by the chain rule}", "\\textrm": "\\textrm{b
                   "\\mbox": "\\mbox{(by parts)}"}
 # Functions adcli lacks, often written as if it had them: what to write instead.
 _LACKING = {"sinc": "write sin(u)/u for sinc(u); numpy's sinc(u) is sin(pi u)/(pi u)"}
+# The inverses of coth, sech and csch, in each spelling the others have (not acot h, nor a
+# times coth): each is another inverse's of 1/u
+_LACKING.update({f"{head}{f}": f"write {inverse}(1/u) for {head}{f}(u)"
+                 for f, inverse in (("coth", "atanh"), ("sech", "acosh"), ("csch", "asinh"))
+                 for head in ("a", "ar", "arc")})
 
 
 def _constant_or_greek(name: str) -> bool:
