@@ -69,9 +69,9 @@ class _HelpFormatter(click.HelpFormatter):
 
 def _example(line: str, width: int) -> list[str]:
     """A command line in lines of at most ``width``, each but the last ending in " \\"
-    (the shell's line continuation), broken before options (an option stays on a line
-    with its value), else between shell words; a quoted argument is never broken, nor a
-    line that fits."""
+    (the shell's line continuation), broken before options, else between the command's
+    words. An option is never parted from its value (the continuation indent shrinks
+    for it, as for a quoted argument, which is never broken), nor is a line that fits."""
     if len(line) <= width:
         return [line]
     from .tables import fold
@@ -83,9 +83,9 @@ def _example(line: str, width: int) -> list[str]:
             units[-1].append(word)
         else:
             units.append([word])
-    room = width - len(lead) - 4    # after a continuation line's indent, before " \\"
-    pieces = [piece for unit in units
-              for piece in ([" ".join(unit)] if len(" ".join(unit)) <= room else unit)]
+    command = " ".join(units[0])    # (one piece if it fits after a continuation's indent)
+    pieces = [command] if len(command) <= width - len(lead) - 4 else units[0]
+    pieces += [" ".join(unit) for unit in units[1:]]
     lines = fold([lead + pieces[0], *pieces[1:]], width - 2, len, lead + "  ")
     return [f"{text} \\" for text in lines[:-1]] + lines[-1:]
 
@@ -312,9 +312,21 @@ def cli(ctx, debug):
       eval "$(_ADCLI_COMPLETE=bash_source adcli)"
     """
     _state["debug"] = debug
-    if ctx.invoked_subcommand is None:  # a usage error: help on stderr, stdout stays empty
-        click.echo(ctx.get_help(), err=True)
-        ctx.exit(2)
+    if ctx.invoked_subcommand is None:  # a usage error: stdout stays empty
+        _error(_no_command(ctx))
+        ctx.exit(EXIT_BAD_INPUT)
+
+
+def _no_command(ctx) -> str:
+    """Bare ``adcli``: one message, its first line saying what is wrong, then the commands
+    with their summaries. The whole help would bury that line under 27 others."""
+    columns = terminal_width(sys.stderr)
+    formatter = _HelpFormatter(width=max(min(columns, _HELP_WIDTH) - 2, 20) if columns
+                               else _HELP_WIDTH)   # (piped: each command on one line)
+    ctx.command.format_commands(ctx, formatter)
+    listing = formatter.getvalue().split("\n", 1)[1].rstrip("\n")  # (no "Commands:")
+    return ("adcli: error: no command given: give one of these, as in adcli grad \"x^2\" "
+            f"--at x=1 (see 'adcli --help'):\n{listing}")
 
 
 class _InputFile(click.File):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import gc
+import re
 import sys
 import warnings
 
@@ -53,11 +54,15 @@ def _run(command_class, texts, wrt, *, at=(), grid=(), points_file=None, points_
     out, err = out or sys.stdout, err or sys.stderr
     if no_header and not getattr(FORMATS.get(fmt), "has_header", False):
         raise ValuesError(f"--no-header is for --format csv or tsv, not {fmt}")
+    # (for check_wrt, which gets the expression's names when --wrt is not given: its
+    # advice differs for --wrt x,y and for an expression in x and y)
+    options.setdefault("wrt_given", wrt is not None)
     command_class = command_class.select(**options)
     definitions = define(from_pairs(let)) if let else None
     expressions = [_parsed(text, definitions, i, len(texts)) for i, text in enumerate(texts, 1)]
     command = command_class(expressions, [], **options)
-    command.cautions = [c for e in expressions for c in e.cautions]
+    # (once each: a --let definition two expressions use has its cautions in both)
+    command.cautions = list(dict.fromkeys(c for e in expressions for c in e.cautions))
     for message in unused(definitions):
         warn(err, message)
     if definitions is not None and wrt is not None:
@@ -245,8 +250,9 @@ def _wrt(command, wrt: str | None, strict: bool, err) -> list[str]:
         command.check_wrt(list(command.names))
         return list(command.names)
     names = [w.strip() for w in wrt.split(",")]
-    if not all(map(is_name, names)):
-        raise ValuesError(f"--wrt {wrt!r}: give distinct variable names separated by commas")
+    for name in names:
+        if not is_name(name):
+            raise ValuesError(f"--wrt {wrt!r}: {_not_a_name(name)}")
     normal = list(map(normal_name, names))
     twice = [name for i, name in enumerate(normal) if name in normal[:i]]
     if twice:   # (named: in a long list the repeat is not easy to see)
@@ -258,9 +264,26 @@ def _wrt(command, wrt: str | None, strict: bool, err) -> list[str]:
             raise ValuesError(f"--wrt {name}: {name} is a constant, not a variable")
         if name not in command.names:
             _unused(strict, err, f"--wrt {name}: '{name}' does not appear in the expression, "
-                                 f"so its derivative is 0{name_hint(name, command.names)}")
+                                 "so its derivative is 0", name_hint(name, command.names))
     command.check_wrt(names)
     return names
+
+
+def _not_a_name(text: str) -> str:
+    """Why an item of --wrt is no variable's name, as --wrt x,pi says pi is a constant."""
+    from .reader import is_function_name
+
+    if not text:
+        return "a name is empty (a comma too many?)"
+    if is_function_name(text):
+        return f"'{escape(text)}' is a function, not a variable"
+    parts = re.split(r"[\s.;:/|]+", text)
+    if len(parts) > 1 and all(map(is_name, parts)):     # x.y, x y, x;y: a typed separator
+        return (f"'{escape(text)}' is not a name: separate names with commas, "
+                f"--wrt {','.join(parts)}")
+    if text[0].isdigit():
+        return f"'{escape(text)}' is not a name: a name starts with a letter"
+    return f"'{escape(text)}' is not a name (a letter, then letters, digits or '_')"
 
 
 def _check_names(command, source: PointSource, strict: bool, err) -> None:
@@ -285,7 +308,7 @@ def _check_names(command, source: PointSource, strict: bool, err) -> None:
     for name in [*source.fixed, *source.grid]:   # a points file's other columns pass through
         if name not in command.names:
             _unused(strict, err, f"a value was given for '{name}', which does not appear in "
-                                 f"the expression{did_you_mean(name, command.names)}")
+                                 "the expression", did_you_mean(name, command.names))
 
 
 def refuse_constant_columns(expressions, source: PointSource) -> None:
@@ -334,8 +357,9 @@ def value_hints(missing: list[str], given: list[str]) -> list[str]:
     return hints
 
 
-def _unused(strict: bool, err, message: str) -> None:
-    """A name the expression does not use: likely a typo, so an error under --strict."""
+def _unused(strict: bool, err, message: str, hint: str = "") -> None:
+    """A name the expression does not use: likely a typo, so an error under --strict,
+    which it names (the warning's words alone read as if the run went on)."""
     if strict:
-        raise ValuesError(message)
-    warn(err, message)
+        raise ValuesError(f"{message}: refused under --strict{hint}")
+    warn(err, message + hint)
