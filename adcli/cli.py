@@ -405,6 +405,9 @@ def _click_command(command_class) -> click.Command:
         meta = click.get_current_context().meta
         _options_after_dashes(given, meta.get(_AFTER_DASHES, ()), command_class.many)
         _stray_words(given, meta.get(_SPLIT_AT, ()))
+        if given.count("@-") > 1:
+            raise click.UsageError("@- is given twice, and stdin can be read once: put the "
+                                   "expressions in files (@FILE)")
         points = options.get("points_file")     # (a file opened by name has that name)
         if points is not None and "@-" in given and \
                 getattr(points, "name", "<stdin>") == "<stdin>":
@@ -576,6 +579,8 @@ def _split_pair(value: str, after: list[str]) -> None:
                                f"--at {escape(''.join(words.split()))}")
     pair = "".join(value.split()).rstrip("=") + "="
     name = pair[:-1].rsplit(",", 1)[-1]
+    if not name:    # (--at '=': no name either, which the points' reader says)
+        return
     raise click.UsageError(f"--at '{escape(pair)}': the value of {escape(name)} is missing: "
                            f"write name=value without spaces, --at {escape(pair)}VALUE")
 
@@ -594,11 +599,11 @@ def _expression_text(argument: str) -> str:
         if path == "-":
             if sys.stdin is None:   # started with stdin closed (<&-)
                 raise click.UsageError(f"@-: {_STDIN_CLOSED}")
-            text = sys.stdin.read()
+            text = _bounded(sys.stdin, argument)
             text.encode("utf-8")  # undecodable bytes come through as lone surrogates
             return text.removeprefix("\ufeff")
         with open(path, encoding="utf-8") as file:     # (utf-8: a bad byte's place counts it)
-            return file.read().removeprefix("\ufeff")
+            return _bounded(file, argument).removeprefix("\ufeff")
     except (UnicodeDecodeError, UnicodeEncodeError) as error:
         unit = "byte" if isinstance(error, UnicodeDecodeError) else "character"
         raise click.UsageError(f"cannot read the expression from {path!r}: it is not UTF-8 "
@@ -606,6 +611,19 @@ def _expression_text(argument: str) -> str:
     except (OSError, ValueError) as error:  # ValueError: a NUL in the path
         raise click.UsageError(f"cannot read the expression from {path!r}: "
                                f"{getattr(error, 'strerror', None) or error}") from None
+
+
+# The longest expression read from @FILE: a 1 MB expression takes ~2.3 s and ~270 MB, so
+# this one ~20 s and ~2.3 GB; `yes x+ | adcli grad @-` read until memory ran out.
+MAX_EXPRESSION = 8 << 20
+
+
+def _bounded(file, argument: str) -> str:
+    text = file.read(MAX_EXPRESSION + 1)
+    if len(text) > MAX_EXPRESSION:
+        raise click.UsageError(f"{argument}: the expression is longer than "
+                               f"{MAX_EXPRESSION:,} characters, more than adcli reads")
+    return text
 
 
 def main(argv=None) -> int:
