@@ -118,15 +118,17 @@ def fold_words(text: str, width: int) -> str:
 
 def terminal_width(stream) -> int | None:
     """The width of the terminal ``stream`` writes to (COLUMNS, if set), or None for a
-    pipe, a file or an object with no ``isatty``: there, nothing is folded."""
+    pipe, a file or an object with no ``isatty``: there, nothing is folded. A width of 0
+    (COLUMNS=0, or a terminal that reports 0 by 0, as some containers' do) is none known:
+    80, as Python's shutil.get_terminal_size takes it (at 0, every table drew nothing)."""
     isatty = getattr(stream, "isatty", None)
     if isatty is None or not isatty():
         return None
     columns = os.environ.get("COLUMNS", "")
-    if columns.isdigit():
+    if columns.isdigit() and int(columns):
         return int(columns)
     try:
-        return os.get_terminal_size(stream.fileno()).columns
+        return os.get_terminal_size(stream.fileno()).columns or 80
     except (AttributeError, OSError, ValueError):
         return None
 
@@ -162,9 +164,16 @@ def quote(text: str, limit: int = 60) -> str:
     return f"'{escape(shown)}'"
 
 
+# Characters that show as nothing though Python calls them printable, and that the grammar
+# takes into a name (variation selectors, the combining grapheme joiner, Khmer's inherent
+# vowels, Hangul's fillers): escaped as unprintable ones are; the parser refuses them.
+INVISIBLE = re.compile("[\u034f\u115f\u1160\u17b4\u17b5\u180b-\u180d\u180f\u3164"
+                       "\ufe00-\ufe0f\uffa0\U000e0100-\U000e01ef]")
+
+
 def _escape_char(c: str) -> str:
     # (isprintable is False for every separator, Z, but the space: no category lookup)
-    if c.isprintable():
+    if c.isprintable() and not INVISIBLE.match(c):
         return c
     if "\udc80" <= c <= "\udcff":     # an undecodable byte, kept by surrogateescape
         return f"\\x{ord(c) - 0xdc00:02x}"

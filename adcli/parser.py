@@ -12,7 +12,7 @@ from collections.abc import Mapping
 
 from . import lalr
 from .definitions import Definitions
-from .errors import ExpressionError, escape, quote
+from .errors import INVISIBLE, ExpressionError, escape, quote
 from .expression import LATEX_LETTERS, Expression, normal_name
 from .printer import as_operand as _operand, render
 # (tex_font: the grammar's own fonts, \operatorname{sech}, \mathrm e)
@@ -874,16 +874,11 @@ def _nodes(text: str, definitions=frozenset(), hint: bool = True, said=None) -> 
     raise next((h for h in hints if h is not None), syntax)
 
 
-# Characters that show as nothing but that the grammar takes into a name, as it takes any
-# mark or letter: variation selectors, the combining grapheme joiner, Khmer's inherent
-# vowels, Hangul's fillers. x\ufe0f would be a variable of its own beside x, looking the
-# same. (Invisible characters that are no part of a word, \u200b, the grammar refuses.)
-_INVISIBLE = re.compile("[\u034f\u115f\u1160\u17b4\u17b5\u180b-\u180d\u180f\u3164"
-                        "\ufe00-\ufe0f\uffa0\U000e0100-\U000e01ef]")
-
-
 def _refuse_invisible(text: str) -> None:
-    found = _INVISIBLE.search(text)
+    """Characters that show as nothing but that the grammar takes into a name
+    (errors.INVISIBLE) refused where they stand: x\ufe0f would be a variable of its own
+    beside x, looking the same."""
+    found = INVISIBLE.search(text)
     if found:
         shown = found.group().encode("unicode_escape").decode("ascii")
         raise ExpressionError(f"unexpected invisible character '{shown}': delete it", text,

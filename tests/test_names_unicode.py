@@ -18,7 +18,7 @@ import pytest
 
 import adcli
 from adcli import parser
-from adcli.errors import ExpressionError
+from adcli.errors import INVISIBLE, ExpressionError
 from conftest import run_cli, run_in_pty
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -77,7 +77,7 @@ def test_every_combining_mark_python_takes_in_a_name_is_taken():
         pytest.skip("the grammar lists the marks of Unicode 14.0 (Python 3.11)")
     marks = [chr(i) for i in range(0x300, 0x10000)
              if unicodedata.category(chr(i)) in ("Mn", "Mc")
-             and not parser._INVISIBLE.match(chr(i))]
+             and not INVISIBLE.match(chr(i))]
     assert len(marks) > 1000
     refused = [f"U+{ord(m):04X}" for m in marks
                if not ("x" + m).isidentifier() or not parser.is_name("x" + m)]

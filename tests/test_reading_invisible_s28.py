@@ -26,3 +26,8 @@ def test_the_api_refuses_it_too():
 
 def test_marks_that_show_are_still_read():
     assert set(adcli.parse("x\u0301 + x").variables) == {"x", "x\u0301"}
+
+
+def test_the_echoed_text_shows_it_escaped_under_its_caret():
+    code, out, err = run_cli("grad", "x\ufe0f + 1", "--at", "x=1")
+    assert err.splitlines()[1:3] == ["  x\\ufe0f + 1", "   ^"]
