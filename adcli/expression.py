@@ -918,10 +918,13 @@ def _size(shape: tuple) -> int:
 def _own(result: Result, arrays) -> None:
     """Each of result's arrays its own and writable: never a view of a caller's values
     (f = "x" returns x's leaf, whose data is the array given), which would change with
-    them, nor broadcast_to's read-only view of a value the same at every point."""
+    them, nor broadcast_to's read-only view of a value the same at every point. (Told by
+    the memory each array is a view of, not np.may_share_memory of every pair: a sum of
+    2,000 variables made 4 million such calls, 2.7 s of a 4.2 s grad.)"""
+    given = {id(_memory(b)) for b in arrays}
+
     def owned(a):
-        if a is None or (a.flags.writeable
-                         and not any(np.may_share_memory(a, b) for b in arrays)):
+        if a is None or (a.flags.writeable and id(_memory(a)) not in given):
             return a
         return np.array(a)
 
@@ -929,6 +932,13 @@ def _own(result: Result, arrays) -> None:
     result.derivative = owned(result.derivative)
     if result.gradient is not None:
         result.gradient = {n: owned(g) for n, g in result.gradient.items()}
+
+
+def _memory(a):
+    """What an array's data lies in: the array that owns it, or its buffer object."""
+    while isinstance(a, np.ndarray) and a.base is not None:
+        a = a.base
+    return a
 
 
 def _as_point(result: Result) -> Result:
