@@ -132,6 +132,11 @@ class Target:
     sides_error: np.ndarray | None = None
     sides_unknown: np.ndarray | None = None
     fd_disagrees: np.ndarray | None = None  # AD and FD disagree where f is smooth
+    # Per point judged against an expectation, away from kinks: where the finite
+    # differences shown did not settle (their error above SETTLED of the larger of them and
+    # AD: -93 +- 2.7e4 beside 0.1), so they witness nothing and AD with its rounding bound
+    # alone decided (None without an expectation: such points are not counted then).
+    unsettled: np.ndarray | None = None
     why: np.ndarray | None = None       # per skipped point: why it was not counted
     # A mixed partial's variables as Leibniz writes them, ∂²f/∂x∂y: (x, y); () for a
     # derivative in ``name`` alone. ``name`` is then the first, the one differentiated in
@@ -224,6 +229,7 @@ class Row:
     # ``difference`` is over the size of the terms (Target.terms: where f's central
     # differences vanish, _flat, or beside an exact 0), not relative to the larger value
     flat: bool = False
+    unsettled: bool = False             # ``fd`` did not settle (Target.unsettled)
 
 
 @dataclass
@@ -878,10 +884,11 @@ def _finite_float(number) -> bool:
         return False
 
 
-def _given_expectation(given, what: str):
+def _given_expectation(given, what: str, optional: bool = True):
     """An expectation as given to the API: a text, an Expression, or a finite number (a
-    constant derivative: check("3*x", 3))."""
-    if given is None or isinstance(given, (str, Expression)):
+    constant derivative: check("3*x", 3)); None only where leaving it out means something
+    (expected=None compares AD with finite differences; expect={"x": None} says nothing)."""
+    if (given is None and optional) or isinstance(given, (str, Expression)):
         return given
     if isinstance(given, (int, float, np.integer, np.floating)) and \
             not isinstance(given, (bool, np.bool_)) and _finite_float(given):
@@ -893,8 +900,11 @@ def _given_expectation(given, what: str):
 def _by_names(expect: Mapping | None) -> dict | None:
     """expect= keyed by the tuple of names each key says: "x" is (x,), "x,y" and ("x",
     "y") are (x, y), ∂²f/∂x∂y; each name as the expression reads it (x₁ is x1)."""
-    if not expect:
+    if expect is None:
         return expect
+    if not expect:  # (built empty by the caller: checking nothing of theirs is no pass)
+        raise ValuesError("expect= is empty: give at least one derivative, or leave expect "
+                          "out to compare AD with finite differences")
     keyed = {}
     for key, given in expect.items():
         parts = key.split(",") if isinstance(key, str) else key
@@ -905,7 +915,7 @@ def _by_names(expect: Mapping | None) -> dict | None:
         names = tuple(normal_name(p.strip()) for p in parts)
         if names in keyed:
             raise ValuesError(f"expect: {_key(names)} is given more than once")
-        keyed[names] = _given_expectation(given, f"expect[{key!r}]")
+        keyed[names] = _given_expectation(given, f"expect[{key!r}]", optional=False)
     return keyed
 
 
@@ -3643,6 +3653,8 @@ def _judge_target(f, t: Target, i, order, points, found, rtol, atol, smooth_valu
             t.why[t.lost & where & (lost < larger)] = LOST_HALF.format(what=what, cause=cause)
         usable &= ~t.lost
         t.status[usable] = np.where(same[usable], "match", "differs")
+        # (at a kink the left and right derivatives witness, and the kink's words say so)
+        t.unsettled = usable & ~found.kink & np.isfinite(t.fd) & ~settled
         t.overflow &= usable    # (judged by AD alone there: a note says why)
         disagree = usable & ~found.kink & settled & ~agree
         # (AD decides; a pole says why the differences disagree, or did not settle)
@@ -4156,7 +4168,8 @@ def _row(t: Target, points, index: int) -> Row:
         return None if a is None else float(a[index])
     return Row(index, _at(points, index), t.name, t.label, get(t.expected), get(t.ad),
                get(t.fd), get(t.difference), get(t.left), get(t.right), t.derivative,
-               t.terms is not None and bool(t.terms[index]))
+               t.terms is not None and bool(t.terms[index]),
+               t.unsettled is not None and bool(t.unsettled[index]))
 
 
 def _worst(targets, points, status) -> list[Row]:
@@ -4316,7 +4329,8 @@ def _summary(r: CheckResult) -> str:
                 f"adcli's derivative and finite differences disagree for {what} at "
                 f"{r.differing} of {_s(r.counted)}")
     elif r.verdict == "matches":
-        head = f"matches {what} at {r.counted}/{r.counted} points, {largest}{_within(r)}"
+        head = f"matches {what} at {r.counted}/{r.counted} points, {largest}{_within(r)}" \
+            + _unsettled_fd(r)
     else:
         head = f"differs from {what} at {r.differing} of {_s(r.counted)}"
         if len(r.targets) > 1:
@@ -4324,6 +4338,7 @@ def _summary(r: CheckResult) -> str:
                      if np.any(t.status == "differs") else f"{t.label} matches"
                      for t in r.targets]
             head = f"differs at {r.differing} of {_s(r.counted)} ({'; '.join(parts)})"
+        head += _unsettled_fd(r)
     if r.no_derivative:
         where = "where the derivative does not exist"
         head += (f", except at {_s(r.no_derivative)} {where}" if r.verdict == "matches"
@@ -4358,6 +4373,24 @@ def _flat_kinds(targets) -> list[int]:
         flat = np.isfinite(t.flat) & _judged(t)
         kinds |= set(np.unique(t.converging[flat].astype(int)).tolist())
     return sorted(kinds)
+
+
+def _unsettled_fd(r: CheckResult) -> str:
+    """Where finite differences did not settle at points judged against an expectation:
+    the verdict there rests on AD and its rounding bound, and their number witnesses
+    nothing (-93 beside AD's 0.1, shown so: a reader would take it for a third opinion)."""
+    where = np.zeros(len(r.value), bool)
+    for t in r.targets:
+        if t.unsettled is not None:
+            where |= t.unsettled & _judged(t)
+    count = int(np.count_nonzero(where))
+    if not count:
+        return ""
+    which, decided = ("that point", "it") if r.counted == 1 else \
+        ("any of them", "them") if count == r.counted else \
+        (f"{count} of them", "it" if count == 1 else "those")
+    return f"; finite differences did not settle at {which}: AD and its rounding bound " \
+           f"alone decided {decided}"
 
 
 def _within(r: CheckResult) -> str:

@@ -533,7 +533,7 @@ def test_variables_named_like_csv_columns_leave_each_header_name_once():
                              "expected=ad", "--format", "csv")
     header = out.splitlines()[0].split(",")
     assert header == ["ad", "expected", "derivative", "expected_", "ad_", "finite_difference",
-                      "relative_difference", "status"]
+                      "finite_difference_error", "relative_difference", "status"]
 
 
 @pytest.mark.parametrize("expected", [
@@ -1201,8 +1201,8 @@ def test_csv_one_row_per_point_and_derivative(cli):
                        "x=1,y=3", "--format", "csv")
     assert code == 1
     assert out.splitlines() == [
-        "x,y,derivative,expected,ad,finite_difference,relative_difference,status",
-        out.splitlines()[1], out.splitlines()[2]]
+        "x,y,derivative,expected,ad,finite_difference,finite_difference_error,"
+        "relative_difference,status", out.splitlines()[1], out.splitlines()[2]]
     first, second = (line.split(",") for line in out.splitlines()[1:])
     assert first[:5] == ["1.0", "3.0", "d/dx", "3.0", "3.0"] and first[-1] == "match"
     # ∂/∂y = x = 1; expected 2x = 2: relative difference 1/2
@@ -1396,7 +1396,8 @@ def test_csv_keeps_rows_on_stdout_and_says_the_verdict_and_diagnosis_on_stderr(c
     code, out, err = cli("check", "sin(3x)", "3cos(x)", "--at", "x=1", "--format", "csv")
     assert code == 1
     header, row = out.splitlines()
-    assert header == "x,derivative,expected,ad,finite_difference,relative_difference,status"
+    assert header == ("x,derivative,expected,ad,finite_difference,finite_difference_error,"
+                      "relative_difference,status")
     assert row.startswith("1.0,d/dx,") and row.endswith(",differs")
     assert err.splitlines()[:2] == [
         "adcli: differs from d/dx at 1 of 1 point",

@@ -168,10 +168,11 @@ def test_exp_near_overflow_matches_itself(x):
     assert math.isfinite(math.exp(float(x)))
     code, out, err = plain("exp(x)", "exp(x)", "--at", f"x={x}")
     # (at 709.7 exp overflows within the finite-difference step: a note says so after)
-    assert (code, out.splitlines()[0], err) == (
+    # (at 709 the differences are refuted by finer steps: the verdict line says so after ";")
+    assert (code, out.splitlines()[0].split(";")[0], err) == (
         0, "matches d/dx at 1/1 points, largest relative difference 0", "")
     code, out, _ = plain("exp(x)", "(1 + 1e-6) exp(x)", "--at", f"x={x}")
-    assert code == 1 and out.startswith("differs from d/dx at 1 of 1 point\n")
+    assert code == 1 and out.splitlines()[0].split(";")[0] == "differs from d/dx at 1 of 1 point"
 
 
 def test_an_overflowed_bound_is_not_called_cancellation():

@@ -50,8 +50,9 @@ def _right(f_mp, d_mp) -> bool:
 def test_a_right_derivative_at_a_stationary_point_matches(f, g, f_mp, d_mp):
     assert _right(f_mp, d_mp)
     code, out, err = plain(f, g, "--at", "x=0")
-    assert (code, out, err) == (0, "matches d/dx at 1/1 points, largest relative "
-                                   "difference 0\n", "")
+    # (the verdict; where f is tiny about 0 its differences do not settle, said after ";")
+    assert (code, out.split(";")[0].rstrip("\n"), err) == (
+        0, "matches d/dx at 1/1 points, largest relative difference 0", "")
 
 
 @pytest.mark.parametrize("f, g, f_mp, d_mp", AT_ZERO, ids=[r[0] for r in AT_ZERO])

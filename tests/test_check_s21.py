@@ -34,8 +34,8 @@ def one_line_error(run) -> str:
 
 # d/dx x^2 = 2x at 1 and 3 is 2 and 6; the expectation 3x gives 3 and 9: it differs
 GRID = ("x^2", "3x", "--grid", "x=1:3:2")
-HEADER = ["x", "derivative", "expected", "ad", "finite_difference", "relative_difference",
-          "status"]
+HEADER = ["x", "derivative", "expected", "ad", "finite_difference", "finite_difference_error",
+          "relative_difference", "status"]
 
 
 def test_tsv_is_csv_with_tabs_row_for_row():
@@ -46,8 +46,8 @@ def test_tsv_is_csv_with_tabs_row_for_row():
     assert [(r[0], r[1], float(r[2]), float(r[3])) for r in rows[1:]] == \
         [("1.0", "d/dx", 3.0, 2.0), ("3.0", "d/dx", 9.0, 6.0)]
     # relative difference |3x - 2x| / 3x = 1/3 at every point
-    assert [abs(float(r[5]) - 1 / 3) < 1e-15 for r in rows[1:]] == [True, True]
-    assert [r[6] for r in rows[1:]] == ["differs", "differs"]
+    assert [abs(float(r[6]) - 1 / 3) < 1e-15 for r in rows[1:]] == [True, True]
+    assert [r[7] for r in rows[1:]] == ["differs", "differs"]
     _, same, _ = run_cli("check", *GRID, "--format", "csv")
     assert rows == list(csv.reader(io.StringIO(same)))
     # (the verdict is for people, on stderr, as csv's)

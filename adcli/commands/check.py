@@ -92,7 +92,7 @@ class Check(Command):
         with np.errstate(all="ignore"), warnings.catch_warnings():
             warnings.simplefilter("ignore", RuntimeWarning)
             try:
-                result = checking.check(f, expected, expect=expectations, order=order,
+                result = checking.check(f, expected, expect=expectations or None, order=order,
                                         wrt=wrt, at=given, samples=samples, seed=seed,
                                         domain=spans, rtol=rtol, atol=atol,
                                         definitions=definitions)
@@ -534,9 +534,19 @@ def _columns(result, rows, headers, fields, digits, extra):
              for name in result.points]
     if len(result.targets) > 1:
         keys.append(Column("derivative", [row.label for row in rows]))
-    values = [Column(header, [_text(getattr(row, field), digits) for row in rows])
+    values = [Column(header, [_cell(row, field, digits) for row in rows])
               for header, field in zip(headers, fields)]
     return keys, values
+
+
+UNSETTLED = " (did not settle)"
+
+
+def _cell(row, field: str, digits) -> str:
+    """A value of a row, finite differences that did not settle marked so: beside AD's
+    0.1, a bare -93.3 would read as a third opinion, where it witnesses nothing."""
+    text = _text(getattr(row, field), digits)
+    return text + UNSETTLED if field == "fd" and row.unsettled else text
 
 
 def _worst_columns(result, digits, extra):
@@ -589,8 +599,10 @@ def _render_plain(result, out, digits, extra, header=True) -> None:
     out.write("\n".join(lines) + "\n")
 
 
-_CSV_COLUMNS = ("derivative", "expected", "ad", "finite_difference", "relative_difference",
-                "status")
+# (finite_difference_error, as json's: whether the differences settled, -93 +- 2.7e4 not,
+# is the reader's to see beside the number, which stays a number)
+_CSV_COLUMNS = ("derivative", "expected", "ad", "finite_difference", "finite_difference_error",
+                "relative_difference", "status")
 
 
 def _free(column: str, taken) -> str:
@@ -640,7 +652,7 @@ def _render_rows(writer, result, out, digits, extra, header) -> None:
         for t, label in zip(result.targets, labels):
             expected = None if t.expected is None else t.expected[i]
             row([*point, label, *(_text(v, digits) for v in (expected, t.ad[i], t.fd[i],
-                                                              t.difference[i])),
+                                                              t.fd_error[i], t.difference[i])),
                  t.status[i]])
 
 
