@@ -2668,8 +2668,9 @@ def _asked(f, targets, order, found) -> tuple:
 
 def _asked_name(t: Target, order: int, steps: int) -> str:
     """The number, as wider.Asked names it, of t's derivative along the first ``steps`` of
-    its path: "" f's value, "x" d/dx, "y,x" ∂/∂x of ∂f/∂y."""
-    return ",".join(path(t, order)[:steps])
+    its path: "" f's value, "x" d/dx, "x,y" ∂/∂x of ∂f/∂y (the Hessian's d2f/dx dy: its
+    names as Leibniz orders them, the path's last first)."""
+    return ",".join(path(t, order)[:steps][::-1])
 
 
 def _stand_in(numbers, wide, seen, name: str, at, scale=None, rtol: float = 0.0):

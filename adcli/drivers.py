@@ -34,7 +34,9 @@ def clear_seed(root: Variable) -> None:
 
 
 def hessian(grads: dict, leaves, wrt, shape, watch=None) -> np.ndarray:
-    """One reverse pass per variable over the gradient's graph (double backprop)."""
+    """One reverse pass per variable over the gradient's graph (double backprop):
+    ``matrix[..., i, j]`` is d2f/dx_i dx_j as Leibniz reads it, d/dx_i (df/dx_j), so the
+    name of an entry says which pass made it (check's d2/dx dy is the same number)."""
     k = len(wrt)
     # (long double's run keeps its numbers: log(x^2)'s -2/x^2 at 1e-170 is -2e340 there,
     # which a float64 matrix would round to -inf, and its range witness then miss)
@@ -43,10 +45,10 @@ def hessian(grads: dict, leaves, wrt, shape, watch=None) -> np.ndarray:
     for i, name in enumerate(wrt):
         g = grads.get(name)
         if g is None or not g.requires_grad:
-            continue  # a constant first derivative: its row is 0
-        row = differentiate(g, leaves, watch)
+            continue  # a constant first derivative: its column is 0
+        column = differentiate(g, leaves, watch)    # d/dx_j of df/dx_i, for every j
         for j, other in enumerate(wrt):
-            matrix[..., i, j] = row.get(other, 0.0)
+            matrix[..., j, i] = column.get(other, 0.0)
     return matrix
 
 

@@ -712,6 +712,9 @@ class TableWriter(_Writer):
         for matrix in self.command.matrices():
             for line, indent in _legend_lines(matrix.legend, console.width):
                 tables.print_heading(console, [line], indent=indent)
+            if not matrix.cells:    # (no entries: said once, not a bare title per point)
+                tables.print_heading(console, [matrix.title], whole=True)
+                continue
             for rows in map(_split, self.chunks):
                 for i in range(len(rows)):
                     cells = [[self.text(rows.columns[index[path]][i]) for path in row]

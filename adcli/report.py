@@ -65,6 +65,9 @@ def _subject(name: str, value: str = "value") -> str:
     output, _, variables = name.rpartition(":")
     if not variables:
         return output or value
+    names = variables.split(",")
+    if len(names) > 1 and len(set(names)) == 1:     # the Hessian's diagonal, as grad --order
+        variables = f"{names[0]}^{len(names)}"      # 2 names its number: d2/dx2, not d2/dx dx
     x, _, order = variables.partition("^")
     if order:
         return f"d{order}{output}/d{x}{f'^{order}' if x[-1].isdigit() else order}"

@@ -512,11 +512,12 @@ def _entry(name: str, cell: str, width: int) -> list[str]:
 
 # Where a label too wide for its line is broken, each rule only in the pieces still too
 # wide: between its words, between two differentials (∂²f/∂x | ∂y), then after the
-# fraction bar (∂²f/ | ∂x) and between a ∂ and its name, these two (flagged) only where
-# the pieces then fit on a line: a name wider than the line itself stays as before, with
-# its ∂, for the terminal to break, as it breaks such a name in every table.
+# fraction bar (∂²f/ | ∂x) and around a name, after its ∂ and before its ² (∂²f/∂x²), these
+# two (flagged) only where the pieces then fit on a line: a name wider than the line
+# itself stays as before, with its ∂, for the terminal to break, as it breaks such a name
+# in every table.
 _LABEL_BREAKS = ((r"(?<= )", False), (r"(?<=[^/ ])(?=∂)", False), (r"(?<=/)", True),
-                 (r"(?<=∂)", True))
+                 (r"(?<=∂)|(?=²)", True))
 
 
 def _label_lines(label: str, width: int, lead: str) -> list[str]:

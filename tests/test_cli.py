@@ -298,7 +298,7 @@ def test_csv_headers(capsys, args, header):
 
 
 def test_csv_hessian_adds_second_derivative_columns(capsys):
-    # x*y: d2f/dx dx = 0, d2f/dx dy = 1 (a space between the two: README "Output")
+    # x*y: d2f/dx^2 = 0, d2f/dx dy = 1 (a space between the two: README "Output")
     code, out, _ = run(capsys, "hessian", "x*y", "--at", "x=1,y=2", "--format", "csv")
     assert code == 0
     header, row = out.splitlines()
@@ -306,7 +306,7 @@ def test_csv_hessian_adds_second_derivative_columns(capsys):
     assert columns[:5] == ["x", "y", "f", "df/dx", "df/dy"]
     values = dict(zip(columns, (float(t) for t in row.split(","))))
     assert values["d2f/dx dy"] == 1.0
-    assert values["d2f/dx dx"] == 0.0
+    assert values["d2f/dx^2"] == 0.0
 
 
 def test_plain_is_value_then_partials_one_line_per_point(capsys):
@@ -502,7 +502,8 @@ def test_options_about_points_input_need_points_input(argv, message):
                                                      "variable"),
     # 'the expression has y, x', when --wrt had named them
     (["grad", "x*y", "--at", "x=1,y=2", "--order", "3", "--wrt", "y,x"],
-     "--order 3 differentiates in one variable, not y, x: name one with --wrt"),
+     "--order 3 differentiates in one variable, not y, x: give one name to --wrt; for "
+     "mixed partials, adcli hessian, or diff(EXPRESSION, y, x) in adcli eval"),
     (["eval", "x/inf", "--at", "x=1"], "no value given for inf: add --at inf=... (inf is a "
      "value, not a constant of the language: give it to a variable (--at x=inf), or write "
      "1e999 in the expression)"),

@@ -775,11 +775,12 @@ def test_gradients_and_hessians_agree_with_central_differences(data):
     assert math.isclose(float(result.value), f0, rel_tol=1e-9,
                         abs_tol=1e-9 * spread + 1e4 * EPS * size)
 
-    # The Hessian (double backprop) against differences of the (checked) gradient.
+    # The Hessian (double backprop) against differences of the (checked) gradient:
+    # d/d other of df/d name is H[j][i], Leibniz's d2f/d other d name.
     for i, name in enumerate(names):
         for j, other in enumerate(names):
             compare_with_differences(partial(name), point, other, steps[other],
-                                     float(result.hessian[i, j]), f"d2/d{name}d{other}")
+                                     float(result.hessian[j, i]), f"d2/d{other} d{name}")
 
 
 @pytest.mark.filterwarnings("ignore::adcli.errors.AdcliWarning")  # (kinks, edges: said)

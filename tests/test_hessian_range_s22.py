@@ -6,7 +6,7 @@ comes out inf and f'' = -2/x^2 comes out nan (inf - inf in the second pass). By 
 f = 2 ln x = -782.879, f' = 2/x = 2e170, f'' = -2/x^2 = -2e340; long double holds all three.
 drivers.hessian kept its entries in float64, so long double's -2e340 was -inf before it
 was judged, and an inf is no witness: the nan went unsaid. With y as a factor,
-log(x^2) y at (1e-170, 1): d2/dx dx = -2y/x^2 = -2e340, d2/dx dy = 2/x = 2e170, d2/dy dy = 0.
+log(x^2) y at (1e-170, 1): d2/dx2 = -2y/x^2 = -2e340, d2/dx dy = 2/x = 2e170, d2/dy2 = 0.
 """
 from __future__ import annotations
 
@@ -25,7 +25,7 @@ pytestmark = pytest.mark.skipif(not wider.WIDE, reason="numpy's long double is f
 mpmath.mp.dps = 50
 
 X = 1e-170
-SECOND = -2 / mpmath.mpf(X) ** 2      # d2/dx dx of log(x^2), x exactly the float 1e-170
+SECOND = -2 / mpmath.mpf(X) ** 2      # d2/dx2 of log(x^2), x exactly the float 1e-170
 
 
 def range_said(err: str) -> dict:
@@ -43,8 +43,8 @@ def test_a_hessian_entry_beyond_float64_is_warned_of_with_its_number():
     code, out, err = run_cli("hessian", "log(x^2)", "--at", f"x={X!r}", "--format", "plain")
     assert code == 0
     said = range_said(err)
-    assert set(said) == {"the value", "d/dx", "d2/dx dx"}
-    number, shown = said["d2/dx dx"]
+    assert set(said) == {"the value", "d/dx", "d2/dx2"}
+    number, shown = said["d2/dx2"]
     assert shown == "nan"
     assert abs(number / SECOND - 1) < 1e-13      # 14 digits of -2e340, not -inf
     assert abs(said["d/dx"][0] / (2 / mpmath.mpf(X)) - 1) < 1e-13
@@ -56,7 +56,7 @@ def test_json_names_the_entry_and_gives_float64s_rounding_of_it():
     ranged = {w["function"]: w["long_double"] for w in json.loads(out)["warnings"]
               if w["kind"] == "range"}
     # JSON's numbers are float64: -2e340 rounds to -inf there
-    assert ranged["d2/dx dx"] == "-inf"
+    assert ranged["d2/dx2"] == "-inf"
 
 
 def test_every_entry_of_a_mixed_hessian_is_judged():
@@ -65,9 +65,9 @@ def test_every_entry_of_a_mixed_hessian_is_judged():
     assert code == 0
     said = range_said(err)
     hessian = {k: v for k, v in said.items() if k.startswith("d2/")}
-    # d2/dy dy = 0 is shown as 0: nothing to say of it
-    assert set(hessian) == {"d2/dx dx", "d2/dx dy", "d2/dy dx"}
-    assert abs(hessian["d2/dx dx"][0] / SECOND - 1) < 1e-13
+    # d2/dy2 = 0 is shown as 0: nothing to say of it
+    assert set(hessian) == {"d2/dx2", "d2/dx dy", "d2/dy dx"}
+    assert abs(hessian["d2/dx2"][0] / SECOND - 1) < 1e-13
     for mixed in ("d2/dx dy", "d2/dy dx"):
         assert abs(hessian[mixed][0] / (2 / mpmath.mpf(X)) - 1) < 1e-13
         assert hessian[mixed][1] == "inf"
@@ -78,7 +78,7 @@ def test_an_entry_float64_rounds_honestly_to_inf_is_not_warned_of():
     code, out, err = run_cli("hessian", "1/x", "--at", "x=1e-120", "--format", "plain")
     assert code == 0
     assert "inf" in out.split()
-    assert not [line for line in warnings_in(err) if "d2/dx dx" in line]
+    assert not [line for line in warnings_in(err) if "d2/dx2" in line]
 
 
 def test_grad_order_2_shows_floats_rounding_and_says_nothing_of_it():

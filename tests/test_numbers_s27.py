@@ -184,7 +184,7 @@ def test_a_hessian_zero_beside_tiny_entries_is_said():
     assert point["hessian"][0][0] == 0.0
     assert point["hessian"][0][1] == pytest.approx(float(-truth), rel=1e-12)
     (line,) = warnings_in(err)
-    assert line.startswith("adcli: warning: d2/dx dx at 1 of 1 point: ")
+    assert line.startswith("adcli: warning: d2/dx2 at 1 of 1 point: ")
     assert "the derivative shown, 0, may be anything from" in line
 
 

@@ -556,7 +556,8 @@ HEADERS = [
     (["grad", "x1^4", "--at", "x1=2", "--order", "3"], ["x1", "f", "d3f/dx1^3"]),
     (["hessian", "x*dy + xd*y", "--at", "x=1,dy=2,xd=3,y=4"],
      ["x", "dy", "xd", "y", "f", "df/dx", "df/ddy", "df/dxd", "df/dy",
-      *(f"d2f/d{a} d{b}" for a in ["x", "dy", "xd", "y"] for b in ["x", "dy", "xd", "y"])]),
+      *(f"d2f/d{a}^2" if a == b else f"d2f/d{a} d{b}"
+        for a in ["x", "dy", "xd", "y"] for b in ["x", "dy", "xd", "y"])]),
 ]
 
 

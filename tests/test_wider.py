@@ -157,7 +157,7 @@ def test_eval_hessian_and_order_n_are_witnessed_too():
     value = (pytest.approx(1e-80, rel=1e-12, abs=0), 0.0)
     second = (pytest.approx(2e-240, rel=1e-12, abs=0), 0.0)
     assert said["eval"] == {"the value": value}
-    assert said["hessian"] == {"the value": value, "d2/dx dx": second,
+    assert said["hessian"] == {"the value": value, "d2/dx2": second,
                                "d/dx": (pytest.approx(-1e-160, rel=1e-12, abs=0), 0.0)}
     assert said["2"] == {"the value": value, "d2/dx2": second}
     assert said["3"] == {"the value": value,
@@ -167,7 +167,7 @@ def test_eval_hessian_and_order_n_are_witnessed_too():
 def test_a_hessian_checks_every_entry_and_names_it_as_its_column():
     # sqrt(x^2 + y^2) at x = 1.61e-162, y = 1.60e-203: x^2 is subnormal. With r the true
     # norm (= x to 82 digits): H = [[y^2, -xy], [-xy, x^2]]/r^3, so d2/dx dy = -y/r^2 =
-    # -6.1576e120 and d2/dy dy = 1/r = 6.2105e161; d2/dx dx = y^2/r^3 = 6.1e79 is 82
+    # -6.1576e120 and d2/dy2 = 1/r = 6.2105e161; d2/dx2 = y^2/r^3 = 6.1e79 is 82
     # digits below the terms it is the difference of, in float64 and in long double
     # alike: long double's is its own rounding (0, give or take ~1e146), which still
     # says float64's -inf is wrong
@@ -175,7 +175,7 @@ def test_a_hessian_checks_every_entry_and_names_it_as_its_column():
     with mpmath.workdps(200):
         r = mpmath.sqrt(mpmath.mpf(x) ** 2 + mpmath.mpf(y) ** 2)
         mixed = float(-mpmath.mpf(y) / r**2)
-        truth = {"d2/dx dy": mixed, "d2/dy dx": mixed, "d2/dy dy": float(1 / r)}
+        truth = {"d2/dx dy": mixed, "d2/dy dx": mixed, "d2/dy2": float(1 / r)}
         along_x = float(mpmath.mpf(y) ** 2 / r**3)
     result = adcli.parse("sqrt(x^2+y^2)").derivatives(x=x, y=y, order=2)
     marked = {key[0] for key in result.diagnostics.masks if key[1] == "range"}
@@ -368,7 +368,7 @@ def test_the_api_marks_the_points_and_warns_where_it_returns_bare_numbers():
     assert [str(w.message)[:14] for w in said] == ["the value at 1", "d/dx at 1 of 1"]
     with pytest.warns(adcli.AdcliWarning) as said:
         f.hessian(x=1e80)
-    assert [str(w.message)[:16] for w in said] == ["d2/dx dx at 1 of"]
+    assert [str(w.message)[:16] for w in said] == ["d2/dx2 at 1 of 1"]
 
 
 def test_a_run_long_double_cannot_settle_goes_to_forward_mode(monkeypatch):

@@ -33,9 +33,9 @@ class Column(Record):
 
 
 class Matrix(Record):
-    """A table drawn for each point: ``cells[r][c]`` is the path of a column; ``legend``:
-    lines shown once above this kind of matrix; ``names``: each entry's own name, where no
-    table fits."""
+    """A table drawn for each point: ``cells[r][c]`` is the path of a column (none: the
+    title alone is shown, once); ``legend``: lines shown once above this kind of matrix;
+    ``names``: each entry's own name, where no table fits."""
 
     __slots__ = _fields = ("title", "corner", "rows", "columns", "cells", "legend", "names")
 
@@ -116,7 +116,9 @@ class Command:
     def name_outputs(self, taken) -> None:
         """Pick the symbol so that no output header is the name of an input column
         (``taken``: the variables, and the columns of a points file passed through)."""
-        taken = set(taken)
+        # A --wrt name that no input has still heads its derivatives: df/df would read
+        # as f's derivative by itself
+        taken = set(taken) | set(self.wrt)
         # A taken name can rule out only a few symbols (one per header shape), so this
         # many tries find a free one, unless the headers do not use the symbol at all.
         tries = 2 + len(taken) * (2 + len(self.wrt) + len(self.expressions))

@@ -22,10 +22,12 @@ class Hessian(Grad):
 
     def columns(self):
         k, w = range(len(self.wrt)), self.wrt
-        # Row i holds the derivatives of df/dx_i: H[i][j] = d/dx_j (df/dx_i). A space
-        # between the two: "d2f/dxd dy" and "d2f/dx ddy" are different variables.
+        # H[i][j] is d2f/dx_i dx_j as Leibniz reads it, d/dx_i (df/dx_j), as check's
+        # d2/dx dy is (drivers.hessian). A space between the two: "d2f/dxd dy" and
+        # "d2f/dx ddy" are different variables; the diagonal as grad --order 2 names it.
         return [*super().columns(),
-                *(Column(("hessian", i, j), f"d2{self.symbol}/d{w[i]} d{w[j]}", None)
+                *(Column(("hessian", i, j), f"d2{self.symbol}/" + (
+                    f"d{w[i]}^2" if i == j else f"d{w[i]} d{w[j]}"), None)
                   for i in k for j in k)]
 
     def compute(self, chunk, n):
@@ -38,11 +40,17 @@ class Hessian(Grad):
         return arrays, merged(n, [result])
 
     def matrices(self):
+        # A constant's has no entries: one line says so, where a heading per point would
+        # head nothing.
+        if not self.wrt:
+            return [Matrix("the expression has no variables: its Hessian is empty",
+                           "", [], [], [])]
         names = [f"∂/∂{w}" for w in self.wrt]
         k = range(len(self.wrt))
         corner = f"∂²{self.symbol}"
         # Each entry named alone, where no table fits: ∂²f/∂x∂y in row ∂/∂x, column ∂/∂y,
-        # in the order of the CSV header d2f/dx dy.
-        entries = [[f"{corner}/∂{a}∂{b}" for b in self.wrt] for a in self.wrt]
+        # in the order of the CSV header d2f/dx dy; ∂²f/∂x² as d2f/dx^2.
+        entries = [[f"{corner}/∂{a}²" if a == b else f"{corner}/∂{a}∂{b}"
+                    for b in self.wrt] for a in self.wrt]
         return [Matrix("Hessian", corner, names, names,
                        [[("hessian", i, j) for j in k] for i in k], names=entries)]

@@ -19,8 +19,13 @@ class Nth(Grad):
                               "there is none to differentiate in (every derivative of a "
                               "constant is 0; adcli eval gives its value)")
         if len(names) != 1:
+            # (--wrt x,y asks for a mixed partial, which is no N-th derivative: say where
+            # one is; "name one with --wrt" would tell to do what was done)
+            how = (f"give one name to --wrt; for mixed partials, adcli hessian, or "
+                   f"diff(EXPRESSION, {names[0]}, {names[1]}) in adcli eval"
+                   if self.options.get("wrt_given") else "name one with --wrt")
             raise ValuesError(f"--order {self.order} differentiates in one variable, not "
-                              f"{', '.join(names)}: name one with --wrt")
+                              f"{', '.join(names)}: {how}")
 
     def graph_size(self) -> int:
         # Taylor mode holds a series of order + 1 rows per live node.
