@@ -11,23 +11,11 @@ import re
 import pytest
 
 from conftest import run_cli, strict_json
+from test_trace_findings import bar, dot, rows
 
-BAR, DOT = "\u0304", "\u0307"   # v̄ (adjoint) and v̇ (tangent)
 DASHED = 'style="dashed", color="#c05a00", fontcolor="#c05a00"'
 ORANGE = 'color="#c05a00"'
 CAPTION = "(dashed: a convention, at a kink)"
-
-
-def bar(n, letter="v"):
-    return f"{letter}{BAR}{n}"
-
-
-def dot(n, letter="v"):
-    return f"{letter}{DOT}{n}"
-
-
-def rows(out):
-    return [line.strip() for line in out.splitlines()]
 
 
 def edges(out: str) -> dict:

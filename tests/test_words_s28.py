@@ -23,6 +23,7 @@ import pytest
 import adcli
 from adcli.commands import COMMANDS, load
 from conftest import run_cli, run_in_pty, strict_json
+from test_help_text import examples_shown
 
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 
@@ -87,20 +88,6 @@ def test_bare_adcli_on_a_narrow_terminal_folds_to_it(columns):
 
 # ----- 2. examples fold with each option beside its value ---------------------------------
 
-def _examples(lines: list[str]) -> list[list[str]]:
-    """The examples shown in help, each as the lines it takes."""
-    found, going_on = [], False
-    for line in lines:
-        if going_on:
-            found[-1].append(line)
-        elif line.strip().startswith("adcli "):
-            found.append([line])
-        else:
-            continue
-        going_on = line.endswith(" \\")
-    return found
-
-
 def _pairs(example: str) -> list[tuple[str, str]]:
     """Each option of an example with the word after it, its value."""
     words = shlex.split(example)
@@ -108,7 +95,7 @@ def _pairs(example: str) -> list[tuple[str, str]]:
             if w.startswith("-") and not words[i + 1].startswith("-")]
 
 
-def _group_examples() -> list[str]:
+def _groupexamples_shown() -> list[str]:
     """adcli --help's examples, as written in its docstring (the \\b paragraph)."""
     import inspect
 
@@ -124,8 +111,8 @@ def test_an_example_folds_with_each_option_beside_its_value(command, columns):
     argv = [command] if command else []
     code, lines = _adcli_in_pty([*argv, "--help"], columns)
     assert code == 0
-    written = list(load(command).examples) if command else _group_examples()
-    shown = _examples(lines)
+    written = list(load(command).examples) if command else _groupexamples_shown()
+    shown = examples_shown(lines)
     screen = "\n".join(lines)
     # Pasted into a shell (which drops a backslash-newline), each is the command written.
     assert [shlex.split("\n".join(s).replace("\\\n", "")) for s in shown] == \
@@ -142,7 +129,7 @@ def test_an_example_folds_with_each_option_beside_its_value(command, columns):
 def test_the_readme_example_of_points_stays_one_pair_at_25_columns():
     # The report's case: "--points \" then "points.csv \" on the next line.
     _, lines = _adcli_in_pty(["--help"], 25)
-    example = next(e for e in _examples(lines) if "points.csv" in " ".join(e))
+    example = next(e for e in examples_shown(lines) if "points.csv" in " ".join(e))
     assert any(line.strip() == "--points points.csv \\" for line in example), example
     assert max(map(len, example)) <= 25, example
 
