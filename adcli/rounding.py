@@ -70,17 +70,22 @@ class _Nudge:
         return self.moved(data, rounded, _ROW_NUDGE)
 
     def _signs(self, shape) -> np.ndarray:
-        """+1 or -1 per number, a hash of its place and the call (Knuth's multiplicative
-        hash: numpy.random costs a one-point run 10 ms to import), for seed 2 the same
-        flipped at every other call. Two steps one after the other (cos x, then 1e5*cos x)
-        are then moved the same way in one of the two runs, never back to the number
-        shown in both: with a hash of the seed too, 1e5*(sin x - x)'s f' at 1e-7, 1% off,
-        came back to it in both runs, and was not said."""
+        """A move per number, +1 or -1 by a hash of its place and the call (_mixed:
+        numpy.random costs a one-point run 10 ms to import), for seed 2 the same flipped
+        at every other call. Two steps one after the other (cos x, then 1e5*cos x) are
+        then moved the same way in one of the two runs, never back to the number shown in
+        both: with a hash of the seed too, 1e5*(sin x - x)'s f' at 1e-7, 1% off, came back
+        to it in both runs, and was not said. Times 1/2 to 5/2 (_size_of), as a tape
+        step's: a series' rows moved by one factor are a scaling, which a quotient by x
+        carries through unchanged, though its rows cancel (atan(x)/x at 1e-3, 4 digits
+        right at order 3, was not said: Knuth's multiplicative hash, used before, gave
+        neighbouring places one sign in runs of about five; with signs alone, each of a
+        pair of rows moves alike half the time)."""
         self.calls += 1
         place = np.arange(int(np.prod(shape, dtype=np.int64)), dtype=np.uint64)
-        mixed = (place + np.uint64(self.calls * 7919 + 104729)) * np.uint64(2654435761)
-        signs = ((mixed >> np.uint64(13)) & np.uint64(1)).astype(np.float64).reshape(shape) \
-            * 2 - 1
+        mixed = _mixed(place + (np.uint64(self.calls) << np.uint64(32)))
+        signs = ((mixed >> np.uint64(63)).astype(np.float64) * 2 - 1) * _size_of(mixed)
+        signs = signs.reshape(shape)
         return -signs if self.seed == 2 and self.calls % 2 else signs
 
     def _keyed(self, function, inputs, y) -> np.ndarray:
@@ -182,8 +187,9 @@ def taylor_spread(expression, arrays: list[np.ndarray], name: str, order: int,
                   shown: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """grad --order N's: how far two nudged Taylor sweeps land from ``shown``, and where
     one found no line of the sweep in float64's range that the number shown's had
-    (taylor.Nudged.unjudged): there it has no witness, and may be wrong."""
-    from .taylor import nudged_derivative
+    (taylor.Nudged.unjudged): there it has no witness, and may be wrong, unless it is
+    long double's (taylor._widened), which that run's own nudges judged."""
+    from .taylor import long_double_derivative, nudged_derivative
 
     far, unjudged = np.zeros(len(shown)), np.zeros(len(shown), dtype=bool)
     for seed in (1, 2):
@@ -192,6 +198,10 @@ def taylor_spread(expression, arrays: list[np.ndarray], name: str, order: int,
         apart = _apart(np.broadcast_to(again.derivative, shown.shape), shown)
         far = np.maximum(far, np.where(again.kept, apart, 0.0))  # (no witness off range)
         unjudged |= np.broadcast_to(again.unjudged, shown.shape)
+    if unjudged.any():
+        number, believed = long_double_derivative(expression, [a[unjudged] for a in arrays],
+                                                  name, order)
+        unjudged[unjudged] = ~(believed & (number == shown[unjudged]))
     return far, unjudged
 
 
