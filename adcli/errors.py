@@ -139,13 +139,15 @@ def colour_allowed() -> bool:
     return not os.environ.get("NO_COLOR") and os.environ.get("TERM") != "dumb"
 
 
-def escape(text: str) -> str:
+def escape(text: str, hidden: bool = False) -> str:
     """Text as it may be shown on a terminal: control and invisible characters escaped,
     and so is a combining mark with no letter or digit before it (at the start, it would
-    sit on the quote before the text)."""
+    sit on the quote before the text). ``hidden``: those that show as nothing though
+    printable too (INVISIBLE), as a message quoting input shows them; a table's cell keeps
+    them (1️⃣'s emoji selector)."""
     if text.isascii() and text.isprintable():  # every cell of a table, nearly always
         return text
-    return "".join(_pieces(text))
+    return "".join(_pieces(text, hidden))
 
 
 def marks_shown(text: str) -> str:
@@ -161,31 +163,34 @@ def quote(text: str, limit: int = 60) -> str:
     doubled, as repr would), control and invisible characters escaped, cut short if long
     (``limit`` None: never)."""
     shown = text if limit is None or len(text) <= limit else text[:limit] + "…"
-    return f"'{escape(shown)}'"
+    return f"'{escape(shown, hidden=True)}'"
 
 
-# Characters that show as nothing though Python calls them printable, and that the grammar
-# takes into a name (variation selectors, the combining grapheme joiner, Khmer's inherent
-# vowels, Hangul's fillers): escaped as unprintable ones are; the parser refuses them.
-INVISIBLE = re.compile("[\u034f\u115f\u1160\u17b4\u17b5\u180b-\u180d\u180f\u3164"
-                       "\ufe00-\ufe0f\uffa0\U000e0100-\U000e01ef]")
+# Characters that show as nothing of their own though Python calls them printable, and
+# that the grammar takes into a name: variation selectors, the combining grapheme joiner,
+# Khmer's inherent vowels, the Hangul fillers that stand alone (not Mongolian's selectors,
+# which change a letter's shape, nor the fillers that make a jamo a syllable). Escaped in
+# messages (escape's ``hidden``); the parser refuses them in a name.
+INVISIBLE = re.compile("[\u034f\u17b4\u17b5\u3164\ufe00-\ufe0f\uffa0"
+                       "\U000e0100-\U000e01ef]")
 
 
-def _escape_char(c: str) -> str:
+def _escape_char(c: str, hidden: bool = False) -> str:
     # (isprintable is False for every separator, Z, but the space: no category lookup)
-    if c.isprintable() and not INVISIBLE.match(c):
+    if c.isprintable() and not (hidden and INVISIBLE.match(c)):
         return c
     if "\udc80" <= c <= "\udcff":     # an undecodable byte, kept by surrogateescape
         return f"\\x{ord(c) - 0xdc00:02x}"
     return c.encode("unicode_escape").decode("ascii")
 
 
-def _pieces(text: str) -> list[str]:
-    """Each character of text as escape shows it. A combining mark (U+0301 after x: x́)
-    is shown as itself after a letter or a digit it can sit on, else escaped."""
+def _pieces(text: str, hidden: bool = False) -> list[str]:
+    """Each character of text as escape shows it (``hidden`` as there). A combining mark
+    (U+0301 after x: x́) is shown as itself after a letter or a digit it can sit on, else
+    escaped."""
     pieces, base = [], False
     for c in text:
-        piece = _escape_char(c)
+        piece = _escape_char(c, hidden)
         if _is_mark(c):
             if not base:
                 piece = c.encode("unicode_escape").decode("ascii")
@@ -235,7 +240,7 @@ def excerpt(text: str, position: int, width: int = 60,
     else:   # the pieces of a text all its length away (none shows in less than a column)
         columns = max(columns, 8)
         start, end = max(0, position - columns), min(len(text), position + columns)
-    pieces = _pieces(text[start:end])
+    pieces = _pieces(text[start:end], hidden=True)
     widths = [sum(map(_columns, p)) for p in pieces]
     at = position - start
     while 0 < at < len(pieces) and widths[at] == 0 and _is_mark(text[start + at]):

@@ -851,8 +851,6 @@ def define(texts: Mapping[str, str]) -> Definitions:
 def _nodes(text: str, definitions=frozenset(), hint: bool = True, said=None) -> list:
     """The flat node list of one text; names in ``definitions`` become "ref" nodes.
     ``said``, a list, gets the reader's cautions (adcli.reader.Builder.said)."""
-    if not text.isascii():
-        _refuse_invisible(text)
     with _lock:
         try:
             try:
@@ -867,6 +865,8 @@ def _nodes(text: str, definitions=frozenset(), hint: bool = True, said=None) -> 
         finally:
             _builder.reset("")
     if nodes is not None:
+        if not text.isascii() and INVISIBLE.search(text):
+            _refuse_invisible(text, nodes)
         return nodes
     hints = (_relation_hint(text, syntax), _bars_hint(text, definitions),
              _equation_hint(text, definitions, syntax), _prime_hint(text, syntax),
@@ -874,15 +874,21 @@ def _nodes(text: str, definitions=frozenset(), hint: bool = True, said=None) -> 
     raise next((h for h in hints if h is not None), syntax)
 
 
-def _refuse_invisible(text: str) -> None:
-    """Characters that show as nothing but that the grammar takes into a name
-    (errors.INVISIBLE) refused where they stand: x\ufe0f would be a variable of its own
-    beside x, looking the same."""
-    found = INVISIBLE.search(text)
-    if found:
-        shown = found.group().encode("unicode_escape").decode("ascii")
-        raise ExpressionError(f"unexpected invisible character '{shown}': delete it", text,
-                              found.start())
+# (A name is read in NFKC form, which makes the Hangul filler U+3164 the jungseong filler
+# U+1160: one that follows no leading consonant, of which it would make a syllable)
+_HIDDEN_IN_NAME = re.compile(f"{INVISIBLE.pattern}|(?<![\u1100-\u115f])\u1160")
+
+
+def _refuse_invisible(text: str, nodes: list) -> None:
+    """A name holding a character that shows as nothing (errors.INVISIBLE) refused where
+    that stands: x\ufe0f would be a variable of its own beside x, looking the same. (One
+    in LaTeX's \\text{...} or \\label{...}, read as no part of the maths, is left alone.)"""
+    for node in nodes:
+        if node.name and _HIDDEN_IN_NAME.search(node.name):
+            found = INVISIBLE.search(text, node.position) or INVISIBLE.search(text)
+            shown = found.group().encode("unicode_escape").decode("ascii")
+            raise ExpressionError(f"unexpected invisible character '{shown}' in a name: "
+                                  "delete it", text, found.start())
 
 
 def _open_hint(text: str, syntax: ExpressionError) -> ExpressionError | None:

@@ -345,10 +345,11 @@ def terminal(figure: Figure, width: int, height: int, colour: bool = True,
     ``piped``: there is no terminal, COLUMNS and LINES set the size)."""
     from .tables import cell_len
 
+    check_room(figure, width, height, colour, piped)
+    width, height = min(width, MAX_COLUMNS), min(height, MAX_ROWS)
     legend = _terminal_legend(figure, width, colour)
     title = title_lines(figure, width, cell_len)
     above = title if len(title) > 1 else []
-    check_room(figure, width, height, colour, piped)
     # plotext prints its own notes (such as ticks too close to tell apart) to stdout and
     # stderr, in colour: the plot is the message here.
     with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
@@ -362,6 +363,10 @@ def terminal(figure: Figure, width: int, height: int, colour: bool = True,
 # dots, or labels wider than the frame (the plot's own rows: its one-line title, frame,
 # ticks and axis labels with 5 rows inside, as plotext lays them out).
 MIN_COLUMNS, MIN_PLOT_ROWS = 20, 11
+# The most a figure is drawn in: plotext holds ~0.6 KB a character cell (COLUMNS=100000
+# took 1.4 GB; 2000 by 2000, 2.4 GB; 5000 by 5000 aborted in C++), so a wider or taller
+# terminal, or COLUMNS and LINES, gets a figure of this size.
+MAX_COLUMNS, MAX_ROWS = 500, 200
 PROMPT_ROWS = 2     # the command line above the figure and the prompt after it
 
 
@@ -388,7 +393,8 @@ def check_room(figure: Figure, width: int, height: int, colour: bool,
     if piped:   # no terminal to enlarge: COLUMNS and LINES set the size (LINES counts
         # the prompt's rows), so what to set them to, in their own terms
         needed = [f"COLUMNS={columns}"] * narrow + [f"LINES={rows + PROMPT_ROWS}"] * low
-        raise AdcliError(f"--format plot with no terminal draws {width} columns by {height} "
+        raise AdcliError(f"--format plot with no terminal draws {width} columns by "
+                         f"{max(height, 0)} "
                          "rows (COLUMNS by LINES less two, 80 by 22 where they are not set), "
                          f"too small for the plot: set {' and '.join(needed)} or more, or "
                          "draw to a file with -o FILE.png")
@@ -618,10 +624,6 @@ def _breaks(text: str, short, signs_lead: bool = False) -> list[list[int]]:
     return [spaced, *levels] if signs_lead else levels
 
 
-# The most a figure is drawn in: plotext holds ~0.6 KB a character cell (COLUMNS=100000
-# took 1.4 GB; 2000 by 2000, 2.4 GB; 5000 by 5000 aborted in C++), so a wider or taller
-# terminal, or COLUMNS and LINES, gets a figure of this size.
-MAX_COLUMNS, MAX_ROWS = 500, 200
 
 
 def terminal_size() -> tuple[int, int]:
@@ -629,12 +631,13 @@ def terminal_size() -> tuple[int, int]:
     the command line and the prompt, so that it shows whole (80 by 24 with no terminal,
     as for --format plot into a pipe, unless COLUMNS and LINES say otherwise). Never more
     than the terminal has: plotext fits the drawing to it whatever it is asked for (a
-    larger figure loses rows, and its title and legend lines wrap); nor less, up to
-    MAX_COLUMNS by MAX_ROWS: plotext draws 200 by 60 as fast as 80 by 24 (0.03 s)."""
+    larger figure loses rows, and its title and legend lines wrap); nor less, however big:
+    plotext draws 200 by 60 as fast as 80 by 24 (0.03 s). (``terminal`` draws at most
+    MAX_COLUMNS by MAX_ROWS of it.)"""
     import shutil
 
     columns, rows = shutil.get_terminal_size((80, 24))
-    return min(columns, MAX_COLUMNS), min(max(rows - PROMPT_ROWS, 0), MAX_ROWS)
+    return columns, rows - PROMPT_ROWS
 
 
 def wants_colour() -> bool:
