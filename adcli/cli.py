@@ -325,8 +325,8 @@ def _no_command(ctx) -> str:
                                else _HELP_WIDTH)   # (piped: each command on one line)
     ctx.command.format_commands(ctx, formatter)
     listing = formatter.getvalue().split("\n", 1)[1].rstrip("\n")  # (no "Commands:")
-    return ("adcli: error: no command given: give one of these, as in adcli grad \"x^2\" "
-            f"--at x=1 (see 'adcli --help'):\n{listing}")
+    return ("adcli: error: no command given: name one of these ('adcli --help' tells "
+            f"more):\n{listing}")
 
 
 class _InputFile(click.File):

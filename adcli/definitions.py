@@ -13,7 +13,7 @@ import re
 from collections.abc import Iterable, Mapping
 
 from .errors import ExpressionError, ValuesError
-from .expression import Expression, normal_name
+from .expression import Expression, Node, normal_name
 from .functions import CONSTANTS
 
 
@@ -123,8 +123,11 @@ class Definitions:
         from .parser import cautions
 
         if name not in self._cautions:
-            nodes, roots = self._copied(self.nodes[name])
-            alone = Expression(self.texts[name], nodes, _by_root(roots))   # (its own alone)
+            # (its own text alone, the definitions it uses standing as names: linked in,
+            # each definition of a chain of N would copy the chain, N^2 nodes in all)
+            nodes = [Node("variable", node.position, node.name) if node.kind == "ref"
+                     else node for node in self.nodes[name]]
+            alone = Expression(self.texts[name], nodes, {})
             alone._read_cautions = self.said[name]
             self._cautions[name] = [f"{caution} (in the definition of {name})"
                                     for caution in cautions(alone)]

@@ -236,7 +236,7 @@ class Expression:
                    at: Mapping | None = None, **values) -> np.ndarray:
         """The ``order``-th derivative with respect to one variable."""
         self._no_strays("derivative", values)
-        result = self.nth_derivative(name, order, at, **values)
+        result = self._nth("derivative", name, order, at, values)
         # (order 0 is the value itself: no kink of its is said, as .value says none)
         return _told(result, ("derivative",) if order else ("value",)).derivative
 
@@ -260,14 +260,18 @@ class Expression:
     def nth_derivative(self, /, name: str | None = None, order: int = 1,
                        at: Mapping | None = None, **values) -> Result:
         """Value and ``order``-th derivative in the variable ``name``, with diagnostics."""
+        self._no_strays("nth_derivative", values)
+        return self._nth("nth_derivative", name, order, at, values)
+
+    def _nth(self, method: str, name, order, at, values: dict) -> Result:
+        """nth_derivative, for each method that calls it (named in its errors)."""
         # (as --order and diff(f, x, N): beyond, Taylor mode's redo nests past Python's stack)
         order = _whole(order, "the order of a derivative", 0, MAX_ORDER)
-        self._no_strays("nth_derivative", values)
         name = self._only_variable() if name is None else _one_name(name)
         _no_constants([name], f"name={_shown(name)}")
         self._not_defined([name], f"name={_shown(name)}")
         self._warn_unused("name", [name])
-        return self._evaluate(self._values(at, values, "nth_derivative"),
+        return self._evaluate(self._values(at, values, method),
                               lambda run: run.nth(name, order))
 
     # ----- names and values -----------------------------------------------------------
@@ -1419,7 +1423,7 @@ def _shown(value) -> str:
         return f"a {type(value).__name__} too long to show"
 
 
-def jacobian(expressions, /, wrt=None, at: Mapping | None = None, **values) -> np.ndarray:
+def jacobian(expressions, wrt=None, at: Mapping | None = None, **values) -> np.ndarray:
     """The Jacobian of several expressions (texts or Expressions): shape (*points, m, k),
     one row per expression, columns in ``wrt`` order (default: the variables in order of
     first appearance across the expressions)."""

@@ -271,10 +271,13 @@ def _wrt(command, wrt: str | None, strict: bool, err) -> list[str]:
 
 def _not_a_name(text: str) -> str:
     """Why an item of --wrt is no variable's name, as --wrt x,pi says pi is a constant."""
+    from .expression import _constant
     from .reader import is_function_name
 
     if not text:
         return "a name is empty (a comma too many?)"
+    if _constant(text) is not None:     # (π, as pi: --wrt pi says so before this)
+        return f"{escape(text)} is a constant, not a variable"
     if is_function_name(text):
         return f"'{escape(text)}' is a function, not a variable"
     parts = re.split(r"[\s.;:/|]+", text)

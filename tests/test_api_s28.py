@@ -116,8 +116,12 @@ def test_a_variable_named_self_takes_its_value_as_a_keyword():
 
 
 def test_jacobians_keywords_are_variables_too():
-    # d(self*expressions): (expressions, self) at (2, 5)
-    assert adcli.jacobian(["self*expressions"], self=2, expressions=5).tolist() == [[5.0, 2.0]]
+    # d(self*expressions): (expressions, self) at (2, 5); expressions= is jacobian's own
+    # parameter, given by name as before today, so that variable's value goes in at=
+    assert adcli.jacobian(["self*expressions"], self=2, at={"expressions": 5}).tolist() == \
+        [[5.0, 2.0]]
+    assert adcli.jacobian(expressions=["x", "x*y"], x=1.0, y=2.0).tolist() == \
+        [[1.0, 0.0], [2.0, 1.0]]
 
 
 # ----- 5. values given without names ------------------------------------------------------

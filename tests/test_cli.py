@@ -503,7 +503,8 @@ def test_options_about_points_input_need_points_input(argv, message):
     # 'the expression has y, x', when --wrt had named them
     (["grad", "x*y", "--at", "x=1,y=2", "--order", "3", "--wrt", "y,x"],
      "--order 3 differentiates in one variable, not y, x: give one name to --wrt; for "
-     "mixed partials, adcli hessian, or diff(EXPRESSION, y, x) in adcli eval"),
+     "mixed partials, diff(EXPRESSION, y, x) in adcli eval, each name once for each time "
+     "to differentiate in it"),
     (["eval", "x/inf", "--at", "x=1"], "no value given for inf: add --at inf=... (inf is a "
      "value, not a constant of the language: give it to a variable (--at x=inf), or write "
      "1e999 in the expression)"),

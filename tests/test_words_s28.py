@@ -61,7 +61,7 @@ def test_bare_adcli_says_what_is_wrong_then_lists_the_commands():
     assert (code, out) == (2, "")
     first, *rest = err.rstrip("\n").split("\n")
     assert first.startswith("adcli: error: no command given: "), err
-    assert first.endswith("(see 'adcli --help'):"), err
+    assert first.endswith("('adcli --help' tells more):") and len(first) <= 80, err
     # then each command, once, with its summary whole on its line (in a pipe)
     summaries = _summaries()
     assert [line.split()[0] for line in rest] == sorted(summaries), err
@@ -140,7 +140,21 @@ def test_order_with_two_wrt_names_says_give_one_and_where_mixed_partials_are():
     message = _error("grad", "x^3*y^2", "--at", "x=1,y=2", "--order", "2", "--wrt", "x,y")
     assert message == ("adcli: error: --order 2 differentiates in one variable, not x, y: "
                        "give one name to --wrt; for mixed partials, adcli hessian, or "
-                       "diff(EXPRESSION, x, y) in adcli eval")
+                       "diff(EXPRESSION, x, y) in adcli eval, each name once for each time "
+                       "to differentiate in it")
+
+
+def test_order_3_with_wrt_names_points_to_diff_only():
+    # (the Hessian is of order 2: for d3f/dx2 dy, diff(f, x, x, y))
+    message = _error("grad", "x^2*y", "--at", "x=1,y=2", "--order", "3", "--wrt", "x,y")
+    assert "adcli hessian" not in message
+    assert message.endswith("for mixed partials, diff(EXPRESSION, x, y) in adcli eval, each "
+                            "name once for each time to differentiate in it")
+
+
+def test_a_constant_spelled_pi_in_wrt_is_said_to_be_one():
+    assert _error("grad", "x^2", "--at", "x=1", "--wrt", "x,\u03c0") == \
+        "adcli: error: --wrt 'x,\u03c0': \u03c0 is a constant, not a variable"
 
 
 def test_the_mixed_partial_it_points_to_is_right():

@@ -21,8 +21,10 @@ class Nth(Grad):
         if len(names) != 1:
             # (--wrt x,y asks for a mixed partial, which is no N-th derivative: say where
             # one is; "name one with --wrt" would tell to do what was done)
-            how = (f"give one name to --wrt; for mixed partials, adcli hessian, or "
-                   f"diff(EXPRESSION, {names[0]}, {names[1]}) in adcli eval"
+            how = (f"give one name to --wrt; for mixed partials, "
+                   + ("adcli hessian, or " if self.order == 2 else "")
+                   + f"diff(EXPRESSION, {', '.join(names)}) in adcli eval, each name once "
+                   "for each time to differentiate in it"
                    if self.options.get("wrt_given") else "name one with --wrt")
             raise ValuesError(f"--order {self.order} differentiates in one variable, not "
                               f"{', '.join(names)}: {how}")
