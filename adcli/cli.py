@@ -70,8 +70,9 @@ class _HelpFormatter(click.HelpFormatter):
 def _example(line: str, width: int) -> list[str]:
     """A command line in lines of at most ``width``, each but the last ending in " \\"
     (the shell's line continuation), broken before options, else between the command's
-    words. An option is never parted from its value (the continuation indent shrinks
-    for it, as for a quoted argument, which is never broken), nor is a line that fits."""
+    words. An option is parted from its value only where the two are wider than the
+    terminal (the continuation indent shrinks for them first, as for a quoted argument,
+    which is never broken), nor is a line that fits."""
     if len(line) <= width:
         return [line]
     from .tables import fold
@@ -85,7 +86,8 @@ def _example(line: str, width: int) -> list[str]:
             units.append([word])
     command = " ".join(units[0])    # (one piece if it fits after a continuation's indent)
     pieces = [command] if len(command) <= width - len(lead) - 4 else units[0]
-    pieces += [" ".join(unit) for unit in units[1:]]
+    for unit in units[1:]:  # (at 20 columns, "--points points.csv \\" is 22 wide)
+        pieces += [" ".join(unit)] if len(" ".join(unit)) <= width - 2 else unit
     lines = fold([lead + pieces[0], *pieces[1:]], width - 2, len, lead + "  ")
     return [f"{text} \\" for text in lines[:-1]] + lines[-1:]
 
