@@ -1441,27 +1441,11 @@ _install_operators()
 # output needs only rows <= k of the inputs (the generic rule relies on it). The
 # recurrences are the classic ones (Griewank & Walther, Evaluating Derivatives, ch. 13).
 
-# The rows' type: float64, or long double where adcli.taylor sweeps again a point whose
-# float64 rows left the range (``series_in``); forward and backward keep theirs.
-_series_dtype = contextvars.ContextVar("adcli_series_dtype", default=np.float64)
-
-
-@contextlib.contextmanager
-def series_in(dtype):
-    """Within: every rule makes its rows in ``dtype``."""
-    token = _series_dtype.set(dtype)
-    try:
-        yield
-    finally:
-        _series_dtype.reset(token)
-
-
 def _start(function, series):
     """The output series (row 0 from forward, later rows zero, to be filled) and the inputs
     reshaped so that their rows broadcast against each other and the output's."""
-    dtype = _series_dtype.get()
-    y0 = np.asarray(function.forward(*[s[0] for s in series]), dtype=dtype)
-    y = np.zeros((len(series[0]),) + y0.shape, dtype=dtype)
+    y0 = np.asarray(function.forward(*[s[0] for s in series]), dtype=np.float64)
+    y = np.zeros((len(series[0]),) + y0.shape)
     y[0] = y0
     return y, [_aligned(s, y0.ndim) for s in series]
 
@@ -1472,9 +1456,8 @@ def _aligned(s, ndim: int):
 
 
 def _constant_series(value, length: int):
-    dtype = _series_dtype.get()
-    value = np.asarray(value, dtype=dtype)
-    s = np.zeros((length,) + value.shape, dtype=dtype)
+    value = np.asarray(value, dtype=np.float64)
+    s = np.zeros((length,) + value.shape)
     s[0] = value
     return s
 
@@ -1490,8 +1473,7 @@ def _series_by(function, series, rule):
 def _product(a, b, length: int | None = None):
     """Rows 0..length-1 of the product of two series (a missing row counts as zero)."""
     length = min(len(a), len(b)) if length is None else length
-    out = np.zeros((length,) + np.broadcast_shapes(a.shape[1:], b.shape[1:]),
-                   dtype=_series_dtype.get())
+    out = np.zeros((length,) + np.broadcast_shapes(a.shape[1:], b.shape[1:]))
     for j in range(min(len(a), length)):
         m = min(len(b), length - j)
         out[j:j + m] += a[j] * b[:m]
@@ -1526,7 +1508,7 @@ def _weights(u):
     """Rows j * u_j: the series of t u'(t). If y' = g u', then k y_k = sum_j j u_j g_(k-j).
     Row 0 is 0 itself, not 0·u_0: an infinite u_0 (coth(y + csc(x)) at x = 0) would make
     it nan, and every row of a product with it."""
-    w = u * np.arange(len(u), dtype=_series_dtype.get()).reshape((-1,) + (1,) * (u.ndim - 1))
+    w = u * np.arange(len(u), dtype=np.float64).reshape((-1,) + (1,) * (u.ndim - 1))
     w[0] = 0.0
     return w
 
@@ -1596,7 +1578,7 @@ def _exp_rows(w, y, move=_still):
 
 def _log_rows(u, y, move=_still):
     """Rows 1.. of log u into y (row 0 is not used): u y' = u', so u_0 y_k = u_k - ..."""
-    j = np.arange(len(y), dtype=y.dtype).reshape((-1,) + (1,) * (y.ndim - 1))
+    j = np.arange(len(y), dtype=np.float64).reshape((-1,) + (1,) * (y.ndim - 1))
     for k in range(1, len(y)):
         y[k] = (u[k] - _dot(j[1:k] * y[1:k], u[k - 1:0:-1]) / k) / u[0]
         move(y, k)
@@ -1795,7 +1777,7 @@ def _pow_constant(a, r, y, move=_still):
 
 def _power_rows(a, r, y, move=_still):
     """Rows 1.. of a^r into y (row 0 is its value) for an exponent r that does not move."""
-    j = np.arange(len(y), dtype=y.dtype).reshape((-1,) + (1,) * (y.ndim - 1))
+    j = np.arange(len(y), dtype=np.float64).reshape((-1,) + (1,) * (y.ndim - 1))
     tail = None
     for k in range(1, len(y)):          # k a_0 y_k = sum_(j<k) (r (k-j) - j) a_(k-j) y_j
         terms = (r * (k - j[:k]) - j[:k]) * a[k:0:-1] * y[:k]
@@ -1880,8 +1862,7 @@ def _b_log_a_rows(a, b, length: int, move=_still):
     ra, rb = _moving_rows(wa), _moving_rows(wb)
     # log a and b/a from a log' = a' and a (b/a) = b, rows 0..K-1, over a's moving rows
     # only: x + t's zero rows by an infinite row (1/x^2 at 1e-160) are not nan but 0.
-    dtype = _series_dtype.get()
-    log_a, slope, ratio = np.zeros((3, length - 1) + shape, dtype)  # slope: rows k (log a)_k
+    log_a, slope, ratio = np.zeros((3, length - 1) + shape)  # slope: rows k (log a)_k
     log_a[0], ratio[0] = np.log(a[0]), b[0] / a[0]
     move(log_a, 0)
     move(ratio, 0)
@@ -1896,7 +1877,7 @@ def _b_log_a_rows(a, b, length: int, move=_still):
     constant_here = ~np.any(b[1:] != 0, axis=0)
     if constant_here.any():
         log_a = np.where(constant_here, 0.0, log_a)
-    w = np.zeros((length,) + shape, dtype)
+    w = np.zeros((length,) + shape)
     for k in range(1, length):
         w[k] = _terms(wb, rb, log_a, k) + _terms(wa, ra, ratio, k)
     return w

@@ -187,9 +187,8 @@ def taylor_spread(expression, arrays: list[np.ndarray], name: str, order: int,
                   shown: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """grad --order N's: how far two nudged Taylor sweeps land from ``shown``, and where
     one found no line of the sweep in float64's range that the number shown's had
-    (taylor.Nudged.unjudged): there it has no witness, and may be wrong, unless it is
-    long double's (taylor._widened), which that run's own nudges judged."""
-    from .taylor import long_double_derivative, nudged_derivative
+    (taylor.Nudged.unjudged): there it has no witness, and may be wrong."""
+    from .taylor import nudged_derivative
 
     far, unjudged = np.zeros(len(shown)), np.zeros(len(shown), dtype=bool)
     for seed in (1, 2):
@@ -198,10 +197,6 @@ def taylor_spread(expression, arrays: list[np.ndarray], name: str, order: int,
         apart = _apart(np.broadcast_to(again.derivative, shown.shape), shown)
         far = np.maximum(far, np.where(again.kept, apart, 0.0))  # (no witness off range)
         unjudged |= np.broadcast_to(again.unjudged, shown.shape)
-    if unjudged.any():
-        number, believed = long_double_derivative(expression, [a[unjudged] for a in arrays],
-                                                  name, order)
-        unjudged[unjudged] = ~(believed & (number == shown[unjudged]))
     return far, unjudged
 
 

@@ -13,10 +13,7 @@ those, are redone from the primitive's backward with exact zeros (``_redo_from_b
 Row k is f^(k)/k!, below float64's normal range for a derivative well inside it where k!
 is large (row 20 of exp(x) at -705 is 2.7e-325, f^(20) = 6.6e-307): where the sweep raised
 an underflow or overflow flag, the points whose steps left the range are swept again
-along x + 2^m t, whose rows are 2^(mk) times these to the bit (``_rescaled``). Where no
-line keeps them in range (x^5 log x at 1e-100: x^5 is 0 in float64, log's rows overflow),
-the point is swept again in long double, and its number taken where that run is believed
-(``_widened``).
+along x + 2^m t, whose rows are 2^(mk) times these to the bit (``_rescaled``).
 """
 from __future__ import annotations
 
@@ -28,8 +25,7 @@ import numpy as np
 
 from .diagnostics import Diagnostics, inside
 from .errors import ValuesError
-from .functions import (_GradientGraph, _aligned, _constant_series, _weights, nudging_rows,
-                        series_in)
+from .functions import _GradientGraph, _aligned, _constant_series, _weights, nudging_rows
 
 
 class JVP(NamedTuple):
@@ -75,7 +71,6 @@ def taylor_nth(expression, values: dict, name: str, order: int, diagnostics=None
         if flags.raised and order:  # (rare: the common path pays for the flags only)
             derivative, unsure, redone = _rescaled(expression, arrays, name, order,
                                                    derivative, flags.under)
-            _widened(expression, arrays, name, order, derivative, unsure, redone)
             lost = unsure & _normal(derivative)
     if diagnostics is not None:
         # a point swept again in range to a finite number has no blame: the number stands
@@ -553,17 +548,15 @@ class _Range:
     a row from 1 on is 0 with a moving argument (``zero``), it may be such a one, or an
     exact 0 (row 3 of x^2): only other lines tell (_search's ``probe``)."""
 
-    def __init__(self, n: int, seen: list | None = None, points=None, total: int = 0,
-                 tiny=_TINY):
+    def __init__(self, n: int, seen: list | None = None, points=None, total: int = 0):
         self.low, self.high, self.fixed, self.zero = (np.zeros(n, dtype=bool)
                                                       for _ in range(4))
-        self.tiny = tiny    # the normal range's bottom: long double's in _widened's sweep
         self.row = None     # the output's row asked for (_watched)
         self.seen, self.points, self.total, self.calls = seen, points, total, 0
 
     def __call__(self, function, series, args) -> None:
         size = np.abs(series)
-        subnormal = (size > 0) & (size < self.tiny)
+        subnormal = (size > 0) & (size < _TINY)
         finite, zeroed = True, (size[0] == 0) & (not function.exact_zeros)
         moving = False
         for a in args:
@@ -619,62 +612,6 @@ def _rescaled(expression, arrays, name: str, order: int, derivative: np.ndarray,
         _search(expression, flat, name, order, some, watch.low[some], watch.high[some],
                 derivative, unsure, redone, probe[some], watch.fixed[some], nudge)
     return derivative.reshape(shape), unsure.reshape(shape), redone.reshape(shape)
-
-
-def _widened(expression, arrays, name: str, order: int, derivative, unsure,
-             redone) -> None:
-    """Where no line kept float64's sweep in range (``unsure``), the sweep along x + t again
-    in long double (adcli.wider's witness, for Taylor mode at any order), whose number
-    replaces float64's where that run is believed (_long_double): ``derivative`` there,
-    ``redone`` and no longer ``unsure``. x^5 log x at 1e-100, order 5: x^5 = 1e-500 is 0
-    in float64 and log's rows 1e500/k overflow, on every line; in long double both are
-    numbers, and 120 log x + 274 = -27357.02 comes out. From order 2 on: the first is
-    forward mode, float64's other witness of reverse mode's gradient
-    (expression._by_forward_mode), and shows what grad shows, said wrong where it is."""
-    if not (arrays and unsure.any()):
-        return
-    shape = derivative.shape
-    flat = [np.broadcast_to(a, shape).reshape(-1) for a in arrays]
-    at = np.flatnonzero(unsure)
-    number, believed = long_double_derivative(expression, [a[at] for a in flat], name, order)
-    at = at[believed]
-    derivative.reshape(-1)[at] = number[believed]
-    unsure.reshape(-1)[at], redone.reshape(-1)[at] = False, True
-
-
-def long_double_derivative(expression, flat, name: str, order: int):
-    """The derivative by a long double sweep at the points ``flat`` (1-d; rounded to
-    float64), and where it is believed (nowhere without such a long double, or below
-    order 2: _widened), as adcli.wider believes its run: no series left long
-    double's normal range (its _Range: nor a row 0 where an underflow was flagged, as an
-    underflow in one step may leave), the number is finite as a float64, and two runs with
-    every series and row nudged by a few of long double's ulps agree with it to
-    wider.STABLE (exp(x) exp(-x) at 705, order 4: long double leaves -8e-20 of the
-    binomial sum's cancelling terms, whose nudges move it as much)."""
-    from .wider import STABLE, WIDE, _LONG_TINY, _Nudge
-
-    n = len(flat[0])
-    if not WIDE or order < 2:
-        return np.full(n, np.nan), np.zeros(n, dtype=bool)
-    arrays, scale = [a.astype(np.longdouble) for a in flat], np.ones(n)
-    flags = _RangeFlags()
-    with series_in(np.longdouble):
-        with flags.counting():
-            watch = _watched(expression, arrays, name, order, scale,
-                             _Range(n, tiny=_LONG_TINY))
-        # (order! rounded in long double, not once to float64 as _times_factorial has it)
-        factorial = np.prod(np.arange(1, order + 1, dtype=np.longdouble))
-        number, spread = watch.row * factorial, np.zeros(n, np.longdouble)
-        for seed in (1, 2):
-            nudge = _Nudge(seed)
-            with nudging_rows(nudge.row), _quiet():
-                again = _watched(expression, arrays, name, order, scale, nudge=nudge.series)
-            spread = np.maximum(spread, np.abs(again.row * factorial - number))
-    with np.errstate(over="ignore", under="ignore", invalid="ignore"):
-        shown = number.astype(np.float64)
-        stable = spread <= STABLE * np.abs(number)
-    clean = ~(watch.low | watch.high | watch.fixed | (flags.under & watch.zero))
-    return shown, clean & stable & np.isfinite(shown)
 
 
 def _normal(derivative: np.ndarray) -> np.ndarray:

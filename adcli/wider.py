@@ -22,8 +22,7 @@ number is the wrong one. It is asked only about points where one of its steps la
 float64's normal range: what float64 lost is range, and elsewhere a difference is rounding.
 numpy's flags say only that some step did, somewhere in a block of points, so the float64
 run is first repeated there with every step watched (suspects) and long double runs only
-where one did. grad --order N's Taylor sweep is made again in long double the same way,
-believed on the same terms, where no line kept float64's in range (taylor._widened).
+where one did.
 """
 from __future__ import annotations
 
@@ -297,23 +296,11 @@ def close(a: np.ndarray, b: np.ndarray, rtol: float) -> np.ndarray:
 
 class _Nudge:
     """Moves every Function's result by _NUDGE of itself, up or down at random per point
-    (a fixed seed: the same run, the same words); in a Taylor sweep (taylor._widened),
-    every series and every row a rule makes inside (functions.nudging_rows)."""
+    (a fixed seed: the same run, the same words)."""
 
     def __init__(self, seed: int):
         self.random = np.random.default_rng(seed)
 
     def __call__(self, function, inputs, y) -> None:
-        y.data = self.moved(y.data)
-
-    def series(self, function, series, args):
-        return self.moved(series)
-
-    def row(self, data, rounded):
-        # every row, rounded or not: the exact steps functions.exact_step knows are
-        # float64's, and a step moved though exact only makes the witness warier
-        return self.moved(data)
-
-    def moved(self, data):
-        signs = self.random.integers(0, 2, np.shape(data)) * 2 - 1
-        return data * (1 + signs * np.longdouble(_NUDGE))
+        signs = self.random.integers(0, 2, np.shape(y.data)) * 2 - 1
+        y.data = y.data * (1 + signs * np.longdouble(_NUDGE))

@@ -40,12 +40,11 @@ def test_derivative_says_float64_lost_the_first_derivative():
     assert "it is -1e-160 where float64 gives 0: the derivative shown is wrong there" in ours[0]
 
 
-def test_derivative_of_order_2_is_found_in_long_double():
-    # f'' = 2/x^3 + ...: 2e-240 at 1e80, float64's sweep 0 on every line; swept again in
-    # long double (taylor._widened), that is the number, and nothing is said of it
-    shown, ours, _ = said(lambda: adcli.parse("x^3/(1+x^4)").derivative(order=2, x=1e80))
-    assert float(shown) == pytest.approx(2e-240, rel=1e-12)
-    assert ours == []
+def test_derivative_says_float64_lost_the_second_derivative():
+    # f'' = 2/x^3 + ...: 2e-240 at 1e80
+    _, ours, _ = said(lambda: adcli.parse("x^3/(1+x^4)").derivative(order=2, x=1e80))
+    assert len(ours) == 1 and ours[0].startswith("d2/dx2 at 1 of 1 point")
+    assert "it is 2e-240 where float64 gives 0" in ours[0]
 
 
 def test_derivative_of_order_0_says_the_value_only():
