@@ -21,7 +21,7 @@ class Nth(Grad):
         if len(names) != 1:
             # (--wrt x,y asks for a mixed partial, which is no N-th derivative: say where
             # one is; "name one with --wrt" would tell to do what was done)
-            how = (f"give one name to --wrt; for mixed partials, "
+            how = ("give one name to --wrt; for mixed partials, "
                    + ("adcli hessian, or " if self.order == 2 else "")
                    + f"diff(EXPRESSION, {', '.join(names)}) in adcli eval, each name once "
                    "for each time to differentiate in it"
