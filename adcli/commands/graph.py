@@ -243,9 +243,16 @@ def value_text(step, digits) -> str:
 
 def save(lines, target: Path, dot: str | None) -> None:
     """Write the DOT text or dot's rendering next to ``target``, then move it into place:
-    a failure leaves no half-written file."""
+    a failure leaves no half-written file. Through a symbolic link, as plot -o writes
+    (the link stays, its file is replaced); into a device or a pipe, directly."""
     import secrets
 
+    if target.is_symlink() or target.exists():
+        real = type(target)(os.path.realpath(target))
+        if real.exists() and not real.is_file():    # /dev/full, a pipe: nothing to replace
+            _write_into(lines, real, target, dot)
+            return
+        target = real
     temporary = target.with_name(f".{target.name}.{os.getpid()}.{secrets.token_hex(4)}")
     try:
         # O_EXCL: never follow someone else's file; mode 0o666 so the umask decides, as
@@ -265,6 +272,18 @@ def save(lines, target: Path, dot: str | None) -> None:
     except BaseException:
         temporary.unlink(missing_ok=True)
         raise
+
+
+def _write_into(lines, real: Path, given: Path, dot: str | None) -> None:
+    try:
+        if dot is None:
+            with open(real, "w", encoding="utf-8") as file:
+                for line in lines:
+                    file.write(line + "\n")
+        else:
+            run_dot(dot, lines, RENDERED[given.suffix.lower()], str(real))
+    except OSError as error:
+        raise AdcliError(f"cannot write {str(given)!r}: {error.strerror}") from None
 
 
 def run_dot(dot: str, lines, kind: str, path: str) -> None:
