@@ -229,3 +229,9 @@ def test_without_strict_it_is_a_warning_and_the_run_goes_on():
     point = strict_json(out)["points"][0]
     assert point["gradient"] == {"x": 4.0, "z": 0.0}
     assert point["hessian"] == [[4.0, 0.0], [0.0, 0.0]]
+
+
+def test_checks_unused_name_under_strict_says_it_is_refused_for_strict():
+    # (check has its own --at reading: the same words as grad's)
+    assert _error("check", "x^2", "2x", "--at", "x=1,y=2", "--strict") == \
+        "adcli: error: --at: 'y' does not appear in the expression: refused under --strict"

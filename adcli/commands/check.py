@@ -197,9 +197,10 @@ def _known(f, values: dict, option: str, strict: bool, err) -> dict:
             raise ValuesError(message + letter)
         # (e^{ax} with a given: 'ax' is one name, not a typo of a)
         hint = run_into(name, f.variables)
-        message += f": {hint}" if hint else did_you_mean(name, f.variables)
-        if strict:
-            raise ValuesError(message)
+        hint = f": {hint}" if hint else did_you_mean(name, f.variables)
+        if strict:  # (said so, as grad's: the warning's words alone read as if it went on)
+            raise ValuesError(f"{message}: refused under --strict{hint}")
+        message += hint
         warn(err, message)
         del values[name]
     return values
