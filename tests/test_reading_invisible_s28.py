@@ -9,7 +9,7 @@ import adcli
 
 
 @pytest.mark.parametrize("invisible", ["\ufe0f", "\ufe00", "\u034f", "\u17b4", "\u3164",
-                                       "\uffa0"])
+                                       "\uffa0", "\u1160"])
 def test_an_invisible_character_in_a_name_is_refused_where_it_stands(invisible):
     shown = invisible.encode("unicode_escape").decode("ascii")
     code, out, err = run_cli("grad", f"2*x{invisible} + 1", "--at", "x=1")
