@@ -3049,16 +3049,6 @@ def _point_rounding(points, slope: dict, other: dict, n: int) -> np.ndarray:
     return total
 
 
-def _moved(found: _Found, i: int, points) -> np.ndarray:
-    """How far AD moves when each coordinate moves by half an ulp (its slopes, where known:
-    cos x by 6e-17 at pi/2, its value there)."""
-    total = 0.0
-    for name, slope in found.slope.get(i, {}).items():
-        term = np.abs(slope) * np.spacing(np.abs(points[name])) / 2
-        total = total + np.where(np.isfinite(term), term, 0.0)
-    return total
-
-
 def _capped_sum(a, b) -> np.ndarray:
     """a + b, two rounding scales, the largest float where two finite ones pass it (as
     _rounding_scale's sum: exp(x) at 709.7, its scale near the top already)."""
@@ -3667,9 +3657,11 @@ def _judge_target(f, t: Target, i, order, points, found, rtol, atol, smooth_valu
         # (at a kink the left and right derivatives witness, and the kink's words say so;
         # where AD is 0 to within its rounding, or a typed point's, and inside the
         # differences' bound, they witness that 0, as without an expectation: cos at pi/2)
+        # (AD's own move as each coordinate moves by half an ulp: its slopes against none)
+        moved = _point_rounding(points, found.slope.get(i, {}), {}, len(t.ad))
         size = np.abs(t.ad)
-        zero = ((size <= ROUNDING * EPS * ad_scale) | (size <= _moved(found, i, points))) \
-            & (size <= np.abs(t.fd) + t.fd_error)
+        zero = (size <= ROUNDING * EPS * np.maximum(ad_scale, moved)) & \
+            (size <= np.abs(t.fd) + t.fd_error)
         t.unsettled = usable & ~found.kink & np.isfinite(t.fd) & ~settled & ~zero
         t.overflow &= usable    # (judged by AD alone there: a note says why)
         disagree = usable & ~found.kink & settled & ~agree
