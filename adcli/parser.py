@@ -865,7 +865,7 @@ def _nodes(text: str, definitions=frozenset(), hint: bool = True, said=None) -> 
         finally:
             _builder.reset("")
     if nodes is not None:
-        if not text.isascii() and (INVISIBLE.search(text) or "\u1160" in text):
+        if not text.isascii() and _HIDDEN_IN_NAME.search(text):
             _refuse_invisible(text, nodes)
         return nodes
     hints = (_relation_hint(text, syntax), _bars_hint(text, definitions),
@@ -885,8 +885,7 @@ def _refuse_invisible(text: str, nodes: list) -> None:
     in LaTeX's \\text{...} or \\label{...}, read as no part of the maths, is left alone.)"""
     for node in nodes:
         if node.name and _HIDDEN_IN_NAME.search(node.name):
-            found = _HIDDEN_IN_NAME.search(text, node.position) or INVISIBLE.search(text) \
-                or _HIDDEN_IN_NAME.search(text)
+            found = _HIDDEN_IN_NAME.search(text, node.position) or _HIDDEN_IN_NAME.search(text)
             shown = found.group().encode("unicode_escape").decode("ascii")
             raise ExpressionError(f"unexpected invisible character '{shown}' in a name: "
                                   "delete it", text, found.start())
