@@ -345,7 +345,7 @@ class Expression:
         constant would be used and the value dropped, in silence. (One it does not use is
         a record's field like any other: warned of as unused.)"""
         for given in values:
-            constant = _constant(given)
+            constant = constant_named(given)
             if constant is not None and constant in self.constants:  # (no walk, else)
                 raise ValuesError(f"{given} is a constant and cannot be given a value")
 
@@ -1187,7 +1187,7 @@ _HIGHER = ("; for a higher derivative in one variable, use derivative(name, orde
            "nth_derivative(name, order)")
 
 
-def _constant(name) -> str | None:
+def constant_named(name) -> str | None:
     """The constant ``name`` is spelled as (pi for π), or None for any other name."""
     from .functions import CONSTANTS
     from .reader import CONSTANT_SPELLINGS
@@ -1199,24 +1199,25 @@ def _constant(name) -> str | None:
 def _no_constants(names, given: str) -> None:
     """A constant given as a name to differentiate by is an error, as --wrt pi is."""
     for name in names:
-        if _constant(name) is not None:
+        if constant_named(name) is not None:
             raise ValuesError(f"{given}: {name} is a constant, not a variable")
 
 
 def missing_notes(missing, given) -> list[str]:
-    """Why a variable may lack a value, as the CLI says it without its --at: a function
-    adcli lacks (sinc), or names written together (sinx: sin x)."""
+    """Why each variable may lack a value, as the CLI says it without its --at."""
+    return [note for note in (missing_note(name, given) for name in missing) if note]
+
+
+def missing_note(name: str, given) -> str | None:
+    """Why ``name`` may lack a value: a function adcli lacks (sinc), or names written
+    together (sinx: sin x), ``given`` the names that have one; None for neither."""
     from .errors import glued
     from .functions import CALLABLE, CONSTANTS
     from .reader import lacking
 
-    notes = []
-    for name in missing:
-        note = f"adcli has no {name} function: {lacking(name)}" if lacking(name) else \
-            glued(name, [*given, *CONSTANTS], CALLABLE)
-        if note:
-            notes.append(note)
-    return notes
+    lacked = lacking(name)
+    return f"adcli has no {name} function: {lacked}" if lacked else \
+        glued(name, [*given, *CONSTANTS], CALLABLE)
 
 
 def _broadcast(values: dict) -> list[np.ndarray]:

@@ -11,15 +11,16 @@ import warnings
 import numpy as np
 
 from .errors import (AdcliError, AdcliWarning, ExpressionError, NonFiniteError, ValuesError,
-                     closest, did_you_mean, escape, glued, no_header, no_value_for, warn)
+                     closest, did_you_mean, escape, no_header, no_value_for, warn)
 from .definitions import from_pairs, unused
 from .diagnostics import Diagnostics, mark_inputs
-from .expression import letter_words, name_hint, not_differentiated
-from .functions import CALLABLE, CONSTANTS
+from .expression import (constant_named, letter_words, missing_note, name_hint,
+                         not_differentiated)
+from .functions import CONSTANTS
 from .parser import define, is_name, normal_name, parse
 from .points import PointSource, chunk_size_for, only_with_points, parse_values
 from .progress import Progress
-from .reader import lacking, one_name
+from .reader import one_name
 from .render import FORMATS, Rows, number_text
 from .report import Report, warned
 
@@ -271,12 +272,11 @@ def _wrt(command, wrt: str | None, strict: bool, err) -> list[str]:
 
 def _not_a_name(text: str) -> str:
     """Why an item of --wrt is no variable's name, as --wrt x,pi says pi is a constant."""
-    from .expression import _constant
     from .reader import is_function_name
 
     if not text:
         return "a name is empty (a comma too many?)"
-    if _constant(text) is not None:     # (π, as pi: --wrt pi says so before this)
+    if constant_named(text) is not None:    # (π, as pi: --wrt pi says so before this)
         return f"{escape(text)} is a constant, not a variable"
     if is_function_name(text):
         return f"'{escape(text)}' is a function, not a variable"
@@ -345,8 +345,7 @@ def value_hints(missing: list[str], given: list[str]) -> list[str]:
                          f"variable (--at x={name})"
                          + (", or write 1e999 in the expression" if name == "inf" else ""))
             continue
-        hint = (f"adcli has no {name} function: {lacking(name)}" if lacking(name) else
-                glued(name, [*given, *CONSTANTS], CALLABLE))
+        hint = missing_note(name, given)
         if hint:
             hints.append(hint)
             explained.update(g for g in given if g in name)
